@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express, { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
+import { loopbackOnly } from './modules/admin/loopback-only.middleware';
+import { ConfigStore } from './modules/config/config.store';
+import { ConfigWatcher } from './modules/config/config-watcher.service';
+import type { GatewayOptions } from './modules/config/gateway-options';
+
+export interface RunningGateway {
+  app: INestApplication;
+  /** e.g. http://127.0.0.1:18789 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Admin JSON bodies (config validation) may be as large as a config file. */
+const ADMIN_BODY_LIMIT = '2mb';
+
+/**
+ * Builds and starts the gateway: load the config (throws ConfigLoadError when invalid — the CLI exits 78),
+ * wire HTTP, start watching, listen on gateway.bind:gateway.port (or `--port`).
+ */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  try {
+    const snapshot = await app.get(ConfigStore).init();
+    configureHttp(app);
+    app.get(ConfigWatcher).start();
+    const { port, bind } = snapshot.config.gateway;
+    await app.listen(options.portOverride ?? port, bind);
+    const address = app.getHttpServer().address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { app, url: `http://${host}:${address.port}`, port: address.port, close: () => app.close() };
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function configureHttp(app: NestExpressApplication): void {
+  app.disable('x-powered-by');
+  app.use(['/admin', '/docs', '/docs-json'], loopbackOnly);
+  app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
+  app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
+  app.use(bodyParserErrors);
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('clawgate admin API')
+      .setDescription(
+        'Operate a clawgate gateway: inspect and reload openclaw.json, health and metrics. ' +
+          'Errors are application/problem+json. Until admin authentication is configured the admin API answers on loopback only.',
+      )
+      .setVersion(process.env.npm_package_version ?? '0.1.0')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+}
+
+/** Body-parser failures happen before Nest routing; answer them in the same problem+json shape. */
+function bodyParserErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const e = err as { status?: number; type?: string; message?: string };
+  if (!e || typeof e.status !== 'number') return next(err);
+  const detail =
+    e.type === 'entity.too.large'
+      ? `request body exceeds the ${ADMIN_BODY_LIMIT} limit`
+      : e.type === 'entity.parse.failed'
+        ? `request body is not valid JSON: ${e.message ?? ''}`.trim()
+        : e.message ?? 'bad request body';
+  res
+    .status(e.status)
+    .type('application/problem+json')
+    .send(JSON.stringify({ type: 'about:blank', title: e.status === 413 ? 'Payload Too Large' : 'Bad Request', status: e.status, detail }));
+}

@@ -1,0 +1,47 @@
+import { formatConfigIssue } from '../modules/config/pipeline/config-issue';
+import { ConfigLoadError } from '../modules/config/pipeline/config-issue';
+import { loadConfig } from '../modules/config/pipeline/load-config';
+import { buildConfigJsonSchema } from '../modules/config/schema/export-schema';
+import { locateConfig } from '../modules/config/gateway-options';
+
+/** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
+export const EXIT_CONFIG = 78;
+
+export async function runGateway(opts: { config?: string; stateDir?: string; port?: number }): Promise<void> {
+  const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
+  // Loaded lazily: `config validate` should not pay for booting Nest.
+  const { startGateway } = await import('../bootstrap');
+  try {
+    const gateway = await startGateway({
+      configPath: located.configPath,
+      stateDir: located.stateDir,
+      portOverride: opts.port,
+      env: process.env,
+    });
+    process.stdout.write(`clawgate listening on ${gateway.url} (config ${located.configPath}, admin docs ${gateway.url}/docs)\n`);
+  } catch (err) {
+    if (err instanceof ConfigLoadError) {
+      process.stderr.write(`clawgate: invalid config ${located.configPath}; not starting:\n`);
+      for (const issue of err.issues) process.stderr.write(`  ${formatConfigIssue(issue)}\n`);
+      process.exit(EXIT_CONFIG);
+    }
+    throw err;
+  }
+}
+
+export async function runConfigValidate(file: string | undefined, opts: { stateDir?: string }): Promise<void> {
+  const located = locateConfig({ cliConfig: file, cliStateDir: opts.stateDir, env: process.env });
+  const result = await loadConfig({ configPath: located.configPath, stateDir: located.stateDir, env: process.env });
+  for (const w of result.warnings) process.stdout.write(`warning: ${formatConfigIssue(w)}\n`);
+  if (result.ok) {
+    process.stdout.write(`ok (revision ${result.snapshot.revision})\n`);
+    return;
+  }
+  for (const e of result.errors) process.stdout.write(`error: ${formatConfigIssue(e)}\n`);
+  process.stdout.write(`${result.errors.length} error${result.errors.length === 1 ? '' : 's'} in ${located.configPath}\n`);
+  process.exitCode = 1;
+}
+
+export function runConfigSchema(): void {
+  process.stdout.write(`${JSON.stringify(buildConfigJsonSchema(), null, 2)}\n`);
+}

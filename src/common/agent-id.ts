@@ -1,0 +1,22 @@
+/** The id used when an agent id is empty or cannot be salvaged. */
+export const DEFAULT_AGENT_ID = 'main';
+
+const VALID_AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+
+/**
+ * Canonical agent id: trimmed, lowercase, `[a-z0-9_-]`, at most 64 chars. Ids that are already valid are
+ * only lowercased; anything else has runs of other characters turned into `-` so `"Code Bot!"` becomes
+ * `code-bot`. An id with nothing usable left becomes `main`.
+ */
+export function normalizeAgentId(raw: string | undefined | null): string {
+  const trimmed = (raw ?? '').trim();
+  if (!trimmed) return DEFAULT_AGENT_ID;
+  if (VALID_AGENT_ID.test(trimmed)) return trimmed.toLowerCase();
+  const cleaned = trimmed
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/g, '');
+  return cleaned || DEFAULT_AGENT_ID;
+}

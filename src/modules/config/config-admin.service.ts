@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/errors/domain-error';
+import { ConfigStore, ReloadOutcome } from './config.store';
+import type { ConfigIssue } from './pipeline/config-issue';
+import { redactSecrets } from './redact-secrets';
+
+/** What the admin config endpoints do; the controller only maps HTTP onto it. */
+@Injectable()
+export class ConfigAdminService {
+  constructor(private readonly store: ConfigStore) {}
+
+  document(): { revision: string; configPath: string; document: Record<string, unknown> } {
+    const s = this.store.current();
+    return { revision: s.revision, configPath: s.configPath, document: redactSecrets(s.document) as Record<string, unknown> };
+  }
+
+  async validate(text: string): Promise<{ valid: true; revision: string; warnings: ConfigIssue[] }> {
+    const result = await this.store.validateText(text);
+    if (!result.ok) throw invalidConfig(result.errors, result.warnings);
+    return { valid: true, revision: result.snapshot.revision, warnings: result.warnings };
+  }
+
+  async reload(): Promise<Omit<ReloadOutcome, 'errors' | 'trigger'>> {
+    const outcome = await this.store.reload('admin');
+    if (outcome.status === 'rejected') throw invalidConfig(outcome.errors, outcome.warnings, outcome.revision);
+    return { status: outcome.status, revision: outcome.revision, warnings: outcome.warnings, pendingRestart: outcome.pendingRestart };
+  }
+}
+
+/** 422 with every issue listed; used by validate, reload and the config writer. */
+export function invalidConfig(errors: ConfigIssue[], warnings: ConfigIssue[] = [], servingRevision?: string): DomainError {
+  const n = errors.length;
+  const serving = servingRevision ? `; still serving revision ${servingRevision}` : '';
+  return new DomainError(
+    422,
+    'Config validation failed',
+    `${n} error${n === 1 ? '' : 's'} in the config${serving}: ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}${n > 3 ? '; ...' : ''}`,
+    [...errors.map((e) => ({ ...e, severity: 'error' })), ...warnings.map((w) => ({ ...w, severity: 'warning' }))],
+  );
+}

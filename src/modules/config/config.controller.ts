@@ -1,0 +1,74 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { badRequest } from '../../common/errors/domain-error';
+import { ConfigAdminService } from './config-admin.service';
+import { ConfigStore } from './config.store';
+import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ProblemDto, ReloadOutcomeDto } from './dto/config-responses.dto';
+
+@ApiTags('config')
+@Controller('admin/config')
+export class ConfigController {
+  constructor(
+    private readonly admin: ConfigAdminService,
+    private readonly store: ConfigStore,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The current config (secrets redacted)', description: 'ETag is the revision; send it as If-Match on writes. If-None-Match with the current ETag answers 304.' })
+  @ApiOkResponse({ type: ConfigDocumentDto })
+  @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match.' })
+  get(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response): ConfigDocumentDto | undefined {
+    const doc = this.admin.document();
+    res.setHeader('ETag', `"${doc.revision}"`);
+    if (ifNoneMatch && stripEtag(ifNoneMatch) === doc.revision) {
+      res.status(304);
+      return undefined;
+    }
+    return doc;
+  }
+
+  @Get('status')
+  @ApiOperation({ summary: 'Revision, load time, last rejected change, keys waiting for a restart, warnings' })
+  @ApiOkResponse({ type: ConfigStatusDto })
+  status(): ConfigStatusDto {
+    return this.store.status();
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Validate a config without applying it',
+    description: 'Send the file as text (Content-Type application/json5 or text/plain) or as a JSON object. $include paths resolve relative to the live config file.',
+  })
+  @ApiConsumes('application/json5', 'text/plain', 'application/json')
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { agents: { list: [{ id: 'main' }] } } } })
+  @ApiOkResponse({ type: ConfigValidationDto })
+  @ApiResponse({ status: 422, type: ProblemDto, description: 'Invalid: errors[] names each dotted path.' })
+  validate(@Body() body: unknown): Promise<ConfigValidationDto> {
+    return this.admin.validate(bodyAsText(body));
+  }
+
+  @Post('reload')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Reload openclaw.json now', description: 'Applies the file if valid; a rejected change leaves the running config untouched.' })
+  @ApiOkResponse({ type: ReloadOutcomeDto })
+  @ApiResponse({ status: 422, type: ProblemDto, description: 'The file is invalid; still serving the previous revision.' })
+  reload(): Promise<ReloadOutcomeDto> {
+    return this.admin.reload();
+  }
+}
+
+function bodyAsText(body: unknown): string {
+  if (typeof body === 'string') {
+    if (!body.trim()) throw badRequest('the request body is empty; send the config as JSON5 text or a JSON object');
+    return body;
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) return JSON.stringify(body);
+  throw badRequest('send the config as JSON5 text (Content-Type application/json5) or as a JSON object');
+}
+
+export function stripEtag(value: string): string {
+  return value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+}
+

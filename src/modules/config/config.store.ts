@@ -1,0 +1,207 @@
+import { EventEmitter } from 'node:events';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { LoadResult, RuntimeSnapshot } from './config.types';
+import { GATEWAY_OPTIONS, GatewayOptions } from './gateway-options';
+import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/config-issue';
+import { loadConfig } from './pipeline/load-config';
+import { writeFileAtomic } from './writer/atomic-write';
+
+export type ReloadTrigger = 'boot' | 'watch' | 'admin' | 'write';
+
+/** What one reload attempt did. `unchanged`: the files or the normalized config did not change. */
+export interface ReloadOutcome {
+  status: 'applied' | 'unchanged' | 'rejected';
+  trigger: ReloadTrigger;
+  revision: string;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  pendingRestart: string[];
+}
+
+export interface ConfigStatus {
+  revision: string;
+  loadedAt: string;
+  configPath: string;
+  files: string[];
+  lastError: { at: string; errors: ConfigIssue[] } | null;
+  pendingRestart: string[];
+  warnings: ConfigIssue[];
+  reloadMode: 'hybrid' | 'off';
+}
+
+/** Keys that are read once by the listener; a change waits for a restart. */
+const RESTART_KEYS = ['gateway.port', 'gateway.bind'] as const;
+
+/**
+ * Holds the current RuntimeSnapshot and replaces it atomically on reload. Services call `current()` per
+ * request and never keep config in fields; the few stateful parts subscribe to `onApplied`.
+ */
+@Injectable()
+export class ConfigStore {
+  private readonly logger = new Logger('config');
+  private readonly events = new EventEmitter();
+  private snapshot?: RuntimeSnapshot;
+  /** port/bind the listener was started with. */
+  private listener?: { port: number; bind: string };
+  private lastError: ConfigStatus['lastError'] = null;
+  private pendingRestart: string[] = [];
+  /** Reloads run one after another so two edits can never interleave their swaps. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(@Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions) {
+    this.events.setMaxListeners(50);
+  }
+
+  /** Loads the config at boot; throws ConfigLoadError (the caller exits 78) when it is invalid. */
+  async init(): Promise<RuntimeSnapshot> {
+    const result = await this.load();
+    this.logWarnings(result.warnings);
+    if (!result.ok) throw new ConfigLoadError(result.errors);
+    this.snapshot = result.snapshot;
+    this.listener = { port: result.snapshot.config.gateway.port, bind: result.snapshot.config.gateway.bind };
+    await this.saveLastGood(result.snapshot);
+    this.logger.log(`config loaded (revision ${result.snapshot.revision}) from ${this.options.configPath}`);
+    this.events.emit('reloaded', this.outcome('applied', 'boot', [], result.warnings));
+    return result.snapshot;
+  }
+
+  isLoaded(): boolean {
+    return this.snapshot !== undefined;
+  }
+
+  current(): RuntimeSnapshot {
+    if (!this.snapshot) throw new Error('config not loaded yet');
+    return this.snapshot;
+  }
+
+  get configPath(): string {
+    return this.options.configPath;
+  }
+
+  get stateDir(): string {
+    return this.options.stateDir;
+  }
+
+  /** Re-reads the files and swaps the snapshot if the result is valid and different. */
+  reload(trigger: ReloadTrigger): Promise<ReloadOutcome> {
+    return this.exclusive((reloadNow) => reloadNow(trigger));
+  }
+
+  /**
+   * Runs `fn` while no reload or other write can start, handing it a reload that does not wait for the
+   * lock (the writer's read → edit → write → apply must not interleave with anything).
+   */
+  exclusive<T>(fn: (reloadNow: (trigger: ReloadTrigger) => Promise<ReloadOutcome>) => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => fn((trigger) => this.reloadNow(trigger)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Runs the whole pipeline on `text` as if it were the root file, without applying anything. */
+  validateText(text: string): Promise<LoadResult> {
+    return this.load(text);
+  }
+
+  status(): ConfigStatus {
+    const s = this.current();
+    return {
+      revision: s.revision,
+      loadedAt: s.loadedAt.toISOString(),
+      configPath: s.configPath,
+      files: [...s.files],
+      lastError: this.lastError,
+      pendingRestart: [...this.pendingRestart],
+      warnings: s.warnings,
+      reloadMode: s.config.gateway.reload.mode,
+    };
+  }
+
+  /** Called after every swap with the previous and the new snapshot. Returns an unsubscribe function. */
+  onApplied(listener: (prev: RuntimeSnapshot, next: RuntimeSnapshot) => void): () => void {
+    this.events.on('applied', listener);
+    return () => this.events.off('applied', listener);
+  }
+
+  /** Called after every reload attempt, whatever its outcome (metrics, logs). */
+  onReloaded(listener: (outcome: ReloadOutcome) => void): () => void {
+    this.events.on('reloaded', listener);
+    return () => this.events.off('reloaded', listener);
+  }
+
+  private load(rootText?: string): Promise<LoadResult> {
+    return loadConfig({
+      configPath: this.options.configPath,
+      stateDir: this.options.stateDir,
+      env: this.options.env,
+      rootText,
+    });
+  }
+
+  private async reloadNow(trigger: ReloadTrigger): Promise<ReloadOutcome> {
+    const prev = this.current();
+    const result = await this.load();
+    let outcome: ReloadOutcome;
+    if (!result.ok) {
+      this.lastError = { at: new Date().toISOString(), errors: result.errors };
+      this.logger.warn(
+        `config change rejected (${trigger}); still serving revision ${prev.revision}:\n  ` +
+          result.errors.map(formatConfigIssue).join('\n  '),
+      );
+      outcome = this.outcome('rejected', trigger, result.errors, result.warnings);
+    } else if (result.snapshot.revision === prev.revision && result.snapshot.contentHash === prev.contentHash) {
+      outcome = this.outcome('unchanged', trigger, [], result.warnings);
+    } else {
+      const next = result.snapshot;
+      this.snapshot = next;
+      this.lastError = null;
+      this.pendingRestart = this.restartKeysChanged(next);
+      this.logWarnings(result.warnings);
+      await this.saveLastGood(next);
+      if (next.revision !== prev.revision) {
+        this.logger.log(`config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`);
+        this.events.emit('applied', prev, next);
+        outcome = this.outcome('applied', trigger, [], result.warnings);
+      } else {
+        // Only comments or formatting changed: same normalized config, nothing to re-apply.
+        outcome = this.outcome('unchanged', trigger, [], result.warnings);
+      }
+    }
+    this.events.emit('reloaded', outcome);
+    return outcome;
+  }
+
+  private restartKeysChanged(next: RuntimeSnapshot): string[] {
+    if (!this.listener) return [];
+    const now = { 'gateway.port': next.config.gateway.port, 'gateway.bind': next.config.gateway.bind };
+    const then = { 'gateway.port': this.listener.port, 'gateway.bind': this.listener.bind };
+    return RESTART_KEYS.filter((k) => now[k] !== then[k]);
+  }
+
+  private outcome(
+    status: ReloadOutcome['status'],
+    trigger: ReloadTrigger,
+    errors: ConfigIssue[],
+    warnings: ConfigIssue[],
+  ): ReloadOutcome {
+    return { status, trigger, revision: this.current().revision, errors, warnings, pendingRestart: [...this.pendingRestart] };
+  }
+
+  private logWarnings(warnings: ConfigIssue[]): void {
+    for (const w of warnings) this.logger.warn(`config warning: ${formatConfigIssue(w)}`);
+  }
+
+  /** The document before ${VAR} substitution, so no secret from the environment lands on disk. */
+  private async saveLastGood(snapshot: RuntimeSnapshot): Promise<void> {
+    try {
+      await fs.mkdir(this.options.stateDir, { recursive: true });
+      await writeFileAtomic(
+        path.join(this.options.stateDir, 'openclaw.last-good.json'),
+        `${JSON.stringify(snapshot.document, null, 2)}\n`,
+      );
+    } catch (err) {
+      this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
+    }
+  }
+}

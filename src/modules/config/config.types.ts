@@ -1,0 +1,164 @@
+import type { ConfigIssue } from './pipeline/config-issue';
+import type { AdminRole } from './schema/gateway.schema';
+
+/**
+ * The normalized, fully-defaulted config every service reads. Produced by the pipeline from a validated
+ * openclaw.json; immutable once inside a snapshot.
+ */
+export interface NormalizedConfig {
+  gateway: GatewaySettings;
+  agents: ResolvedAgent[];
+  defaultAgentId: string;
+  bindings: ResolvedBinding[];
+  tools: {
+    agentToAgent: { enabled: boolean; allow: string[] };
+    sessions: { visibility: SessionVisibility };
+  };
+  session: {
+    dmScope: DmScope;
+    mainKey: string;
+    agentToAgent: { maxPingPongTurns: number; maxChainHops: number };
+  };
+  memory: MemorySettings;
+  models: { providers: Record<string, ModelProviderSettings> };
+  channels: { a2a: A2aChannelSettings; http: HttpChannelSettings };
+}
+
+export type SessionVisibility = 'self' | 'tree' | 'agent' | 'all';
+export type DmScope = 'main' | 'per-peer' | 'per-channel-peer' | 'per-account-channel-peer';
+export type PeerKind = 'direct' | 'group' | 'channel';
+
+export interface GatewaySettings {
+  port: number;
+  bind: string;
+  trustedProxies: string[];
+  publicUrl?: string;
+  reload: { mode: 'hybrid' | 'off'; debounceMs: number };
+  admin: {
+    tokens: Array<{ name: string; token: string; role: AdminRole }>;
+    sso: {
+      enabled: boolean;
+      trustedProxies: string[];
+      userHeader: string;
+      emailHeader: string;
+      groupsHeader: string;
+      jwt?: { header: string; jwksUrl: string; issuer?: string; audience?: string; algorithms?: string[] };
+      roleMapping: Record<string, AdminRole>;
+      defaultRole: 'none' | AdminRole;
+    };
+    publicDocs: boolean;
+  };
+}
+
+export interface MemoryCollectionSettings {
+  /** Absolute directory. */
+  path: string;
+  name: string;
+  pattern?: string;
+}
+
+export interface ResolvedAgent {
+  id: string;
+  isDefault: boolean;
+  name?: string;
+  /** Absolute paths, `~` expanded. */
+  workspace: string;
+  agentDir: string;
+  sessionsDir: string;
+  /** `provider/model`. */
+  model: string;
+  identity: { name?: string; emoji?: string; avatar?: string };
+  sandbox: { mode: 'off' | 'all'; scope?: 'session' | 'agent' | 'shared' };
+  tools: { allow: string[]; deny: string[] };
+  extraCollections: MemoryCollectionSettings[];
+  /** Where the entry sits in openclaw.json (for the writer), e.g. `['agents','list',2]`. */
+  source: Array<string | number>;
+}
+
+export interface ResolvedBinding {
+  /** Position in `bindings[]`; config order decides ties within a tier. */
+  index: number;
+  agentId: string;
+  match: {
+    channel: string;
+    accountId?: string;
+    peer?: { kind: PeerKind; id: string };
+    guildId?: string;
+    teamId?: string;
+  };
+}
+
+export interface MemorySettings {
+  backend: 'builtin' | 'qmd';
+  citations: 'auto' | 'on' | 'off';
+  qmd: {
+    includeDefaultMemory: boolean;
+    sessionsEnabled: boolean;
+    paths: MemoryCollectionSettings[];
+    debounceMs: number;
+    maxResults: number;
+    maxSnippetChars: number;
+  };
+  embeddings: { provider: 'bundled' | 'openai' | 'none'; baseUrl?: string; apiKey?: string; model?: string };
+}
+
+export interface ModelProviderSettings {
+  name: string;
+  api: 'openai-chat' | 'anthropic-messages' | 'echo';
+  baseUrl?: string;
+  apiKey?: string;
+  /** Env var consulted when apiKey is unset (built-in providers). */
+  apiKeyEnv?: string;
+  requiresKey: boolean;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface A2aPeerSettings {
+  name: string;
+  /** Undefined when its ${VAR} was unset: the peer cannot authenticate until it is. */
+  token?: string;
+  url?: string;
+  outboundToken?: string;
+  usable: boolean;
+}
+
+export interface A2aChannelSettings {
+  enabled: boolean;
+  advertisedUrl?: string;
+  replyTimeoutMs: number;
+  rateLimitPerMinute: number;
+  /** Null = all agents. */
+  exposeAgents: string[] | null;
+  peers: Record<string, A2aPeerSettings>;
+}
+
+export interface HttpChannelSettings {
+  enabled: boolean;
+  accounts: Record<string, { id: string; token?: string; webhookUrl?: string; usable: boolean }>;
+}
+
+/** Everything a load produced: the snapshot on success, the errors otherwise, warnings either way. */
+export type LoadResult =
+  | { ok: true; snapshot: RuntimeSnapshot; warnings: ConfigIssue[] }
+  | { ok: false; errors: ConfigIssue[]; warnings: ConfigIssue[] };
+
+/** One immutable view of the configuration; services read `configStore.current()` per request. */
+export interface RuntimeSnapshot {
+  /** sha256 of the normalized config, first 12 hex chars. */
+  revision: string;
+  loadedAt: Date;
+  configPath: string;
+  stateDir: string;
+  /** Every file the config was read from (root first), for the watcher. */
+  files: string[];
+  /** sha256 over the contents of `files`, to recognize a change event that changed nothing. */
+  contentHash: string;
+  /** Dotted path of a key → the included file that provides it. */
+  includedPaths: ReadonlyMap<string, string>;
+  /** The merged document before ${VAR} substitution (safe to copy to disk: secrets stay as ${VAR}). */
+  document: Record<string, unknown>;
+  config: NormalizedConfig;
+  agentsById: ReadonlyMap<string, ResolvedAgent>;
+  warnings: ConfigIssue[];
+}

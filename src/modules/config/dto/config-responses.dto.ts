@@ -1,0 +1,60 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class ConfigIssueDto {
+  @ApiProperty({ example: 'agents.list[2].modle' }) path!: string;
+  @ApiProperty({ example: 'unknown key (did you mean "model"?)' }) message!: string;
+  @ApiPropertyOptional({ example: '/etc/clawgate/openclaw.json' }) file?: string;
+  @ApiPropertyOptional({ example: 12 }) line?: number;
+  @ApiPropertyOptional({ example: 5 }) column?: number;
+}
+
+export class ConfigDocumentDto {
+  @ApiProperty({ example: '3f9a1c2b7d10', description: 'Also sent as the ETag header.' }) revision!: string;
+  @ApiProperty({ example: '/etc/clawgate/openclaw.json' }) configPath!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The merged document as written (includes resolved). Secrets show as "[redacted]"; pure ${VAR} references are shown.',
+    example: { gateway: { port: 18789 }, channels: { a2a: { peers: { hermes: { token: '${A2A_HERMES_TOKEN}' } } } } },
+  })
+  document!: Record<string, unknown>;
+}
+
+export class ConfigLastErrorDto {
+  @ApiProperty({ example: '2026-11-29T10:00:00.000Z' }) at!: string;
+  @ApiProperty({ type: [ConfigIssueDto] }) errors!: ConfigIssueDto[];
+}
+
+export class ConfigStatusDto {
+  @ApiProperty({ example: '3f9a1c2b7d10' }) revision!: string;
+  @ApiProperty({ example: '2026-11-29T10:00:00.000Z' }) loadedAt!: string;
+  @ApiProperty() configPath!: string;
+  @ApiProperty({ type: [String], description: 'Files the config was read from (root first).' }) files!: string[];
+  @ApiProperty({ type: ConfigLastErrorDto, nullable: true, description: 'The last rejected change, cleared by the next applied one.' })
+  lastError!: ConfigLastErrorDto | null;
+  @ApiProperty({ type: [String], example: ['gateway.port'], description: 'Changed keys that need a restart.' })
+  pendingRestart!: string[];
+  @ApiProperty({ type: [ConfigIssueDto] }) warnings!: ConfigIssueDto[];
+  @ApiProperty({ enum: ['hybrid', 'off'] }) reloadMode!: string;
+}
+
+export class ConfigValidationDto {
+  @ApiProperty({ example: true }) valid!: boolean;
+  @ApiProperty({ example: '3f9a1c2b7d10', description: 'The revision this config would get.' }) revision!: string;
+  @ApiProperty({ type: [ConfigIssueDto] }) warnings!: ConfigIssueDto[];
+}
+
+export class ReloadOutcomeDto {
+  @ApiProperty({ enum: ['applied', 'unchanged'], description: 'A rejected reload answers 422 instead.' }) status!: string;
+  @ApiProperty({ example: '3f9a1c2b7d10' }) revision!: string;
+  @ApiProperty({ type: [ConfigIssueDto] }) warnings!: ConfigIssueDto[];
+  @ApiProperty({ type: [String] }) pendingRestart!: string[];
+}
+
+export class ProblemDto {
+  @ApiProperty({ example: 'about:blank' }) type!: string;
+  @ApiProperty({ example: 'Config validation failed' }) title!: string;
+  @ApiProperty({ example: 422 }) status!: number;
+  @ApiProperty({ example: '1 error in the config' }) detail!: string;
+  @ApiPropertyOptional({ type: [ConfigIssueDto] }) errors?: ConfigIssueDto[];
+}

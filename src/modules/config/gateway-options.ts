@@ -1,0 +1,55 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Injection token for the options the gateway was started with. */
+export const GATEWAY_OPTIONS = Symbol('GATEWAY_OPTIONS');
+
+/** Where the config lives and what the process was told on the command line. Fixed for the process lifetime. */
+export interface GatewayOptions {
+  configPath: string;
+  stateDir: string;
+  /** `--port` on the command line: overrides gateway.port (0 = any free port). */
+  portOverride?: number;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LocateInput {
+  cliConfig?: string;
+  cliStateDir?: string;
+  env: NodeJS.ProcessEnv;
+  homeDir?: string;
+  cwd?: string;
+}
+
+export interface LocatedConfig {
+  configPath: string;
+  stateDir: string;
+  /** Which rule chose the config path, for the startup log. */
+  configSource: 'cli' | 'env' | 'state-dir' | 'home';
+}
+
+/**
+ * SPEC §1.1 precedence. Config: `--config` > OPENCLAW_CONFIG_PATH > $OPENCLAW_STATE_DIR/openclaw.json >
+ * ~/.openclaw/openclaw.json (`--state-dir` counts like the env var). State dir: `--state-dir` > OPENCLAW_STATE_DIR > ~/.openclaw.
+ */
+export function locateConfig(input: LocateInput): LocatedConfig {
+  const home = input.homeDir ?? (input.env.HOME || os.homedir());
+  const cwd = input.cwd ?? process.cwd();
+  const abs = (p: string) => {
+    if (p === '~') return home;
+    if (p.startsWith('~/')) return path.join(home, p.slice(2));
+    return path.resolve(cwd, p);
+  };
+  const envStateDir = input.env.OPENCLAW_STATE_DIR?.trim();
+  const stateDir = input.cliStateDir
+    ? abs(input.cliStateDir)
+    : envStateDir
+      ? abs(envStateDir)
+      : path.join(home, '.openclaw');
+  const envConfig = input.env.OPENCLAW_CONFIG_PATH?.trim();
+  if (input.cliConfig) return { configPath: abs(input.cliConfig), stateDir, configSource: 'cli' };
+  if (envConfig) return { configPath: abs(envConfig), stateDir, configSource: 'env' };
+  // A state dir given on the command line counts like OPENCLAW_STATE_DIR (see docs/decisions.md).
+  if (input.cliStateDir || envStateDir) return { configPath: path.join(stateDir, 'openclaw.json'), stateDir, configSource: 'state-dir' };
+  return { configPath: path.join(home, '.openclaw', 'openclaw.json'), stateDir, configSource: 'home' };
+}

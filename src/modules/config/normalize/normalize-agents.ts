@@ -1,0 +1,151 @@
+import * as path from 'node:path';
+import { DEFAULT_AGENT_ID, normalizeAgentId } from '../../../common/agent-id';
+import type { MemoryCollectionSettings, ResolvedAgent } from '../config.types';
+import { toDottedPath } from '../pipeline/config-issue';
+import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryCollectionConfig } from '../schema/agents.schema';
+import { isInside, NormalizeContext, resolveUserPath } from './normalize-context';
+
+/** Used when neither the agent nor `agents.defaults` names a model: runs offline, needs no key. */
+export const FALLBACK_MODEL = 'echo/default';
+
+type Source = Array<string | number>;
+interface RawAgent {
+  rawId: string;
+  entry: AgentMapEntryConfig;
+  source: Source;
+}
+
+/**
+ * Turns `agents.list` or `agents.entries` into resolved agents: ids normalized (duplicates are errors),
+ * `agents.defaults` merged field by field, paths made absolute, the default agent chosen.
+ */
+export function normalizeAgents(
+  ctx: NormalizeContext,
+  agents: AgentsConfig | undefined,
+  checkModel: (model: string, path: string) => void,
+): { agents: ResolvedAgent[]; defaultAgentId: string } {
+  const raw = collectEntries(ctx, agents);
+  const defaults = agents?.defaults ?? {};
+  const seen = new Map<string, Source>();
+  const resolved: ResolvedAgent[] = [];
+
+  for (const { rawId, entry, source } of raw) {
+    const id = normalizeAgentId(rawId);
+    const idPath = toDottedPath(source[1] === 'list' ? [...source, 'id'] : source);
+    const earlier = seen.get(id);
+    if (earlier) {
+      ctx.errors.push({
+        path: idPath,
+        message: `duplicate agent id "${id}" (after normalization; also at ${toDottedPath(earlier)})`,
+      });
+      continue;
+    }
+    seen.set(id, source);
+    const agent = resolveAgent(ctx, id, entry, defaults, source);
+    if (entry.model) checkModel(entry.model, toDottedPath([...source, 'model']));
+    resolved.push(agent);
+  }
+
+  if (resolved.length === 0) {
+    resolved.push(resolveAgent(ctx, DEFAULT_AGENT_ID, {}, defaults, ['agents']));
+  }
+  // The defaults' model is checked once, where it is written, if any agent inherits it.
+  const inherited = raw.length === 0 || raw.some((r) => !r.entry.model);
+  if (defaults.model && inherited) checkModel(defaults.model, 'agents.defaults.model');
+  const flagged = resolved.filter((a) => raw.find((r) => normalizeAgentId(r.rawId) === a.id)?.entry.default === true);
+  if (flagged.length > 1) {
+    ctx.warnings.push({
+      path: 'agents',
+      message: `several agents have default: true (${flagged.map((a) => a.id).join(', ')}); "${flagged[0].id}" is used`,
+    });
+  }
+  const defaultAgent = flagged[0] ?? resolved[0];
+  defaultAgent.isDefault = true;
+  return { agents: resolved, defaultAgentId: defaultAgent.id };
+}
+
+function collectEntries(ctx: NormalizeContext, agents: AgentsConfig | undefined): RawAgent[] {
+  if (agents?.list && agents.entries) {
+    ctx.errors.push({ path: 'agents.entries', message: 'use either agents.list or agents.entries, not both' });
+    return [];
+  }
+  if (agents?.entries) {
+    return [...agents.entries].map(([id, entry]) => ({ rawId: id, entry, source: ['agents', 'entries', id] }));
+  }
+  return (agents?.list ?? []).map((entry, i) => ({ rawId: entry.id, entry, source: ['agents', 'list', i] }));
+}
+
+function resolveAgent(
+  ctx: NormalizeContext,
+  id: string,
+  entry: AgentMapEntryConfig,
+  defaults: AgentDefaultsConfig,
+  source: Source,
+): ResolvedAgent {
+  const workspace = entry.workspace
+    ? resolveUserPath(ctx, entry.workspace)
+    : defaults.workspace
+      ? path.join(resolveUserPath(ctx, defaults.workspace), id)
+      : path.join(ctx.stateDir, `workspace-${id}`);
+  const agentDir = entry.agentDir
+    ? resolveUserPath(ctx, entry.agentDir)
+    : path.join(ctx.stateDir, 'agents', id, 'agent');
+  const collections = [
+    ...resolveCollections(ctx, defaults.memorySearch?.qmd?.extraCollections, workspace, ['agents', 'defaults']),
+    ...resolveCollections(ctx, entry.memorySearch?.qmd?.extraCollections, workspace, source),
+  ];
+  return {
+    id,
+    isDefault: false,
+    name: entry.name,
+    workspace,
+    agentDir,
+    sessionsDir: path.join(ctx.stateDir, 'agents', id, 'sessions'),
+    model: entry.model ?? defaults.model ?? FALLBACK_MODEL,
+    identity: { ...(entry.identity ?? {}) },
+    sandbox: {
+      mode: entry.sandbox?.mode ?? defaults.sandbox?.mode ?? 'off',
+      scope: entry.sandbox?.scope ?? defaults.sandbox?.scope,
+    },
+    tools: {
+      allow: [...(entry.tools?.allow ?? defaults.tools?.allow ?? [])],
+      deny: [...(entry.tools?.deny ?? defaults.tools?.deny ?? [])],
+    },
+    extraCollections: dedupeByName(collections),
+    source,
+  };
+}
+
+/**
+ * extraCollections of `agents.defaults` and of the agent are both kept (defaults first): the defaults
+ * grant something to every agent, the entry adds its own. Paths are relative to the agent workspace.
+ */
+function resolveCollections(
+  ctx: NormalizeContext,
+  list: MemoryCollectionConfig[] | undefined,
+  workspace: string,
+  owner: Source,
+): MemoryCollectionSettings[] {
+  return (list ?? []).flatMap((c, i) => {
+    const dir = resolveUserPath(ctx, c.path, workspace);
+    const inside = isInside(workspace, dir);
+    if (!c.name && !inside) {
+      const at = toDottedPath([...owner, 'memorySearch', 'qmd', 'extraCollections', i, 'name']);
+      if (!ctx.errors.some((e) => e.path === at)) {
+        ctx.errors.push({
+          path: at,
+          message: `is required because ${JSON.stringify(c.path)} lies outside the agent workspace (a name makes the grant explicit)`,
+        });
+      }
+      return [];
+    }
+    const name = c.name ?? (path.relative(workspace, dir).replace(/[^A-Za-z0-9._-]+/g, '-') || 'workspace');
+    return [{ path: dir, name, ...(c.pattern ? { pattern: c.pattern } : {}) }];
+  });
+}
+
+function dedupeByName(collections: MemoryCollectionSettings[]): MemoryCollectionSettings[] {
+  const byName = new Map<string, MemoryCollectionSettings>();
+  for (const c of collections) byName.set(c.name, c);
+  return [...byName.values()];
+}

@@ -1,0 +1,33 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ConfigIssue } from '../pipeline/config-issue';
+
+/** What normalization needs from outside the document, and where it reports problems. */
+export interface NormalizeContext {
+  configPath: string;
+  stateDir: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Secret fields whose ${VAR} was unset (from the substitution step). */
+  unusableSecretPaths: ReadonlySet<string>;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+}
+
+/** Expands `~` and resolves relative paths against `base` (the config file's directory unless given). */
+export function resolveUserPath(ctx: NormalizeContext, value: string, base = path.dirname(ctx.configPath)): string {
+  const trimmed = value.trim();
+  if (trimmed === '~') return ctx.homeDir;
+  if (trimmed.startsWith('~/')) return path.join(ctx.homeDir, trimmed.slice(2));
+  return path.resolve(base, trimmed);
+}
+
+export function defaultHomeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME || os.homedir();
+}
+
+/** True when `child` is `parent` or lies inside it. */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

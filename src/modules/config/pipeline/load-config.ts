@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import type { LoadResult, RuntimeSnapshot } from '../config.types';
+import { normalizeConfig } from '../normalize/normalize-config';
+import { defaultHomeDir, NormalizeContext } from '../normalize/normalize-context';
+import { ConfigIssue, ConfigLoadError } from './config-issue';
+import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
+import { stableJson } from './stable-json';
+import { isSecretConfigPath, substituteEnv } from './substitute-env';
+import { validateConfig } from './validate-config';
+
+export interface LoadConfigInput {
+  configPath: string;
+  stateDir: string;
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+  /** Text to use for the root file instead of reading it (validate-without-applying). */
+  rootText?: string;
+  now?: () => Date;
+}
+
+/**
+ * The whole pipeline: read → parse → includes → ${VAR} → strict validation → normalization → snapshot.
+ * Never throws for a bad config: errors and warnings come back in the result.
+ */
+export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
+  const env = input.env ?? process.env;
+  const warnings: ConfigIssue[] = [];
+  try {
+    const rootText = input.rootText ?? (await readRootFile(input.configPath));
+    const included = await resolveIncludes(input.configPath, rootText);
+    const substituted = substituteEnv(included.value, env, isSecretConfigPath);
+    warnings.push(...substituted.warnings);
+    if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
+
+    const unusable = new Set(substituted.unusableSecretPaths);
+    const validated = validateConfig(substituted.value, unusable);
+    if (!validated.config) return { ok: false, errors: validated.errors, warnings };
+
+    const ctx: NormalizeContext = {
+      configPath: input.configPath,
+      stateDir: input.stateDir,
+      homeDir: input.homeDir ?? defaultHomeDir(env),
+      env,
+      unusableSecretPaths: unusable,
+      errors: [],
+      warnings,
+    };
+    const config = normalizeConfig(ctx, validated.config);
+    if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
+
+    const contents = await Promise.all(
+      included.files.map((f, i) => (i === 0 ? Promise.resolve(rootText) : fs.readFile(f, 'utf8'))),
+    );
+    const snapshot: RuntimeSnapshot = {
+      revision: sha256(stableJson(config)).slice(0, 12),
+      loadedAt: (input.now ?? (() => new Date()))(),
+      configPath: input.configPath,
+      stateDir: input.stateDir,
+      files: included.files,
+      contentHash: hashContents(contents),
+      includedPaths: included.includedPaths,
+      document: included.value,
+      config: deepFreeze(config),
+      agentsById: new Map(config.agents.map((a) => [a.id, a])),
+      warnings,
+    };
+    return { ok: true, snapshot, warnings };
+  } catch (err) {
+    if (err instanceof ConfigLoadError) return { ok: false, errors: err.issues, warnings };
+    throw err;
+  }
+}
+
+async function readRootFile(configPath: string): Promise<string> {
+  let size: number;
+  try {
+    size = (await fs.stat(configPath)).size;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigLoadError([
+      { path: '', file: configPath, message: code === 'ENOENT' ? 'config file not found' : `cannot read config file (${code})` },
+    ]);
+  }
+  if (size > INCLUDE_LIMITS.maxFileBytes) {
+    throw new ConfigLoadError([
+      { path: '', file: configPath, message: `file is larger than ${INCLUDE_LIMITS.maxFileBytes} bytes` },
+    ]);
+  }
+  return fs.readFile(configPath, 'utf8');
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Hash over several file contents; used to tell a real edit from a no-op write event. */
+export function hashContents(contents: string[]): string {
+  const h = createHash('sha256');
+  for (const c of contents) h.update(String(c.length)).update(':').update(c);
+  return h.digest('hex');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}

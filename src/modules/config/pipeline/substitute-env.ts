@@ -1,0 +1,129 @@
+import { ConfigIssue, toDottedPath } from './config-issue';
+
+/**
+ * Pipeline step 3: replace `${VAR}` references in string values with environment variables.
+ *
+ * Secrets are expected to come from the environment, and a missing one should not take the whole
+ * gateway down: a peer whose token is unset is simply unusable until it is set. So a missing
+ * variable in a secret field is a warning and the field is removed (never left as the literal
+ * "${FOO}", which would otherwise be sent as a credential). Anywhere else a missing variable is an
+ * error, because a half-substituted URL or port silently does the wrong thing.
+ */
+
+export interface SubstituteResult {
+  /** The document with `${VAR}` replaced. */
+  value: unknown;
+  /** Missing/empty variable in a non-secret field. */
+  errors: ConfigIssue[];
+  /** Unresolved variable in a secret field. */
+  warnings: ConfigIssue[];
+  /** Dotted paths of secret fields left unresolved; they are absent from `value`. */
+  unusableSecretPaths: string[];
+}
+
+/** `${NAME}` or the escape `$${...}`; the name is validated separately so bad ones stay literal. */
+const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
+const VALID_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** Marks a value its parent must drop (an unresolved secret). */
+const DROP = Symbol('drop');
+
+export function substituteEnv(
+  doc: unknown,
+  env: NodeJS.ProcessEnv,
+  isSecretPath: (segments: ReadonlyArray<string | number>) => boolean,
+): SubstituteResult {
+  const result: SubstituteResult = { value: undefined, errors: [], warnings: [], unusableSecretPaths: [] };
+
+  const visitString = (text: string, segs: Array<string | number>): string | typeof DROP => {
+    const missing: string[] = [];
+    // A replacer function, so `$&`-style patterns inside variable values are inserted literally.
+    const replaced = text.replace(REFERENCE, (whole: string, escape: string, name: string) => {
+      if (escape) return `\${${name}}`;
+      if (!VALID_NAME.test(name)) return whole;
+      const value = env[name];
+      // An empty variable is almost always a deployment mistake (`FOO=` in an env file), and an
+      // empty token/URL is never what the config meant, so treat it like an unset one.
+      if (value === undefined || value === '') {
+        if (!missing.includes(name)) missing.push(name);
+        return whole;
+      }
+      return value;
+    });
+    if (missing.length === 0) return replaced;
+
+    const path = toDottedPath(segs);
+    if (isSecretPath(segs)) {
+      for (const name of missing) {
+        result.warnings.push({
+          path,
+          message: `environment variable ${name} is not set; this entry is unusable until it is`,
+        });
+      }
+      result.unusableSecretPaths.push(path);
+      return DROP;
+    }
+    for (const name of missing) {
+      result.errors.push({ path, message: `missing environment variable ${name}` });
+    }
+    // Left as written: the load fails anyway, and a partial substitution would be misleading.
+    return text;
+  };
+
+  const visit = (node: unknown, segs: Array<string | number>): unknown => {
+    if (typeof node === 'string') return visitString(node, segs);
+    if (Array.isArray(node)) {
+      // Array elements cannot be removed without shifting the indexes every other message refers
+      // to, so an unresolved secret element becomes `undefined` in place.
+      return node.map((item, i) => {
+        const v = visit(item, [...segs, i]);
+        return v === DROP ? undefined : v;
+      });
+    }
+    if (isPlainObject(node)) {
+      const out: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(node)) {
+        const v = visit(child, [...segs, key]);
+        if (v === DROP) continue;
+        // defineProperty keeps a `__proto__` key as plain data.
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return node; // numbers, booleans, null: nothing to substitute
+  };
+
+  const top = visit(doc, []);
+  result.value = top === DROP ? undefined : top;
+  return result;
+}
+
+/** Last-segment names that hold credentials, compared case-insensitively. */
+const SECRET_NAMES = new Set(['token', 'outboundtoken', 'apikey']);
+const SECRET_SUFFIXES = ['token', 'secret', 'apikey', 'password'];
+
+/**
+ * Default secret detector for the clawgate config: a key named token, outboundToken, apiKey, or
+ * any key ending in Token/Secret/ApiKey/Password; and every value of a provider header map
+ * (`models.providers.<name>.headers.*`), since those usually carry `Authorization` and friends.
+ */
+export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
+  if (
+    segments.length >= 5 &&
+    segments[0] === 'models' &&
+    segments[1] === 'providers' &&
+    segments[3] === 'headers'
+  ) {
+    return true;
+  }
+  const last = segments[segments.length - 1];
+  if (typeof last !== 'string') return false;
+  const lower = last.toLowerCase();
+  return SECRET_NAMES.has(lower) || SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}

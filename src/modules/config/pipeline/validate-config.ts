@@ -1,0 +1,138 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
+import { OpenClawConfig } from '../schema/openclaw.schema';
+import { isPlainRecord } from '../schema/schema-decorators';
+import { ConfigIssue, toDottedPath } from './config-issue';
+import { suggestClosest } from './did-you-mean';
+import { isSecretConfigPath } from './substitute-env';
+
+export interface ValidateResult {
+  /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */
+  config?: OpenClawConfig;
+  errors: ConfigIssue[];
+}
+
+/**
+ * Strict validation of the whole config surface. Unknown keys anywhere are errors with a "did you mean"
+ * hint; every error carries its dotted path. `tolerated` lists paths whose absence is allowed because an
+ * earlier step already reported them (a secret whose ${VAR} is unset).
+ */
+export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = new Set()): ValidateResult {
+  if (!isPlainRecord(doc)) {
+    return { errors: [{ path: '', message: 'the config must be a JSON5 object' }] };
+  }
+  const shapeErrors = checkContainerShapes(doc);
+  if (shapeErrors.length) return { errors: shapeErrors };
+
+  const instance = plainToInstance(OpenClawConfig, doc, { enableImplicitConversion: false });
+  const raw = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: true, value: true },
+  });
+  const errors = flattenErrors(raw, []).filter((issue) => !tolerated.has(issue.path));
+  return errors.length ? { errors } : { config: instance, errors: [] };
+}
+
+/**
+ * class-transformer silently turns a string where a map/array of objects is expected into garbage
+ * (a Map of characters, say), so the containers are checked for the right JSON type first.
+ */
+function checkContainerShapes(doc: Record<string, unknown>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const expectObject = (path: (string | number)[], value: unknown) => {
+    if (value !== undefined && !isPlainRecord(value)) {
+      issues.push({ path: toDottedPath(path), message: `must be an object, got ${describeType(value)}` });
+      return false;
+    }
+    return value !== undefined;
+  };
+  const expectArray = (path: (string | number)[], value: unknown) => {
+    if (value !== undefined && !Array.isArray(value)) {
+      issues.push({ path: toDottedPath(path), message: `must be an array, got ${describeType(value)}` });
+    }
+  };
+  const get = (obj: unknown, key: string) => (isPlainRecord(obj) ? obj[key] : undefined);
+
+  for (const key of ['gateway', 'agents', 'tools', 'session', 'memory', 'models', 'channels']) {
+    expectObject([key], doc[key]);
+  }
+  expectArray(['bindings'], doc.bindings);
+  expectArray(['agents', 'list'], get(doc.agents, 'list'));
+  expectObject(['agents', 'entries'], get(doc.agents, 'entries'));
+  expectObject(['models', 'providers'], get(doc.models, 'providers'));
+  const a2a = get(doc.channels, 'a2a');
+  const http = get(doc.channels, 'http');
+  expectObject(['channels', 'a2a', 'peers'], get(a2a, 'peers'));
+  expectObject(['channels', 'http', 'accounts'], get(http, 'accounts'));
+  return issues;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Constraints that say the value has the wrong type; when one fails, range/format messages are noise. */
+const TYPE_CONSTRAINTS = new Set([
+  'isInt', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation',
+]);
+
+function flattenErrors(errors: ValidationError[], parent: (string | number)[]): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const error of errors) {
+    const segment = Array.isArray(error.target) ? Number(error.property) : error.property;
+    const path = [...parent, segment];
+    for (const message of messagesFor(error, path)) out.push({ path: toDottedPath(path), message });
+    if (error.children?.length) out.push(...flattenErrors(error.children, path));
+  }
+  return out;
+}
+
+function messagesFor(error: ValidationError, path: (string | number)[]): string[] {
+  const constraints = Object.entries(error.constraints ?? {});
+  if (!constraints.length) return [];
+  if (constraints.some(([name]) => name === 'whitelistValidation')) {
+    const hint = suggestClosest(error.property, knownKeysOf(error.target));
+    return [`unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`];
+  }
+  if (error.value === undefined || error.value === null) {
+    if (constraints.some(([name]) => name === 'isDefined')) return ['is required'];
+  }
+  const typeFailure = constraints.filter(([name]) => TYPE_CONSTRAINTS.has(name));
+  const chosen = typeFailure.length ? typeFailure.slice(-1) : constraints;
+  const shown = isSecretConfigPath(path) ? '' : describeGot(error.value);
+  return chosen.map(([name, message]) => {
+    if (name === 'nestedValidation') return `must be an object${shown}`;
+    // class-validator messages start with the property name; the path already says it.
+    const prefix = `${error.property} `;
+    const text = (message.startsWith(prefix) ? message.slice(prefix.length) : message).replace(
+      'must be one of the following values: ',
+      'must be one of: ',
+    );
+    return `${text}${shown}`;
+  });
+}
+
+function describeGot(value: unknown): string {
+  if (value === null) return ' (got null)';
+  if (typeof value === 'string') return ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)})`;
+  if (typeof value === 'number' || typeof value === 'boolean') return ` (got ${String(value)})`;
+  if (Array.isArray(value)) return ' (got an array)';
+  return '';
+}
+
+function knownKeysOf(target: unknown): string[] {
+  if (!target || typeof target !== 'object') return [];
+  const metas = getMetadataStorage().getTargetValidationMetadatas(
+    (target as object).constructor,
+    '',
+    true,
+    false,
+  );
+  return [...new Set(metas.map((m) => m.propertyName))];
+}
+

@@ -1,0 +1,108 @@
+import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+
+/** `provider/model`, e.g. `echo/default`, `anthropic/claude-sonnet-4-6`, `ollama/qwen3:8b`. */
+export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
+
+@StrictObject('A directory of files an agent may search (read-only).')
+export class MemoryCollectionConfig {
+  @IsDefined() @IsString() @MinLength(1)
+  @Describe('Directory (relative to the agent workspace, absolute, or ~/...).')
+  path!: string;
+
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+  @Describe('Collection name; required when the path lies outside the agent workspace.')
+  name?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  @Describe('Glob of files to index [**/*.md, plus *.jsonl for session dirs].')
+  pattern?: string;
+}
+
+@StrictObject()
+export class AgentQmdSearchConfig {
+  @IsOptional() @NestedArray(() => MemoryCollectionConfig)
+  @Describe('Extra collections this agent may search, directionally and read-only.')
+  extraCollections?: MemoryCollectionConfig[];
+}
+
+@StrictObject()
+export class AgentMemorySearchConfig {
+  @IsOptional() @NestedObject(() => AgentQmdSearchConfig)
+  qmd?: AgentQmdSearchConfig;
+}
+
+@StrictObject()
+export class AgentIdentityConfig {
+  @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @IsOptional() @IsString() @MaxLength(32) emoji?: string;
+  @IsOptional() @IsString() @MaxLength(2048) avatar?: string;
+}
+
+@StrictObject()
+export class AgentSandboxConfig {
+  @IsOptional() @IsIn(['off', 'all'])
+  @Describe('all: the agent only sees sessions it spawned and cannot reach other agents.')
+  mode?: 'off' | 'all';
+
+  @IsOptional() @IsIn(['session', 'agent', 'shared'])
+  scope?: 'session' | 'agent' | 'shared';
+}
+
+@StrictObject()
+export class AgentToolsConfig {
+  @IsOptional() @IsArray() @IsString({ each: true })
+  @Describe('Tool names the agent may use (empty or unset: all).')
+  allow?: string[];
+
+  @IsOptional() @IsArray() @IsString({ each: true })
+  @Describe('Tool names the agent may not use (deny wins over allow).')
+  deny?: string[];
+}
+
+/** Fields shared by `agents.defaults` and every agent entry. */
+@StrictObject()
+export class AgentDefaultsConfig {
+  @IsOptional() @IsString() @Matches(MODEL_REF_PATTERN, { message: 'must look like "provider/model", e.g. "echo/default"' })
+  model?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  @Describe('In defaults: the parent dir of agent workspaces (the id is appended).')
+  workspace?: string;
+
+  @IsOptional() @NestedObject(() => AgentMemorySearchConfig)
+  memorySearch?: AgentMemorySearchConfig;
+
+  @IsOptional() @NestedObject(() => AgentSandboxConfig)
+  sandbox?: AgentSandboxConfig;
+
+  @IsOptional() @NestedObject(() => AgentToolsConfig)
+  tools?: AgentToolsConfig;
+}
+
+@StrictObject('An agent in the map form `agents.entries.<id>`.')
+export class AgentMapEntryConfig extends AgentDefaultsConfig {
+  @IsOptional() @IsBoolean() default?: boolean;
+  @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @IsOptional() @IsString() @MinLength(1) agentDir?: string;
+  @IsOptional() @NestedObject(() => AgentIdentityConfig) identity?: AgentIdentityConfig;
+}
+
+@StrictObject('An agent: an isolated workspace, state dir, session store and model.')
+export class AgentEntryConfig extends AgentMapEntryConfig {
+  @IsDefined() @IsString() @MaxLength(256)
+  @Describe('Agent id; normalized to lowercase [a-z0-9_-], max 64.')
+  id!: string;
+}
+
+@StrictObject()
+export class AgentsConfig {
+  @IsOptional() @NestedObject(() => AgentDefaultsConfig)
+  defaults?: AgentDefaultsConfig;
+
+  @IsOptional() @NestedArray(() => AgentEntryConfig)
+  list?: AgentEntryConfig[];
+
+  @IsOptional() @NestedMap(() => AgentMapEntryConfig, 'AgentMapEntryConfig', undefined, 'Map form: agent id → entry.')
+  entries?: Map<string, AgentMapEntryConfig>;
+}

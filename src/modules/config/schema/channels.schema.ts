@@ -1,0 +1,67 @@
+import { IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { Describe, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+
+export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
+@StrictObject('A trusted A2A peer.')
+export class A2aPeerConfig {
+  @IsDefined() @IsString() @MinLength(1)
+  @Describe('Bearer token this peer presents to us. Use ${VAR}.')
+  token!: string;
+
+  @IsOptional() @IsUrl(HTTP_URL)
+  @Describe("The peer's JSON-RPC endpoint, for outbound messages.")
+  url?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  @Describe('Bearer token we present to the peer.')
+  outboundToken?: string;
+}
+
+@StrictObject('Inbound A2A v1.0 channel.')
+export class A2aChannelConfig {
+  @IsOptional() @IsBoolean() enabled?: boolean;
+
+  @IsOptional() @IsUrl(HTTP_URL)
+  @Describe('Public origin published in the Agent Card [derived from the request].')
+  advertisedUrl?: string;
+
+  @IsOptional() @IsInt() @Min(5000) @Max(600000)
+  @Describe('Longest blocking wait for a reply, ms [120000].')
+  replyTimeoutMs?: number;
+
+  @IsOptional() @IsInt() @Min(0)
+  @Describe('JSON-RPC entries per peer per sliding minute [30]; 0 = off.')
+  rateLimitPerMinute?: number;
+
+  @IsOptional() @IsArray() @IsString({ each: true })
+  @Describe('Agent ids published as skills [all].')
+  exposeAgents?: string[];
+
+  @IsOptional() @NestedMap(() => A2aPeerConfig, 'A2aPeerConfig', PEER_NAME_PATTERN)
+  peers?: Map<string, A2aPeerConfig>;
+}
+
+@StrictObject()
+export class HttpAccountConfig {
+  @IsDefined() @IsString() @MinLength(1)
+  @Describe('Bearer token of this account; also the webhook signing key.')
+  token!: string;
+
+  @IsOptional() @IsUrl(HTTP_URL) webhookUrl?: string;
+}
+
+@StrictObject('Generic HTTP integration channel.')
+export class HttpChannelConfig {
+  @IsOptional() @IsBoolean() enabled?: boolean;
+
+  @IsOptional() @NestedMap(() => HttpAccountConfig, 'HttpAccountConfig', PEER_NAME_PATTERN)
+  accounts?: Map<string, HttpAccountConfig>;
+}
+
+@StrictObject()
+export class ChannelsConfig {
+  @IsOptional() @NestedObject(() => A2aChannelConfig) a2a?: A2aChannelConfig;
+  @IsOptional() @NestedObject(() => HttpChannelConfig) http?: HttpChannelConfig;
+}

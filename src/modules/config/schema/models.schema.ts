@@ -1,0 +1,28 @@
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { Describe, NestedMap, StrictObject, StringMap } from './schema-decorators';
+
+export const MODEL_APIS = ['openai-chat', 'anthropic-messages', 'echo'] as const;
+export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+@StrictObject('A model provider; built-in names (echo, anthropic, openai, ollama) may be overridden.')
+export class ModelProviderConfig {
+  @IsOptional() @IsIn(MODEL_APIS)
+  @Describe('Wire protocol; required unless the name is a built-in provider.')
+  api?: (typeof MODEL_APIS)[number];
+
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  baseUrl?: string;
+
+  @IsOptional() @IsString() @MinLength(1) apiKey?: string;
+
+  @IsOptional() @StringMap(undefined, 'Extra HTTP headers (treated as secrets).')
+  headers?: Record<string, string>;
+
+  @IsOptional() @IsInt() @Min(1000) @Max(600000) timeoutMs?: number;
+}
+
+@StrictObject()
+export class ModelsConfig {
+  @IsOptional() @NestedMap(() => ModelProviderConfig, 'ModelProviderConfig', PROVIDER_NAME_PATTERN)
+  providers?: Map<string, ModelProviderConfig>;
+}

@@ -1,0 +1,162 @@
+import { isIP } from 'node:net';
+import { Type } from 'class-transformer';
+import {
+  IsObject,
+  registerDecorator,
+  ValidateNested,
+  ValidationArguments,
+  ValidationOptions,
+} from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+
+/**
+ * Decorators shared by the config schema classes. They exist so each class states its rules once and the
+ * same metadata drives both runtime validation and the exported JSON Schema.
+ */
+
+/** Marks a config object as closed: unknown keys are rejected at runtime and in the JSON Schema. */
+export function StrictObject(description?: string): ClassDecorator {
+  return JSONSchema({ additionalProperties: false, ...(description ? { description } : {}) }) as ClassDecorator;
+}
+
+/** Documents a property in the JSON Schema (editors show it on hover). */
+export function Describe(description: string, extra: Record<string, unknown> = {}): PropertyDecorator {
+  return JSONSchema({ description, ...extra }) as PropertyDecorator;
+}
+
+/** A nested config object of the given class. */
+export function NestedObject(cls: () => new () => object): PropertyDecorator {
+  return (target, key) => {
+    ValidateNested()(target, key);
+    Type(cls)(target, key);
+  };
+}
+
+/** An array of nested config objects of the given class. */
+export function NestedArray(cls: () => new () => object): PropertyDecorator {
+  return (target, key) => {
+    ValidateNested({ each: true })(target, key);
+    Type(cls)(target, key);
+  };
+}
+
+/**
+ * A map `{ <name>: Entry }`. Declared as `Map<string, Entry>` on the class so class-transformer builds
+ * entry instances (a plain Record would not be validated). `keyPattern` restricts the names.
+ */
+export function NestedMap(
+  cls: () => new () => object,
+  refName: string,
+  keyPattern?: RegExp,
+  description?: string,
+): PropertyDecorator {
+  return (target, key) => {
+    ValidateNested({ each: true })(target, key);
+    Type(cls)(target, key);
+    if (keyPattern) MapKeysMatch(keyPattern)(target, key);
+    JSONSchema({
+      type: 'object',
+      additionalProperties: { $ref: `#/definitions/${refName}` },
+      ...(keyPattern ? { propertyNames: { pattern: keyPattern.source } } : {}),
+      ...(description ? { description } : {}),
+    })(target, key as string);
+  };
+}
+
+/** A map `{ <name>: string }` (headers, role mappings). */
+export function StringMap(valuePattern?: { enum: readonly string[] }, description?: string): PropertyDecorator {
+  return (target, key) => {
+    IsObject()(target, key as string);
+    registerDecorator({
+      name: 'stringMap',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) =>
+          isPlainRecord(value) &&
+          Object.values(value).every(
+            (v) => typeof v === 'string' && (!valuePattern || valuePattern.enum.includes(v)),
+          ),
+        defaultMessage: (args: ValidationArguments) => {
+          const bad = isPlainRecord(args.value)
+            ? Object.keys(args.value).filter((k) => {
+                const v = (args.value as Record<string, unknown>)[k];
+                return typeof v !== 'string' || (valuePattern && !valuePattern.enum.includes(v));
+              })
+            : [];
+          const names = bad.length ? ` (check ${bad.map((b) => JSON.stringify(b)).join(', ')})` : '';
+          return valuePattern
+            ? `must map names to one of: ${valuePattern.enum.join(', ')}${names}`
+            : `must map names to strings${names}`;
+        },
+      },
+    });
+    JSONSchema({
+      type: 'object',
+      additionalProperties: valuePattern ? { type: 'string', enum: [...valuePattern.enum] } : { type: 'string' },
+      ...(description ? { description } : {}),
+    })(target, key as string);
+  };
+}
+
+function MapKeysMatch(pattern: RegExp, options?: ValidationOptions): PropertyDecorator {
+  return (target, key) =>
+    registerDecorator({
+      name: 'mapKeysMatch',
+      target: target.constructor,
+      propertyName: key as string,
+      options,
+      validator: {
+        validate: (value: unknown) => !(value instanceof Map) || [...value.keys()].every((k) => pattern.test(k)),
+        defaultMessage: (args: ValidationArguments) => {
+          const bad = [...(args.value as Map<string, unknown>).keys()].filter((k) => !pattern.test(k));
+          return `invalid name ${bad.map((b) => JSON.stringify(b)).join(', ')}: names must match ${pattern.source}`;
+        },
+      },
+    });
+}
+
+/** An IPv4/IPv6 address or CIDR block, e.g. `10.0.0.0/8`, `::1`, `fd00::/8`. */
+export function IsCidr(options?: ValidationOptions): PropertyDecorator {
+  return (target, key) => {
+    registerDecorator({
+      name: 'isCidr',
+      target: target.constructor,
+      propertyName: key as string,
+      options,
+      validator: {
+        validate: (value: unknown) => !Array.isArray(value) || value.every(isCidrText),
+        defaultMessage: (args: ValidationArguments) => {
+          const bad = (args.value as unknown[]).filter((v) => !isCidrText(v));
+          return `${bad.map((b) => JSON.stringify(b)).join(', ')}: not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)`;
+        },
+      },
+    });
+    JSONSchema({ type: 'array', items: { type: 'string', description: 'IP address or CIDR block' } })(
+      target,
+      key as string,
+    );
+  };
+}
+
+function isCidrText(value: unknown): boolean {
+  return typeof value === 'string' && parseCidr(value) !== null;
+}
+
+/** Parses `addr` or `addr/prefix`; returns null when invalid. */
+export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const [address, prefixText, extra] = value.trim().split('/');
+  if (extra !== undefined) return null;
+  const version = isIP(address);
+  if (version === 0) return null;
+  const max = version === 4 ? 32 : 128;
+  if (prefixText === undefined) return { address, prefix: max, family: version === 4 ? 'ipv4' : 'ipv6' };
+  if (!/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (prefix > max) return null;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
+}
