@@ -7,4 +7,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
   maxWorkers: 2,
+  setupFiles: ['<rootDir>/test/support/jest-env.ts'],
 };

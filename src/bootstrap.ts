@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -58,6 +58,10 @@ function configureHttp(app: NestExpressApplication): void {
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ProblemDetailsFilter());
+  // DTOs are strict like the config: unknown fields are rejected with their names.
+  app.useGlobalPipes(
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, forbidUnknownValues: true }),
+  );
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

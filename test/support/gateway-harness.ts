@@ -1,0 +1,64 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { RunningGateway, startGateway } from '../../src/bootstrap';
+
+export interface TestGateway extends RunningGateway {
+  /** Temp dir holding openclaw.json (`configPath`) and the state dir (`stateDir`). */
+  dir: string;
+  configPath: string;
+  stateDir: string;
+  /** Overwrites openclaw.json (the running gateway hot-reloads it). */
+  writeConfig(text: string): Promise<void>;
+  /** Stops the gateway and removes the temp dir. */
+  stop(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Extra files to create next to openclaw.json (name → content), e.g. included fragments. */
+  files?: Record<string, string>;
+}
+
+/**
+ * Boots a real gateway (real HTTP on a free loopback port, real files in a temp dir) with the given
+ * openclaw.json text. The config's gateway.port is overridden with 0.
+ */
+export async function startTestGateway(configText: string, options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-test-'));
+  const configPath = path.join(dir, 'openclaw.json');
+  const stateDir = path.join(dir, 'state');
+  await fs.writeFile(configPath, configText);
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await fs.writeFile(path.join(dir, name), content);
+  }
+  const gateway = await startGateway({
+    configPath,
+    stateDir,
+    portOverride: 0,
+    env: { HOME: dir, ...(options.env ?? {}) },
+  });
+  return {
+    ...gateway,
+    dir,
+    configPath,
+    stateDir,
+    writeConfig: (text: string) => fs.writeFile(configPath, text),
+    stop: async () => {
+      await gateway.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
