@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
+import {
+  runAgentsAdd,
+  runAgentsBind,
+  runAgentsDelete,
+  runAgentsList,
+  runAgentsSetIdentity,
+} from './cli/agents-commands';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
@@ -24,6 +31,38 @@ export function buildCli(): Command {
     .option('--state-dir <dir>', 'state directory used to resolve default paths')
     .action(runConfigValidate);
   config.command('schema').description('print the JSON Schema of openclaw.json').action(runConfigSchema);
+
+  const agents = program
+    .command('agents')
+    .description('list and edit agents in openclaw.json (comments are kept; a running gateway reloads)');
+  const locate = (cmd: Command) =>
+    cmd.option('--config <path>', 'config file').option('--state-dir <dir>', 'state directory');
+  locate(agents.command('list').description('list agents').option('--bindings', 'also show each agent\'s bindings')).action(runAgentsList);
+  locate(
+    agents
+      .command('add <id>')
+      .description('add an agent')
+      .option('--name <name>', 'display name')
+      .option('--workspace <dir>', 'workspace directory')
+      .option('--model <provider/model>', 'model, e.g. echo/default or anthropic/claude-sonnet-4-6'),
+  ).action(runAgentsAdd);
+  locate(
+    agents
+      .command('set-identity <id>')
+      .description('set the identity shown for an agent')
+      .option('--name <name>', 'identity name')
+      .option('--emoji <emoji>', 'identity emoji')
+      .option('--avatar <url>', 'avatar URL or path'),
+  ).action(runAgentsSetIdentity);
+  locate(
+    agents
+      .command('bind <id>')
+      .description('route messages matching a channel (and account/peer) to an agent')
+      .requiredOption('--channel <channel>', 'channel id, e.g. http, telegram')
+      .option('--account <accountId>', 'account id ("*" = any account)')
+      .option('--peer <kind:id>', 'peer, e.g. group:family-group or direct:+15550100'),
+  ).action(runAgentsBind);
+  locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
   return program;
 }
 

@@ -3,6 +3,7 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { Response } from 'express';
 import { badRequest } from '../../common/errors/domain-error';
 import { ConfigAdminService } from './config-admin.service';
+import { stripEtag } from './if-match';
 import { ConfigStore } from './config.store';
 import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ProblemDto, ReloadOutcomeDto } from './dto/config-responses.dto';
 
@@ -66,9 +67,5 @@ function bodyAsText(body: unknown): string {
   }
   if (body && typeof body === 'object' && !Array.isArray(body)) return JSON.stringify(body);
   throw badRequest('send the config as JSON5 text (Content-Type application/json5) or as a JSON object');
-}
-
-export function stripEtag(value: string): string {
-  return value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
 }
 

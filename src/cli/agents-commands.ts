@@ -1,0 +1,99 @@
+import { DomainError } from '../common/errors/domain-error';
+import { normalizeAgentId } from '../common/agent-id';
+import {
+  AgentFields,
+  BindingMatchInput,
+  planAddAgent,
+  planAddBinding,
+  planDeleteAgent,
+  planSetIdentity,
+} from '../modules/agents/agent-edits';
+import { locateConfig } from '../modules/config/gateway-options';
+import { formatConfigIssue } from '../modules/config/pipeline/config-issue';
+import { loadConfig } from '../modules/config/pipeline/load-config';
+import { editConfigFile, EditPlan } from '../modules/config/writer/edit-config-file';
+
+/** Options every `agents` verb accepts to find the config. */
+export interface LocateOptions {
+  config?: string;
+  stateDir?: string;
+}
+
+export async function runAgentsList(opts: LocateOptions & { bindings?: boolean }): Promise<void> {
+  const { configPath, stateDir } = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
+  const result = await loadConfig({ configPath, stateDir, env: process.env });
+  if (!result.ok) {
+    for (const e of result.errors) process.stderr.write(`error: ${formatConfigIssue(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const { agents, bindings } = result.snapshot.config;
+  for (const a of agents) {
+    const identity = [a.identity.emoji, a.identity.name ?? a.name].filter(Boolean).join(' ');
+    process.stdout.write(`${a.id}${a.isDefault ? ' (default)' : ''}  model=${a.model}${identity ? `  ${identity}` : ''}\n`);
+    process.stdout.write(`  workspace: ${a.workspace}\n`);
+    if (opts.bindings) {
+      const own = bindings.filter((b) => b.agentId === a.id);
+      if (!own.length) process.stdout.write('  bindings: none\n');
+      for (const b of own) process.stdout.write(`  binding [${b.index}]: ${JSON.stringify(b.match)}\n`);
+    }
+  }
+}
+
+export function runAgentsAdd(id: string, opts: LocateOptions & { name?: string; workspace?: string; model?: string }): Promise<void> {
+  const fields: AgentFields = { name: opts.name, workspace: opts.workspace, model: opts.model };
+  return edit(opts, planAddAgent(id, fields), `added agent ${normalizeAgentId(id)}`);
+}
+
+export function runAgentsSetIdentity(id: string, opts: LocateOptions & { name?: string; emoji?: string; avatar?: string }): Promise<void> {
+  if (opts.name === undefined && opts.emoji === undefined && opts.avatar === undefined) {
+    return fail('set-identity needs at least one of --name, --emoji, --avatar');
+  }
+  return edit(opts, planSetIdentity(id, { name: opts.name, emoji: opts.emoji, avatar: opts.avatar }), `updated identity of ${normalizeAgentId(id)}`);
+}
+
+export function runAgentsBind(id: string, opts: LocateOptions & { channel: string; account?: string; peer?: string }): Promise<void> {
+  const match: BindingMatchInput = { channel: opts.channel, accountId: opts.account };
+  if (opts.peer !== undefined) {
+    const [kind, ...rest] = opts.peer.split(':');
+    const peerId = rest.join(':');
+    if (!['direct', 'group', 'channel'].includes(kind) || !peerId) {
+      return fail(`--peer must look like kind:id with kind direct, group or channel (got "${opts.peer}")`);
+    }
+    match.peer = { kind: kind as 'direct' | 'group' | 'channel', id: peerId };
+  }
+  return edit(opts, planAddBinding(id, match), `bound ${normalizeAgentId(id)} to ${JSON.stringify(match)}`);
+}
+
+export function runAgentsDelete(id: string, opts: LocateOptions): Promise<void> {
+  return edit(opts, planDeleteAgent(id), `deleted agent ${normalizeAgentId(id)} (workspace and sessions stay on disk)`);
+}
+
+/** Same writer as the admin API; a running gateway picks the change up by hot reload. */
+async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<void> {
+  const { configPath, stateDir } = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
+  const current = await loadConfig({ configPath, stateDir, env: process.env });
+  try {
+    const result = await editConfigFile({
+      configPath,
+      stateDir,
+      env: process.env,
+      plan,
+      includedPaths: current.ok ? current.snapshot.includedPaths : undefined,
+    });
+    process.stdout.write(`${done} (revision ${result.revision}) in ${configPath}\n`);
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    process.stderr.write(`clawgate: ${err.detail}\n`);
+    for (const e of err.errors ?? []) {
+      if (e.severity !== 'warning') process.stderr.write(`  ${formatConfigIssue(e as never)}\n`);
+    }
+    process.exitCode = 1;
+  }
+}
+
+function fail(message: string): Promise<void> {
+  process.stderr.write(`clawgate: ${message}\n`);
+  process.exitCode = 1;
+  return Promise.resolve();
+}

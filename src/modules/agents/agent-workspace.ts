@@ -1,0 +1,23 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { ResolvedAgent } from '../config/config.types';
+
+/** Prompt files every workspace has (SPEC §2); created empty so the operator sees where to write. */
+export const WORKSPACE_PROMPT_FILES = ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md', 'MEMORY.md'] as const;
+
+/**
+ * Creates the agent's workspace (with empty prompt files and `memory/`), state dir and session dir when
+ * missing. Existing files are never overwritten. Idempotent.
+ */
+export async function ensureAgentWorkspace(agent: ResolvedAgent): Promise<void> {
+  await fs.mkdir(path.join(agent.workspace, 'memory'), { recursive: true });
+  await fs.mkdir(agent.agentDir, { recursive: true });
+  await fs.mkdir(agent.sessionsDir, { recursive: true });
+  await Promise.all(
+    WORKSPACE_PROMPT_FILES.map((name) =>
+      fs.writeFile(path.join(agent.workspace, name), '', { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      }),
+    ),
+  );
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../../common/errors/domain-error';
+import { normalizeAgentId } from '../../common/agent-id';
+import { ConfigStore } from '../config/config.store';
+import type { ResolvedAgent, ResolvedBinding } from '../config/config.types';
+import { ensureAgentWorkspace } from './agent-workspace';
+
+/** The agent registry: every read comes from the current snapshot. */
+@Injectable()
+export class AgentsService {
+  /** Workspaces already prepared in this process (by path), so first use pays the mkdir once. */
+  private readonly prepared = new Set<string>();
+
+  constructor(private readonly store: ConfigStore) {}
+
+  list(): ResolvedAgent[] {
+    return [...this.store.current().config.agents];
+  }
+
+  find(id: string): ResolvedAgent | undefined {
+    return this.store.current().agentsById.get(normalizeAgentId(id));
+  }
+
+  /** The agent or a 404 naming the id. */
+  get(id: string): ResolvedAgent {
+    const agent = this.find(id);
+    if (!agent) throw notFound(`no agent "${id}"`);
+    return agent;
+  }
+
+  defaultAgent(): ResolvedAgent {
+    const s = this.store.current();
+    return s.agentsById.get(s.config.defaultAgentId) as ResolvedAgent;
+  }
+
+  bindingsOf(id: string): ResolvedBinding[] {
+    const agentId = normalizeAgentId(id);
+    return this.store.current().config.bindings.filter((b) => b.agentId === agentId);
+  }
+
+  /** Creates the workspace, state and session dirs on first use (SPEC §2). */
+  async ensureWorkspace(agent: ResolvedAgent): Promise<void> {
+    const key = `${agent.workspace}\u0000${agent.sessionsDir}`;
+    if (this.prepared.has(key)) return;
+    await ensureAgentWorkspace(agent);
+    this.prepared.add(key);
+  }
+}

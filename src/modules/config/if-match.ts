@@ -1,0 +1,21 @@
+import { DomainError } from '../../common/errors/domain-error';
+
+/** `"abc"`, `W/"abc"` or `abc` → `abc`. */
+export function stripEtag(value: string): string {
+  return value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+}
+
+/**
+ * Config writes are optimistic: the caller must say which revision it read (GET /admin/config ETag).
+ * Missing → 428, so a script cannot overwrite someone else's edit by accident.
+ */
+export function requireIfMatch(header: string | undefined): string {
+  if (!header || !header.trim()) {
+    throw new DomainError(
+      428,
+      'Precondition Required',
+      'send If-Match with the revision you read (the ETag of GET /admin/config) so concurrent edits are not lost',
+    );
+  }
+  return stripEtag(header);
+}

@@ -1,0 +1,75 @@
+import { promises as fs } from 'node:fs';
+import JSON5 from 'json5';
+import { DomainError } from '../../../common/errors/domain-error';
+import { invalidConfig } from '../config-admin.service';
+import { toDottedPath } from '../pipeline/config-issue';
+import { loadConfig } from '../pipeline/load-config';
+import { writeFileAtomic } from './atomic-write';
+import { applyJson5Edits, Json5Edit, Json5EditError } from './json5-edit';
+
+/**
+ * Edits to make, either fixed or computed from the root file as written (before `$include`s are merged:
+ * paths and array indexes must address the text being edited).
+ */
+export type EditPlan = ReadonlyArray<Json5Edit> | ((rootDocument: Record<string, unknown>) => ReadonlyArray<Json5Edit>);
+
+export interface EditConfigFileInput {
+  configPath: string;
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+  plan: EditPlan;
+  /** Dotted path → included file, from the current snapshot; edits under these are refused. */
+  includedPaths?: ReadonlyMap<string, string>;
+  /** The file text already read by the caller (so it can be checked against what is applied). */
+  currentText?: string;
+}
+
+export interface EditConfigFileResult {
+  text: string;
+  revision: string;
+}
+
+/**
+ * One config edit as SPEC §1.4 describes it: minimal text edits that keep the user's comments, the whole
+ * pipeline run on the result before anything is written (invalid → 422, file untouched), then an atomic
+ * replace. Shared by the admin API (through ConfigWriter) and the CLI.
+ */
+export async function editConfigFile(input: EditConfigFileInput): Promise<EditConfigFileResult> {
+  const text = input.currentText ?? (await fs.readFile(input.configPath, 'utf8'));
+  const edits = typeof input.plan === 'function' ? input.plan(parseRoot(text)) : input.plan;
+  refuseIncludedSections(edits, input.includedPaths);
+  let next: string;
+  try {
+    next = applyJson5Edits(text, edits);
+  } catch (err) {
+    if (err instanceof Json5EditError) throw new DomainError(409, 'Conflict', err.message);
+    throw err;
+  }
+  const check = await loadConfig({ configPath: input.configPath, stateDir: input.stateDir, env: input.env, rootText: next });
+  if (!check.ok) throw invalidConfig(check.errors, check.warnings);
+  await writeFileAtomic(input.configPath, next);
+  return { text: next, revision: check.snapshot.revision };
+}
+
+function parseRoot(text: string): Record<string, unknown> {
+  try {
+    const doc = JSON5.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    if (doc && typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;
+  } catch {
+    // fall through: the file on disk is broken; say so instead of guessing
+  }
+  throw new DomainError(409, 'Conflict', 'openclaw.json is not a valid JSON5 object right now; fix it before editing through the gateway');
+}
+
+/** Text in an $include'd file is not ours to rewrite from the root file: name the file instead. */
+function refuseIncludedSections(edits: ReadonlyArray<Json5Edit>, included: ReadonlyMap<string, string> | undefined): void {
+  if (!included?.size) return;
+  for (const edit of edits) {
+    for (let n = 1; n <= edit.path.length; n++) {
+      const file = included.get(toDottedPath(edit.path.slice(0, n)));
+      if (file) {
+        throw new DomainError(409, 'Conflict', `${toDottedPath(edit.path)} is defined in the included file ${file}; edit that file instead`);
+      }
+    }
+  }
+}
