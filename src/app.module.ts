@@ -1,8 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { A2aPolicyModule } from './modules/a2a-policy/a2a-policy.module';
 import { AgentsModule } from './modules/agents/agents.module';
+import { ChannelsModule } from './modules/channels/channels.module';
+import { HttpChannelModule } from './modules/channels/http/http-channel.module';
 import { ConfigModule } from './modules/config/config.module';
 import type { GatewayOptions } from './modules/config/gateway-options';
 import { HealthModule } from './modules/health/health.module';
+import { RoutingModule } from './modules/routing/routing.module';
+import { RuntimeModule } from './modules/runtime/runtime.module';
+import { SessionToolsModule } from './modules/session-tools/session-tools.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 import { LoggingModule } from './common/logging/logging.module';
 
 @Module({})
@@ -10,7 +17,19 @@ export class AppModule {
   static register(options: GatewayOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(options), HealthModule, LoggingModule, AgentsModule],
+      imports: [
+        ConfigModule.register(options),
+        LoggingModule,
+        HealthModule,
+        ChannelsModule,
+        AgentsModule,
+        RoutingModule,
+        SessionsModule,
+        A2aPolicyModule,
+        RuntimeModule,
+        SessionToolsModule,
+        HttpChannelModule,
+      ],
     };
   }
 }

@@ -39,7 +39,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   try {
     const snapshot = await app.get(ConfigStore).init();
     configureHttp(app);
-    app.get(ConfigWatcher).start();
+    await app.get(ConfigWatcher).start();
     const { port, bind } = snapshot.config.gateway;
     await app.listen(options.portOverride ?? port, bind);
     const address = app.getHttpServer().address() as AddressInfo;

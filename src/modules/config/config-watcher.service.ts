@@ -23,10 +23,13 @@ export class ConfigWatcher implements OnModuleDestroy {
 
   constructor(private readonly store: ConfigStore) {}
 
-  /** Starts following the files of the current snapshot (no-op when gateway.reload.mode is off). */
-  start(): void {
+  /**
+   * Starts following the files of the current snapshot (no-op when gateway.reload.mode is off). Resolves
+   * once the watcher is live, so an edit made right after the gateway reports ready is not missed.
+   */
+  async start(): Promise<void> {
     this.unsubscribe = this.store.onApplied((_prev, next) => void this.follow(next));
-    void this.follow(this.store.current());
+    await this.follow(this.store.current());
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -61,6 +64,8 @@ export class ConfigWatcher implements OnModuleDestroy {
     });
     this.watcher.on('all', (event, file) => this.onEvent(event, file));
     this.watcher.on('error', (err) => this.logger.warn(`watcher error: ${(err as Error).message}`));
+    const watcher = this.watcher;
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   }
 
   private onEvent(event: string, file: string): void {

@@ -151,6 +151,8 @@ export class ConfigStore {
       );
       outcome = this.outcome('rejected', trigger, result.errors, result.warnings);
     } else if (result.snapshot.revision === prev.revision && result.snapshot.contentHash === prev.contentHash) {
+      // The files are back to what is being served (e.g. a bad edit undone): nothing is wrong any more.
+      this.lastError = null;
       outcome = this.outcome('unchanged', trigger, [], result.warnings);
     } else {
       const next = result.snapshot;

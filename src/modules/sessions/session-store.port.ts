@@ -65,13 +65,37 @@ export interface SessionCreateOptions {
   deliveryContext?: DeliveryContext;
 }
 
+export interface SessionHistoryOptions {
+  limit?: number;
+  /**
+   * `false`: drop `tool` lines and strip `toolCalls` before applying `limit` (the sessions_history view).
+   * Unset or `true`: the raw transcript.
+   */
+  includeTools?: boolean;
+}
+
+export interface SessionHistory {
+  lines: TranscriptLine[];
+  /** One per skipped line, e.g. `line 7: incomplete last line (interrupted write); skipped`. */
+  warnings: string[];
+}
+
+/**
+ * Errors are DomainErrors: 400 for a malformed key/label/agent id/limit, 404 for a missing session where
+ * one is required, 409 for a label held by another session of the same agent. Keys are canonicalized
+ * (lowercased); entries always carry the canonical key.
+ */
 export interface SessionStore {
   get(sessionKey: string): Promise<SessionEntry | undefined>;
-  /** Returns the entry, creating it (and its empty transcript) when missing. */
+  /**
+   * Returns the entry, creating it (and its empty transcript) when missing; resolves only once a new entry
+   * is on disk. On an existing session a given `label` or `deliveryContext` replaces the stored one (a taken
+   * label is a 409); `spawnedBy` is fixed at creation.
+   */
   getOrCreate(sessionKey: string, init?: SessionCreateOptions): Promise<SessionEntry>;
-  /** Most recently updated first. */
+  /** Most recently updated first; `limit` [50]. Without `agentId`: the sessions of all configured agents. */
   list(filter?: SessionListFilter): Promise<SessionEntry[]>;
-  /** Labels are unique per agent (1..512 chars); a taken label is an error naming the holder. */
+  /** Labels are unique per agent (1..512 chars, trimmed); a taken label is an error naming the holder; 404 for an unknown session. */
   setLabel(sessionKey: string, label: string): Promise<SessionEntry>;
   /** `sessions.resolve({label, agentId})`: the key holding that label, if any. */
   resolveLabel(agentId: string, label: string): Promise<string | undefined>;
@@ -79,6 +103,9 @@ export interface SessionStore {
   isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean>;
   /** Appends in call order per session; creates the session when missing. */
   append(sessionKey: string, line: NewTranscriptLine): Promise<TranscriptLine>;
-  /** The last `limit` lines (all when unset); torn/corrupt lines are skipped and reported in warnings. */
-  history(sessionKey: string, options?: { limit?: number }): Promise<{ lines: TranscriptLine[]; warnings: string[] }>;
+  /**
+   * The last `limit` lines (all when unset); torn/corrupt lines are skipped and reported in warnings.
+   * Waits for appends already requested for this session. Throws 404 when the session does not exist.
+   */
+  history(sessionKey: string, options?: SessionHistoryOptions): Promise<SessionHistory>;
 }

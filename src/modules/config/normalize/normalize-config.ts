@@ -1,6 +1,8 @@
 import { normalizeAgentId } from '../../../common/agent-id';
-import type { A2aPeerSettings, NormalizedConfig, ResolvedAgent, ResolvedBinding } from '../config.types';
+import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding } from '../config.types';
+import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../pipeline/did-you-mean';
+import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
 import type { ChannelsConfig } from '../schema/channels.schema';
 import type { GatewayConfig } from '../schema/gateway.schema';
 import type { MemoryConfig } from '../schema/memory.schema';
@@ -31,7 +33,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     checkModelRef(ctx, providers, model, path),
   );
   const agentIds = agents.map((a) => a.id);
-  warnUnknownTools(ctx, agents);
+  warnUnknownTools(ctx, cfg.agents);
 
   return {
     gateway: normalizeGateway(cfg.gateway),
@@ -59,15 +61,26 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   };
 }
 
-function warnUnknownTools(ctx: NormalizeContext, agents: ResolvedAgent[]): void {
+/**
+ * Warns once per list where it is written (agents.defaults.tools.allow, agents.list[0].tools.deny, ...),
+ * so the path can be found in the file and an inherited defaults list is not reported once per agent.
+ */
+function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined): void {
   const known = new Set<string>(KNOWN_TOOLS);
-  for (const agent of agents) {
-    const unknown = [...agent.tools.allow, ...agent.tools.deny].filter((t) => !known.has(t));
-    if (unknown.length) {
-      ctx.warnings.push({
-        path: `agents(${agent.id}).tools`,
-        message: `tools not provided by this gateway are ignored: ${[...new Set(unknown)].join(', ')}`,
-      });
+  const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
+    [['agents', 'defaults'], agents?.defaults?.tools],
+    ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
+    ...[...(agents?.entries ?? [])].map(([id, e]): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'entries', id], e.tools]),
+  ];
+  for (const [owner, tools] of owners) {
+    for (const key of ['allow', 'deny'] as const) {
+      const unknown = (tools?.[key] ?? []).filter((t) => !known.has(t));
+      if (unknown.length) {
+        ctx.warnings.push({
+          path: toDottedPath([...owner, 'tools', key]),
+          message: `tools not provided by this gateway are ignored: ${[...new Set(unknown)].join(', ')}`,
+        });
+      }
     }
   }
 }

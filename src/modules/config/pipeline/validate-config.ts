@@ -73,6 +73,7 @@ function checkContainerShapes(doc: Record<string, unknown>): ConfigIssue[] {
 function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
 }
 
@@ -103,17 +104,26 @@ function messagesFor(error: ValidationError, path: (string | number)[]): string[
     if (constraints.some(([name]) => name === 'isDefined')) return ['is required'];
   }
   const typeFailure = constraints.filter(([name]) => TYPE_CONSTRAINTS.has(name));
-  const chosen = typeFailure.length ? typeFailure.slice(-1) : constraints;
+  // For arrays of objects both isArray and nestedValidation fail on a string; "must be an array" is the truth.
+  const arrayFailure = typeFailure.find(([name]) => name === 'isArray');
+  const chosen = arrayFailure ? [arrayFailure] : typeFailure.length ? typeFailure.slice(-1) : constraints;
   const shown = isSecretConfigPath(path) ? '' : describeGot(error.value);
   return chosen.map(([name, message]) => {
-    if (name === 'nestedValidation') return `must be an object${shown}`;
+    // Where a container was expected, only the type is shown: a string there is typically a credential
+    // written one level too high (`peers: { hermes: "<token>" }`, `tokens: "<token>"`), and messages
+    // must never echo secrets.
+    if (name === 'nestedValidation') return `must be an object (got ${describeType(error.value)})`;
+    if (name === 'isArray') return `must be an array (got ${describeType(error.value)})`;
     // class-validator messages start with the property name; the path already says it.
     const prefix = `${error.property} `;
     const text = (message.startsWith(prefix) ? message.slice(prefix.length) : message).replace(
       'must be one of the following values: ',
       'must be one of: ',
     );
-    return `${text}${shown}`;
+    // "(got an array)" only helps when an array is the wrong type; per-element and list checks (each
+    // value, CIDR blocks) already name what is wrong inside it.
+    const perElement = Array.isArray(error.value) && (!TYPE_CONSTRAINTS.has(name) || text.startsWith('each value'));
+    return `${text}${perElement ? '' : shown}`;
   });
 }
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Type } from 'class-transformer';
 import {
+  IsArray,
   IsObject,
   registerDecorator,
   ValidateNested,
@@ -32,9 +33,13 @@ export function NestedObject(cls: () => new () => object): PropertyDecorator {
   };
 }
 
-/** An array of nested config objects of the given class. */
+/**
+ * An array of nested config objects of the given class. IsArray matters: without it an object given where
+ * the array belongs passes validation (ValidateNested walks its values) and breaks normalization later.
+ */
 export function NestedArray(cls: () => new () => object): PropertyDecorator {
   return (target, key) => {
+    IsArray()(target, key as string);
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
   };

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigStore } from '../config/config.store';
+import type { RuntimeSnapshot } from '../config/config.types';
+import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { checkLabelLookup, checkSessionAccess, SessionAccessDecision } from './visibility-guard';
+
+/**
+ * The visibility + A2A policy guard (layers 2 and 3) bound to the live config and the session store. Every
+ * session tool and every admin endpoint that acts as a session asks this service — there is no other copy.
+ */
+@Injectable()
+export class VisibilityGuard {
+  constructor(
+    private readonly configStore: ConfigStore,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  /**
+   * May the session `requesterKey` see / act on `targetKey`? Reads the current snapshot unless the caller
+   * already holds one (so its own validation and this decision see the same config).
+   */
+  check(requesterKey: string, targetKey: string, snapshot: RuntimeSnapshot = this.configStore.current()): Promise<SessionAccessDecision> {
+    return checkSessionAccess({
+      requesterKey,
+      targetKey,
+      config: snapshot,
+      isSpawnedBy: (target, ancestor) => this.sessions.isSpawnedBy(target, ancestor),
+    });
+  }
+
+  /** The subset of `keys` visible from `requesterKey`, in input order (sessions_list filtering). */
+  async filterVisible(requesterKey: string, keys: readonly string[]): Promise<string[]> {
+    // One snapshot for the whole list, so a reload mid-filter cannot mix two configs in one answer.
+    const config = this.configStore.current();
+    const isSpawnedBy = (target: string, ancestor: string) => this.sessions.isSpawnedBy(target, ancestor);
+    const decisions = await Promise.all(
+      keys.map((targetKey) => checkSessionAccess({ requesterKey, targetKey, config, isSpawnedBy })),
+    );
+    return keys.filter((_, i) => decisions[i].allowed);
+  }
+
+  /** sessions_send by label: may a (possibly sandboxed) requester look labels up in `targetAgentId`? */
+  checkLabelLookup(requesterKey: string, targetAgentId: string): SessionAccessDecision {
+    return checkLabelLookup({ requesterKey, targetAgentId, config: this.configStore.current() });
+  }
+}

@@ -1,0 +1,177 @@
+import type { ConfigStore } from '../config/config.store';
+import type { RuntimeSnapshot, SessionVisibility } from '../config/config.types';
+import type { SessionStore } from '../sessions/session-store.port';
+import type { AgentToAgentSettingsInput } from './agent-to-agent-policy';
+import { checkLabelLookup, checkSessionAccess, effectiveVisibility, GuardConfig, isSandboxedRequester } from './visibility-guard';
+import { VisibilityGuard } from './visibility-guard.service';
+
+const R = 'agent:support:main';
+const CHILD = 'agent:support:subagent:c1';
+const GRANDCHILD = 'agent:support:subagent:g1';
+const SIBLING = 'agent:support:subagent:s1';
+const PARENTS: Record<string, string> = { [CHILD]: R, [GRANDCHILD]: CHILD, [SIBLING]: 'agent:support:direct:bob' };
+
+const isSpawnedBy = jest.fn(async (target: string, ancestor: string) => {
+  for (let k = PARENTS[target]; k !== undefined; k = PARENTS[k]) if (k === ancestor) return true;
+  return false;
+});
+
+function config(
+  visibility: SessionVisibility,
+  agentToAgent: AgentToAgentSettingsInput = { enabled: true, allow: [] },
+  sandboxed: string[] = [],
+): GuardConfig {
+  return {
+    agents: ['support', 'expert'].map((id) => ({ id, sandbox: { mode: sandboxed.includes(id) ? ('all' as const) : ('off' as const) } })),
+    tools: { agentToAgent, sessions: { visibility } },
+  };
+}
+
+const check = (requesterKey: string, targetKey: string, cfg: GuardConfig) =>
+  checkSessionAccess({ requesterKey, targetKey, config: cfg, isSpawnedBy });
+
+beforeEach(() => isSpawnedBy.mockClear());
+
+describe('checkSessionAccess', () => {
+  it('tree: spawned descendants are visible transitively, other sessions are not', async () => {
+    const cfg = config('tree');
+    expect(await check(R, GRANDCHILD, cfg)).toEqual({ allowed: true, layer: null, rule: 'visibility=tree: target spawned by requester' });
+    expect(isSpawnedBy).toHaveBeenCalledWith(GRANDCHILD, R);
+    expect(await check(R, SIBLING, cfg)).toEqual({
+      allowed: false,
+      layer: 'visibility',
+      rule: 'visibility=tree: target not spawned by requester',
+      message: 'Session is not visible from this session (tools.sessions.visibility=tree).',
+    });
+    // the tree points downwards only: a child does not see its parent
+    expect((await check(CHILD, R, cfg)).allowed).toBe(false);
+  });
+
+  it('does not consult the session store when the visibility does not need it', async () => {
+    await check(R, SIBLING, config('agent'));
+    await check(R, 'agent:expert:main', config('all'));
+    await check(R, SIBLING, config('self'));
+    expect(isSpawnedBy).not.toHaveBeenCalled();
+  });
+
+  it('compares canonical (lowercase) keys, as the session store does', async () => {
+    expect((await check('Agent:Support:Main', R, config('self'))).allowed).toBe(true);
+    await check('AGENT:SUPPORT:MAIN', 'agent:support:subagent:C1', config('tree'));
+    expect(isSpawnedBy).toHaveBeenCalledWith(CHILD, R);
+  });
+
+  it('fails closed on a malformed key, naming it in the rule', async () => {
+    for (const [r, t] of [
+      ['support:main', R],
+      [R, 'agent:expert'],
+      [R, ''],
+      ['agent::main', R],
+    ]) {
+      const d = await check(r, t, config('all'));
+      expect(d).toMatchObject({ allowed: false, layer: 'visibility', message: 'Session is not visible from this session (tools.sessions.visibility=all).' });
+      expect(d.rule).toMatch(/^malformed session key /);
+    }
+  });
+
+  it('checks cross-agent access in layer order and explains the deciding rule', async () => {
+    const target = 'agent:expert:main';
+    expect(await check(R, target, config('agent', { enabled: false, allow: ['other'] }))).toMatchObject({
+      layer: 'visibility',
+      rule: 'visibility=agent: cross-agent sessions need visibility=all',
+    });
+    expect(await check(R, target, config('all', { enabled: 'true', allow: ['other'] }))).toMatchObject({
+      layer: 'policy',
+      message: 'Agent-to-agent messaging is disabled.',
+    });
+    expect(await check(R, target, config('all', { enabled: true, allow: ['sup*'] }))).toEqual({
+      allowed: false,
+      layer: 'policy',
+      rule: 'tools.agentToAgent.allow: no pattern matches "expert"',
+      message: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.',
+    });
+    expect(await check(R, target, config('all', { enabled: true, allow: ['*', 'x'] }))).toEqual({
+      allowed: true,
+      layer: null,
+      rule: 'visibility=all; tools.agentToAgent.allow: "*" matched both',
+    });
+  });
+
+  it('applies the case rules to real ids: exact patterns are case-sensitive, globs are not', async () => {
+    const target = 'agent:expert:main';
+    expect((await check(R, target, config('all', { enabled: true, allow: ['Support', 'expert'] }))).allowed).toBe(false);
+    expect((await check(R, target, config('all', { enabled: true, allow: ['SUP*', '*ERT'] }))).allowed).toBe(true);
+  });
+
+  it('a sandboxed requester is clamped to tree and never crosses agents; the target being sandboxed does not matter', async () => {
+    const open = config('all', { enabled: true, allow: [] }, ['support']);
+    expect(await check(R, 'agent:expert:main', open)).toEqual({
+      allowed: false,
+      layer: 'visibility',
+      rule: 'sandbox clamps visibility to tree: cross-agent access is forbidden',
+      message: 'Session is not visible from this session (tools.sessions.visibility=tree).',
+    });
+    expect(await check(R, CHILD, open)).toEqual({ allowed: true, layer: null, rule: 'sandbox clamps visibility to tree: target spawned by requester' });
+    expect((await check(R, SIBLING, open)).rule).toBe('sandbox clamps visibility to tree: target not spawned by requester');
+    // expert is not sandboxed, so it still reaches support even though support is
+    expect((await check('agent:expert:main', R, config('all', { enabled: true, allow: [] }, ['support']))).allowed).toBe(true);
+  });
+
+  it('accepts a RuntimeSnapshot-shaped {config} as well as the config itself', async () => {
+    const d = await checkSessionAccess({ requesterKey: R, targetKey: SIBLING, config: { config: config('self') } as Pick<RuntimeSnapshot, 'config'>, isSpawnedBy });
+    expect(d.allowed).toBe(false);
+    expect(isSandboxedRequester({ config: config('all', undefined, ['support']) } as Pick<RuntimeSnapshot, 'config'>, R)).toBe(true);
+    expect(isSandboxedRequester(config('all'), 'agent:nobody:main')).toBe(false);
+  });
+});
+
+describe('effectiveVisibility', () => {
+  it.each([
+    ['self', false, 'self'],
+    ['all', false, 'all'],
+    ['self', true, 'self'],
+    ['tree', true, 'tree'],
+    ['agent', true, 'tree'],
+    ['all', true, 'tree'],
+  ] as const)('%s sandboxed=%s → %s', (configured, sandboxed, expected) => {
+    expect(effectiveVisibility(configured, sandboxed)).toBe(expected);
+  });
+});
+
+describe('checkLabelLookup', () => {
+  it('limits a sandboxed requester to labels of its own agent', () => {
+    const cfg = config('all', { enabled: true, allow: [] }, ['support']);
+    expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'expert', config: cfg })).toEqual({
+      allowed: false,
+      layer: 'visibility',
+      rule: 'sandbox limits label lookup to its own agent',
+      message: 'Sandboxed sessions_send label lookup is limited to this agent',
+    });
+    expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'support', config: cfg }).allowed).toBe(true);
+    expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'Support', config: cfg }).allowed).toBe(true);
+    expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'expert', config: config('all') }).allowed).toBe(true);
+  });
+});
+
+describe('VisibilityGuard (service)', () => {
+  function guardWith(initial: GuardConfig) {
+    let current = { config: initial } as unknown as RuntimeSnapshot;
+    const store = { current: () => current } as unknown as ConfigStore;
+    const sessions = { isSpawnedBy } as unknown as SessionStore;
+    return { guard: new VisibilityGuard(store, sessions), swap: (cfg: GuardConfig) => (current = { config: cfg } as unknown as RuntimeSnapshot) };
+  }
+
+  it('filters a list down to the visible keys, in order', async () => {
+    const { guard } = guardWith(config('tree'));
+    const keys = [SIBLING, GRANDCHILD, 'agent:expert:main', R, CHILD];
+    expect(await guard.filterVisible(R, keys)).toEqual([GRANDCHILD, R, CHILD]);
+  });
+
+  it('reads the current config on every call (hot reload)', async () => {
+    const { guard, swap } = guardWith(config('all', { enabled: false, allow: [] }));
+    expect(await guard.check(R, 'agent:expert:main')).toMatchObject({ allowed: false, message: 'Agent-to-agent messaging is disabled.' });
+    swap(config('all', { enabled: true, allow: [] }));
+    expect((await guard.check(R, 'agent:expert:main')).allowed).toBe(true);
+    swap(config('all', { enabled: true, allow: [] }, ['support']));
+    expect(guard.checkLabelLookup(R, 'expert').allowed).toBe(false);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Layer 2 + 3 (SPEC §4.3, §4.4): may the session R (requester) see or act on the session T (target)?
+ * The one check behind every session tool and every admin endpoint that acts as a session. Pure over the
+ * config; the only outside fact it needs — "was T spawned by R?" — is passed in as a lookup.
+ */
+import type { ResolvedAgent, RuntimeSnapshot, SessionVisibility } from '../config/config.types';
+import {
+  A2A_DENIED_MESSAGE,
+  A2A_DISABLED_MESSAGE,
+  SANDBOX_LABEL_LOOKUP_MESSAGE,
+  visibilityForbiddenMessage,
+} from './a2a-policy.messages';
+import { AgentToAgentSettingsInput, createAgentToAgentPolicy } from './agent-to-agent-policy';
+import { parseSessionKey } from '../sessions/session-key';
+
+/** The slice of NormalizedConfig the guard reads; a NormalizedConfig or a RuntimeSnapshot both fit. */
+export interface GuardConfig {
+  readonly agents: ReadonlyArray<Pick<ResolvedAgent, 'id' | 'sandbox'>>;
+  readonly tools: {
+    readonly agentToAgent: AgentToAgentSettingsInput;
+    readonly sessions: { readonly visibility: SessionVisibility };
+  };
+}
+
+/** True when `targetKey` descends from `ancestorKey` (SessionStore.isSpawnedBy). */
+export type SpawnLookup = (targetKey: string, ancestorKey: string) => Promise<boolean>;
+
+export interface SessionAccessInput {
+  requesterKey: string;
+  targetKey: string;
+  config: GuardConfig | Pick<RuntimeSnapshot, 'config'>;
+  isSpawnedBy: SpawnLookup;
+}
+
+export type GuardLayer = 'visibility' | 'policy';
+
+/** `rule` is a short machine-readable reason; `message` is the exact user-facing text (SPEC §4.5). */
+export type SessionAccessDecision =
+  | { allowed: true; layer: null; rule: string }
+  | { allowed: false; layer: GuardLayer; rule: string; message: string };
+
+const SANDBOX_RULE = 'sandbox clamps visibility to tree';
+
+/** Narrowest first: clamping keeps whichever of two visibilities is narrower. */
+const VISIBILITY_ORDER: readonly SessionVisibility[] = ['self', 'tree', 'agent', 'all'];
+
+/**
+ * A sandboxed requester never sees more than `tree`. Clamping only narrows: `self` stays `self` — a
+ * sandbox must not gain the spawned sessions a non-sandboxed agent with `self` could not see.
+ */
+export function effectiveVisibility(configured: SessionVisibility, sandboxed: boolean): SessionVisibility {
+  if (!sandboxed) return configured;
+  return VISIBILITY_ORDER.indexOf(configured) < VISIBILITY_ORDER.indexOf('tree') ? configured : 'tree';
+}
+
+/** Whether the agent owning `requesterKey` runs sandboxed (`sandbox.mode: "all"`). */
+export function isSandboxedRequester(config: GuardConfig | Pick<RuntimeSnapshot, 'config'>, requesterKey: string): boolean {
+  const owner = parseSessionKey(requesterKey)?.agentId;
+  return owner !== undefined && sandboxed(guardConfig(config), owner);
+}
+
+/** The guard. Checks run in layer order, so a denial names the first layer that failed. */
+export async function checkSessionAccess(input: SessionAccessInput): Promise<SessionAccessDecision> {
+  const cfg = guardConfig(input.config);
+  // The key module's parser gives the owner (the same answer as agentIdFromSessionKey) and the canonical
+  // lowercase key, so `Agent:Support:Main` and `agent:support:main` are one session here as in the store.
+  const requester = parseSessionKey(input.requesterKey);
+  const target = parseSessionKey(input.targetKey);
+  const isSandboxed = requester !== null && sandboxed(cfg, requester.agentId);
+  const configured = cfg.tools.sessions.visibility;
+  const visibility = effectiveVisibility(configured, isSandboxed);
+
+  // A key without a recognizable owner cannot be placed on either side of any rule: fail closed.
+  if (requester === null || target === null) {
+    const bad = requester === null ? input.requesterKey : input.targetKey;
+    return forbidVisibility(visibility, `malformed session key ${JSON.stringify(bad)}`);
+  }
+  const { key: r, agentId: a } = requester;
+  const { key: t, agentId: b } = target;
+
+  if (a !== b) return crossAgent(cfg, a, b, visibility, isSandboxed);
+
+  if (t === r) return allow('same session: a session always sees itself');
+  const prefix = isSandboxed && configured !== visibility ? SANDBOX_RULE : `visibility=${visibility}`;
+  switch (visibility) {
+    case 'self':
+      return forbidVisibility(visibility, `${prefix}: only the requester's own session is visible`);
+    case 'tree':
+      return (await input.isSpawnedBy(t, r))
+        ? allow(`${prefix}: target spawned by requester`)
+        : forbidVisibility(visibility, `${prefix}: target not spawned by requester`);
+    case 'agent':
+    case 'all':
+      return allow(`${prefix}: any session of the same agent`);
+    default:
+      // Unreachable with a validated config; a value the schema did not know must not open anything.
+      return forbidVisibility(visibility, `unknown visibility ${JSON.stringify(visibility)}`);
+  }
+}
+
+/**
+ * sessions_send by label (SPEC §6 step 2): a sandboxed caller may only resolve labels inside its own agent.
+ * Runs before the lookup so a sandbox cannot even probe which labels exist elsewhere; the resolved key still
+ * goes through `checkSessionAccess`.
+ */
+export function checkLabelLookup(input: {
+  requesterKey: string;
+  targetAgentId: string;
+  config: GuardConfig | Pick<RuntimeSnapshot, 'config'>;
+}): SessionAccessDecision {
+  const cfg = guardConfig(input.config);
+  const a = parseSessionKey(input.requesterKey)?.agentId;
+  if (a === undefined) {
+    return forbidVisibility(cfg.tools.sessions.visibility, `malformed session key ${JSON.stringify(input.requesterKey)}`);
+  }
+  // Agent ids are canonical lowercase; a differently-cased id still names another agent only if it differs.
+  if (a !== input.targetAgentId.trim().toLowerCase() && sandboxed(cfg, a)) {
+    return { allowed: false, layer: 'visibility', rule: 'sandbox limits label lookup to its own agent', message: SANDBOX_LABEL_LOOKUP_MESSAGE };
+  }
+  return allow('label lookup permitted');
+}
+
+function crossAgent(
+  cfg: GuardConfig,
+  a: string,
+  b: string,
+  visibility: SessionVisibility,
+  isSandboxed: boolean,
+): SessionAccessDecision {
+  // A sandbox never reaches another agent, whatever visibility and tools.agentToAgent say.
+  if (isSandboxed) return forbidVisibility(visibility, `${SANDBOX_RULE}: cross-agent access is forbidden`);
+  if (visibility !== 'all') {
+    return forbidVisibility(visibility, `visibility=${visibility}: cross-agent sessions need visibility=all`);
+  }
+  const verdict = createAgentToAgentPolicy(cfg.tools.agentToAgent).explain(a, b);
+  if (verdict.allowed) return allow(`visibility=all; ${verdict.rule}`);
+  return {
+    allowed: false,
+    layer: 'policy',
+    rule: verdict.rule,
+    message: verdict.failed === 'disabled' ? A2A_DISABLED_MESSAGE : A2A_DENIED_MESSAGE,
+  };
+}
+
+function guardConfig(config: GuardConfig | Pick<RuntimeSnapshot, 'config'>): GuardConfig {
+  return 'config' in config ? config.config : config;
+}
+
+function sandboxed(cfg: GuardConfig, agentId: string): boolean {
+  return cfg.agents.find((agent) => agent.id === agentId)?.sandbox.mode === 'all';
+}
+
+function allow(rule: string): SessionAccessDecision {
+  return { allowed: true, layer: null, rule };
+}
+
+function forbidVisibility(visibility: SessionVisibility, rule: string): SessionAccessDecision {
+  return { allowed: false, layer: 'visibility', rule, message: visibilityForbiddenMessage(visibility) };
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import type { ChannelAdapter } from './channel-adapter.port';
+
+/** The channel adapters of this gateway, by id. Adapters register themselves when their module starts. */
+@Injectable()
+export class ChannelRegistry {
+  private readonly adapters = new Map<string, ChannelAdapter>();
+
+  register(adapter: ChannelAdapter): void {
+    if (this.adapters.has(adapter.id)) throw new Error(`channel ${adapter.id} is registered twice`);
+    this.adapters.set(adapter.id, adapter);
+  }
+
+  get(id: string): ChannelAdapter | undefined {
+    return this.adapters.get(id);
+  }
+
+  ids(): string[] {
+    return [...this.adapters.keys()];
+  }
+}

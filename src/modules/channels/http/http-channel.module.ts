@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { RoutingModule } from '../../routing/routing.module';
+import { RuntimeModule } from '../../runtime/runtime.module';
+import { SessionsModule } from '../../sessions/sessions.module';
+import { HttpAccountGuard } from './http-account.guard';
+import { HttpChannelAdapter } from './http-channel.adapter';
+import { HttpChannelController } from './http-channel.controller';
+import { HttpChannelService } from './http-channel.service';
+
+/**
+ * The generic http channel (SPEC §8.6): inbound `POST /channels/http/messages` and the `http` adapter in the
+ * (global) ChannelRegistry. ConfigStore comes from the global ConfigModule.
+ */
+@Module({
+  imports: [RoutingModule, RuntimeModule, SessionsModule],
+  controllers: [HttpChannelController],
+  providers: [HttpChannelService, HttpChannelAdapter, HttpAccountGuard],
+  exports: [HttpChannelAdapter],
+})
+export class HttpChannelModule {}

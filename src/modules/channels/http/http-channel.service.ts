@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { RoutingService } from '../../routing/routing.service';
+import { AgentRunner } from '../../runtime/agent-runner.service';
+import type { DeliveryContext } from '../../sessions/session-store.port';
+import type { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
+import { HTTP_CHANNEL_ID } from './http-channel.adapter';
+
+/** SPEC §8.6 leaves the wait open; same order as the A2A reply timeout [120 s]. */
+export const HTTP_REPLY_WAIT_MS = 120_000;
+
+export type InboundOutcome = { status: 200; body: HttpRunResultDto } | { status: 202; body: HttpRunAcceptedDto };
+
+/** Inbound side of the http channel: route an authenticated message, run it, and (by default) wait for the reply. */
+@Injectable()
+export class HttpChannelService {
+  constructor(
+    private readonly routing: RoutingService,
+    private readonly runner: AgentRunner,
+  ) {}
+
+  async receive(accountId: string, message: HttpInboundMessageDto, waitMs = HTTP_REPLY_WAIT_MS): Promise<InboundOutcome> {
+    const peer = { kind: message.peer.kind, id: message.peer.id };
+    const threadId = message.threadId ?? undefined;
+    const route = this.routing.resolve({ channel: HTTP_CHANNEL_ID, accountId, peer, threadId });
+    // The conversation's return address: announce results and agent-initiated messages go back here.
+    const deliveryContext: DeliveryContext = { channel: HTTP_CHANNEL_ID, accountId, to: peer.id, ...(threadId ? { threadId } : {}) };
+    const { runId } = this.runner.startRun({
+      sessionKey: route.sessionKey,
+      message: message.text,
+      create: { deliveryContext },
+      meta: { channel: HTTP_CHANNEL_ID, accountId, peer },
+    });
+    if (message.wait === false) return { status: 202, body: { runId, sessionKey: route.sessionKey } };
+
+    const run = await this.runner.runs.wait(runId, waitMs);
+    if (!this.runner.runs.isTerminal(run.status)) {
+      // Not cancelled: the run goes on and its reply still lands in the session.
+      return { status: 202, body: { runId, sessionKey: route.sessionKey, status: 'running' } };
+    }
+    // A failed run is still a processed request: 200 with status "failed" and the reason, like an A2A task
+    // that ends FAILED. A 5xx would tell the integrator to retry a message the agent has already seen.
+    const body: HttpRunResultDto = { runId, sessionKey: route.sessionKey, agentId: route.agentId, status: run.status as HttpRunResultDto['status'] };
+    if (run.status === 'completed') body.reply = run.reply ?? '';
+    else body.error = run.error ?? run.status;
+    return { status: 200, body };
+  }
+}

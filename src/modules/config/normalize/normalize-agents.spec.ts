@@ -1,0 +1,233 @@
+import * as path from 'node:path';
+import type { ConfigIssue } from '../pipeline/config-issue';
+import { validateConfig } from '../pipeline/validate-config';
+import { FALLBACK_MODEL, normalizeAgents } from './normalize-agents';
+import type { NormalizeContext } from './normalize-context';
+
+const CONFIG_DIR = path.resolve('/etc/clawgate');
+const STATE = path.resolve('/var/lib/clawgate');
+const HOME = path.resolve('/home/ada');
+
+/** Runs the real validation first, so the input has the exact shape normalization gets in production. */
+function run(agents: unknown) {
+  const validated = validateConfig({ agents });
+  if (!validated.config) throw new Error(`fixture is invalid: ${JSON.stringify(validated.errors)}`);
+  const ctx: NormalizeContext = {
+    configPath: path.join(CONFIG_DIR, 'openclaw.json'),
+    stateDir: STATE,
+    homeDir: HOME,
+    env: {},
+    unusableSecretPaths: new Set(),
+    errors: [],
+    warnings: [],
+  };
+  const checked: Array<[string, string]> = [];
+  const out = normalizeAgents(ctx, validated.config.agents, (model, at) => checked.push([model, at]));
+  return { ...out, errors: ctx.errors, warnings: ctx.warnings, checked };
+}
+const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
+
+describe('normalizeAgents', () => {
+  describe('the implicit main agent', () => {
+    it.each([['no agents section', undefined], ['an empty list', { list: [] }], ['an empty map', { entries: {} }]])(
+      '%s gives one default agent "main" with every path under the state dir',
+      (_label, agents) => {
+        const { agents: resolved, defaultAgentId, errors } = run(agents);
+        expect(errors).toEqual([]);
+        expect(defaultAgentId).toBe('main');
+        expect(resolved).toEqual([
+          expect.objectContaining({
+            id: 'main',
+            isDefault: true,
+            workspace: path.join(STATE, 'workspace-main'),
+            agentDir: path.join(STATE, 'agents', 'main', 'agent'),
+            sessionsDir: path.join(STATE, 'agents', 'main', 'sessions'),
+            model: FALLBACK_MODEL,
+            tools: { allow: [], deny: [] },
+            sandbox: { mode: 'off', scope: undefined },
+          }),
+        ]);
+      },
+    );
+
+    it('inherits agents.defaults and checks the defaults model once', () => {
+      const { agents, checked } = run({ defaults: { model: 'openai/gpt-4o', workspace: '~/agents' } });
+      expect(agents[0]).toEqual(expect.objectContaining({ id: 'main', model: 'openai/gpt-4o', workspace: path.join(HOME, 'agents', 'main') }));
+      expect(checked).toEqual([['openai/gpt-4o', 'agents.defaults.model']]);
+    });
+  });
+
+  describe('default agent', () => {
+    it('is the entry with default: true', () => {
+      const { defaultAgentId, agents } = run({ list: [{ id: 'a' }, { id: 'b', default: true }, { id: 'c' }] });
+      expect(defaultAgentId).toBe('b');
+      expect(agents.map((a) => a.isDefault)).toEqual([false, true, false]);
+    });
+
+    it('is the first entry when none is flagged', () => {
+      expect(run({ list: [{ id: 'x' }, { id: 'y' }] }).defaultAgentId).toBe('x');
+      expect(run({ entries: { zeta: {}, alpha: {} } }).defaultAgentId).toBe('zeta');
+    });
+
+    it('is the first flagged one when several are flagged, with a warning naming them', () => {
+      const { defaultAgentId, warnings, agents } = run({ list: [{ id: 'a' }, { id: 'b', default: true }, { id: 'c', default: true }] });
+      expect(defaultAgentId).toBe('b');
+      expect(agents.filter((a) => a.isDefault).map((a) => a.id)).toEqual(['b']);
+      expect(messages(warnings)).toEqual(['agents: several agents have default: true (b, c); "b" is used']);
+    });
+  });
+
+  describe('ids', () => {
+    it('normalizes ids (SPEC §2) and records where each entry came from', () => {
+      const { agents } = run({ list: [{ id: 'Support' }, { id: ' Code Bot! ' }, { id: '   ' }] });
+      expect(agents.map((a) => [a.id, a.source])).toEqual([
+        ['support', ['agents', 'list', 0]],
+        ['code-bot', ['agents', 'list', 1]],
+        ['main', ['agents', 'list', 2]],
+      ]);
+    });
+
+    it('rejects two entries that normalize to the same id, naming both paths', () => {
+      const { errors, agents } = run({ list: [{ id: 'Main' }, { id: 'other' }, { id: ' main' }] });
+      expect(messages(errors)).toEqual([
+        'agents.list[2].id: duplicate agent id "main" (after normalization; also at agents.list[0])',
+      ]);
+      expect(agents.map((a) => a.id)).toEqual(['main', 'other']);
+    });
+
+    it('rejects duplicates in the map form too', () => {
+      const { errors } = run({ entries: { 'Code Bot': {}, 'code-bot': {} } });
+      expect(messages(errors)).toEqual([
+        'agents.entries.code-bot: duplicate agent id "code-bot" (after normalization; also at agents.entries["Code Bot"])',
+      ]);
+    });
+  });
+
+  describe('list forms', () => {
+    it('accepts the map form agents.entries: the key is the id, order is kept', () => {
+      const { agents, defaultAgentId, errors } = run({
+        entries: { support: { name: 'Support', model: 'echo/s' }, Expert: { default: true, identity: { emoji: '🧠' } } },
+      });
+      expect(errors).toEqual([]);
+      expect(agents.map((a) => [a.id, a.name, a.model, a.source])).toEqual([
+        ['support', 'Support', 'echo/s', ['agents', 'entries', 'support']],
+        ['expert', undefined, FALLBACK_MODEL, ['agents', 'entries', 'Expert']],
+      ]);
+      expect(defaultAgentId).toBe('expert');
+      expect(agents[1].identity).toEqual({ emoji: '🧠' });
+    });
+
+    it('refuses agents.list and agents.entries together', () => {
+      const { errors } = run({ list: [{ id: 'a' }], entries: { b: {} } });
+      expect(messages(errors)).toEqual(['agents.entries: use either agents.list or agents.entries, not both']);
+    });
+  });
+
+  describe('agents.defaults merge (objects merge, arrays replace)', () => {
+    const defaults = {
+      model: 'echo/defaults',
+      sandbox: { mode: 'all', scope: 'agent' },
+      tools: { allow: ['sessions_list', 'sessions_send'], deny: ['a2a_send'] },
+    };
+
+    it('merges objects field by field', () => {
+      const { agents } = run({ defaults, list: [{ id: 'a', sandbox: { scope: 'session' } }, { id: 'b' }] });
+      expect(agents[0].sandbox).toEqual({ mode: 'all', scope: 'session' });
+      expect(agents[1].sandbox).toEqual({ mode: 'all', scope: 'agent' });
+    });
+
+    it('replaces arrays: an agent list replaces the defaults list, an unset one inherits it', () => {
+      const { agents } = run({ defaults, list: [{ id: 'a', tools: { allow: ['memory_search'] } }, { id: 'b', tools: { deny: [] } }] });
+      expect(agents[0].tools).toEqual({ allow: ['memory_search'], deny: ['a2a_send'] });
+      expect(agents[1].tools).toEqual({ allow: ['sessions_list', 'sessions_send'], deny: [] });
+    });
+
+    it('takes the entry model over the defaults model; the defaults model is checked only if inherited', () => {
+      const own = run({ defaults, list: [{ id: 'a', model: 'echo/own' }] });
+      expect(own.agents[0].model).toBe('echo/own');
+      expect(own.checked).toEqual([['echo/own', 'agents.list[0].model']]);
+      const mixed = run({ defaults, list: [{ id: 'a', model: 'echo/own' }, { id: 'b' }] });
+      expect(mixed.agents[1].model).toBe('echo/defaults');
+      expect(mixed.checked).toEqual([
+        ['echo/own', 'agents.list[0].model'],
+        ['echo/defaults', 'agents.defaults.model'],
+      ]);
+    });
+
+    it('keeps defaults extraCollections and adds the agent ones (OpenClaw merges these per agent)', () => {
+      // The one list that is not replaced: agents.defaults.memorySearch.qmd.extraCollections is how a
+      // shared collection is granted to every agent, and an agent adding its own must not lose it.
+      const { agents } = run({
+        defaults: { memorySearch: { qmd: { extraCollections: [{ path: '/srv/shared', name: 'shared' }] } } },
+        list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [{ path: 'notes' }] } } }, { id: 'b' }],
+      });
+      expect(agents[0].extraCollections.map((c) => c.name)).toEqual(['shared', 'notes']);
+      expect(agents[1].extraCollections.map((c) => c.name)).toEqual(['shared']);
+    });
+  });
+
+  describe('workspace and agentDir', () => {
+    it('joins agents.defaults.workspace with the id and expands ~', () => {
+      const { agents } = run({ defaults: { workspace: '~/agents' }, list: [{ id: 'a' }, { id: 'b', workspace: '/opt/b' }] });
+      expect(agents.map((a) => a.workspace)).toEqual([path.join(HOME, 'agents', 'a'), path.resolve('/opt/b')]);
+    });
+
+    it('falls back to <stateDir>/workspace-<id>', () => {
+      expect(run({ list: [{ id: 'Writer' }] }).agents[0].workspace).toBe(path.join(STATE, 'workspace-writer'));
+    });
+
+    it('expands ~ and ~/..., and resolves relative paths against the config directory', () => {
+      const { agents } = run({
+        list: [
+          { id: 'a', workspace: '~' },
+          { id: 'b', workspace: '~/ws/b' },
+          { id: 'c', workspace: 'workspaces/c', agentDir: './state/c' },
+          // ~user is not expanded (no user database lookups); it is just a relative name.
+          { id: 'd', workspace: '~bob/x' },
+        ],
+      });
+      expect(agents.map((a) => a.workspace)).toEqual([
+        HOME,
+        path.join(HOME, 'ws', 'b'),
+        path.join(CONFIG_DIR, 'workspaces', 'c'),
+        path.join(CONFIG_DIR, '~bob', 'x'),
+      ]);
+      expect(agents[2].agentDir).toBe(path.join(CONFIG_DIR, 'state', 'c'));
+    });
+  });
+
+  describe('extraCollections', () => {
+    it('needs a name for a path outside the workspace', () => {
+      const { errors, agents } = run({
+        list: [{ id: 'main', memorySearch: { qmd: { extraCollections: [{ path: '~/.openclaw/agents/family/sessions' }] } } }],
+      });
+      expect(messages(errors)).toEqual([
+        'agents.list[0].memorySearch.qmd.extraCollections[0].name: is required because "~/.openclaw/agents/family/sessions" lies outside the agent workspace (a name makes the grant explicit)',
+      ]);
+      expect(agents[0].extraCollections).toEqual([]);
+    });
+
+    it('treats ../ as outside, and accepts relative or absolute paths inside the workspace without a name', () => {
+      const escape = run({ list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [{ path: '../b/sessions' }] } } }] });
+      expect(escape.errors.map((e) => e.path)).toEqual(['agents.list[0].memorySearch.qmd.extraCollections[0].name']);
+
+      const ws = path.join(STATE, 'workspace-a');
+      const inside = run({
+        list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [{ path: 'notes/daily', pattern: '*.md' }, { path: path.join(ws, 'docs') }] } } }],
+      });
+      expect(inside.errors).toEqual([]);
+      expect(inside.agents[0].extraCollections).toEqual([
+        { path: path.join(ws, 'notes', 'daily'), name: 'notes-daily', pattern: '*.md' },
+        { path: path.join(ws, 'docs'), name: 'docs' },
+      ]);
+    });
+
+    it('reports a nameless outside path in agents.defaults once, not once per agent', () => {
+      const { errors } = run({
+        defaults: { memorySearch: { qmd: { extraCollections: [{ path: '/srv/shared' }] } } },
+        list: [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+      });
+      expect(errors.map((e) => e.path)).toEqual(['agents.defaults.memorySearch.qmd.extraCollections[0].name']);
+    });
+  });
+});

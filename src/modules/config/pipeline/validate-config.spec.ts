@@ -1,0 +1,210 @@
+import { A2aPeerConfig } from '../schema/channels.schema';
+import type { ConfigIssue } from './config-issue';
+import { validateConfig } from './validate-config';
+
+/** `path: message` lines, the way the CLI prints them; easier to read in a failing expectation. */
+const lines = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
+const errorsOf = (doc: unknown) => lines(validateConfig(doc).errors);
+
+describe('validateConfig', () => {
+  it('accepts a config that uses every section and returns schema instances (maps as Map)', () => {
+    const result = validateConfig({
+      $schema: '../schemas/openclaw.schema.json',
+      gateway: { port: 0, bind: '::1', trustedProxies: ['10.0.0.0/8', '::1'], reload: { mode: 'off', debounceMs: 0 } },
+      agents: { defaults: { model: 'echo/default' }, list: [{ id: 'main', default: true, tools: { allow: ['exec'] } }] },
+      bindings: [{ agentId: 'main', match: { channel: 'whatsapp', account: 'dev', peer: { kind: 'group', id: 'g' } } }],
+      tools: { agentToAgent: { enabled: true, allow: ['*'] }, sessions: { visibility: 'all' } },
+      session: { dmScope: 'per-account-channel-peer', agentToAgent: { maxPingPongTurns: 0, maxChainHops: 32 } },
+      memory: { backend: 'qmd', qmd: { indexSessions: true, paths: [{ path: '/srv/notes', name: 'notes' }] } },
+      models: { providers: { local: { api: 'openai-chat', baseUrl: 'http://localhost:8000/v1' } } },
+      channels: { a2a: { enabled: true, replyTimeoutMs: 5000, peers: { 'peer.one_2-x': { token: 't' } } } },
+    });
+    expect(lines(result.errors)).toEqual([]);
+    expect(result.config?.channels?.a2a?.peers).toBeInstanceOf(Map);
+    expect(result.config?.channels?.a2a?.peers?.get('peer.one_2-x')).toBeInstanceOf(A2aPeerConfig);
+  });
+
+  it('rejects anything but an object at the root', () => {
+    for (const doc of [[], 'x', 42, null]) {
+      expect(errorsOf(doc)).toEqual([': the config must be a JSON5 object']);
+    }
+  });
+
+  describe('unknown keys', () => {
+    it('names the dotted path of a nested unknown key and suggests the closest known one', () => {
+      const doc = { agents: { list: [{ id: 'a' }, { id: 'b' }, { id: 'c', modle: 'echo/x' }] } };
+      expect(errorsOf(doc)).toEqual(['agents.list[2].modle: unknown key (did you mean "model"?)']);
+      expect(errorsOf({ agents: { list: [{ id: 'a', sandbox: { mdoe: 'all' } }] } })).toEqual([
+        'agents.list[0].sandbox.mdoe: unknown key (did you mean "mode"?)',
+      ]);
+      expect(errorsOf({ channels: { a2a: { peers: { hermes: { token: 't', outboundTokne: 'u' } } } } })).toEqual([
+        'channels.a2a.peers.hermes.outboundTokne: unknown key (did you mean "outboundToken"?)',
+      ]);
+      expect(errorsOf({ agents: { entries: { main: { worksapce: '/w' } } } })).toEqual([
+        'agents.entries.main.worksapce: unknown key (did you mean "workspace"?)',
+      ]);
+    });
+
+    it('gives no suggestion when nothing is close, and reports every unknown key', () => {
+      expect(errorsOf({ gateway: { zzzzzzzz: 1, prot: 1 } })).toEqual([
+        'gateway.zzzzzzzz: unknown key',
+        'gateway.prot: unknown key (did you mean "port"?)',
+      ]);
+    });
+
+    it('allows $schema only at the root', () => {
+      expect(errorsOf({ $schema: 'x' })).toEqual([]);
+      expect(errorsOf({ agents: { $schema: 'x' } })).toEqual(['agents.$schema: unknown key']);
+    });
+  });
+
+  it('names the allowed values of an enum', () => {
+    expect(errorsOf({ tools: { sessions: { visibility: 'everyone' } } })).toEqual([
+      'tools.sessions.visibility: must be one of: self, tree, agent, all (got "everyone")',
+    ]);
+    expect(errorsOf({ session: { dmScope: 'per-user' } })).toEqual([
+      'session.dmScope: must be one of: main, per-peer, per-channel-peer, per-account-channel-peer (got "per-user")',
+    ]);
+    expect(errorsOf({ bindings: [{ agentId: 'a', match: { channel: 'x', peer: { kind: 'dm', id: 'p' } } }] })).toEqual([
+      'bindings[0].match.peer.kind: must be one of: direct, group, channel (got "dm")',
+    ]);
+    expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual([
+      'gateway.reload.mode: must be one of: hybrid, off (got "poll")',
+    ]);
+  });
+
+  it('reports one message per field when the type is wrong, not every failed constraint', () => {
+    const errors = validateConfig({
+      channels: { a2a: { enabled: 'yes', replyTimeoutMs: 'slow', rateLimitPerMinute: 1.5, exposeAgents: 'main', advertisedUrl: 5 } },
+      gateway: { port: [1] },
+    }).errors;
+    const paths = errors.map((e) => e.path);
+    // replyTimeoutMs fails isInt, Min and Max; only the type is worth reading.
+    expect(paths).toHaveLength(new Set(paths).size);
+    expect(lines(errors).sort()).toEqual([
+      'channels.a2a.advertisedUrl: must be a URL address (got 5)',
+      'channels.a2a.enabled: must be a boolean value (got "yes")',
+      'channels.a2a.exposeAgents: must be an array (got a string)',
+      'channels.a2a.rateLimitPerMinute: must be an integer number (got 1.5)',
+      'channels.a2a.replyTimeoutMs: must be an integer number (got "slow")',
+      'gateway.port: must be an integer number (got an array)',
+    ]);
+  });
+
+  it('reports range errors with the bound and the value', () => {
+    expect(errorsOf({ channels: { a2a: { replyTimeoutMs: 4999 } } })).toEqual([
+      'channels.a2a.replyTimeoutMs: must not be less than 5000 (got 4999)',
+    ]);
+    expect(errorsOf({ channels: { a2a: { replyTimeoutMs: 600001 } } })).toEqual([
+      'channels.a2a.replyTimeoutMs: must not be greater than 600000 (got 600001)',
+    ]);
+    expect(errorsOf({ session: { agentToAgent: { maxPingPongTurns: 6, maxChainHops: 0 } } })).toEqual([
+      'session.agentToAgent.maxPingPongTurns: must not be greater than 5 (got 6)',
+      'session.agentToAgent.maxChainHops: must not be less than 1 (got 0)',
+    ]);
+  });
+
+  it('says which required field is missing', () => {
+    expect(errorsOf({ bindings: [{ agentId: 'a' }] })).toEqual(['bindings[0].match: is required']);
+    expect(errorsOf({ bindings: [{ agentId: 'a', match: {} }] })).toEqual(['bindings[0].match.channel: is required']);
+    expect(errorsOf({ agents: { list: [{ name: 'no id' }] } })).toEqual(['agents.list[0].id: is required']);
+  });
+
+  it('checks container types before anything else can misread them', () => {
+    expect(errorsOf({ bindings: { agentId: 'a' } })).toEqual(['bindings: must be an array, got an object']);
+    expect(errorsOf({ channels: { a2a: { peers: 'hermes' } } })).toEqual(['channels.a2a.peers: must be an object, got a string']);
+    // An object where an array of objects belongs must not slip through to normalization.
+    expect(errorsOf({ agents: { list: [{ id: 'a', memorySearch: { qmd: { extraCollections: { path: 'x' } } } }] } })).toEqual([
+      'agents.list[0].memorySearch.qmd.extraCollections: must be an array (got an object)',
+    ]);
+    expect(errorsOf({ agents: { list: ['main'] } })).toEqual(['agents.list[0]: must be an object (got a string)']);
+  });
+
+  describe('map keys', () => {
+    it('rejects peer names outside ^[a-z0-9][a-z0-9._-]{0,63}$ and names each bad one', () => {
+      const long = 'a'.repeat(65);
+      const errors = errorsOf({
+        channels: { a2a: { peers: { Hermes: { token: 'a' }, '.dot': { token: 'b' }, [long]: { token: 'c' }, ['b'.repeat(64)]: { token: 'd' } } } },
+      });
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^channels\.a2a\.peers: invalid name "Hermes", "\.dot", "a{65}": names must match/);
+      // The 64-char name is fine and is not listed.
+      expect(errors[0]).not.toContain(`"${'b'.repeat(64)}"`);
+    });
+
+    it('applies the same rule to http accounts and a provider-name rule to models.providers', () => {
+      expect(errorsOf({ channels: { http: { accounts: { 'Two Words': { token: 'x' } } } } })).toEqual([
+        'channels.http.accounts: invalid name "Two Words": names must match ^[a-z0-9][a-z0-9._-]{0,63}$',
+      ]);
+      expect(errorsOf({ models: { providers: { 'my provider': { api: 'echo' } } } })[0]).toMatch(
+        /^models\.providers: invalid name "my provider"/,
+      );
+    });
+
+    it('validates the values of string maps and names the offending keys', () => {
+      expect(errorsOf({ gateway: { admin: { sso: { roleMapping: { devs: 'operator', ops: 'root' } } } } })).toEqual([
+        'gateway.admin.sso.roleMapping: must map names to one of: viewer, operator, admin (check "ops")',
+      ]);
+    });
+  });
+
+  describe('CIDR lists', () => {
+    it('lists every entry that is not an address or block, and only those', () => {
+      const errors = errorsOf({ gateway: { trustedProxies: ['10.0.0.0/8', '10.0.0.0/33', 'proxy.local', '::1', 'fd00::/129', '1.2.3.4/8/1', '192.168.1.1'] } });
+      expect(errors).toEqual([
+        'gateway.trustedProxies: "10.0.0.0/33", "proxy.local", "fd00::/129", "1.2.3.4/8/1": not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)',
+      ]);
+    });
+
+    it('checks the SSO proxy list the same way and rejects an invalid IPv4 octet', () => {
+      expect(errorsOf({ gateway: { admin: { sso: { trustedProxies: ['300.0.0.1'] } } } })).toEqual([
+        'gateway.admin.sso.trustedProxies: "300.0.0.1": not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)',
+      ]);
+    });
+  });
+
+  describe('secrets', () => {
+    const SECRET = 'sk-live-DO-NOT-PRINT-0123456789';
+
+    it('never echoes a secret value, whatever is wrong around it', () => {
+      const docs: unknown[] = [
+        // wrong type, too short, written one level too high, inside arrays, under a misspelled key
+        { channels: { a2a: { peers: { hermes: SECRET } } } },
+        { channels: { a2a: { peers: { hermes: { token: [SECRET] } } } } },
+        { channels: { a2a: { peers: { hermes: { token: 'x', outboundToken: { value: SECRET } } } } } },
+        { channels: { a2a: { peers: { hermes: { tokne: SECRET } } } } },
+        { channels: { http: { accounts: { a: SECRET } } } },
+        { gateway: { admin: { tokens: SECRET } } },
+        { gateway: { admin: { tokens: [SECRET] } } },
+        { gateway: { admin: { tokens: [{ name: 'ops', token: [SECRET], role: 'admin' }] } } },
+        { models: { providers: { openai: { apiKey: [SECRET] } } } },
+        { models: { providers: { openai: { headers: { Authorization: [SECRET] } } } } },
+        { memory: { embeddings: { apiKey: { SECRET } } } },
+      ];
+      for (const doc of docs) {
+        const errors = validateConfig(doc).errors;
+        // Each case is invalid; an empty list would make the "not contain" check meaningless.
+        expect(errors.length).toBeGreaterThan(0);
+        expect(JSON.stringify(errors)).not.toContain(SECRET);
+      }
+    });
+
+    it('still says what is wrong with a secret field', () => {
+      expect(errorsOf({ channels: { a2a: { peers: { hermes: { token: '' } } } } })).toEqual([
+        'channels.a2a.peers.hermes.token: must be longer than or equal to 1 characters',
+      ]);
+      expect(errorsOf({ channels: { a2a: { peers: { hermes: SECRET } } } })).toEqual([
+        'channels.a2a.peers.hermes: must be an object (got a string)',
+      ]);
+    });
+  });
+
+  it('tolerates a missing secret the substitution step already reported, and nothing else', () => {
+    const doc = { channels: { a2a: { peers: { hermes: {} } } } };
+    expect(errorsOf(doc)).toEqual(['channels.a2a.peers.hermes.token: is required']);
+    expect(validateConfig(doc, new Set(['channels.a2a.peers.hermes.token'])).errors).toEqual([]);
+    expect(lines(validateConfig({ channels: { a2a: { peers: { hermes: {}, other: {} } } } }, new Set(['channels.a2a.peers.hermes.token'])).errors)).toEqual([
+      'channels.a2a.peers.other.token: is required',
+    ]);
+  });
+});

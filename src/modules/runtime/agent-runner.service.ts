@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentsService } from '../agents/agents.service';
+import { ConfigStore } from '../config/config.store';
+import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
+import type { ResolvedAgent } from '../config/config.types';
+import { agentIdFromSessionKey } from '../sessions/session-key';
+import {
+  InterSessionProvenance,
+  SESSION_STORE,
+  SessionCreateOptions,
+  SessionStore,
+  TranscriptLine,
+} from '../sessions/session-store.port';
+import type { ChatMessage, ToolCall } from './model-provider.port';
+import { ProviderRegistry } from './provider-registry';
+import { RunRecord, RunRegistry } from './run-registry';
+import { LaneName, SessionLanes } from './session-lanes';
+import { buildSystemPrompt } from './system-prompt';
+import { ToolRegistry } from './tool-registry';
+
+/** At most this many model → tools → model rounds per run (SPEC §5). */
+export const MAX_TOOL_ROUNDS = 8;
+/** Transcript lines given to the model as conversation history. */
+export const HISTORY_LINES = 40;
+const MAX_ERROR_CHARS = 512;
+
+export interface StartRunInput {
+  sessionKey: string;
+  message: string;
+  provenance?: InterSessionProvenance;
+  extraSystemPrompt?: string;
+  /** `nested` for agent-to-agent steps (ping-pong, announce), so they never queue behind a waiting run. */
+  lane?: LaneName;
+  /** Used when the session does not exist yet. */
+  create?: SessionCreateOptions;
+  /** Written to the transcript lines of this run (e.g. the agent-to-agent step). */
+  meta?: Record<string, unknown>;
+}
+
+export interface RunHandle {
+  runId: string;
+  /** Settles when the run is terminal; never rejects. */
+  done: Promise<RunRecord>;
+}
+
+/**
+ * Runs agent turns: one run = one turn in one session (prompt assembly, model call, tool loop, transcript),
+ * serialized per session on its lane, abortable, observable through the RunRegistry.
+ */
+@Injectable()
+export class AgentRunner {
+  private readonly logger = new Logger('runtime');
+  readonly lanes = new SessionLanes();
+  readonly runs = new RunRegistry();
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly agents: AgentsService,
+    private readonly providers: ProviderRegistry,
+    readonly tools: ToolRegistry,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+  ) {}
+
+  /** Queues a run and returns at once; `done` tells when it is over. */
+  startRun(input: StartRunInput): RunHandle {
+    const agentId = agentIdFromSessionKey(input.sessionKey);
+    const { record, signal } = this.runs.create(input.sessionKey, agentId);
+    const done = this.lanes
+      .run(input.sessionKey, input.lane ?? 'main', () => this.execute(record.runId, agentId, input, signal))
+      .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
+    return { runId: record.runId, done };
+  }
+
+  private async execute(runId: string, agentId: string, input: StartRunInput, signal: AbortSignal): Promise<RunRecord> {
+    const started = Date.now();
+    this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString() });
+    const snapshot = this.config.current();
+    const agent = snapshot.agentsById.get(agentId);
+    if (!agent) return this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() });
+
+    await this.agents.ensureWorkspace(agent);
+    await this.sessions.getOrCreate(input.sessionKey, input.create);
+    const history = await this.recentMessages(input.sessionKey);
+    await this.sessions.append(input.sessionKey, { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta });
+
+    try {
+      const model = this.providers.resolve(snapshot, agent.model, this.options.env);
+      const system = await buildSystemPrompt(agent, input.extraSystemPrompt);
+      const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
+      const usage = { inputTokens: 0, outputTokens: 0 };
+      for (let round = 0; ; round++) {
+        if (signal.aborted) throw signal.reason;
+        const tools = this.tools.toolsFor(agent);
+        const response = await model.provider.complete(model.settings, { agentId, model: model.model, system, messages, tools, signal });
+        usage.inputTokens += response.usage?.inputTokens ?? 0;
+        usage.outputTokens += response.usage?.outputTokens ?? 0;
+        if (!response.toolCalls.length) {
+          await this.sessions.append(input.sessionKey, {
+            role: 'assistant',
+            text: response.text,
+            runId,
+            meta: { ...input.meta, model: agent.model, durationMs: Date.now() - started, usage },
+          });
+          return this.runs.update(runId, { status: 'completed', reply: response.text, endedAt: now(), toolRounds: round, usage });
+        }
+        if (round >= MAX_TOOL_ROUNDS) throw new Error(`tool round limit (${MAX_TOOL_ROUNDS}) reached without a final answer`);
+        messages.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
+        await this.sessions.append(input.sessionKey, { role: 'assistant', text: response.text, toolCalls: response.toolCalls, runId, meta: input.meta });
+        for (const call of response.toolCalls) {
+          const result = await this.callTool(agent, call, input, runId, signal);
+          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
+        }
+        this.runs.update(runId, { toolRounds: round + 1 });
+      }
+    } catch (err) {
+      const outcome = failure(signal, err as Error);
+      await this.sessions
+        .append(input.sessionKey, { role: 'system', text: `run ${outcome.status}: ${outcome.error}`, runId, meta: input.meta })
+        .catch(() => undefined);
+      this.logger.warn(`run ${runId} in ${input.sessionKey} ${outcome.status}: ${outcome.error}`);
+      return this.runs.update(runId, outcome);
+    }
+  }
+
+  private async callTool(agent: ResolvedAgent, call: ToolCall, input: StartRunInput, runId: string, signal: AbortSignal): Promise<string> {
+    const result = await this.tools.call(agent, call.name, call.arguments, {
+      sessionKey: input.sessionKey,
+      agentId: agent.id,
+      runId,
+      signal,
+      provenance: input.provenance,
+    });
+    const text = JSON.stringify(result);
+    await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
+    return text;
+  }
+
+  /** The tail of the transcript as model messages, starting at a user turn so tool results are never orphaned. */
+  private async recentMessages(sessionKey: string): Promise<ChatMessage[]> {
+    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES });
+    const start = lines.findIndex((l) => l.role === 'user');
+    return start < 0 ? [] : lines.slice(start).flatMap(toChatMessage);
+  }
+}
+
+function toChatMessage(line: TranscriptLine): ChatMessage[] {
+  if (line.role === 'user') return [{ role: 'user', text: line.text }];
+  if (line.role === 'assistant') return [{ role: 'assistant', text: line.text, toolCalls: line.toolCalls as ToolCall[] | undefined }];
+  if (line.role === 'tool' && line.meta?.toolCallId) {
+    return [{ role: 'tool', toolCallId: String(line.meta.toolCallId), name: String(line.meta.name ?? ''), text: line.text }];
+  }
+  return [];
+}
+
+function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt'> {
+  const message = (signal.aborted ? (signal.reason as Error)?.message ?? 'aborted' : err?.message ?? String(err)).slice(0, MAX_ERROR_CHARS);
+  return { status: signal.aborted ? 'aborted' : 'failed', error: message, endedAt: now() };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,55 @@
+import type { ModelProviderSettings } from '../config/config.types';
+
+/**
+ * The ModelProvider port (SPEC §5): one interface over the echo model, OpenAI-compatible chat completions
+ * and the Anthropic Messages API. Providers are stateless; settings come from the snapshot per call.
+ */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type ChatMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; text: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  agentId: string;
+  /** The part after `provider/` in the agent's model reference. */
+  model: string;
+  system: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+}
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+export interface ModelProvider {
+  /** The `api` value this provider speaks (`echo`, `openai-chat`, `anthropic-messages`). */
+  readonly api: ModelProviderSettings['api'];
+  complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** A failed model call, with a message that names the provider and what to fix. Ends the run as failed. */
+export class ModelProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelProviderError';
+  }
+}
+
+export const MODEL_PROVIDERS = Symbol('MODEL_PROVIDERS');

@@ -1,0 +1,126 @@
+import type { ModelProviderSettings } from '../../config/config.types';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../model-provider.port';
+import { buildHeaders, endpoint, malformed, postJson, providerError, providerErrorMessage } from './http-json';
+
+/**
+ * Arguments the model sent that are not a JSON object are passed on as `{ [INVALID_ARGUMENTS_KEY]: raw }`
+ * rather than failing the run: the tool registry rejects the unknown argument and that error goes back to the
+ * model as the tool result, so it can retry with well-formed arguments (small local models often slip once).
+ */
+export const INVALID_ARGUMENTS_KEY = '__invalid_json';
+
+/** Wire shapes of POST /chat/completions (only the fields we send or read). */
+export interface OpenAiToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+export type OpenAiMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+interface OpenAiResponseBody {
+  choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }>;
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+}
+
+/**
+ * `openai-chat`: any OpenAI-compatible `/chat/completions` endpoint with function calling (OpenAI, Ollama,
+ * vLLM, llama.cpp server, LM Studio). `baseUrl` already ends in `/v1`, as those servers document it.
+ */
+export class OpenAiChatProvider implements ModelProvider {
+  readonly api = 'openai-chat' as const;
+
+  async complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse> {
+    const body = await postJson({
+      settings,
+      url: endpoint(settings, '/chat/completions'),
+      // Local servers (Ollama, llama.cpp) need no key; sending "Bearer undefined" would confuse proxies.
+      headers: buildHeaders(
+        { 'Content-Type': 'application/json', Authorization: settings.apiKey ? `Bearer ${settings.apiKey}` : undefined },
+        settings,
+      ),
+      body: openAiRequestBody(request),
+      signal: request.signal,
+    });
+    return parseOpenAiResponse(settings, body);
+  }
+}
+
+export function openAiRequestBody(request: ModelRequest): Record<string, unknown> {
+  const messages: OpenAiMessage[] = [];
+  if (request.system) messages.push({ role: 'system', content: request.system });
+  messages.push(...request.messages.map(toOpenAiMessage));
+  const body: Record<string, unknown> = { model: request.model, messages };
+  if (request.tools.length) {
+    body.tools = request.tools.map(toOpenAiTool);
+    body.tool_choice = 'auto';
+  }
+  return body;
+}
+
+function toOpenAiMessage(m: ChatMessage): OpenAiMessage {
+  if (m.role === 'user') return { role: 'user', content: m.text };
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.text };
+  if (!m.toolCalls?.length) return { role: 'assistant', content: m.text };
+  return {
+    role: 'assistant',
+    // OpenAI documents null content for a pure tool-call turn; an empty string is rejected by some servers.
+    content: m.text || null,
+    tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+  };
+}
+
+function toOpenAiTool(t: ToolSpec) {
+  return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } };
+}
+
+export function parseOpenAiResponse(settings: ModelProviderSettings, raw: unknown): ModelResponse {
+  const body = raw as OpenAiResponseBody & { error?: unknown };
+  // Some compatible proxies report failures as a 200 with an `error` object instead of an HTTP status.
+  if (body?.error && !body.choices) {
+    throw providerError(settings, `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`);
+  }
+  const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined;
+  if (!message || typeof message !== 'object') throw malformed(settings, 'no choices[0].message');
+  if (message.content != null && typeof message.content !== 'string') throw malformed(settings, 'choices[0].message.content is not a string');
+  const rawCalls = message.tool_calls ?? [];
+  if (!Array.isArray(rawCalls)) throw malformed(settings, 'choices[0].message.tool_calls is not an array');
+  const toolCalls = rawCalls.map((c, i) => parseToolCall(settings, c, i));
+  return { text: (message.content as string | null | undefined) ?? '', toolCalls, usage: usageOf(body.usage) };
+}
+
+function parseToolCall(settings: ModelProviderSettings, raw: unknown, index: number): ToolCall {
+  const call = raw as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+  const name = call?.function?.name;
+  if (typeof name !== 'string' || !name) throw malformed(settings, `tool_calls[${index}] has no function.name`);
+  // Some compatible servers omit ids; the tool result must still be matched to its call.
+  const id = typeof call.id === 'string' && call.id ? call.id : `call_${index}`;
+  return { id, name, arguments: parseArguments(call.function?.arguments) };
+}
+
+function parseArguments(raw: unknown): Record<string, unknown> {
+  // Ollama and others sometimes send an object instead of the documented JSON string.
+  if (isPlainObject(raw)) return raw;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return {};
+  if (typeof raw === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (isPlainObject(parsed)) return parsed;
+    } catch {
+      // fall through: reported to the model through the tool registry (see INVALID_ARGUMENTS_KEY)
+    }
+  }
+  return { [INVALID_ARGUMENTS_KEY]: typeof raw === 'string' ? raw : JSON.stringify(raw) };
+}
+
+function usageOf(usage: OpenAiResponseBody['usage']): ModelResponse['usage'] {
+  if (!usage) return undefined;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

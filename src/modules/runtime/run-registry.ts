@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'aborted';
+const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'aborted']);
+
+export interface RunRecord {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  status: RunStatus;
+  /** The final assistant text (completed runs). */
+  reply?: string;
+  /** Why the run failed or was aborted (failed/aborted runs). */
+  error?: string;
+  queuedAt: string;
+  startedAt?: string;
+  endedAt?: string;
+  toolRounds: number;
+  usage?: { inputTokens: number; outputTokens: number };
+}
+
+/** Finished runs kept for status queries; older ones are forgotten first. */
+const MAX_FINISHED_RUNS = 2000;
+
+/**
+ * In-memory record of runs (for session_status, waits and aborts). Transcripts are the durable record;
+ * this only answers "what is happening now / what just happened".
+ */
+export class RunRegistry {
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly waiters = new Map<string, Array<(r: RunRecord) => void>>();
+  private finished: string[] = [];
+
+  create(sessionKey: string, agentId: string, runId: string = randomUUID()): { record: RunRecord; signal: AbortSignal } {
+    if (this.runs.has(runId)) throw new Error(`run ${runId} already exists`);
+    const record: RunRecord = { runId, sessionKey, agentId, status: 'queued', queuedAt: new Date().toISOString(), toolRounds: 0 };
+    const controller = new AbortController();
+    this.runs.set(runId, record);
+    this.controllers.set(runId, controller);
+    return { record, signal: controller.signal };
+  }
+
+  get(runId: string): RunRecord | undefined {
+    const r = this.runs.get(runId);
+    return r && { ...r };
+  }
+
+  update(runId: string, patch: Partial<RunRecord>): RunRecord {
+    const record = this.runs.get(runId);
+    if (!record) throw new Error(`unknown run ${runId}`);
+    Object.assign(record, patch);
+    if (TERMINAL.has(record.status)) this.settle(record);
+    return { ...record };
+  }
+
+  /** Stops the run's model call and tool loop; it ends as `aborted`. False if unknown or finished. */
+  abort(runId: string, reason = 'aborted by operator'): boolean {
+    const record = this.runs.get(runId);
+    const controller = this.controllers.get(runId);
+    if (!record || !controller || TERMINAL.has(record.status)) return false;
+    controller.abort(new Error(reason));
+    return true;
+  }
+
+  /** Resolves with the record once it is terminal, or with its current state after `timeoutMs`. */
+  wait(runId: string, timeoutMs: number): Promise<RunRecord> {
+    const record = this.runs.get(runId);
+    if (!record) return Promise.reject(new Error(`unknown run ${runId}`));
+    if (TERMINAL.has(record.status)) return Promise.resolve({ ...record });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters.set(runId, (this.waiters.get(runId) ?? []).filter((w) => w !== done));
+        resolve({ ...(this.runs.get(runId) as RunRecord) });
+      }, timeoutMs);
+      const done = (r: RunRecord) => {
+        clearTimeout(timer);
+        resolve({ ...r });
+      };
+      this.waiters.set(runId, [...(this.waiters.get(runId) ?? []), done]);
+    });
+  }
+
+  isTerminal(status: RunStatus): boolean {
+    return TERMINAL.has(status);
+  }
+
+  private settle(record: RunRecord): void {
+    this.controllers.delete(record.runId);
+    for (const w of this.waiters.get(record.runId) ?? []) w(record);
+    this.waiters.delete(record.runId);
+    this.finished.push(record.runId);
+    if (this.finished.length > MAX_FINISHED_RUNS) {
+      const drop = this.finished.slice(0, this.finished.length - MAX_FINISHED_RUNS);
+      this.finished = this.finished.slice(-MAX_FINISHED_RUNS);
+      for (const id of drop) this.runs.delete(id);
+    }
+  }
+}

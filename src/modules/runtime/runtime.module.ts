@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { AgentRunner } from './agent-runner.service';
+import { MODEL_PROVIDERS } from './model-provider.port';
+import { ProviderRegistry } from './provider-registry';
+import { AnthropicMessagesProvider } from './providers/anthropic-messages.provider';
+import { OpenAiChatProvider } from './providers/openai-chat.provider';
+import { ToolRegistry } from './tool-registry';
+
+/** Agent runs: lanes, model providers, the tool registry. */
+@Module({
+  imports: [AgentsModule, SessionsModule],
+  providers: [
+    AgentRunner,
+    ProviderRegistry,
+    ToolRegistry,
+    // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
+    { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
+  ],
+  exports: [AgentRunner, ToolRegistry],
+})
+export class RuntimeModule {}

@@ -1,0 +1,45 @@
+import { SessionLanes } from './session-lanes';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('SessionLanes', () => {
+  it('runs tasks of one session one at a time in FIFO order', async () => {
+    const lanes = new SessionLanes();
+    const order: string[] = [];
+    let release!: () => void;
+    const first = lanes.run('s', 'main', () => new Promise<void>((r) => (release = () => { order.push('a'); r(); })));
+    const second = lanes.run('s', 'main', async () => { order.push('b'); });
+    const third = lanes.run('s', 'main', async () => { order.push('c'); });
+    await tick();
+    expect(lanes.state('s')).toEqual({ running: 1, queued: 2 });
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([first, second, third]);
+    expect(order).toEqual(['a', 'b', 'c']);
+    expect(lanes.state('s')).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('runs different sessions concurrently', async () => {
+    const lanes = new SessionLanes();
+    let releaseA!: () => void;
+    const a = lanes.run('a', 'main', () => new Promise<string>((r) => (releaseA = () => r('a'))));
+    await expect(lanes.run('b', 'main', async () => 'b')).resolves.toBe('b');
+    releaseA();
+    await expect(a).resolves.toBe('a');
+  });
+
+  it('lets a nested step run while the main lane of the same session waits on it (no deadlock)', async () => {
+    const lanes = new SessionLanes();
+    // A's main run waits for work that itself needs a step in session A (B answering A).
+    const result = await lanes.run('A', 'main', () => lanes.run('A', 'nested', async () => 'answered'));
+    expect(result).toBe('answered');
+  });
+
+  it('keeps going after a failed task and reports the failure to its caller only', async () => {
+    const lanes = new SessionLanes();
+    const failing = lanes.run('s', 'main', async () => { throw new Error('boom'); });
+    const next = lanes.run('s', 'main', async () => 'next');
+    await expect(failing).rejects.toThrow('boom');
+    await expect(next).resolves.toBe('next');
+  });
+});

@@ -1,0 +1,26 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { ResolvedAgent } from '../config/config.types';
+
+/** Workspace files that become part of the system prompt, in this order. */
+export const PROMPT_FILES = ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md'] as const;
+/** Cap per prompt file, so one huge file cannot crowd out the conversation. */
+export const MAX_PROMPT_FILE_CHARS = 20_000;
+
+/**
+ * The system prompt of a run: who the agent is, its workspace prompt files (empty ones skipped), then the
+ * run's extra instructions (e.g. the agent-to-agent context).
+ */
+export async function buildSystemPrompt(agent: ResolvedAgent, extraSystemPrompt?: string): Promise<string> {
+  const name = agent.identity.name ?? agent.name ?? agent.id;
+  const parts = [`You are ${name}${agent.identity.emoji ? ` ${agent.identity.emoji}` : ''} (agent id "${agent.id}").`];
+  for (const file of PROMPT_FILES) {
+    const text = await fs.readFile(path.join(agent.workspace, file), 'utf8').catch(() => '');
+    if (text.trim()) {
+      const clipped = text.length > MAX_PROMPT_FILE_CHARS ? `${text.slice(0, MAX_PROMPT_FILE_CHARS)}\n[${file} truncated]` : text;
+      parts.push(`## ${file}\n${clipped.trim()}`);
+    }
+  }
+  if (extraSystemPrompt?.trim()) parts.push(extraSystemPrompt.trim());
+  return parts.join('\n\n');
+}

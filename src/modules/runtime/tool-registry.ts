@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type { ResolvedAgent } from '../config/config.types';
+import type { InterSessionProvenance } from '../sessions/session-store.port';
+import type { ToolSpec } from './model-provider.port';
+
+/** Who is calling a tool: the session whose model asked for it. */
+export interface ToolContext {
+  sessionKey: string;
+  agentId: string;
+  runId?: string;
+  signal: AbortSignal;
+  /** Provenance of the message being answered (carries the agent-to-agent chain). */
+  provenance?: InterSessionProvenance;
+}
+
+/** Tool results are JSON objects with a status (SPEC §4.5). */
+export type ToolResult = { status: 'ok' | 'accepted' | 'forbidden' | 'not_found' | 'timeout' | 'error' } & Record<string, unknown>;
+
+export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
+  handler(ctx: ToolContext, args: A): Promise<ToolResult>;
+}
+
+interface RegisteredTool {
+  tool: AgentTool;
+  validate: ValidateFunction;
+}
+
+/**
+ * Every tool an agent's model can call, filtered per agent by `tools.allow/deny` (deny wins; an empty
+ * allow list means all). Arguments are validated against the tool's JSON Schema before the handler runs,
+ * and problems go back to the model as `{status: "error", error}` naming the argument.
+ */
+@Injectable()
+export class ToolRegistry {
+  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  register<A>(tool: AgentTool<A>): void {
+    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
+    this.tools.set(tool.name, { tool: tool as unknown as AgentTool, validate: this.ajv.compile(tool.parameters) });
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** The tools this agent may use, in registration order. */
+  toolsFor(agent: Pick<ResolvedAgent, 'tools'>): AgentTool[] {
+    return [...this.tools.values()].map((t) => t.tool).filter((t) => isToolAllowed(agent, t.name));
+  }
+
+  /** Runs a tool call from the model; never throws — every failure becomes an error result. */
+  async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const entry = this.tools.get(name);
+    if (!entry || !isToolAllowed(agent, name)) {
+      return { status: 'error', error: `unknown tool "${name}"; available: ${this.toolsFor(agent).map((t) => t.name).join(', ') || 'none'}` };
+    }
+    const input = args ?? {};
+    if (!entry.validate(input)) {
+      return { status: 'error', error: `invalid arguments for ${name}: ${describeErrors(entry.validate.errors ?? [])}` };
+    }
+    try {
+      return await entry.tool.handler(ctx, input as Record<string, unknown>);
+    } catch (err) {
+      return { status: 'error', error: `${name} failed: ${(err as Error).message}` };
+    }
+  }
+}
+
+/** `tools.allow/deny` of an agent: deny wins; an empty allow list allows everything. */
+export function isToolAllowed(agent: Pick<ResolvedAgent, 'tools'>, name: string): boolean {
+  if (agent.tools.deny.includes(name)) return false;
+  return agent.tools.allow.length === 0 || agent.tools.allow.includes(name);
+}
+
+function describeErrors(errors: ErrorObject[]): string {
+  return errors
+    .map((e) => {
+      const where = e.instancePath ? `argument "${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'arguments';
+      if (e.keyword === 'required') return `missing required argument "${(e.params as { missingProperty: string }).missingProperty}"`;
+      if (e.keyword === 'additionalProperties') return `unknown argument "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      return `${where} ${e.message}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ChannelRegistry } from '../channels/channel-registry';
+import { ConfigStore } from '../config/config.store';
+import { AgentRunner } from '../runtime/agent-runner.service';
+import type { RunRecord } from '../runtime/run-registry';
+import { agentIdFromSessionKey } from '../sessions/session-key';
+import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt } from './a2a-prompts';
+
+export interface RoundOneOutcome {
+  requesterKey: string;
+  targetKey: string;
+  request: string;
+  roundOne: RunRecord;
+  provenance: InterSessionProvenance;
+  timeoutSeconds: number;
+}
+
+/** How long one ping-pong or announce step may take when the caller did not wait (timeoutSeconds 0). */
+const DEFAULT_STEP_SECONDS = 30;
+
+/**
+ * Steps 7 and 8 of sessions_send (SPEC §6): the ping-pong between requester and target, then the announce
+ * step in the target session and delivery of its answer through the target's channel. Every step runs on
+ * the nested lane of its session, so a run that waits on this flow can never block it.
+ */
+@Injectable()
+export class A2aFlow {
+  private readonly logger = new Logger('a2a-flow');
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly runner: AgentRunner,
+    private readonly channels: ChannelRegistry,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  async continueAfterRoundOne(o: RoundOneOutcome): Promise<void> {
+    if (o.roundOne.status !== 'completed') return;
+    const firstReply = o.roundOne.reply ?? '';
+    const stepSeconds = o.timeoutSeconds > 0 ? o.timeoutSeconds : DEFAULT_STEP_SECONDS;
+    const latest = await this.pingPong(o, firstReply, stepSeconds);
+    await this.announce(o, firstReply, latest, stepSeconds);
+  }
+
+  /** Returns the latest reply of the exchange. Requester speaks first; stops on skip, empty, error, timeout. */
+  private async pingPong(o: RoundOneOutcome, firstReply: string, stepSeconds: number): Promise<string> {
+    const maxTurns = this.config.current().config.session.agentToAgent.maxPingPongTurns;
+    let latest = firstReply;
+    if (o.requesterKey === o.targetKey || maxTurns <= 0 || isSkip(firstReply, REPLY_SKIP)) return latest;
+    let speaker = o.requesterKey;
+    let listener = o.targetKey;
+    for (let turn = 1; turn <= maxTurns; turn++) {
+      const role = speaker === o.requesterKey ? 'requester' : 'target';
+      const step = this.runner.startRun({
+        sessionKey: speaker,
+        message: latest,
+        provenance: { ...o.provenance, sourceSessionKey: listener },
+        extraSystemPrompt: replyStepPrompt(turn, maxTurns, role, agentIdFromSessionKey(speaker)),
+        lane: 'nested',
+        meta: { a2a: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
+      });
+      const record = await this.runner.runs.wait(step.runId, stepSeconds * 1000);
+      if (record.status !== 'completed') break;
+      const reply = record.reply ?? '';
+      if (!reply.trim() || isSkip(reply, REPLY_SKIP)) break;
+      latest = reply;
+      [speaker, listener] = [listener, speaker];
+    }
+    return latest;
+  }
+
+  private async announce(o: RoundOneOutcome, firstReply: string, latest: string, stepSeconds: number): Promise<void> {
+    const step = this.runner.startRun({
+      sessionKey: o.targetKey,
+      message: ANNOUNCE_MESSAGE,
+      provenance: { ...o.provenance },
+      extraSystemPrompt: announcePrompt(o.request, firstReply, latest),
+      lane: 'nested',
+      meta: { a2a: { step: 'announce', chainId: o.provenance.chainId } },
+    });
+    const record = await this.runner.runs.wait(step.runId, stepSeconds * 1000);
+    const text = record.reply ?? '';
+    if (record.status !== 'completed' || !text.trim() || isSkip(text, ANNOUNCE_SKIP)) return;
+    await this.deliver(o.targetKey, text, o.provenance.chainId);
+  }
+
+  /** Posts to the target session's delivery context; the outcome is written to its transcript. */
+  private async deliver(sessionKey: string, text: string, chainId?: string): Promise<void> {
+    const entry = await this.sessions.get(sessionKey);
+    const ctx = entry?.deliveryContext;
+    const adapter = ctx?.channel ? this.channels.get(ctx.channel) : undefined;
+    let outcome: Record<string, unknown>;
+    if (!ctx?.channel || !ctx.to) {
+      outcome = { status: 'skipped', detail: 'the session has no delivery context (no channel to post to)' };
+    } else if (!adapter) {
+      outcome = { status: 'skipped', detail: `no adapter for channel "${ctx.channel}"` };
+    } else {
+      outcome = { ...(await adapter.send({ sessionKey, to: ctx.to, text, accountId: ctx.accountId, threadId: ctx.threadId })) };
+    }
+    this.logger.log(`announce for ${sessionKey}: ${String(outcome.status)}`);
+    await this.sessions.append(sessionKey, {
+      role: 'system',
+      text: `announce ${String(outcome.status)}${outcome.detail ? `: ${String(outcome.detail)}` : ''}`,
+      meta: { a2a: { step: 'delivery', chainId, channel: ctx?.channel, to: ctx?.to }, delivery: outcome },
+    });
+  }
+}
+
+function isSkip(text: string, token: string): boolean {
+  return text.trim() === token;
+}

@@ -1,0 +1,48 @@
+/** JSON Schemas of the session tools' arguments (SPEC §4.5); the registry validates calls against them. */
+const SESSION_KEY = { type: 'string', minLength: 1, maxLength: 1024, description: 'A session key, e.g. agent:main:main.' };
+const AGENT_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'An agent id.' };
+const LABEL = { type: 'string', minLength: 1, maxLength: 512 };
+
+export const SESSIONS_LIST_SCHEMA = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    agentId: AGENT_ID,
+    label: LABEL,
+    activeMinutes: { type: 'integer', minimum: 1, description: 'Only sessions active within this many minutes.' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const SESSIONS_HISTORY_SCHEMA = {
+  type: 'object',
+  properties: {
+    sessionKey: SESSION_KEY,
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
+    includeTools: { type: 'boolean', default: false },
+  },
+  required: ['sessionKey'],
+  additionalProperties: false,
+} as const;
+
+export const SESSION_STATUS_SCHEMA = {
+  type: 'object',
+  properties: { sessionKey: { ...SESSION_KEY, description: 'Defaults to the calling session.' } },
+  additionalProperties: false,
+} as const;
+
+export const SESSIONS_SPAWN_SCHEMA = {
+  type: 'object',
+  properties: {
+    task: { type: 'string', minLength: 1, maxLength: 65536, description: 'What the sub-session should do.' },
+    label: LABEL,
+    agentId: { ...AGENT_ID, description: 'Agent to run the sub-session (default: the caller’s agent).' },
+  },
+  required: ['task'],
+  additionalProperties: false,
+} as const;
+
+export interface SessionsListArgs { limit?: number; agentId?: string; label?: string; activeMinutes?: number }
+export interface SessionsHistoryArgs { sessionKey: string; limit?: number; includeTools?: boolean }
+export interface SessionStatusArgs { sessionKey?: string }
+export interface SessionsSpawnArgs { task: string; label?: string; agentId?: string }

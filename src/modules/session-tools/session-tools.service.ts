@@ -1,0 +1,153 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { normalizeAgentId } from '../../common/agent-id';
+import { DomainError } from '../../common/errors/domain-error';
+import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
+import { ConfigStore } from '../config/config.store';
+import { AgentRunner } from '../runtime/agent-runner.service';
+import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
+import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, subagentSessionKey } from '../sessions/session-key';
+import { SESSION_STORE, SessionEntry, SessionStore } from '../sessions/session-store.port';
+import { SESSIONS_SEND_SCHEMA, SessionsSendArgs, SessionsSendService } from './sessions-send.service';
+import {
+  SESSION_STATUS_SCHEMA,
+  SESSIONS_HISTORY_SCHEMA,
+  SESSIONS_LIST_SCHEMA,
+  SESSIONS_SPAWN_SCHEMA,
+  SessionsHistoryArgs,
+  SessionsListArgs,
+  SessionsSpawnArgs,
+  SessionStatusArgs,
+} from './session-tool-schemas';
+
+/**
+ * The session tools an agent's model can call (SPEC §4.5), each acting as the calling session and gated by
+ * the one VisibilityGuard. The admin API calls the same handlers on behalf of a session.
+ */
+@Injectable()
+export class SessionToolsService implements OnModuleInit {
+  constructor(
+    private readonly guard: VisibilityGuard,
+    private readonly config: ConfigStore,
+    private readonly runner: AgentRunner,
+    private readonly registry: ToolRegistry,
+    private readonly sender: SessionsSendService,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register<SessionsListArgs>({
+      name: 'sessions_list',
+      description: 'List sessions visible from this session (most recent first).',
+      parameters: SESSIONS_LIST_SCHEMA,
+      handler: (ctx, args) => this.list(ctx.sessionKey, args),
+    });
+    this.registry.register<SessionsHistoryArgs>({
+      name: 'sessions_history',
+      description: 'Read the recent messages of a visible session.',
+      parameters: SESSIONS_HISTORY_SCHEMA,
+      handler: (ctx, args) => this.history(ctx.sessionKey, args),
+    });
+    this.registry.register<SessionStatusArgs>({
+      name: 'session_status',
+      description: 'Show a session (default: this one) and whether a run is active or queued.',
+      parameters: SESSION_STATUS_SCHEMA,
+      handler: (ctx, args) => this.status(ctx.sessionKey, args),
+    });
+    this.registry.register<SessionsSendArgs>({
+      name: 'sessions_send',
+      description:
+        'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply.',
+      parameters: SESSIONS_SEND_SCHEMA,
+      handler: (ctx, args) => this.sender.send(ctx, args),
+    });
+    this.registry.register<SessionsSpawnArgs>({
+      name: 'sessions_spawn',
+      description: 'Start a sub-session that works on a task in the background; returns its key and run id.',
+      parameters: SESSIONS_SPAWN_SCHEMA,
+      handler: (ctx, args) => this.spawn(ctx, args),
+    });
+  }
+
+  async list(requesterKey: string, args: SessionsListArgs): Promise<ToolResult> {
+    const limit = args.limit ?? 50;
+    const candidates = await this.sessions.list({
+      agentId: args.agentId ? normalizeAgentId(args.agentId) : undefined,
+      label: args.label,
+      activeMinutes: args.activeMinutes,
+      limit: 10_000,
+    });
+    const visible = new Set(await this.guard.filterVisible(requesterKey, candidates.map((s) => s.sessionKey)));
+    const sessions = candidates.filter((s) => visible.has(s.sessionKey)).slice(0, limit).map(describeSession);
+    return { status: 'ok', count: sessions.length, sessions };
+  }
+
+  async history(requesterKey: string, args: SessionsHistoryArgs): Promise<ToolResult> {
+    const denied = await this.deny(requesterKey, args.sessionKey);
+    if (denied) return denied;
+    if (!(await this.sessions.get(args.sessionKey))) return notFound(args.sessionKey);
+    const { lines, warnings } = await this.sessions.history(args.sessionKey);
+    const kept = args.includeTools ? lines : lines.filter((l) => l.role !== 'tool').map(({ toolCalls: _omit, ...rest }) => rest);
+    const shown = kept.slice(-(args.limit ?? 20));
+    return { status: 'ok', sessionKey: args.sessionKey, messages: shown, ...(warnings.length ? { warnings } : {}) };
+  }
+
+  async status(requesterKey: string, args: SessionStatusArgs): Promise<ToolResult> {
+    const target = args.sessionKey ?? requesterKey;
+    const denied = await this.deny(requesterKey, target);
+    if (denied) return denied;
+    const entry = await this.sessions.get(target);
+    if (!entry) return notFound(target);
+    const lanes = this.runner.lanes.state(target);
+    const state = lanes.running > 0 ? 'running' : lanes.queued > 0 ? 'queued' : 'idle';
+    return { status: 'ok', session: describeSession(entry), run: { state, running: lanes.running, queued: lanes.queued } };
+  }
+
+  async spawn(ctx: Pick<ToolContext, 'sessionKey'>, args: SessionsSpawnArgs): Promise<ToolResult> {
+    const requesterAgent = agentIdFromSessionKey(ctx.sessionKey);
+    const agentId = args.agentId ? normalizeAgentId(args.agentId) : requesterAgent;
+    const snapshot = this.config.current();
+    if (!snapshot.agentsById.has(agentId)) return { status: 'not_found', error: `no agent "${agentId}"` };
+    if (agentId !== requesterAgent) {
+      // Spawning into another agent is a cross-agent action: same three layers as messaging it.
+      const denied = await this.deny(ctx.sessionKey, mainSessionKey(agentId, snapshot.config.session.mainKey));
+      if (denied) return denied;
+    }
+    const childSessionKey = subagentSessionKey(agentId);
+    try {
+      await this.sessions.getOrCreate(childSessionKey, { label: args.label, spawnedBy: ctx.sessionKey });
+    } catch (err) {
+      if (err instanceof DomainError) return { status: 'error', error: err.detail };
+      throw err;
+    }
+    const { runId } = this.runner.startRun({
+      sessionKey: childSessionKey,
+      message: args.task,
+      provenance: { kind: 'inter_session', sourceSessionKey: ctx.sessionKey, sourceTool: 'sessions_spawn' },
+    });
+    return { status: 'accepted', runId, childSessionKey };
+  }
+
+  /** The guard's verdict as a tool result, or undefined when access is allowed. */
+  private async deny(requesterKey: string, targetKey: string): Promise<ToolResult | undefined> {
+    if (!isValidSessionKey(targetKey)) {
+      return { status: 'error', error: `"${targetKey}" is not a session key (expected agent:<agentId>:<rest>)` };
+    }
+    const decision = await this.guard.check(requesterKey, targetKey);
+    return decision.allowed ? undefined : { status: 'forbidden', error: decision.message };
+  }
+}
+
+function notFound(sessionKey: string): ToolResult {
+  return { status: 'not_found', error: `no session ${sessionKey}` };
+}
+
+function describeSession(s: SessionEntry): Record<string, unknown> {
+  return {
+    sessionKey: s.sessionKey,
+    agentId: s.agentId,
+    ...(s.label ? { label: s.label } : {}),
+    ...(s.spawnedBy ? { spawnedBy: s.spawnedBy } : {}),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}

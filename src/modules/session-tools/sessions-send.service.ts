@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { normalizeAgentId } from '../../common/agent-id';
+import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
+import { ConfigStore } from '../config/config.store';
+import { AgentRunner } from '../runtime/agent-runner.service';
+import type { ToolContext, ToolResult } from '../runtime/tool-registry';
+import { agentIdFromSessionKey, isThreadSessionKey, isValidSessionKey, mainSessionKey } from '../sessions/session-key';
+import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { A2aFlow } from './a2a-flow';
+import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './a2a-prompts';
+
+export interface SessionsSendArgs {
+  sessionKey?: string;
+  label?: string;
+  agentId?: string;
+  message: string;
+  timeoutSeconds?: number;
+}
+
+export const SESSIONS_SEND_SCHEMA = {
+  type: 'object',
+  properties: {
+    sessionKey: { type: 'string', minLength: 1, maxLength: 1024, description: 'Target session key.' },
+    label: { type: 'string', minLength: 1, maxLength: 512, description: 'Target session label (with agentId for another agent).' },
+    agentId: { type: 'string', minLength: 1, maxLength: 64, description: 'Target agent; alone it means that agent’s main session.' },
+    message: { type: 'string', minLength: 1, maxLength: 65536 },
+    timeoutSeconds: { type: 'number', minimum: 0, maximum: 3600, default: 30, description: '0 = do not wait (accepted).' },
+  },
+  required: ['message'],
+  additionalProperties: false,
+} as const;
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/**
+ * sessions_send (SPEC §6): resolve the target, apply the one guard and the chain-hop limit, run round one
+ * in the target session (nested lane, deliver=false, inter-session provenance), wait or not, then hand
+ * the rest of the exchange (ping-pong, announce) to the A2aFlow in the background.
+ */
+@Injectable()
+export class SessionsSendService {
+  private readonly logger = new Logger('sessions_send');
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly guard: VisibilityGuard,
+    private readonly runner: AgentRunner,
+    private readonly flow: A2aFlow,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  async send(ctx: Pick<ToolContext, 'sessionKey' | 'provenance'>, args: SessionsSendArgs): Promise<ToolResult> {
+    const snapshot = this.config.current();
+    const requesterKey = ctx.sessionKey;
+    const target = await this.resolveTarget(requesterKey, args, snapshot.config.session.mainKey);
+    if ('status' in target) return target;
+    const targetKey = target.key;
+
+    const hop = ctx.provenance?.hop ?? 0;
+    if (hop >= snapshot.config.session.agentToAgent.maxChainHops) {
+      return { status: 'forbidden', error: CHAIN_EXCEEDED_MESSAGE };
+    }
+    const decision = await this.guard.check(requesterKey, targetKey, snapshot);
+    if (!decision.allowed) return { status: 'forbidden', error: decision.message };
+
+    if (!snapshot.agentsById.has(agentIdFromSessionKey(targetKey))) {
+      return { status: 'not_found', error: `no agent "${agentIdFromSessionKey(targetKey)}"` };
+    }
+    const requester = await this.sessions.get(requesterKey);
+    const chainId = ctx.provenance?.chainId ?? randomUUID();
+    const provenance: InterSessionProvenance = {
+      kind: 'inter_session',
+      sourceSessionKey: requesterKey,
+      ...(requester?.deliveryContext?.channel ? { sourceChannel: requester.deliveryContext.channel } : {}),
+      sourceTool: 'sessions_send',
+      chainId,
+      hop: hop + 1,
+    };
+    const round = this.runner.startRun({
+      sessionKey: targetKey,
+      message: args.message,
+      provenance,
+      extraSystemPrompt: roundOnePrompt(requesterKey, targetKey),
+      lane: 'nested',
+      meta: { a2a: { step: 'round-one', chainId, requester: requesterKey } },
+    });
+    const timeoutSeconds = args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+    // Whatever the caller waits for, the exchange goes on once round one settles (the run is never cancelled).
+    void round.done
+      .then((record) =>
+        this.flow.continueAfterRoundOne({ requesterKey, targetKey, request: args.message, roundOne: record, provenance, timeoutSeconds }),
+      )
+      .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`));
+
+    if (timeoutSeconds === 0) return { status: 'accepted', runId: round.runId, sessionKey: targetKey };
+    const record = await this.runner.runs.wait(round.runId, timeoutSeconds * 1000);
+    if (record.status === 'completed') return { status: 'ok', runId: record.runId, sessionKey: targetKey, reply: record.reply ?? '' };
+    if (!this.runner.runs.isTerminal(record.status)) {
+      return { status: 'timeout', runId: record.runId, sessionKey: targetKey, error: `no reply within ${timeoutSeconds}s; the run goes on` };
+    }
+    return { status: 'error', runId: record.runId, sessionKey: targetKey, error: record.error ?? `run ${record.status}` };
+  }
+
+  /** Step 1: sessionKey | label (+agentId) | agentId → `agent:<id>:<mainKey>` (created if missing). */
+  private async resolveTarget(requesterKey: string, args: SessionsSendArgs, mainKey: string): Promise<{ key: string } | ToolResult> {
+    const given = [args.sessionKey !== undefined, args.label !== undefined].filter(Boolean).length;
+    if (given > 1) return { status: 'error', error: 'give either sessionKey or label, not both' };
+    if (args.sessionKey !== undefined) {
+      if (!isValidSessionKey(args.sessionKey)) {
+        return { status: 'error', error: `"${args.sessionKey}" is not a session key (expected agent:<agentId>:<rest>)` };
+      }
+      const key = args.sessionKey.toLowerCase();
+      if (isThreadSessionKey(key)) return { status: 'error', error: 'thread sessions cannot be messaged with sessions_send; use the parent session' };
+      return { key };
+    }
+    const requesterAgent = agentIdFromSessionKey(requesterKey);
+    const agentId = args.agentId ? normalizeAgentId(args.agentId) : undefined;
+    if (args.label !== undefined) {
+      const lookupAgent = agentId ?? requesterAgent;
+      const lookup = this.guard.checkLabelLookup(requesterKey, lookupAgent);
+      if (!lookup.allowed) return { status: 'forbidden', error: lookup.message };
+      const key = await this.sessions.resolveLabel(lookupAgent, args.label);
+      return key ? { key } : { status: 'not_found', error: `no session labelled "${args.label}" in agent ${lookupAgent}` };
+    }
+    if (agentId) {
+      const key = mainSessionKey(agentId, mainKey);
+      return { key };
+    }
+    return { status: 'error', error: 'one of sessionKey, label or agentId is required' };
+  }
+}
+

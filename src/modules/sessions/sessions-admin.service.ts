@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../common/errors/domain-error';
+import {
+  DEFAULT_HISTORY_LIMIT,
+  ListSessionsQueryDto,
+  SessionEntryDto,
+  SessionHistoryDto,
+  SessionHistoryQueryDto,
+  SessionListDto,
+} from './dto/session.dto';
+import { SESSION_STORE, SessionStore } from './session-store.port';
+
+/**
+ * What the admin session endpoints do. The admin acts as an operator and sees every session, so there is
+ * no visibility filtering here (that is for sessions acting on sessions, SPEC §4.3).
+ */
+@Injectable()
+export class SessionsAdminService {
+  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
+
+  async list(query: ListSessionsQueryDto): Promise<SessionListDto> {
+    const sessions = await this.store.list({
+      agentId: query.agentId,
+      label: query.label,
+      activeMinutes: query.activeMinutes,
+      limit: query.limit,
+    });
+    return { count: sessions.length, sessions };
+  }
+
+  async get(key: string): Promise<SessionEntryDto> {
+    const entry = await this.store.get(key);
+    if (!entry) throw notFound(`session ${key.toLowerCase()} not found`);
+    return entry;
+  }
+
+  async history(key: string, query: SessionHistoryQueryDto): Promise<SessionHistoryDto> {
+    const entry = await this.get(key);
+    const { lines, warnings } = await this.store.history(entry.sessionKey, {
+      limit: query.limit ?? DEFAULT_HISTORY_LIMIT,
+      includeTools: query.includeTools ?? false,
+    });
+    return { sessionKey: entry.sessionKey, lines, warnings };
+  }
+}

@@ -1,0 +1,89 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ListSessionsQueryDto, SessionEntryDto, SessionHistoryDto, SessionHistoryQueryDto, SessionListDto } from './dto/session.dto';
+import { SessionsAdminService } from './sessions-admin.service';
+
+const KEY_PARAM = {
+  name: 'key',
+  description: 'Session key `agent:<agentId>:<rest>`, URL-encoded (case-insensitive; stored lowercase).',
+  example: 'agent:main:main',
+};
+const BAD_REQUEST = { type: ProblemDto, description: 'Malformed key or query (problem+json names the field).' };
+const NOT_FOUND = { type: ProblemDto, description: 'No session with this key.' };
+
+/** Read-only view of every agent's sessions for operators. */
+@ApiTags('sessions')
+@Controller('admin/sessions')
+export class SessionsController {
+  constructor(private readonly sessions: SessionsAdminService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List sessions, most recently updated first',
+    description: 'All configured agents unless agentId is given. Unknown query fields are rejected.',
+  })
+  @ApiOkResponse({
+    type: SessionListDto,
+    example: {
+      count: 1,
+      sessions: [
+        {
+          sessionKey: 'agent:main:main',
+          sessionId: '6f1c2a9e-3b4d-4c5e-8f70-1a2b3c4d5e6f',
+          agentId: 'main',
+          label: 'research',
+          createdAt: '2026-11-29T10:00:00.000Z',
+          updatedAt: '2026-11-29T10:05:00.000Z',
+        },
+      ],
+    },
+  })
+  @ApiBadRequestResponse(BAD_REQUEST)
+  list(@Query() query: ListSessionsQueryDto): Promise<SessionListDto> {
+    return this.sessions.list(query);
+  }
+
+  @Get(':key')
+  @ApiOperation({ summary: 'One session entry' })
+  @ApiParam(KEY_PARAM)
+  @ApiOkResponse({
+    type: SessionEntryDto,
+    example: {
+      sessionKey: 'agent:main:telegram:direct:123456789',
+      sessionId: '6f1c2a9e-3b4d-4c5e-8f70-1a2b3c4d5e6f',
+      agentId: 'main',
+      createdAt: '2026-11-29T10:00:00.000Z',
+      updatedAt: '2026-11-29T10:05:00.000Z',
+      deliveryContext: { channel: 'telegram', accountId: 'default', to: '123456789' },
+    },
+  })
+  @ApiBadRequestResponse(BAD_REQUEST)
+  @ApiNotFoundResponse(NOT_FOUND)
+  get(@Param('key') key: string): Promise<SessionEntryDto> {
+    return this.sessions.get(key);
+  }
+
+  @Get(':key/history')
+  @ApiOperation({
+    summary: 'The last lines of a session transcript',
+    description: 'Torn or corrupt lines (e.g. cut by a crash) are skipped and listed in warnings.',
+  })
+  @ApiParam(KEY_PARAM)
+  @ApiOkResponse({
+    type: SessionHistoryDto,
+    example: {
+      sessionKey: 'agent:main:main',
+      lines: [
+        { id: 'b7e0d1c2-1111-4222-8333-944455566677', ts: '2026-11-29T10:05:00.000Z', role: 'user', text: 'Status of the deploy?' },
+        { id: 'c8f1e2d3-2222-4333-9444-a55566677788', ts: '2026-11-29T10:05:02.000Z', role: 'assistant', text: 'Deployed at 10:01.', runId: 'run-7f3a' },
+      ],
+      warnings: [],
+    },
+  })
+  @ApiBadRequestResponse(BAD_REQUEST)
+  @ApiNotFoundResponse(NOT_FOUND)
+  history(@Param('key') key: string, @Query() query: SessionHistoryQueryDto): Promise<SessionHistoryDto> {
+    return this.sessions.history(key, query);
+  }
+}

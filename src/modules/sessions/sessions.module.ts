@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { FileSessionStore } from './file-session.store';
+import { SESSION_STORE } from './session-store.port';
+import { SessionsAdminService } from './sessions-admin.service';
+import { SessionsController } from './sessions.controller';
+
+/**
+ * The session store (SPEC §4.2) and the admin session endpoints. Not global: the modules that use sessions
+ * (policy, runtime, tools, channels) import it, which keeps the dependency visible. One FileSessionStore per
+ * process — Nest shares a module's providers across every importer.
+ */
+@Module({
+  controllers: [SessionsController],
+  providers: [{ provide: SESSION_STORE, useClass: FileSessionStore }, SessionsAdminService],
+  exports: [SESSION_STORE],
+})
+export class SessionsModule {}

@@ -1,0 +1,127 @@
+/**
+ * The `<sessionId>.jsonl` transcript format: one JSON object per line, append-only. Appends are one
+ * `appendFile` of one whole line (O_APPEND), so a crash can at worst cut the last line short; readers skip
+ * such a line and say so instead of failing the whole history.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { badRequest } from '../../common/errors/domain-error';
+import type { NewTranscriptLine, TranscriptLine, TranscriptRole } from './session-store.port';
+
+const ROLES: ReadonlySet<string> = new Set<TranscriptRole>(['user', 'assistant', 'tool', 'system']);
+
+export function transcriptPath(sessionsDir: string, sessionId: string): string {
+  return path.join(sessionsDir, `${sessionId}.jsonl`);
+}
+
+/** Creates the file if missing without touching an existing one. */
+export async function ensureTranscript(file: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const handle = await fs.open(file, 'a');
+  await handle.close();
+}
+
+/** Fills `id` and `ts` and checks the fields every reader relies on. */
+export function buildLine(input: NewTranscriptLine, now: Date): TranscriptLine {
+  if (typeof input !== 'object' || input === null) throw badRequest('a transcript line must be an object');
+  if (!ROLES.has(input.role)) throw badRequest(`role must be one of user, assistant, tool, system (got ${JSON.stringify(input.role)})`);
+  if (typeof input.text !== 'string') throw badRequest('text must be a string');
+  if (input.toolCalls !== undefined && !Array.isArray(input.toolCalls)) throw badRequest('toolCalls must be an array');
+  return { ...input, id: input.id ?? randomUUID(), ts: input.ts ?? now.toISOString() };
+}
+
+/**
+ * Appends one line. `repairTail`: the first append of this process checks that the file ends with a
+ * newline; if an earlier crash left a torn last line, a newline is written first so the new line does not
+ * get glued to the fragment (which would corrupt both).
+ */
+export async function appendLine(file: string, line: TranscriptLine, repairTail: boolean): Promise<{ repaired: boolean }> {
+  let prefix = '';
+  if (repairTail && !(await endsWithNewline(file))) prefix = '\n';
+  await fs.appendFile(file, `${prefix}${JSON.stringify(line)}\n`, 'utf8');
+  return { repaired: prefix !== '' };
+}
+
+async function endsWithNewline(file: string): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw e;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface ParsedTranscript {
+  lines: TranscriptLine[];
+  /** One per skipped line: `line <n>: <why>`. */
+  warnings: string[];
+  /** 1-based numbers of the skipped lines (for log de-duplication). */
+  skipped: number[];
+}
+
+/** Reads the whole transcript; a missing file is an empty transcript (`missing`). Never throws on content. */
+export async function readTranscript(file: string): Promise<ParsedTranscript & { missing: boolean }> {
+  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    throw e;
+  });
+  return { ...parseTranscript(text ?? ''), missing: text === undefined };
+}
+
+export function parseTranscript(text: string): ParsedTranscript {
+  const out: ParsedTranscript = { lines: [], warnings: [], skipped: [] };
+  const raw = text.split('\n');
+  raw.forEach((source, i) => {
+    const content = source.trim();
+    if (!content) return;
+    const n = i + 1;
+    const torn = i === raw.length - 1; // no newline after it: the write was cut short
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch {
+      out.skipped.push(n);
+      out.warnings.push(`line ${n}: ${torn ? 'incomplete last line (interrupted write)' : 'not valid JSON'}; skipped`);
+      return;
+    }
+    const problem = lineProblem(value);
+    if (problem) {
+      out.skipped.push(n);
+      out.warnings.push(`line ${n}: ${problem}; skipped`);
+      return;
+    }
+    out.lines.push(value as TranscriptLine);
+  });
+  return out;
+}
+
+function lineProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const line = v as Record<string, unknown>;
+  if (typeof line.id !== 'string' || typeof line.ts !== 'string') return 'missing id or ts';
+  if (typeof line.role !== 'string' || !ROLES.has(line.role)) return `unknown role ${JSON.stringify(line.role)}`;
+  if (typeof line.text !== 'string') return 'missing text';
+  return undefined;
+}
+
+/** The `includeTools: false` view: no tool-result lines, no tool calls on the others. */
+export function withoutTools(lines: TranscriptLine[]): TranscriptLine[] {
+  return lines
+    .filter((l) => l.role !== 'tool')
+    .map((l) => {
+      if (l.toolCalls === undefined) return l;
+      const { toolCalls: _dropped, ...rest } = l;
+      return rest;
+    });
+}

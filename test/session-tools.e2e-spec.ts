@@ -1,0 +1,125 @@
+import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
+import { ToolRegistry } from '../src/modules/runtime/tool-registry';
+import { SessionToolsService } from '../src/modules/session-tools/session-tools.service';
+import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { startTestGateway, TestGateway } from './support/gateway-harness';
+
+const CONFIG = (visibility: string, a2a: string) => `{
+  agents: { list: [
+    { id: "main" },
+    { id: "helper" },
+    { id: "boxed", sandbox: { mode: "all" } },
+    { id: "claude", model: "anthropic/claude-sonnet-4-6" },
+  ] },
+  tools: { sessions: { visibility: "${visibility}" }, agentToAgent: ${a2a} },
+}`;
+
+describe('session tools acting as a session (e2e, echo model)', () => {
+  let gw: TestGateway;
+  let tools: SessionToolsService;
+  let registry: ToolRegistry;
+  let store: SessionStore;
+  let runner: AgentRunner;
+  const ctx = (sessionKey: string) => ({ sessionKey, agentId: sessionKey.split(':')[1], signal: new AbortController().signal });
+
+  beforeAll(async () => {
+    gw = await startTestGateway(CONFIG('tree', '{ enabled: false }'));
+    tools = gw.app.get(SessionToolsService);
+    registry = gw.app.get(ToolRegistry);
+    store = gw.app.get(SESSION_STORE);
+    runner = gw.app.get(AgentRunner);
+  });
+  afterAll(() => gw.stop());
+
+  it('sessions_spawn creates a child spawned by the caller and runs the task there', async () => {
+    const spawned = await registry.call({ tools: { allow: [], deny: [] } }, 'sessions_spawn', { task: 'summarize the logs', label: 'logs' }, ctx('agent:main:main'));
+    expect(spawned).toEqual({ status: 'accepted', runId: expect.any(String), childSessionKey: expect.stringMatching(/^agent:main:subagent:[0-9a-f-]{36}$/) });
+    const run = await runner.runs.wait(spawned.runId as string, 5000);
+    expect(run).toMatchObject({ status: 'completed', reply: '[main] summarize the logs' });
+    const child = spawned.childSessionKey as string;
+    expect(await store.get(child)).toMatchObject({ spawnedBy: 'agent:main:main', label: 'logs' });
+
+    const history = await tools.history('agent:main:main', { sessionKey: child });
+    expect(history.status).toBe('ok');
+    expect((history.messages as Array<{ role: string; text: string; provenance?: unknown }>).map((m) => [m.role, m.text])).toEqual([
+      ['user', 'summarize the logs'],
+      ['assistant', '[main] summarize the logs'],
+    ]);
+    expect((history.messages as Array<{ provenance?: unknown }>)[0].provenance).toEqual({
+      kind: 'inter_session',
+      sourceSessionKey: 'agent:main:main',
+      sourceTool: 'sessions_spawn',
+    });
+    const status = await tools.status('agent:main:main', { sessionKey: child });
+    expect(status).toMatchObject({ status: 'ok', run: { state: 'idle', running: 0, queued: 0 } });
+  });
+
+  it('visibility=tree hides a sibling session with the exact message; a taken label is an error', async () => {
+    await store.getOrCreate('agent:main:other');
+    const denied = await tools.history('agent:main:other', { sessionKey: 'agent:main:main' });
+    expect(denied).toEqual({ status: 'forbidden', error: 'Session is not visible from this session (tools.sessions.visibility=tree).' });
+    const dup = await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'again', label: 'logs' });
+    expect(dup.status).toBe('error');
+    expect(String(dup.error)).toContain('logs');
+  });
+
+  it('cross-agent access is forbidden while agent-to-agent is disabled, and by the sandbox whatever the config', async () => {
+    expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'helper' })).toEqual({
+      status: 'forbidden',
+      error: 'Session is not visible from this session (tools.sessions.visibility=tree).',
+    });
+    await gw.writeConfig(CONFIG('all', '{ enabled: false }'));
+    await waitForVisibility('all');
+    expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'helper' })).toEqual({
+      status: 'forbidden',
+      error: 'Agent-to-agent messaging is disabled.',
+    });
+    await gw.writeConfig(CONFIG('all', '{ enabled: true, allow: ["main", "helper", "boxed"] }'));
+    await waitForVisibility('all', true);
+    const ok = await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'cross', agentId: 'helper' });
+    expect(ok.status).toBe('accepted');
+    expect((await runner.runs.wait(ok.runId as string, 5000)).reply).toBe('[helper] cross');
+    const listed = await tools.list('agent:main:main', { agentId: 'helper' });
+    expect((listed.sessions as Array<{ sessionKey: string }>).map((s) => s.sessionKey)).toContain(ok.childSessionKey);
+    const boxed = await tools.spawn({ sessionKey: 'agent:boxed:main' }, { task: 'escape', agentId: 'main' });
+    expect(boxed).toEqual({ status: 'forbidden', error: 'Session is not visible from this session (tools.sessions.visibility=tree).' });
+    const boxedList = await tools.list('agent:boxed:main', {});
+    expect((boxedList.sessions as Array<{ agentId: string }>).every((s) => s.agentId === 'boxed')).toBe(true);
+  });
+
+  it('validates tool arguments and answers unknown targets without throwing', async () => {
+    const open = { tools: { allow: [], deny: [] } };
+    expect(await registry.call(open, 'sessions_history', {}, ctx('agent:main:main'))).toEqual({
+      status: 'error',
+      error: 'invalid arguments for sessions_history: missing required argument "sessionKey"',
+    });
+    expect((await registry.call(open, 'sessions_list', { limit: 0 }, ctx('agent:main:main'))).error).toContain('argument "limit" must be >= 1');
+    expect(await tools.history('agent:main:main', { sessionKey: 'not a key' })).toMatchObject({ status: 'error' });
+    expect(await tools.status('agent:main:main', { sessionKey: 'agent:main:nothing-here' })).toEqual({
+      status: 'not_found',
+      error: 'no session agent:main:nothing-here',
+    });
+    expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'ghost' })).toEqual({ status: 'not_found', error: 'no agent "ghost"' });
+  });
+
+  it('a model whose provider has no API key ends the run as failed with a message naming the setting', async () => {
+    const spawned = await tools.spawn({ sessionKey: 'agent:claude:main' }, { task: 'hello' });
+    const run = await runner.runs.wait(spawned.runId as string, 5000);
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe('no API key for provider anthropic: set ANTHROPIC_API_KEY or models.providers.anthropic.apiKey');
+    const history = await store.history(spawned.childSessionKey as string);
+    expect(history.lines.at(-1)).toMatchObject({ role: 'system', text: expect.stringContaining('no API key for provider anthropic') });
+  });
+
+  async function waitForVisibility(v: string, enabled = false): Promise<void> {
+    const deadline = Date.now() + 4000;
+    const { ConfigStore } = await import('../src/modules/config/config.store');
+    const cs = gw.app.get(ConfigStore);
+    while (Date.now() < deadline) {
+      const c = cs.current().config;
+      if (c.tools.sessions.visibility === v && c.tools.agentToAgent.enabled === enabled) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('config not applied');
+  }
+});

@@ -1,0 +1,131 @@
+import { FakeModelServer, FakeReply, FakeStep, RecordedRequest } from './fake-model-server';
+
+export interface FakeAnthropicOptions {
+  /** When set, requests without `x-api-key: <apiKey>` get Anthropic's 401. */
+  apiKey?: string;
+}
+
+const USAGE = { input_tokens: 21, output_tokens: 5 };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+function errorBody(status: number, message: string) {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+}
+
+/**
+ * An Anthropic `/v1/messages` endpoint speaking the documented format (typed error envelope, required
+ * `anthropic-version` and `max_tokens`, strict user/assistant alternation), scriptable per test.
+ */
+export class FakeAnthropicServer extends FakeModelServer {
+  private issued = 0;
+  /** Tool uses this fake has asked for (id → name and input), to check the results that come back. */
+  readonly issuedToolUses = new Map<string, { name: string; input: unknown }>();
+
+  constructor(options: FakeAnthropicOptions = {}) {
+    super({
+      path: '/v1/messages',
+      errorBody,
+      precheck: (req) => {
+        if (options.apiKey && req.headers['x-api-key'] !== options.apiKey) return { status: 401, message: 'invalid x-api-key' };
+        if (!req.headers['anthropic-version']) return { status: 400, message: 'anthropic-version: header is required' };
+        if (typeof req.body?.model !== 'string') return { status: 400, message: 'model: Field required' };
+        if (typeof req.body?.max_tokens !== 'number') return { status: 400, message: 'max_tokens: Field required' };
+        return alternationProblem(req.body.messages);
+      },
+    });
+  }
+
+  /** The host; the provider appends `/v1/messages`. */
+  get baseUrl(): string {
+    return this.origin;
+  }
+
+  text(text: string, usage: Record<string, number> = USAGE): FakeStep {
+    return (req) => message(req, [{ type: 'text', text }], 'end_turn', usage);
+  }
+
+  /** Asks for one tool use, optionally preceded by a text block (as Claude often does). */
+  toolUse(name: string, input: unknown, text?: string): FakeStep {
+    return (req) => {
+      const id = `toolu_${++this.issued}`;
+      this.issuedToolUses.set(id, { name, input });
+      const blocks = [...(text ? [{ type: 'text', text }] : []), { type: 'tool_use', id, name, input }];
+      return message(req, blocks, 'tool_use', USAGE);
+    };
+  }
+
+  /** Answers with text only if the last user turn carries tool_result blocks for every tool_use just issued. */
+  textAfterToolResult(text: string): FakeStep {
+    return (req) => {
+      const problem = this.checkToolResults(req.body.messages);
+      return problem ? this.reject(problem) : message(req, [{ type: 'text', text }], 'end_turn', USAGE);
+    };
+  }
+
+  error(status: number, messageText: string): FakeStep {
+    return () => ({ status, json: errorBody(status, messageText) });
+  }
+
+  stall(): FakeStep {
+    return () => 'stall';
+  }
+
+  malformed(): FakeStep {
+    return () => ({ status: 200, raw: '<html>502 Bad Gateway</html>' });
+  }
+
+  private checkToolResults(messages: any[]): string | undefined {
+    const last = messages.at(-1);
+    const assistant = messages.at(-2);
+    if (last?.role !== 'user' || !Array.isArray(last.content)) return 'the last message must be a user turn with a content array';
+    const uses = (assistant?.role === 'assistant' && Array.isArray(assistant.content) ? assistant.content : []).filter(
+      (b: { type: string }) => b.type === 'tool_use',
+    );
+    if (!uses.length) return 'the turn before the tool results must be an assistant turn with tool_use blocks';
+    for (const u of uses) {
+      const issued = this.issuedToolUses.get(u.id);
+      if (!issued || issued.name !== u.name || JSON.stringify(issued.input) !== JSON.stringify(u.input)) {
+        return `tool_use ${u.id} was not echoed back as issued`;
+      }
+    }
+    const firstOther = last.content.findIndex((b: { type: string }) => b.type !== 'tool_result');
+    const results = firstOther < 0 ? last.content : last.content.slice(0, firstOther);
+    if (last.content.slice(results.length).some((b: { type: string }) => b.type === 'tool_result')) {
+      return 'tool_result blocks must come first in the user turn';
+    }
+    for (const r of results) {
+      if (typeof r.tool_use_id !== 'string' || typeof r.content !== 'string') return 'tool_result needs tool_use_id and content';
+    }
+    const answered = new Set(results.map((r: { tool_use_id: string }) => r.tool_use_id));
+    const missing = uses.filter((u: { id: string }) => !answered.has(u.id));
+    return missing.length ? `no tool_result for ${missing.map((u: { id: string }) => u.id).join(', ')}` : undefined;
+  }
+}
+
+/** The API rejects conversations that do not start with a user turn or do not alternate roles. */
+function alternationProblem(messages: unknown): { status: number; message: string } | undefined {
+  if (!Array.isArray(messages) || !messages.length) return { status: 400, message: 'messages: at least one message is required' };
+  for (let i = 0; i < messages.length; i++) {
+    const expected = i % 2 === 0 ? 'user' : 'assistant';
+    if (messages[i]?.role !== expected) return { status: 400, message: `messages.${i}.role: roles must alternate starting with "user"` };
+    const content = messages[i].content;
+    if (Array.isArray(content) && content.some((b: { type: string; text?: string }) => b.type === 'text' && !b.text)) {
+      return { status: 400, message: `messages.${i}: text content blocks must be non-empty` };
+    }
+  }
+  return undefined;
+}
+
+function message(req: RecordedRequest, content: unknown[], stopReason: string, usage: Record<string, number>): FakeReply {
+  return {
+    status: 200,
+    json: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: req.body.model, content, stop_reason: stopReason, stop_sequence: null, usage },
+  };
+}
