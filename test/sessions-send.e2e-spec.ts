@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { ConfigStore } from '../src/modules/config/config.store';
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { ToolRegistry } from '../src/modules/runtime/tool-registry';
@@ -96,5 +97,25 @@ describe('sessions_send (e2e, echo model)', () => {
       status: 'not_found',
       error: 'no session labelled "nobody" in agent support',
     });
+  });
+
+  it('POST /admin/sessions/:key/send and /spawn act as the session and return exactly the tool result', async () => {
+    const key = encodeURIComponent('agent:support:main');
+    const ok = await request(gw.url).post(`/admin/sessions/${key}/send`).send({ agentId: 'expert', message: 'ping' }).expect(200);
+    expect(ok.body).toEqual({ status: 'ok', runId: expect.any(String), sessionKey: 'agent:expert:main', reply: '[expert] ping' });
+    const spawned = await request(gw.url).post(`/admin/sessions/${key}/spawn`).send({ task: 'tidy up', label: 'tidy' }).expect(200);
+    expect(spawned.body).toEqual({ status: 'accepted', runId: expect.any(String), childSessionKey: expect.stringMatching(/^agent:support:subagent:/) });
+    const boxed = await request(gw.url)
+      .post(`/admin/sessions/${encodeURIComponent('agent:boxed:main')}/send`)
+      .send({ agentId: 'support', message: 'x' })
+      .expect(200);
+    expect(boxed.body).toEqual({ status: 'forbidden', error: 'Session is not visible from this session (tools.sessions.visibility=tree).' });
+
+    const bad = await request(gw.url).post(`/admin/sessions/${key}/send`).send({ agentId: 'expert', message: 'x', extra: 1 }).expect(400);
+    expect(bad.headers['content-type']).toContain('application/problem+json');
+    expect(bad.body.detail).toBe('invalid sessions_send arguments: unknown argument "extra"');
+    await request(gw.url).post(`/admin/sessions/${key}/spawn`).send({}).expect(400);
+    await request(gw.url).post('/admin/sessions/not-a-key/send').send({ message: 'x', agentId: 'expert' }).expect(400);
+    await request(gw.url).post(`/admin/sessions/${encodeURIComponent('agent:ghost:main')}/send`).send({ message: 'x', agentId: 'expert' }).expect(404);
   });
 });

@@ -160,15 +160,17 @@ export class ConfigStore {
       this.lastError = null;
       this.pendingRestart = this.restartKeysChanged(next);
       this.logWarnings(result.warnings);
-      await this.saveLastGood(next);
       if (next.revision !== prev.revision) {
         this.logger.log(`config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`);
+        // Emitted in the same tick as the swap: the watcher must follow a newly included file before
+        // anyone can observe the new revision, or an edit of that file made right after is missed.
         this.events.emit('applied', prev, next);
         outcome = this.outcome('applied', trigger, [], result.warnings);
       } else {
         // Only comments or formatting changed: same normalized config, nothing to re-apply.
         outcome = this.outcome('unchanged', trigger, [], result.warnings);
       }
+      await this.saveLastGood(next);
     }
     this.events.emit('reloaded', outcome);
     return outcome;

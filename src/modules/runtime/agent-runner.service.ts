@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AgentsService } from '../agents/agents.service';
 import { ConfigStore } from '../config/config.store';
 import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
@@ -48,10 +48,13 @@ export interface RunHandle {
  * serialized per session on its lane, abortable, observable through the RunRegistry.
  */
 @Injectable()
-export class AgentRunner {
+export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
   readonly lanes = new SessionLanes();
   readonly runs = new RunRegistry();
+  /** Runs not yet settled, so shutdown can wait for their transcript writes. */
+  private readonly active = new Set<Promise<RunRecord>>();
+  private closing?: Promise<void>;
 
   constructor(
     private readonly config: ConfigStore,
@@ -66,10 +69,29 @@ export class AgentRunner {
   startRun(input: StartRunInput): RunHandle {
     const agentId = agentIdFromSessionKey(input.sessionKey);
     const { record, signal } = this.runs.create(input.sessionKey, agentId);
+    if (this.closing) {
+      const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });
+      return { runId: record.runId, done: Promise.resolve(refused) };
+    }
     const done = this.lanes
       .run(input.sessionKey, input.lane ?? 'main', () => this.execute(record.runId, agentId, input, signal))
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
+    this.active.add(done);
+    void done.finally(() => this.active.delete(done));
     return { runId: record.runId, done };
+  }
+
+  /** Refuses new runs, aborts the running ones and waits until they have written their last line. */
+  shutdown(): Promise<void> {
+    this.closing ??= (async () => {
+      this.runs.abortAll('the gateway is shutting down');
+      await Promise.allSettled([...this.active]);
+    })();
+    return this.closing;
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.shutdown();
   }
 
   private async execute(runId: string, agentId: string, input: StartRunInput, signal: AbortSignal): Promise<RunRecord> {

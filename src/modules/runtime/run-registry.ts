@@ -63,6 +63,11 @@ export class RunRegistry {
     return true;
   }
 
+  /** Aborts every run that has not finished (shutdown). */
+  abortAll(reason: string): void {
+    for (const runId of [...this.controllers.keys()]) this.abort(runId, reason);
+  }
+
   /** Resolves with the record once it is terminal, or with its current state after `timeoutMs`. */
   wait(runId: string, timeoutMs: number): Promise<RunRecord> {
     const record = this.runs.get(runId);

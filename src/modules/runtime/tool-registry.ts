@@ -50,6 +50,16 @@ export class ToolRegistry {
     return [...this.tools.values()].map((t) => t.tool).filter((t) => isToolAllowed(agent, t.name));
   }
 
+  /**
+   * Arguments problems of a call, or undefined when they are valid. The admin API uses this to answer 400
+   * before acting as a session (the operator is not subject to the agent's tools.allow/deny).
+   */
+  argumentError(name: string, args: unknown): string | undefined {
+    const entry = this.tools.get(name);
+    if (!entry) return `unknown tool "${name}"`;
+    return entry.validate(args ?? {}) ? undefined : describeErrors(entry.validate.errors ?? []);
+  }
+
   /** Runs a tool call from the model; never throws — every failure becomes an error result. */
   async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.tools.get(name);

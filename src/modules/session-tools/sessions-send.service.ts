@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
 import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
 import { ConfigStore } from '../config/config.store';
@@ -39,8 +39,10 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
  * the rest of the exchange (ping-pong, announce) to the A2aFlow in the background.
  */
 @Injectable()
-export class SessionsSendService {
+export class SessionsSendService implements OnModuleDestroy {
   private readonly logger = new Logger('sessions_send');
+  /** Exchanges still going on in the background (ping-pong, announce). */
+  private readonly flows = new Set<Promise<void>>();
 
   constructor(
     private readonly config: ConfigStore,
@@ -87,11 +89,13 @@ export class SessionsSendService {
     });
     const timeoutSeconds = args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
     // Whatever the caller waits for, the exchange goes on once round one settles (the run is never cancelled).
-    void round.done
+    const rest = round.done
       .then((record) =>
         this.flow.continueAfterRoundOne({ requesterKey, targetKey, request: args.message, roundOne: record, provenance, timeoutSeconds }),
       )
-      .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`));
+      .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`))
+      .finally(() => this.flows.delete(rest));
+    this.flows.add(rest);
 
     if (timeoutSeconds === 0) return { status: 'accepted', runId: round.runId, sessionKey: targetKey };
     const record = await this.runner.runs.wait(round.runId, timeoutSeconds * 1000);
@@ -100,6 +104,12 @@ export class SessionsSendService {
       return { status: 'timeout', runId: record.runId, sessionKey: targetKey, error: `no reply within ${timeoutSeconds}s; the run goes on` };
     }
     return { status: 'error', runId: record.runId, sessionKey: targetKey, error: record.error ?? `run ${record.status}` };
+  }
+
+  /** Stops the runtime first (so waiting steps end at once), then lets background exchanges finish. */
+  async onModuleDestroy(): Promise<void> {
+    await this.runner.shutdown();
+    await Promise.allSettled([...this.flows]);
   }
 
   /** Step 1: sessionKey | label (+agentId) | agentId → `agent:<id>:<mainKey>` (created if missing). */

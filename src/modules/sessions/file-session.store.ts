@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { badRequest } from '../../common/errors/domain-error';
 import { ConfigStore } from '../config/config.store';
 import { AgentSessionIndex, INDEX_FILE } from './agent-session-index';
@@ -29,7 +29,7 @@ const MAX_REMEMBERED_WARNINGS = 10_000;
  * write discipline and transcript-file.ts for the line format.
  */
 @Injectable()
-export class FileSessionStore implements SessionStore, OnModuleDestroy {
+export class FileSessionStore implements SessionStore, OnApplicationShutdown {
   private readonly logger = new Logger('sessions');
   /** Promises, so concurrent first uses of an agent share one load. */
   private readonly indexes = new Map<string, Promise<AgentSessionIndex>>();
@@ -194,15 +194,23 @@ export class FileSessionStore implements SessionStore, OnModuleDestroy {
     return { lines, warnings };
   }
 
-  /** Writes pending debounced index changes (called on shutdown; tests call it to settle the disk). */
+  /**
+   * Lets appends already requested finish, then writes pending debounced index changes. Called on shutdown;
+   * tests call it to settle the disk.
+   */
   async flush(): Promise<void> {
+    await Promise.all(this.chains.values());
     const results = await Promise.allSettled([...this.indexes.values()].map(async (p) => (await p).flush()));
     for (const r of results) {
       if (r.status === 'rejected') this.logger.warn(`could not flush a session index: ${(r.reason as Error).message}`);
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * The last lifecycle hook (after every module's onModuleDestroy and the HTTP server's close), so writes
+   * that other modules make while stopping still reach the disk before the process exits.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 

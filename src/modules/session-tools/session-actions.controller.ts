@@ -1,0 +1,71 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { badRequest, notFound } from '../../common/errors/domain-error';
+import { ConfigStore } from '../config/config.store';
+import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ToolRegistry, ToolResult } from '../runtime/tool-registry';
+import { parseSessionKey } from '../sessions/session-key';
+import { SESSIONS_SPAWN_SCHEMA, SessionsSpawnArgs } from './session-tool-schemas';
+import { SessionToolsService } from './session-tools.service';
+import { SESSIONS_SEND_SCHEMA, SessionsSendArgs, SessionsSendService } from './sessions-send.service';
+
+const KEY_PARAM = { name: 'key', description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).', example: 'agent:support:main' };
+const TOOL_RESULT = {
+  description: 'Exactly the tool result: `status` is ok | accepted | forbidden | not_found | timeout | error.',
+  schema: { type: 'object', additionalProperties: true, example: { status: 'ok', runId: '6f1c…', sessionKey: 'agent:expert:main', reply: '…' } },
+};
+
+/**
+ * The operator acting as a session: the body is exactly the tool's arguments and the answer exactly its
+ * result, through the same guard the agent's model would meet. A denied action is a 200 with
+ * `status: "forbidden"`, as the tool would report it; malformed arguments are a 400.
+ */
+@ApiTags('sessions')
+@Controller('admin/sessions/:key')
+export class SessionActionsController {
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly sessionTools: SessionToolsService,
+    private readonly sender: SessionsSendService,
+    private readonly config: ConfigStore,
+  ) {}
+
+  @Post('send')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'sessions_send as this session', description: 'Waits up to timeoutSeconds [30] for the reply; 0 answers accepted at once.' })
+  @ApiParam(KEY_PARAM)
+  @ApiBody({ schema: { ...SESSIONS_SEND_SCHEMA, example: { agentId: 'expert', message: 'Can you check the build?', timeoutSeconds: 30 } } as Record<string, unknown> })
+  @ApiOkResponse(TOOL_RESULT)
+  @ApiResponse({ status: 400, type: ProblemDto, description: 'Malformed key or arguments.' })
+  @ApiResponse({ status: 404, type: ProblemDto, description: 'The key belongs to no configured agent.' })
+  send(@Param('key') key: string, @Body() body: unknown): Promise<ToolResult> {
+    const sessionKey = this.actingSession(key);
+    return this.sender.send({ sessionKey }, this.checked<SessionsSendArgs>('sessions_send', body));
+  }
+
+  @Post('spawn')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'sessions_spawn as this session', description: 'Creates agent:<id>:subagent:<uuid> spawned by this session and runs the task there.' })
+  @ApiParam(KEY_PARAM)
+  @ApiBody({ schema: { ...SESSIONS_SPAWN_SCHEMA, example: { task: 'Summarize yesterday’s tickets', label: 'tickets' } } as Record<string, unknown> })
+  @ApiOkResponse(TOOL_RESULT)
+  @ApiResponse({ status: 400, type: ProblemDto })
+  @ApiResponse({ status: 404, type: ProblemDto })
+  spawn(@Param('key') key: string, @Body() body: unknown): Promise<ToolResult> {
+    const sessionKey = this.actingSession(key);
+    return this.sessionTools.spawn({ sessionKey }, this.checked<SessionsSpawnArgs>('sessions_spawn', body));
+  }
+
+  private actingSession(key: string): string {
+    const parsed = parseSessionKey(key);
+    if (!parsed) throw badRequest(`"${key}" is not a session key (expected agent:<agentId>:<rest>, URL-encoded)`);
+    if (!this.config.current().agentsById.has(parsed.agentId)) throw notFound(`no agent "${parsed.agentId}"`);
+    return key.toLowerCase();
+  }
+
+  private checked<T>(tool: string, body: unknown): T {
+    const problem = this.tools.argumentError(tool, body);
+    if (problem) throw badRequest(`invalid ${tool} arguments: ${problem}`);
+    return body as T;
+  }
+}
