@@ -85,9 +85,10 @@ export class SessionToolsService implements OnModuleInit {
     const denied = await this.deny(requesterKey, args.sessionKey);
     if (denied) return denied;
     if (!(await this.sessions.get(args.sessionKey))) return notFound(args.sessionKey);
-    const { lines, warnings } = await this.sessions.history(args.sessionKey);
-    const kept = args.includeTools ? lines : lines.filter((l) => l.role !== 'tool').map(({ toolCalls: _omit, ...rest }) => rest);
-    const shown = kept.slice(-(args.limit ?? 20));
+    const { lines: shown, warnings } = await this.sessions.history(args.sessionKey, {
+      limit: args.limit ?? 20,
+      includeTools: args.includeTools ?? false,
+    });
     return { status: 'ok', sessionKey: args.sessionKey, messages: shown, ...(warnings.length ? { warnings } : {}) };
   }
 
