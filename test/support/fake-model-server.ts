@@ -35,6 +35,7 @@ export class FakeModelServer {
   /** Stalled requests whose client disconnected (timeout or abort reached the wire). */
   clientAborts = 0;
   private readonly steps: FakeStep[] = [];
+  private fallback?: FakeStep;
   private readonly server: http.Server;
   private port = 0;
 
@@ -51,6 +52,12 @@ export class FakeModelServer {
   /** `http://127.0.0.1:<port>` */
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Answers every request the script has no step for (a model "brain" deciding per request). */
+  always(step: FakeStep): this {
+    this.fallback = step;
+    return this;
   }
 
   /** Appends steps; each request consumes the next one. */
@@ -109,7 +116,7 @@ export class FakeModelServer {
     if (req.body === undefined) return error(400, 'request body is not valid JSON');
     const pre = this.rules.precheck?.(req);
     if (pre) return error(pre.status, pre.message);
-    const step = this.steps.shift();
+    const step = this.steps.shift() ?? this.fallback;
     if (!step) return error(500, 'fake server: no scripted reply left');
     return step(req);
   }
