@@ -9,6 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { loopbackOnly } from './modules/admin/loopback-only.middleware';
+import { HTTP_CHANNEL_SECURITY } from './modules/channels/http/http-channel.controller';
 import { ConfigStore } from './modules/config/config.store';
 import { ConfigWatcher } from './modules/config/config-watcher.service';
 import type { GatewayOptions } from './modules/config/gateway-options';
@@ -67,10 +68,12 @@ function configureHttp(app: NestExpressApplication): void {
     new DocumentBuilder()
       .setTitle('clawgate admin API')
       .setDescription(
-        'Operate a clawgate gateway: inspect and reload openclaw.json, health and metrics. ' +
+        'Operate a clawgate gateway: config, agents and bindings, routing dry-runs, policy checks, sessions ' +
+          '(act as a session: send, spawn), the http channel, health and metrics. ' +
           'Errors are application/problem+json. Until admin authentication is configured the admin API answers on loopback only.',
       )
       .setVersion(process.env.npm_package_version ?? '0.1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'http channel account token' }, HTTP_CHANNEL_SECURITY)
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
