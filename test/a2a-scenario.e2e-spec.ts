@@ -88,7 +88,8 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
     const res = await say({ kind: 'direct', id: 'customer-1' }, 'my build fails with E42').expect(200);
     expect(res.body).toMatchObject({ agentId: 'support', sessionKey: 'agent:support:main', reply: 'Support: E42 means a stale cache; clear it.' });
 
-    await waitFor('the announcement webhook', async () => hook.received.length === 1, 10000);
+    await waitFor('the delivery outcome in the expert transcript', async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery, 10000);
+    expect(hook.received).toHaveLength(1);
     const delivered = hook.received[0];
     expect(JSON.parse(delivered.body)).toMatchObject({
       sessionKey: EXPERT_SESSION,
@@ -125,7 +126,7 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
     store = gw.app.get(SESSION_STORE);
     await say({ kind: 'group', id: 'tech-group' }, 'hello team').expect(200);
     await say({ kind: 'direct', id: 'customer-1' }, 'my build fails with E42').expect(200);
-    await waitFor('the announcement webhook', async () => hook.received.length === 1, 10000);
+    await waitFor('the delivery outcome in the expert transcript', async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery, 10000);
     const support = (await store.history('agent:support:main')).lines;
     expect(a2aSteps(support)).toEqual(['user:ping-pong1', 'assistant:ping-pong1']);
     const expert = (await store.history(EXPERT_SESSION)).lines;
