@@ -1,39 +1,26 @@
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
+import { CliBuild, runCli, transpileCli } from './fixtures/cli-runner';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
-
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '..');
-
-/** Runs the real CLI entry point (TypeScript sources, no build needed). */
-async function clawgate(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.json') },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('clawgate agents ... (CLI against a running gateway)', () => {
   let gw: TestGateway;
+  let build: CliBuild;
   beforeAll(async () => {
+    build = await transpileCli();
     gw = await startTestGateway(`{
   // kept by the CLI
   agents: { list: [{ id: "main" }] },
 }
 `);
   });
-  afterAll(() => gw.stop());
+  afterAll(async () => {
+    await gw.stop();
+    await build.remove();
+  });
 
-  const cli = (...args: string[]) => clawgate([...args, '--config', gw.configPath, '--state-dir', gw.stateDir]);
+  /** Runs the real CLI entry point against the test gateway's config file. */
+  const cli = (...args: string[]) => runCli(build.cliJs, [...args, '--config', gw.configPath, '--state-dir', gw.stateDir], { HOME: gw.dir });
 
   it('adds, names, binds and deletes an agent; the running gateway applies each edit by hot reload', async () => {
     const add = await cli('agents', 'add', 'coding', '--model', 'echo/default', '--name', 'Coder');
