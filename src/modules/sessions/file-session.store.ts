@@ -17,7 +17,7 @@ import type {
   SessionStore,
   TranscriptLine,
 } from './session-store.port';
-import { appendLine, buildLine, ensureTranscript, readTranscript, transcriptPath, withoutTools } from './transcript-file';
+import { appendLine, buildLine, ensureTranscript, readTranscript, readTranscriptTail, transcriptPath, withoutTools } from './transcript-file';
 
 export const DEFAULT_LIST_LIMIT = 50;
 /** Bound on the "already logged" set for corrupt transcript lines; cleared when full. */
@@ -186,10 +186,16 @@ export class FileSessionStore implements SessionStore, OnApplicationShutdown {
     if (!entry) throw sessionNotFound(canonical.key);
     const index = await this.indexFor(entry.agentId, false);
     const file = transcriptPath(index!.dir, entry.sessionId);
-    const parsed = await readTranscript(file);
+    const filter = (all: TranscriptLine[]) => (options.includeTools === false ? withoutTools(all) : all);
+    let parsed = limit === undefined ? { ...(await readTranscript(file)), complete: true } : await readTranscriptTail(file, limit);
+    // Filtered-out tool lines may leave fewer than `limit`: widen the window until enough or the whole file.
+    for (let want = (limit ?? 0) * 2; limit !== undefined && filter(parsed.lines).length < limit && !parsed.complete; want *= 2) {
+      parsed = await readTranscriptTail(file, want);
+    }
     const warnings = parsed.missing ? [`transcript ${path.basename(file)} is missing`] : parsed.warnings;
-    this.logOnce(file, parsed.skipped, parsed.warnings);
-    let lines = options.includeTools === false ? withoutTools(parsed.lines) : parsed.lines;
+    // Line numbers of a tail read are relative to the window, so only whole reads are de-duplicated by number.
+    if (parsed.complete) this.logOnce(file, parsed.skipped, parsed.warnings);
+    let lines = filter(parsed.lines);
     if (limit !== undefined) lines = lines.slice(-limit);
     return { lines, warnings };
   }

@@ -79,6 +79,52 @@ export async function readTranscript(file: string): Promise<ParsedTranscript & {
   return { ...parseTranscript(text ?? ''), missing: text === undefined };
 }
 
+/** Bytes read per step when reading a transcript backwards. */
+const TAIL_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads only the end of a transcript: at least `minLines` complete lines when the file has them. A run
+ * needs the recent conversation, not the whole history, and long-lived sessions grow without bound, so
+ * reading the file whole on every turn would make each turn slower than the last. `complete` says whether
+ * the read reached the start of the file.
+ */
+export async function readTranscriptTail(
+  file: string,
+  minLines: number,
+): Promise<ParsedTranscript & { missing: boolean; complete: boolean }> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ...parseTranscript(''), missing: true, complete: true };
+    throw e;
+  }
+  try {
+    const { size } = await handle.stat();
+    let start = size;
+    let buffer = Buffer.alloc(0);
+    // Count newlines until the window holds minLines whole lines plus the boundary before them.
+    while (start > 0 && countNewlines(buffer) <= minLines) {
+      const next = Math.max(0, start - TAIL_CHUNK_BYTES);
+      const chunk = Buffer.alloc(start - next);
+      await handle.read(chunk, 0, chunk.length, next);
+      buffer = Buffer.concat([chunk, buffer]);
+      start = next;
+    }
+    let text = buffer.toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1); // drop the partial first line of the window
+    return { ...parseTranscript(text), missing: false, complete: start === 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
+function countNewlines(buffer: Buffer): number {
+  let n = 0;
+  for (let i = buffer.indexOf(0x0a); i !== -1; i = buffer.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
 export function parseTranscript(text: string): ParsedTranscript {
   const out: ParsedTranscript = { lines: [], warnings: [], skipped: [] };
   const raw = text.split('\n');
