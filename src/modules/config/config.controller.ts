@@ -6,6 +6,7 @@ import { ConfigAdminService } from './config-admin.service';
 import { stripEtag } from './if-match';
 import { ConfigStore } from './config.store';
 import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ProblemDto, ReloadOutcomeDto } from './dto/config-responses.dto';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 @ApiTags('config')
 @Controller('admin/config')
@@ -16,6 +17,7 @@ export class ConfigController {
   ) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'The current config (secrets redacted)', description: 'ETag is the revision; send it as If-Match on writes. If-None-Match with the current ETag answers 304.' })
   @ApiOkResponse({ type: ConfigDocumentDto })
   @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match.' })
@@ -30,6 +32,7 @@ export class ConfigController {
   }
 
   @Get('status')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Revision, load time, last rejected change, keys waiting for a restart, warnings' })
   @ApiOkResponse({ type: ConfigStatusDto })
   status(): ConfigStatusDto {
@@ -37,6 +40,7 @@ export class ConfigController {
   }
 
   @Post('validate')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Validate a config without applying it',
@@ -51,6 +55,7 @@ export class ConfigController {
   }
 
   @Post('reload')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: 'Reload openclaw.json now', description: 'Applies the file if valid; a rejected change leaves the running config untouched.' })
   @ApiOkResponse({ type: ReloadOutcomeDto })

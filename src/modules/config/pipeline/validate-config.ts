@@ -5,6 +5,7 @@ import { OpenClawConfig } from '../schema/openclaw.schema';
 import { isPlainRecord } from '../schema/schema-decorators';
 import { ConfigIssue, toDottedPath } from './config-issue';
 import { suggestClosest } from './did-you-mean';
+import { stableJson } from './stable-json';
 import { isSecretConfigPath } from './substitute-env';
 
 export interface ValidateResult {
@@ -25,15 +26,44 @@ export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = ne
   const shapeErrors = checkContainerShapes(doc);
   if (shapeErrors.length) return { errors: shapeErrors };
 
-  const instance = plainToInstance(OpenClawConfig, doc, { enableImplicitConversion: false });
+  const instance = new OpenClawConfig();
+  const errors: ConfigIssue[] = [];
+  for (const key of Object.keys(doc)) {
+    const section = validateSection(key, doc[key]);
+    errors.push(...section.errors.filter((issue) => !tolerated.has(issue.path)));
+    // Only this key: schema class fields exist (as undefined) on every instance and would overwrite others.
+    (instance as unknown as Record<string, unknown>)[key] = (section.instance as unknown as Record<string, unknown>)[key];
+  }
+  return errors.length ? { errors } : { config: instance, errors: [] };
+}
+
+interface SectionResult {
+  /** An OpenClawConfig holding only this top-level key. */
+  instance: OpenClawConfig;
+  errors: ConfigIssue[];
+}
+
+/**
+ * The last result per top-level key, by the section's exact content. A typical edit touches one section
+ * (an agent, a peer), so a reload of a large config re-validates only that section; results are plain
+ * data derived from the content, so reuse cannot change an answer.
+ */
+const sectionCache = new Map<string, { content: string; result: SectionResult }>();
+
+function validateSection(key: string, value: unknown): SectionResult {
+  const content = stableJson(value);
+  const cached = sectionCache.get(key);
+  if (cached && cached.content === content) return cached.result;
+  const instance = plainToInstance(OpenClawConfig, { [key]: value }, { enableImplicitConversion: false });
   const raw = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     validationError: { target: true, value: true },
   });
-  const errors = flattenErrors(raw, []).filter((issue) => !tolerated.has(issue.path));
-  return errors.length ? { errors } : { config: instance, errors: [] };
+  const result = { instance, errors: flattenErrors(raw, []) };
+  sectionCache.set(key, { content, result });
+  return result;
 }
 
 /**
