@@ -1,4 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { A2aChannelModule } from './modules/a2a-channel/a2a-channel.module';
+import { AdminModule } from './modules/admin/admin.module';
 import { A2aPolicyModule } from './modules/a2a-policy/a2a-policy.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { ChannelsModule } from './modules/channels/channels.module';
@@ -6,6 +8,8 @@ import { HttpChannelModule } from './modules/channels/http/http-channel.module';
 import { ConfigModule } from './modules/config/config.module';
 import type { GatewayOptions } from './modules/config/gateway-options';
 import { HealthModule } from './modules/health/health.module';
+import { MemoryModule } from './modules/memory/memory.module';
+import { OutboundModule } from './modules/outbound/outbound.module';
 import { RoutingModule } from './modules/routing/routing.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { SessionToolsModule } from './modules/session-tools/session-tools.module';
@@ -20,6 +24,7 @@ export class AppModule {
       imports: [
         ConfigModule.register(options),
         LoggingModule,
+        AdminModule,
         HealthModule,
         ChannelsModule,
         AgentsModule,
@@ -28,7 +33,10 @@ export class AppModule {
         A2aPolicyModule,
         RuntimeModule,
         SessionToolsModule,
+        MemoryModule,
         HttpChannelModule,
+        A2aChannelModule,
+        OutboundModule,
       ],
     };
   }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { INestApplication, Logger as NestLogger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,7 +8,11 @@ import express, { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
-import { loopbackOnly } from './modules/admin/loopback-only.middleware';
+import { mountA2aEndpoint } from './modules/a2a-channel/mount-a2a';
+import { ADMIN_HTTP_PATHS, AdminGate } from './modules/admin/admin-gate';
+import { ADMIN_SECURITY } from './modules/admin/admin-role.decorator';
+import { undeclaredAdminOperations } from './modules/admin/route-roles';
+import { SecretShield } from './modules/admin/secret-shield.service';
 import { HTTP_CHANNEL_SECURITY } from './modules/channels/http/http-channel.controller';
 import { ConfigStore } from './modules/config/config.store';
 import { ConfigWatcher } from './modules/config/config-watcher.service';
@@ -54,7 +58,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
 function configureHttp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
-  app.use(['/admin', '/docs', '/docs-json'], loopbackOnly);
+  // First: every response body passes the secret masker; then the admin gate, before any body is parsed.
+  app.use(app.get(SecretShield).responseMasker);
+  app.use(ADMIN_HTTP_PATHS, app.get(AdminGate).handler);
+  // Before the global parsers: /a2a reads its own raw body under its own 1 MiB limit.
+  mountA2aEndpoint(app);
   app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
   app.use(bodyParserErrors);
@@ -69,14 +77,24 @@ function configureHttp(app: NestExpressApplication): void {
       .setTitle('clawgate admin API')
       .setDescription(
         'Operate a clawgate gateway: config, agents and bindings, routing dry-runs, policy checks, sessions ' +
-          '(act as a session: send, spawn), the http channel, health and metrics. ' +
-          'Errors are application/problem+json. Until admin authentication is configured the admin API answers on loopback only.',
+          '(act as a session: send, spawn), A2A tasks and peers, the http channel, health and metrics. ' +
+          'The A2A v1.0 JSON-RPC endpoint itself (POST /a2a/v1, peer bearer tokens) is not part of this API: see the ' +
+          'Agent Card at /.well-known/agent-card.json and docs/a2a.md. ' +
+          'Errors are application/problem+json. Authenticate with an admin bearer token (gateway.admin.tokens) or through ' +
+          'the SSO proxy (gateway.admin.sso); each operation names the least role it needs in x-clawgate-role ' +
+          '(viewer < operator < admin). Until admin authentication is configured the admin API answers on loopback only.',
       )
       .setVersion(process.env.npm_package_version ?? '0.1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'admin token (gateway.admin.tokens)' }, ADMIN_SECURITY)
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'http channel account token' }, HTTP_CHANNEL_SECURITY)
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  const undeclared = undeclaredAdminOperations(document);
+  if (undeclared.length) {
+    new NestLogger('admin-auth').warn(`admin routes without @RequiresRole (they require "admin"): ${undeclared.join(', ')}`);
+  }
+  // JSON only: the YAML copy would be one more URL to protect for no gain.
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
 }
 
 /** Body-parser failures happen before Nest routing; answer them in the same problem+json shape. */

@@ -1,20 +1,25 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { maskingDestination } from './masking-destination';
 import { LOG_REDACT_PATHS } from './redact-paths';
 
 /**
  * Structured JSON logs (pino). Level from CLAWGATE_LOG_LEVEL [info]. Secrets are removed by the logger
- * itself (redact paths), not by each call site.
+ * itself, not by each call site: redact paths blank known secret fields, and the destination masks the exact
+ * values of the configured secrets wherever they appear in a line (see secret-mask.ts).
  */
 @Module({
   imports: [
     LoggerModule.forRoot({
-      pinoHttp: {
-        level: process.env.CLAWGATE_LOG_LEVEL || 'info',
-        autoLogging: false,
-        redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-        base: { service: 'clawgate' },
-      },
+      pinoHttp: [
+        {
+          level: process.env.CLAWGATE_LOG_LEVEL || 'info',
+          autoLogging: false,
+          redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+          base: { service: 'clawgate' },
+        },
+        maskingDestination(),
+      ],
     }),
   ],
 })

@@ -1,8 +1,13 @@
 /** Fields pino blanks in every log line, wherever they appear (headers, configs, payloads). */
 export const LOG_REDACT_PATHS = [
   'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
   'req.headers.cookie',
+  // Signed identity assertions of SSO proxies (oauth2-proxy, Pomerium, Cloudflare Access, Google IAP).
   'req.headers["x-forwarded-access-token"]',
+  'req.headers["x-pomerium-jwt-assertion"]',
+  'req.headers["cf-access-jwt-assertion"]',
+  'req.headers["x-goog-iap-jwt-assertion"]',
   'headers.authorization',
   '*.token',
   '*.apiKey',

@@ -3,6 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getS
 import { ProblemDto } from '../config/dto/config-responses.dto';
 import { PolicyCheckQueryDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { PolicyCheckService } from './policy-check.service';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 @ApiTags('policy')
 @ApiExtraModels(PolicyCheckResultDto)
@@ -11,6 +12,7 @@ export class PolicyController {
   constructor(private readonly policy: PolicyCheckService) {}
 
   @Get('check')
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: 'Dry-run layers 2 and 3 for a pair of agents/sessions',
     description:

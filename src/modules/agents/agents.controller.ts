@@ -15,6 +15,7 @@ import {
   RevisionDto,
   UpdateAgentDto,
 } from './dto/agent.dto';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 const IF_MATCH = {
   name: 'If-Match',
@@ -41,6 +42,7 @@ export class AgentsController {
   constructor(private readonly agents: AgentsAdminService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List agents with their resolved settings and bindings' })
   @ApiOkResponse({ type: [AgentViewDto] })
   list(): AgentViewDto[] {
@@ -48,6 +50,7 @@ export class AgentsController {
   }
 
   @Get(':id')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'One agent' })
   @ApiOkResponse({ type: AgentViewDto })
   @ApiResponse({ status: 404, type: ProblemDto })
@@ -56,6 +59,7 @@ export class AgentsController {
   }
 
   @Post()
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Add an agent to openclaw.json' })
   @documentWrite()
   @ApiCreatedResponse({ type: AgentWriteResultDto })
@@ -67,6 +71,7 @@ export class AgentsController {
   }
 
   @Patch(':id')
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Change fields of an agent', description: 'Only the given fields change; nested objects (identity, sandbox, tools) are replaced whole.' })
   @documentWrite()
   @ApiOkResponse({ type: AgentWriteResultDto })
@@ -77,6 +82,7 @@ export class AgentsController {
   }
 
   @Put(':id/identity')
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Set identity fields (name, emoji, avatar); others stay' })
   @documentWrite()
   @ApiOkResponse({ type: AgentWriteResultDto })
@@ -87,6 +93,7 @@ export class AgentsController {
   }
 
   @Delete(':id')
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Remove an agent and the bindings that route to it', description: 'Its workspace and sessions stay on disk.' })
   @documentWrite()
   @ApiOkResponse({ type: RevisionDto })
@@ -97,6 +104,7 @@ export class AgentsController {
   }
 
   @Get(':id/bindings')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Bindings that route to this agent' })
   @ApiOkResponse({ type: [ResolvedBindingDto] })
   bindings(@Param('id') id: string): ResolvedBindingDto[] {
@@ -104,6 +112,7 @@ export class AgentsController {
   }
 
   @Post(':id/bindings')
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Append a binding routing matching messages to this agent' })
   @documentWrite()
   @ApiCreatedResponse({ type: BindingsWriteResultDto })
@@ -121,6 +130,7 @@ export class BindingsController {
   constructor(private readonly agents: AgentsAdminService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'List bindings in config order' })
   @ApiOkResponse({ type: [ResolvedBindingDto] })
   list(): ResolvedBindingDto[] {
@@ -128,6 +138,7 @@ export class BindingsController {
   }
 
   @Delete(':index')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Remove the binding at this position of bindings[]' })
   @documentWrite()

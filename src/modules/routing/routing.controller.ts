@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } 
 import { ProblemDto } from '../config/dto/config-responses.dto';
 import { ResolveRouteRequestDto, RouteResultDto, toInboundMessage } from './dto/resolve-route.dto';
 import { RoutingService } from './routing.service';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 @ApiTags('routing')
 @Controller('admin/routing')
@@ -10,6 +11,7 @@ export class RoutingController {
   constructor(private readonly routing: RoutingService) {}
 
   @Post('resolve')
+  @RequiresRole('viewer')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Dry-run routing for an inbound message',

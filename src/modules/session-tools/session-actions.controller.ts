@@ -8,6 +8,7 @@ import { parseSessionKey } from '../sessions/session-key';
 import { SESSIONS_SPAWN_SCHEMA, SessionsSpawnArgs } from './session-tool-schemas';
 import { SessionToolsService } from './session-tools.service';
 import { SESSIONS_SEND_SCHEMA, SessionsSendArgs, SessionsSendService } from './sessions-send.service';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 const KEY_PARAM = { name: 'key', description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).', example: 'agent:support:main' };
 const TOOL_RESULT = {
@@ -31,6 +32,7 @@ export class SessionActionsController {
   ) {}
 
   @Post('send')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: 'sessions_send as this session', description: 'Waits up to timeoutSeconds [30] for the reply; 0 answers accepted at once.' })
   @ApiParam(KEY_PARAM)
@@ -44,6 +46,7 @@ export class SessionActionsController {
   }
 
   @Post('spawn')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: 'sessions_spawn as this session', description: 'Creates agent:<id>:subagent:<uuid> spawned by this session and runs the task there.' })
   @ApiParam(KEY_PARAM)

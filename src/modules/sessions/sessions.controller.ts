@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { ProblemDto } from '../config/dto/config-responses.dto';
 import { ListSessionsQueryDto, SessionEntryDto, SessionHistoryDto, SessionHistoryQueryDto, SessionListDto } from './dto/session.dto';
 import { SessionsAdminService } from './sessions-admin.service';
+import { RequiresRole } from '../admin/admin-role.decorator';
 
 const KEY_PARAM = {
   name: 'key',
@@ -19,6 +20,7 @@ export class SessionsController {
   constructor(private readonly sessions: SessionsAdminService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: 'List sessions, most recently updated first',
     description: 'All configured agents unless agentId is given. Unknown query fields are rejected.',
@@ -45,6 +47,7 @@ export class SessionsController {
   }
 
   @Get(':key')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'One session entry' })
   @ApiParam(KEY_PARAM)
   @ApiOkResponse({
@@ -65,6 +68,7 @@ export class SessionsController {
   }
 
   @Get(':key/history')
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: 'The last lines of a session transcript',
     description: 'Torn or corrupt lines (e.g. cut by a crash) are skipped and listed in warnings.',

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigStore } from '../../config/config.store';
+import { GuardedTransport } from '../../outbound/guarded-transport';
 import { DEFAULT_ACCOUNT_ID } from '../../routing/route-resolver';
 import { SESSION_STORE, SessionStore } from '../../sessions/session-store.port';
 import type { ChannelAdapter, ChannelDelivery, DeliveryResult } from '../channel-adapter.port';
@@ -34,6 +35,7 @@ export class HttpChannelAdapter implements ChannelAdapter, OnModuleInit {
     private readonly registry: ChannelRegistry,
     private readonly config: ConfigStore,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    private readonly transport: GuardedTransport,
   ) {}
 
   onModuleInit(): void {
@@ -66,7 +68,8 @@ export class HttpChannelAdapter implements ChannelAdapter, OnModuleInit {
       ...(delivery.threadId ? { threadId: delivery.threadId } : {}),
       ts: new Date().toISOString(),
     };
-    const outcome = await postSignedWebhook(account.webhookUrl, JSON.stringify(payload), account.token);
+    const webhook = { url: account.webhookUrl, setting: `channels.http.accounts.${accountId}.webhookUrl` };
+    const outcome = await postSignedWebhook(this.transport, webhook, JSON.stringify(payload), account.token);
     return outcome.ok ? { status: 'delivered', detail: `webhook answered HTTP ${outcome.status}` } : failed(outcome.reason);
   }
 

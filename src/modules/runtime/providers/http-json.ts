@@ -29,9 +29,17 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
   try {
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: input.headers, body: JSON.stringify(input.body), signal: combined });
+      // Never follow a redirect: a 307/308 would replay the request — API key included — to wherever the
+      // Location points. Model calls are not on the GuardedTransport (they need more than its 30 s cap).
+      res = await fetch(url, { method: 'POST', headers: input.headers, body: JSON.stringify(input.body), signal: combined, redirect: 'manual' });
     } catch (err) {
       throw transportError(err, input, timeout.signal, fail);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw fail(
+        `model provider ${settings.name} answered with a redirect (HTTP ${res.status}); redirects are not followed: set models.providers.${settings.name}.baseUrl to the final URL`,
+      );
     }
     let text: string;
     try {

@@ -1,0 +1,82 @@
+/**
+ * Last line of defence against leaking configured secrets: every log line and every HTTP response body is
+ * passed through `maskSecrets`, which replaces the exact values of the secrets the running gateway knows
+ * (admin tokens, peer tokens, API keys, ...) with `[redacted]`. Call sites still must not put secrets
+ * anywhere; this catches the ones that slip through (an upstream error echoing a key, a stack trace, ...).
+ *
+ * The values come from "sources" registered by whoever knows them (the admin module registers the current
+ * config snapshot), so this file stays free of config types and the logger can use it before Nest exists.
+ */
+
+export const MASKED = '[redacted]';
+
+/**
+ * Shorter values are not masked: replacing every occurrence of, say, "abc" would mangle unrelated text.
+ * Such secrets are guessable anyway; the admin module warns about them when a config is applied.
+ */
+export const MIN_MASKED_SECRET_LENGTH = 8;
+
+type SecretSource = () => Iterable<string>;
+
+const sources = new Set<SecretSource>();
+
+/**
+ * Adds a provider of secret values, asked on every mask call (so hot-reloaded secrets apply at once). Return
+ * the same list object while nothing changed: the masker then reuses its prepared search strings.
+ */
+export function registerSecretSource(source: SecretSource): () => void {
+  sources.add(source);
+  return () => {
+    sources.delete(source);
+  };
+}
+
+/** Every form a secret can take in serialized text: as is, JSON-escaped, URL-encoded. */
+function textForms(secret: string): string[] {
+  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  // A JSON-escaped value inside a JSON string that is itself logged as JSON (double escaping).
+  forms.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
+  return [...forms];
+}
+
+let lastLists: Array<Iterable<string>> = [];
+let cacheKey = '';
+let cachedForms: string[] = [];
+
+/** Current secret texts, longest first so a secret containing another is masked whole. */
+function currentForms(): string[] {
+  const lists: Array<Iterable<string>> = [];
+  for (const source of sources) {
+    try {
+      lists.push(source());
+    } catch {
+      // A source that cannot answer (config not loaded yet) contributes nothing.
+    }
+  }
+  // Sources hand out the same list object while their config is unchanged: then nothing needs recomputing.
+  if (lists.length === lastLists.length && lists.every((l, i) => l === lastLists[i])) return cachedForms;
+  lastLists = lists;
+  const values = new Set<string>();
+  for (const list of lists) for (const v of list) if (typeof v === 'string' && v.length >= MIN_MASKED_SECRET_LENGTH) values.add(v);
+  const sorted = [...values].sort();
+  const key = sorted.join('\u0000');
+  if (key !== cacheKey) {
+    cacheKey = key;
+    cachedForms = [...new Set(sorted.flatMap(textForms))].sort((a, b) => b.length - a.length);
+  }
+  return cachedForms;
+}
+
+/** `text` with every known secret value replaced by `[redacted]`. */
+export function maskSecrets(text: string): string {
+  const forms = currentForms();
+  if (!forms.length) return text;
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(MASKED);
+  return out;
+}
+
+/** True when `text` contains a known secret (used to skip re-encoding bodies that need no change). */
+export function containsSecret(text: string): boolean {
+  return currentForms().some((form) => text.includes(form));
+}

@@ -1,0 +1,60 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequiresRole } from '../admin/admin-role.decorator';
+import { ProblemDto } from '../config/dto/config-responses.dto';
+import { A2aAdminService } from './a2a-admin.service';
+import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
+
+const TASK_EXAMPLE = {
+  id: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b',
+  peer: 'hermes',
+  contextId: 'ctx-3f1c',
+  agentId: 'support',
+  sessionKey: 'agent:support:a2a:default:direct:hermes:ctx-3f1c',
+  messageId: 'msg-1',
+  state: 'TASK_STATE_COMPLETED',
+  runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b',
+  createdAt: '2026-11-29T10:00:00.000Z',
+  updatedAt: '2026-11-29T10:00:01.250Z',
+  hasReply: true,
+};
+
+/** Read-only operator view of the inbound A2A channel (SPEC §11: `a2a/tasks`, `a2a/peers`). */
+@ApiTags('a2a')
+@Controller('admin/a2a')
+export class A2aAdminController {
+  constructor(private readonly admin: A2aAdminService) {}
+
+  @Get('tasks')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    summary: 'List A2A tasks of all peers, newest first',
+    description: 'Filters combine. Replies are not included in the list; GET a task to read its artifact.',
+  })
+  @ApiOkResponse({ type: A2aTaskListDto, example: { count: 1, tasks: [TASK_EXAMPLE] } })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'Invalid filter (problem+json names the field).' })
+  listTasks(@Query() query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
+    return this.admin.listTasks(query);
+  }
+
+  @Get('tasks/:id')
+  @RequiresRole('viewer')
+  @ApiOperation({ summary: 'One A2A task with its reply artifact' })
+  @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
+  @ApiOkResponse({ type: A2aTaskDto, example: { ...TASK_EXAMPLE, artifact: { artifactId: '9d8c7b6a-5f4e-4d3c-2b1a-0f9e8d7c6b5a', text: '[support] hello' } } })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
+  getTask(@Param('id') id: string): Promise<A2aTaskDto> {
+    return this.admin.getTask(id);
+  }
+
+  @Get('peers')
+  @RequiresRole('viewer')
+  @ApiOperation({ summary: 'Configured A2A peers (never their tokens)' })
+  @ApiOkResponse({
+    type: A2aPeerListDto,
+    example: { enabled: true, peers: [{ name: 'hermes', usable: true, hasUrl: true, hasOutboundToken: false }] },
+  })
+  listPeers(): A2aPeerListDto {
+    return this.admin.listPeers();
+  }
+}

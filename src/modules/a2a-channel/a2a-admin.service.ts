@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../common/errors/domain-error';
+import { ConfigStore } from '../config/config.store';
+import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, A2aTaskSummaryDto, DEFAULT_TASK_LIST_LIMIT, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
+import type { A2aTask } from './task-model';
+import { TASK_STORE, TaskStore } from './task-store.port';
+
+/** Operator views of the A2A channel: tasks of every peer, and the peers without their secrets. */
+@Injectable()
+export class A2aAdminService {
+  constructor(
+    private readonly config: ConfigStore,
+    @Inject(TASK_STORE) private readonly store: TaskStore,
+  ) {}
+
+  async listTasks(query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
+    const tasks = await this.store.list({ peer: query.peer, state: query.state, contextId: query.contextId, limit: query.limit ?? DEFAULT_TASK_LIST_LIMIT });
+    return { count: tasks.length, tasks: tasks.map(summary) };
+  }
+
+  async getTask(id: string): Promise<A2aTaskDto> {
+    const task = await this.store.get(id);
+    if (!task) throw notFound(`no A2A task with id ${JSON.stringify(id)}`);
+    return { ...summary(task), ...(task.artifact ? { artifact: { ...task.artifact } } : {}) };
+  }
+
+  /** Names and capabilities only: tokens never leave the config. */
+  listPeers(): A2aPeerListDto {
+    const { enabled, peers } = this.config.current().config.channels.a2a;
+    return {
+      enabled,
+      peers: Object.values(peers).map((p) => ({ name: p.name, usable: p.usable, hasUrl: !!p.url, hasOutboundToken: !!p.outboundToken })),
+    };
+  }
+}
+
+function summary(task: A2aTask): A2aTaskSummaryDto {
+  return {
+    id: task.id,
+    peer: task.peer,
+    contextId: task.contextId,
+    ...(task.agentId ? { agentId: task.agentId } : {}),
+    ...(task.sessionKey ? { sessionKey: task.sessionKey } : {}),
+    messageId: task.messageId,
+    state: task.state,
+    ...(task.statusMessage ? { statusMessage: { ...task.statusMessage } } : {}),
+    ...(task.runId ? { runId: task.runId } : {}),
+    createdAt: new Date(task.createdAt).toISOString(),
+    updatedAt: new Date(task.updatedAt).toISOString(),
+    hasReply: !!task.artifact,
+  };
+}

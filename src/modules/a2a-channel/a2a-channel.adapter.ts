@@ -1,0 +1,24 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { ChannelAdapter, DeliveryResult } from '../channels/channel-adapter.port';
+import { ChannelRegistry } from '../channels/channel-registry';
+import { A2A_CHANNEL_ID, A2A_MESSAGES } from './a2a-limits';
+
+/**
+ * The `a2a` channel in the ChannelRegistry. Inbound A2A is pull-based — a peer reads its task with GetTask —
+ * so there is nothing to push a delivery to: an announce into an a2a session reports `failed` instead of
+ * pretending it reached the peer. Agent-initiated messages to peers go through `a2a_send` (outbound).
+ */
+@Injectable()
+export class A2aChannelAdapter implements ChannelAdapter, OnModuleInit {
+  readonly id = A2A_CHANNEL_ID;
+
+  constructor(private readonly registry: ChannelRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async send(): Promise<DeliveryResult> {
+    return { status: 'failed', detail: A2A_MESSAGES.channelAdapterSend };
+  }
+}

@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
+import { RoutingModule } from '../routing/routing.module';
+import { RuntimeModule } from '../runtime/runtime.module';
+import { A2aAdminController } from './a2a-admin.controller';
+import { A2aAdminService } from './a2a-admin.service';
+import { A2aChannelAdapter } from './a2a-channel.adapter';
+import { A2aHttpEndpoint } from './a2a-http.endpoint';
+import { IDLE_TASK_EXPIRY_MS, MAX_TERMINAL_TASKS_PER_PEER, TERMINAL_TASK_RETENTION_MS } from './a2a-limits';
+import { A2aRpcService } from './a2a-rpc.service';
+import { A2aTaskService } from './a2a-task.service';
+import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
+import { AgentCardController } from './agent-card.controller';
+import { A2A_CLOCK, Clock, SystemClock } from './clock';
+import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
+import { TASK_STORE } from './task-store.port';
+
+/**
+ * The inbound A2A v1.0 channel (SPEC §9): the public Agent Card, the JSON-RPC endpoint (mounted on express by
+ * mountA2aEndpoint, ahead of the global body parsers), the durable task store, the admin views and the `a2a`
+ * channel adapter. ConfigStore, GATEWAY_OPTIONS and ChannelRegistry come from global modules.
+ */
+@Module({
+  imports: [RoutingModule, RuntimeModule],
+  controllers: [AgentCardController, A2aAdminController],
+  providers: [
+    { provide: A2A_CLOCK, useClass: SystemClock },
+    { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
+    {
+      provide: TASK_STORE,
+      useFactory: (options: GatewayOptions) =>
+        new A2aTaskStore(taskDatabasePath(options.stateDir), {
+          terminalRetentionMs: TERMINAL_TASK_RETENTION_MS,
+          maxTerminalPerPeer: MAX_TERMINAL_TASKS_PER_PEER,
+          idleExpiryMs: IDLE_TASK_EXPIRY_MS,
+        }),
+      inject: [GATEWAY_OPTIONS],
+    },
+    A2aTaskService,
+    A2aRpcService,
+    A2aHttpEndpoint,
+    A2aAdminService,
+    A2aChannelAdapter,
+  ],
+  exports: [A2aHttpEndpoint],
+})
+export class A2aChannelModule {}

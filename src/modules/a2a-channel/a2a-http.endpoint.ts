@@ -1,0 +1,74 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { maskSecrets } from '../../common/logging/secret-mask';
+import { ConfigStore } from '../config/config.store';
+import { MAX_REQUEST_BYTES } from './a2a-limits';
+import { A2aRpcService } from './a2a-rpc.service';
+import { authenticatePeer, bearerToken } from './peer-auth';
+import { readLimitedBody } from './request-body';
+
+/** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
+const RPC_PATHS = new Set(['/v1', '/v1/']);
+
+/**
+ * The HTTP side of `POST /a2a/v1` (SPEC §9.1/§9.2), mounted on express ahead of the global body parsers
+ * (see mountA2aEndpoint) so this endpoint reads its own body with its own 1 MiB limit. Order of checks:
+ * channel enabled and route (404), bearer token (401, before a byte of the body is read), body size (413),
+ * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
+ */
+@Injectable()
+export class A2aHttpEndpoint {
+  private readonly logger = new Logger('a2a');
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly rpc: A2aRpcService,
+  ) {}
+
+  /** Express handler for everything under `/a2a`. */
+  readonly handle = (req: Request, res: Response): void => {
+    this.serve(req, res).catch((err: unknown) => {
+      this.logger.error(`A2A request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) sendProblem(res, 500, 'Internal Server Error', 'the request could not be processed');
+      else res.destroy();
+    });
+  };
+
+  private async serve(req: Request, res: Response): Promise<void> {
+    const a2a = this.config.current().config.channels.a2a;
+    if (!a2a.enabled) return sendProblem(res, 404, 'Not Found', 'the A2A channel is not enabled');
+    if (req.method !== 'POST' || !RPC_PATHS.has(req.path)) return sendProblem(res, 404, 'Not Found', 'the A2A endpoint is POST /a2a/v1');
+
+    // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
+    const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization));
+    if (!peer) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
+      return sendProblem(res, 401, 'Unauthorized', 'a valid peer bearer token is required');
+    }
+
+    const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'too-large') {
+      // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
+      res.setHeader('Connection', 'close');
+      return sendProblem(res, 413, 'Payload Too Large', 'the request body exceeds the 1 MiB limit');
+    }
+
+    // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
+    const out = maskSecrets(await this.rpc.handle(peer, body.bytes));
+    if (res.destroyed || res.headersSent) return;
+    if (!out) {
+      res.writeHead(200, { 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(out, 'utf8')) });
+    res.end(out);
+  }
+}
+
+function sendProblem(res: Response, status: number, title: string, detail: string): void {
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}

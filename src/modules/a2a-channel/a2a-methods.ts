@@ -1,0 +1,57 @@
+import { RPC_CODES, RpcError } from './json-rpc';
+
+/** The operations this channel implements. */
+export type A2aOperation = 'sendMessage' | 'getTask';
+
+/** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
+const IMPLEMENTED = new Map<string, A2aOperation>([
+  ['SendMessage', 'sendMessage'],
+  ['message/send', 'sendMessage'],
+  ['GetTask', 'getTask'],
+  ['tasks/get', 'getTask'],
+]);
+
+/**
+ * Every other A2A method (1.0 names and 0.3 aliases), each with the reason it is refused. Answering these
+ * with -32004 instead of -32601 tells a peer the method exists but this gateway does not offer it; none of
+ * them is ever acknowledged with a fake success.
+ */
+const NO_STREAMING = 'this agent does not stream; use SendMessage and poll GetTask';
+const NO_PUSH = 'this agent does not send push notifications; poll GetTask';
+const NO_CANCEL = 'a dispatched agent run cannot be stopped from A2A, and reporting it canceled would be false';
+const UNSUPPORTED = new Map<string, string>([
+  ['CancelTask', NO_CANCEL],
+  ['tasks/cancel', NO_CANCEL],
+  ['ListTasks', 'task listing is not offered; keep the ids SendMessage returns'],
+  ['tasks/list', 'task listing is not offered; keep the ids SendMessage returns'],
+  ['SendStreamingMessage', NO_STREAMING],
+  ['message/stream', NO_STREAMING],
+  ['SubscribeToTask', NO_STREAMING],
+  ['tasks/resubscribe', NO_STREAMING],
+  ['CreateTaskPushNotificationConfig', NO_PUSH],
+  ['SetTaskPushNotificationConfig', NO_PUSH],
+  ['GetTaskPushNotificationConfig', NO_PUSH],
+  ['ListTaskPushNotificationConfigs', NO_PUSH],
+  ['ListTaskPushNotificationConfig', NO_PUSH],
+  ['DeleteTaskPushNotificationConfig', NO_PUSH],
+  ['tasks/pushNotificationConfig/set', NO_PUSH],
+  ['tasks/pushNotificationConfig/get', NO_PUSH],
+  ['tasks/pushNotificationConfig/list', NO_PUSH],
+  ['tasks/pushNotificationConfig/delete', NO_PUSH],
+  ['GetExtendedAgentCard', 'there is no extended agent card; the public card is complete'],
+  ['agent/getAuthenticatedExtendedCard', 'there is no extended agent card; the public card is complete'],
+]);
+
+/** The operation behind a method name; throws -32004 for unimplemented A2A methods and -32601 for anything else. */
+export function resolveA2aMethod(method: string): A2aOperation {
+  const operation = IMPLEMENTED.get(method);
+  if (operation) return operation;
+  const reason = UNSUPPORTED.get(method);
+  if (reason !== undefined) throw new RpcError(RPC_CODES.unsupportedOperation, `Unsupported operation ${method}: ${reason}`);
+  throw new RpcError(RPC_CODES.methodNotFound, 'Method not found');
+}
+
+/** Method names answered with -32004 (for docs and tests). */
+export function unsupportedA2aMethods(): string[] {
+  return [...UNSUPPORTED.keys()];
+}

@@ -1,0 +1,119 @@
+import { Logger } from '@nestjs/common';
+import type { ConfigStore } from '../config/config.store';
+import { A2aRpcService } from './a2a-rpc.service';
+import type { A2aTaskService } from './a2a-task.service';
+import type { Clock } from './clock';
+import { RpcError } from './json-rpc';
+import { SlidingWindowRateLimiter } from './rate-limiter';
+
+/** JSON-RPC framing over a fake task service: what goes in, what comes out. */
+function setup(rateLimitPerMinute = 0) {
+  const clock: Clock & { t: number } = { t: 0, now: () => clock.t };
+  const config = { current: () => ({ config: { channels: { a2a: { rateLimitPerMinute } } } }), onApplied: () => () => undefined } as unknown as ConfigStore;
+  const calls: Array<{ op: string; peer: string; params: unknown; wait?: boolean }> = [];
+  let reply = 'ok';
+  const tasks = {
+    sendMessage: async (peer: string, params: unknown, options: { wait: boolean }) => {
+      calls.push({ op: 'send', peer, params, wait: options.wait });
+      if ((params as { boom?: boolean })?.boom) throw new Error('disk on fire at /var/secret/path');
+      return { task: { id: 't1', reply } };
+    },
+    getTask: async (peer: string, params: unknown) => {
+      calls.push({ op: 'get', peer, params });
+      throw new RpcError(-32001, 'Task not found');
+    },
+  } as unknown as A2aTaskService;
+  const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));
+  const handle = async (body: unknown) => {
+    const out = await service.handle('hermes', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+    return out === '' ? '' : JSON.parse(out);
+  };
+  return { handle, calls, clock, setReply: (r: string) => (reply = r), service };
+}
+
+const call = (id: unknown, method = 'SendMessage', params: unknown = { m: 1 }) => ({ jsonrpc: '2.0', id, method, params });
+
+describe('A2aRpcService', () => {
+  it('answers a call with its id and passes the authenticated peer, never anything from the body', async () => {
+    const { handle, calls } = setup();
+    expect(await handle(call('r-1'))).toEqual({ jsonrpc: '2.0', id: 'r-1', result: { task: { id: 't1', reply: 'ok' } } });
+    expect(calls).toEqual([{ op: 'send', peer: 'hermes', params: { m: 1 }, wait: true }]);
+  });
+
+  it('maps errors: -32700, -32600 (with the id when readable), -32601, -32004, domain errors, and internals as -32000', async () => {
+    const { handle } = setup();
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    expect(await handle('{"jsonrpc": "2.0",')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(await handle('42')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    expect(await handle([])).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    expect(await handle({ jsonrpc: '1.0', id: 5, method: 'SendMessage' })).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request' } });
+    expect(await handle({ jsonrpc: '2.0', id: 6, method: 'SendMessage', params: 'x' })).toMatchObject({ id: 6, error: { code: -32600 } });
+    expect((await handle(call(7, 'Frobnicate'))).error).toEqual({ code: -32601, message: 'Method not found' });
+    expect((await handle(call(8, 'CancelTask'))).error.code).toBe(-32004);
+    expect((await handle(call(9, 'constructor'))).error.code).toBe(-32601);
+    expect((await handle(call(10, 'GetTask'))).error).toEqual({ code: -32001, message: 'Task not found' });
+    const internal = await handle(call(11, 'SendMessage', { boom: true }));
+    expect(internal).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32000, message: 'A2A request could not be processed' } });
+    expect(JSON.stringify(internal)).not.toContain('secret');
+    // The detail goes to the log only.
+    expect(logged.mock.calls.map((c) => String(c[0])).join('\n')).toContain('disk on fire');
+    logged.mockRestore();
+  });
+
+  it('accepts the 0.3 aliases', async () => {
+    const { handle, calls } = setup();
+    await handle(call(1, 'message/send'));
+    await handle(call(2, 'tasks/get', { id: 'x' }));
+    expect(calls.map((c) => c.op)).toEqual(['send', 'get']);
+  });
+
+  it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {
+    const { handle, calls } = setup();
+    const out = await handle([call(1), { jsonrpc: '2.0', method: 'SendMessage', params: {} }, call(2, 'Nope'), 17]);
+    expect(out).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { task: { id: 't1', reply: 'ok' } } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } },
+    ]);
+    // The notification ran without blocking on the agent.
+    expect(calls.find((c) => c.wait === false)).toBeDefined();
+    expect(await handle({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } })).toBe('');
+    expect(await handle([{ jsonrpc: '2.0', method: 'Nope' }])).toBe('');
+  });
+
+  it('refuses a batch over 30 entries with one error, without running any of them', async () => {
+    const { handle, calls } = setup();
+    const batch = Array.from({ length: 31 }, (_, i) => call(i));
+    expect(await handle(batch)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'batch exceeds the 30 request limit' } });
+    expect(calls).toHaveLength(0);
+    expect(await handle(batch.slice(0, 30))).toHaveLength(30);
+  });
+
+  it('rate-limits per entry, invalid ones included', async () => {
+    const { handle, clock } = setup(3);
+    expect((await handle('not json')).error.code).toBe(-32700);
+    const out = await handle([call(1), { bad: true }, call(3), { jsonrpc: '2.0', method: 'SendMessage' }]);
+    expect(out).toEqual([
+      { jsonrpc: '2.0', id: 1, result: expect.anything() },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'Peer is rate limited' } },
+    ]);
+    clock.t += 60_000;
+    expect((await handle(call(4))).result).toBeDefined();
+  });
+
+  it('replaces a response over 1 MiB by -32000, keeping the id; in a batch only the largest entries', async () => {
+    const { handle, setReply } = setup();
+    setReply('x'.repeat(1024 * 1024));
+    expect(await handle(call('big'))).toEqual({ jsonrpc: '2.0', id: 'big', error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' } });
+    const batch = await handle([call(1), call(2, 'Nope')]);
+    expect(batch).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
+    ]);
+    setReply('é'.repeat(400 * 1024)); // 800 KiB of UTF-8 in 400 K characters: each fits, two do not
+    const two = await handle([call(1), call(2)]);
+    expect(two[0].result ?? two[1].result).toBeDefined();
+    expect([two[0].error?.code, two[1].error?.code]).toContain(-32000);
+  });
+});

@@ -1,0 +1,121 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ConfigStore } from '../config/config.store';
+import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
+import { resolveA2aMethod } from './a2a-methods';
+import { A2aTaskService } from './a2a-task.service';
+import { errorResponse, JsonRpcId, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES, RpcError } from './json-rpc';
+import { RATE_LIMITER, RateLimiter } from './rate-limiter';
+
+const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
+const INVALID_REQUEST = { code: RPC_CODES.invalidRequest, message: 'Invalid Request' };
+const RATE_LIMITED = { code: RPC_CODES.serverError, message: A2A_MESSAGES.rateLimited };
+const INTERNAL = { code: RPC_CODES.serverError, message: A2A_MESSAGES.internal };
+const TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.responseTooLarge };
+const BATCH_TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.batchTooLarge };
+
+/**
+ * JSON-RPC 2.0 processing of one authenticated request body (SPEC §9.2): parsing, batches, per-peer rate
+ * limiting, method dispatch, error mapping and the response size cap. Returns the response body; an empty
+ * string when every entry was a notification.
+ */
+@Injectable()
+export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('a2a');
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly tasks: A2aTaskService,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  onModuleInit(): void {
+    // A removed peer's window would otherwise live forever; a re-added peer starts fresh.
+    this.unsubscribe = this.config.onApplied((_prev, next) => {
+      const { enabled, peers } = next.config.channels.a2a;
+      for (const key of this.limiter.keys()) {
+        if (!enabled || !Object.prototype.hasOwnProperty.call(peers, key)) this.limiter.forget(key);
+      }
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  async handle(peer: string, body: Buffer): Promise<string> {
+    const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
+    // Every entry counts, valid or not, so garbage cannot be sent for free; limit 0 switches the limiter off.
+    const admit = () => limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      return serialize(errorResponse(null, admit() ? PARSE_ERROR : RATE_LIMITED));
+    }
+    if (!Array.isArray(payload)) {
+      if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
+      const response = await this.process(peer, parseEntry(payload), admit());
+      return response ? serialize(response) : '';
+    }
+    if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
+    // Refused whole and before any entry runs, even with rate limiting off.
+    if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
+    // Slots are taken in entry order before anything runs; the entries then run concurrently.
+    const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
+    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(peer, entry, allowed)));
+    return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
+  }
+
+  /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
+  private async process(peer: string, entry: ParsedEntry, allowed: boolean): Promise<JsonRpcResponse | undefined> {
+    const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
+    if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
+    if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
+    const call = entry.kind === 'call';
+    try {
+      const operation = resolveA2aMethod(entry.method);
+      const result =
+        operation === 'sendMessage'
+          ? await this.tasks.sendMessage(peer, entry.params, { wait: call })
+          : await this.tasks.getTask(peer, entry.params);
+      return call ? resultResponse(id, result) : undefined;
+    } catch (err) {
+      if (err instanceof RpcError) return call ? errorResponse(id, err.toObject()) : undefined;
+      // Internals stay in the log; the peer learns only that it failed.
+      this.logger.error(`A2A ${entry.method} from peer ${peer} failed: ${(err as Error)?.stack ?? String(err)}`);
+      return call ? errorResponse(id, INTERNAL) : undefined;
+    }
+  }
+}
+
+/** UTF-8 size, or a bound below the cap: a UTF-16 unit is at most 3 bytes, so most responses skip the exact count. */
+function byteLength(text: string): number {
+  return text.length * 3 <= MAX_RESPONSE_BYTES ? text.length : Buffer.byteLength(text, 'utf8');
+}
+
+/** A single response; one over 1 MiB is replaced by a -32000 error with the same id. */
+function serialize(response: JsonRpcResponse): string {
+  const text = JSON.stringify(response);
+  return byteLength(text) > MAX_RESPONSE_BYTES ? JSON.stringify(errorResponse(response.id, TOO_LARGE)) : text;
+}
+
+/**
+ * A batch response; when the whole array is over 1 MiB, its largest entries are replaced by -32000 errors
+ * (keeping their ids) until it fits, so small results in the same batch still get through.
+ */
+function serializeBatch(responses: JsonRpcResponse[]): string {
+  if (!responses.length) return '';
+  const parts = responses.map((r) => JSON.stringify(r));
+  const sizes = parts.map(byteLength);
+  let total = sizes.reduce((a, b) => a + b, 0) + parts.length + 1;
+  if (total > MAX_RESPONSE_BYTES) {
+    const largestFirst = parts.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a]);
+    for (const i of largestFirst) {
+      if (total <= MAX_RESPONSE_BYTES) break;
+      parts[i] = JSON.stringify(errorResponse(responses[i].id, TOO_LARGE));
+      total += Buffer.byteLength(parts[i], 'utf8') - sizes[i];
+    }
+  }
+  return `[${parts.join(',')}]`;
+}

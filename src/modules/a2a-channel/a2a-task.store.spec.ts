@@ -1,0 +1,163 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
+import type { A2aTask } from './task-model';
+
+const HOUR = 3_600_000;
+const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 3, idleExpiryMs: HOUR };
+
+describe('A2aTaskStore (SQLite)', () => {
+  let dir: string;
+  let file: string;
+  let store: A2aTaskStore;
+  let seq = 0;
+  const task = (over: Partial<A2aTask> = {}): A2aTask => ({
+    id: `t${++seq}`,
+    peer: 'hermes',
+    contextId: 'ctx-1',
+    agentId: 'main',
+    sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1',
+    messageId: `m${seq}`,
+    state: 'TASK_STATE_WORKING',
+    createdAt: 1000,
+    updatedAt: 1000,
+    ...over,
+  });
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-a2a-store-'));
+    file = taskDatabasePath(dir);
+    store = new A2aTaskStore(file, policy);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates no database file until the first task, and reads on a missing file find nothing', async () => {
+    expect(await store.get('x')).toBeUndefined();
+    expect(await store.list({ limit: 10 })).toEqual([]);
+    expect(await store.failUnsettled('r', 1)).toBe(0);
+    expect(await store.sweep(1, 'e')).toEqual({ expired: [], deleted: 0 });
+    expect(existsSync(file)).toBe(false);
+    await store.insert(task());
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('keeps every field across a reopen (what a restarted process sees)', async () => {
+    const t = task({ state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a1', text: 'réponse ✓' }, runId: 'r1', updatedAt: 2000 });
+    const rejected = task({ state: 'TASK_STATE_REJECTED', statusMessage: { messageId: 's1', text: 'no' }, agentId: undefined, sessionKey: undefined });
+    await store.insert(t);
+    await store.insert(rejected);
+    await store.close();
+    const reopened = new A2aTaskStore(file, policy);
+    expect(await reopened.get(t.id)).toEqual(t);
+    expect(await reopened.get(rejected.id)).toEqual(rejected);
+    await reopened.close();
+  });
+
+  it('applies a transition only while the task is unsettled: a late result is dropped', async () => {
+    const t = task({ state: 'TASK_STATE_SUBMITTED' });
+    await store.insert(t);
+    const working = await store.transition(t.id, { state: 'TASK_STATE_WORKING', runId: 'run-1' }, 1100);
+    expect(working).toMatchObject({ state: 'TASK_STATE_WORKING', runId: 'run-1', updatedAt: 1100 });
+    const failed = await store.transition(t.id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 's', text: 'boom' } }, 1200);
+    expect(failed).toMatchObject({ state: 'TASK_STATE_FAILED', runId: 'run-1', statusMessage: { text: 'boom' } });
+    expect(await store.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'late' } }, 1300)).toBeUndefined();
+    expect(await store.get(t.id)).toEqual(failed);
+    expect(await store.transition('unknown', { state: 'TASK_STATE_WORKING' }, 1)).toBeUndefined();
+  });
+
+  it('fails every unsettled task with the given reason (startup after a crash)', async () => {
+    const working = task();
+    const submitted = task({ state: 'TASK_STATE_SUBMITTED' });
+    const done = task({ state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'ok' } });
+    for (const t of [working, submitted, done]) await store.insert(t);
+    expect(await store.failUnsettled('gateway restarted before the agent settled', 5000)).toBe(2);
+    for (const t of [working, submitted]) {
+      expect(await store.get(t.id)).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: 'gateway restarted before the agent settled' }, updatedAt: 5000 });
+    }
+    expect((await store.get(done.id))?.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('keeps at most maxTerminalPerPeer terminal tasks per peer, dropping the oldest first', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = task({ state: 'TASK_STATE_SUBMITTED' });
+      ids.push(t.id);
+      await store.insert(t);
+    }
+    await store.insert(task({ peer: 'iris', state: 'TASK_STATE_COMPLETED' }));
+    for (const id of ids) await store.transition(id, { state: 'TASK_STATE_COMPLETED' }, 2000);
+    const left = (await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id);
+    expect(left).toEqual([ids[4], ids[3], ids[2]]);
+    expect(await store.list({ peer: 'iris', limit: 10 })).toHaveLength(1);
+  });
+
+  it('keeps the cap across restarts, crash recovery and sweeps', async () => {
+    for (let i = 0; i < 3; i++) await store.insert(task({ state: 'TASK_STATE_COMPLETED' }));
+    const unsettled = [task(), task()];
+    for (const t of unsettled) await store.insert(t);
+    // Crash recovery makes two more terminal: the two oldest completed ones go.
+    await store.failUnsettled('restarted', 2000);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.state)).toEqual(['TASK_STATE_FAILED', 'TASK_STATE_FAILED', 'TASK_STATE_COMPLETED']);
+    await store.close();
+    // A process with a smaller cap trims on the peer's next terminal write.
+    store = new A2aTaskStore(file, { ...policy, maxTerminalPerPeer: 2 });
+    const next = task({ state: 'TASK_STATE_REJECTED' });
+    await store.insert(next);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id)).toEqual([next.id, unsettled[1].id]);
+    // After a sweep removed rows, the count is taken afresh.
+    await store.sweep(2000 + 24 * HOUR, 'x');
+    expect(await store.list({ peer: 'hermes', limit: 10 })).toEqual([]);
+    for (let i = 0; i < 3; i++) await store.insert(task({ state: 'TASK_STATE_COMPLETED' }));
+    expect(await store.list({ peer: 'hermes', limit: 10 })).toHaveLength(2);
+  });
+
+  it('commits concurrent writes together; a failing write is rolled back alone', async () => {
+    const first = task();
+    await store.insert(first);
+    const results = await Promise.allSettled([
+      store.insert(task()),
+      store.insert({ ...first }), // duplicate id
+      store.transition(first.id, { state: 'TASK_STATE_COMPLETED' }, 3000),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.get(first.id))?.state).toBe('TASK_STATE_COMPLETED');
+    expect(await store.list({ limit: 10 })).toHaveLength(2);
+  });
+
+  it('sweeps: idle unsettled tasks expire after 1 h, terminal ones go after 24 h', async () => {
+    const idle = task({ updatedAt: 0 });
+    const fresh = task({ updatedAt: 30 * 60_000 });
+    const old = task({ state: 'TASK_STATE_COMPLETED', updatedAt: 0 });
+    for (const t of [idle, fresh, old]) await store.insert(t);
+    const first = await store.sweep(HOUR, 'Task expired before the agent settled');
+    expect(first.expired.map((t) => t.id)).toEqual([idle.id]);
+    expect(first.expired[0]).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: 'Task expired before the agent settled' } });
+    expect(first.deleted).toBe(0);
+    expect((await store.get(fresh.id))?.state).toBe('TASK_STATE_WORKING');
+    const later = await store.sweep(24 * HOUR, 'x');
+    expect(later.deleted).toBe(1);
+    expect(await store.get(old.id)).toBeUndefined();
+    expect(await store.get(idle.id)).toBeDefined(); // terminal since 1 h only
+  });
+
+  it('lists newest first with combined filters', async () => {
+    const a = task({ contextId: 'c1' });
+    const b = task({ contextId: 'c2', state: 'TASK_STATE_COMPLETED' });
+    const c = task({ contextId: 'c1', peer: 'iris' });
+    for (const t of [a, b, c]) await store.insert(t);
+    expect((await store.list({ limit: 10 })).map((t) => t.id)).toEqual([c.id, b.id, a.id]);
+    expect((await store.list({ limit: 10, contextId: 'c1', peer: 'hermes' })).map((t) => t.id)).toEqual([a.id]);
+    expect((await store.list({ limit: 10, state: 'TASK_STATE_COMPLETED' })).map((t) => t.id)).toEqual([b.id]);
+    expect(await store.list({ limit: 1 })).toHaveLength(1);
+  });
+
+  it('refuses use after close', async () => {
+    await store.insert(task());
+    await store.close();
+    await expect(store.get('t1')).rejects.toThrow('closed');
+  });
+});

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { GroupCommit } from './group-commit';
+import { openSqlite, SqliteDatabase, SqliteStatement } from './sqlite-driver';
+import { A2aTask, isTerminalState, TaskTransition } from './task-model';
+import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
+import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskStore } from './task-store.port';
+
+/** Where the store lives inside the state dir. */
+export function taskDatabasePath(stateDir: string): string {
+  return path.join(stateDir, 'a2a', 'tasks.sqlite');
+}
+
+interface Connection {
+  db: SqliteDatabase;
+  statements: Record<StatementName, SqliteStatement>;
+}
+
+/**
+ * The durable TaskStore: one SQLite file in WAL mode. A write's promise settles after its commit, so a killed
+ * process loses nothing that was acknowledged (synchronous=NORMAL: a crash of the process is safe; only a
+ * power loss can drop the last commits). Writes go through a group commit: concurrent tasks share one WAL
+ * commit per event-loop turn, which is what a commit costs on a real disk. Reads are synchronous queries.
+ *
+ * The file is created by the first write, not at boot: a gateway that never enables A2A gets no database,
+ * and reads on a store that was never written answer "nothing" without creating one.
+ */
+export class A2aTaskStore implements TaskStore {
+  private conn?: Connection;
+  private closed = false;
+  private readonly commits = new GroupCommit(() => this.connection().db);
+  /**
+   * Terminal tasks per peer as stored: counted once per peer, then kept current by every write, so the cap
+   * costs nothing until a peer reaches it. Forgotten whenever a write fails (its changes were rolled back).
+   */
+  private readonly terminalCounts = new Map<string, number>();
+
+  constructor(
+    private readonly file: string,
+    private readonly retention: RetentionPolicy,
+  ) {}
+
+  insert(task: A2aTask): Promise<void> {
+    return this.write((c) => {
+      c.statements.insert.run({ ...toRow(task), terminal: isTerminalState(task.state) ? 1 : 0 });
+      if (isTerminalState(task.state)) this.addTerminal(c, task.peer, 1);
+    });
+  }
+
+  async get(id: string): Promise<A2aTask | undefined> {
+    const row = this.connection(false)?.statements.get.get(id) as TaskRow | undefined;
+    return row && fromRow(row);
+  }
+
+  transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
+    return this.write((c) => {
+      const row = this.applyTransition(c, id, change, at);
+      if (row && isTerminalState(change.state)) this.addTerminal(c, row.peer, 1);
+      return row && fromRow(row);
+    });
+  }
+
+  async list(filter: TaskListFilter): Promise<A2aTask[]> {
+    const conn = this.connection(false);
+    if (!conn) return [];
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: filter.limit };
+    if (filter.peer !== undefined) (where.push('peer = @peer'), (params.peer = filter.peer));
+    if (filter.state !== undefined) (where.push('state = @state'), (params.state = filter.state));
+    if (filter.contextId !== undefined) (where.push('context_id = @context_id'), (params.context_id = filter.contextId));
+    const sql = `SELECT ${COLUMNS} FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
+    return (conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow);
+  }
+
+  async failUnsettled(reason: string, at: number): Promise<number> {
+    if (!this.connection(false)) return 0;
+    return (await this.write((c) => this.failAll(c, c.statements.unsettled, [], reason, at))).length;
+  }
+
+  async sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
+    if (!this.connection(false)) return { expired: [], deleted: 0 };
+    return this.write((c) => {
+      const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], expiredReason, now);
+      const deleted = c.statements.deleteOld.run(now - this.retention.terminalRetentionMs).changes;
+      if (deleted) this.terminalCounts.clear();
+      return { expired, deleted };
+    });
+  }
+
+  /** Commits what is pending, then closes; later calls fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.commits.flush();
+    this.closed = true;
+    this.conn?.db.close();
+    this.conn = undefined;
+  }
+
+  /** The connection, opened on first use. Without `create`, undefined while no database file exists yet. */
+  private connection(create: false): Connection | undefined;
+  private connection(create?: true): Connection;
+  private connection(create = true): Connection | undefined {
+    if (this.closed) throw new Error('the A2A task store is closed');
+    if (this.conn) return this.conn;
+    if (!create && !existsSync(this.file)) return undefined;
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    const db = openSqlite(this.file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(SCHEMA);
+      this.conn = { db, statements: prepareStatements(db) };
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return this.conn;
+  }
+
+  private write<T>(fn: (c: Connection) => T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
+    return this.commits.run(() => fn(this.connection())).catch((err: unknown) => {
+      this.terminalCounts.clear();
+      throw err;
+    });
+  }
+
+  private applyTransition(c: Connection, id: string, change: TaskTransition, at: number): TaskRow | undefined {
+    return c.statements.transition.get({
+      id,
+      state: change.state,
+      terminal: isTerminalState(change.state) ? 1 : 0,
+      status_message_id: change.statusMessage?.messageId ?? null,
+      status_text: change.statusMessage?.text ?? null,
+      artifact_id: change.artifact?.artifactId ?? null,
+      artifact_text: change.artifact?.text ?? null,
+      run_id: change.runId ?? null,
+      updated_at: at,
+    }) as TaskRow | undefined;
+  }
+
+  /** FAILED with `reason` for every task `select` finds; each gets its own status message id. */
+  private failAll(c: Connection, select: SqliteStatement, params: unknown[], reason: string, at: number): A2aTask[] {
+    const ids = (select.all(...params) as Array<{ id: string }>).map((r) => r.id);
+    const rows = ids.flatMap((id) => this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason } }, at) ?? []);
+    const perPeer = new Map<string, number>();
+    for (const row of rows) perPeer.set(row.peer, (perPeer.get(row.peer) ?? 0) + 1);
+    for (const [peer, added] of perPeer) this.addTerminal(c, peer, added);
+    return rows.map(fromRow);
+  }
+
+  /** Records `added` new terminal tasks of `peer` and drops its oldest beyond the cap (oldest first). */
+  private addTerminal(c: Connection, peer: string, added: number): void {
+    const known = this.terminalCounts.get(peer);
+    // A fresh count already includes the rows just written in this transaction.
+    let count = known === undefined ? (c.statements.countTerminal.get(peer) as { n: number }).n : known + added;
+    const excess = count - this.retention.maxTerminalPerPeer;
+    if (excess > 0) count -= c.statements.dropOldest.run({ peer, excess }).changes;
+    this.terminalCounts.set(peer, count);
+  }
+}

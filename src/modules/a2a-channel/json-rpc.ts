@@ -1,0 +1,80 @@
+/**
+ * JSON-RPC 2.0 framing for the A2A endpoint: envelope types, the error codes of JSON-RPC and A2A 1.0, and
+ * the one error class the method handlers throw. Error objects carry only `code`, `message` and `data`.
+ */
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+
+export const RPC_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** Server error range; A2A uses it for everything not covered by a specific code. */
+  serverError: -32000,
+  taskNotFound: -32001,
+  unsupportedOperation: -32004,
+} as const;
+
+/** A failure the caller may see as is. Anything else thrown by a handler becomes a generic -32000. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+
+  toObject(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export const invalidParams = (reason: string) => new RpcError(RPC_CODES.invalidParams, `Invalid params: ${reason}`);
+
+export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error };
+}
+
+export function resultResponse(id: JsonRpcId, result: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** One entry of a request body, classified. */
+export type ParsedEntry =
+  | { kind: 'call'; id: JsonRpcId; method: string; params: unknown }
+  | { kind: 'notification'; method: string; params: unknown }
+  /** Not a Request object; answered with -32600 and the id when one could be read. */
+  | { kind: 'invalid'; id: JsonRpcId };
+
+function isValidId(value: unknown): value is JsonRpcId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * Classifies one entry. A Request has `jsonrpc: "2.0"`, a string `method`, optional structured `params`
+ * and, unless it is a notification, an `id` that is a string, number or null.
+ */
+export function parseEntry(entry: unknown): ParsedEntry {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { kind: 'invalid', id: null };
+  const e = entry as Record<string, unknown>;
+  const hasId = Object.prototype.hasOwnProperty.call(e, 'id');
+  const id = hasId && isValidId(e.id) ? e.id : null;
+  if (hasId && !isValidId(e.id)) return { kind: 'invalid', id: null };
+  if (e.jsonrpc !== '2.0' || typeof e.method !== 'string') return { kind: 'invalid', id };
+  const params = e.params;
+  if (params !== undefined && (typeof params !== 'object' || params === null)) return { kind: 'invalid', id };
+  return hasId ? { kind: 'call', id, method: e.method, params } : { kind: 'notification', method: e.method, params };
+}

@@ -1,0 +1,51 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { A2aPeerSettings } from '../config/config.types';
+import { authenticatePeer, bearerToken } from './peer-auth';
+
+jest.mock('node:crypto', () => {
+  const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+  return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
+});
+
+const peer = (name: string, token: string | undefined, usable = true): A2aPeerSettings => ({ name, token, usable });
+
+describe('A2A peer authentication', () => {
+  const peers = {
+    hermes: peer('hermes', 'hermes-token-0001'),
+    iris: peer('iris', 'iris-token-00002'),
+    ghost: peer('ghost', undefined, false),
+    stale: peer('stale', 'stale-token-0003', false),
+  };
+
+  it('identifies the peer whose token matches', () => {
+    expect(authenticatePeer(peers, 'hermes-token-0001')).toBe('hermes');
+    expect(authenticatePeer(peers, 'iris-token-00002')).toBe('iris');
+  });
+
+  it('refuses a same-length wrong token, a prefix, an empty token and unusable peers', () => {
+    expect(authenticatePeer(peers, 'hermes-token-0002')).toBeUndefined();
+    expect(authenticatePeer(peers, 'hermes-token')).toBeUndefined();
+    expect(authenticatePeer(peers, '')).toBeUndefined();
+    expect(authenticatePeer(peers, undefined)).toBeUndefined();
+    expect(authenticatePeer(peers, 'stale-token-0003')).toBeUndefined();
+  });
+
+  it('compares against every usable peer, even after a match (no early exit)', () => {
+    const compare = timingSafeEqual as jest.MockedFunction<typeof timingSafeEqual>;
+    compare.mockClear();
+    // hermes is the first usable peer: iris must still be compared.
+    expect(authenticatePeer(peers, 'hermes-token-0001')).toBe('hermes');
+    expect(compare).toHaveBeenCalledTimes(2);
+    compare.mockClear();
+    expect(authenticatePeer(peers, 'nobody')).toBeUndefined();
+    expect(compare).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads only Bearer credentials', () => {
+    expect(bearerToken('Bearer abc')).toBe('abc');
+    expect(bearerToken('bearer  abc ')).toBe('abc');
+    expect(bearerToken('Basic abc')).toBeUndefined();
+    expect(bearerToken('Bearer ')).toBeUndefined();
+    expect(bearerToken(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,70 @@
+import { A2A_MESSAGES } from './a2a-limits';
+import { RpcError } from './json-rpc';
+import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
+
+const message = (extra: Record<string, unknown> = {}) => ({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra } });
+
+function failure(fn: () => unknown): { code: number; message: string } {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof RpcError) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected an RpcError');
+}
+
+describe('parseSendMessageParams', () => {
+  it('accepts a minimal 1.0 message and defaults to blocking without a context', () => {
+    expect(parseSendMessageParams(message())).toEqual({ messageId: 'm1', contextId: undefined, text: 'hi', truncated: false, returnImmediately: false });
+  });
+
+  it('accepts every documented role spelling, and no role at all', () => {
+    for (const role of ['ROLE_USER', 'ROLE_AGENT', 'user', 'agent', undefined]) {
+      expect(parseSendMessageParams(message({ role })).text).toBe('hi');
+    }
+  });
+
+  it('reads returnImmediately, and the 0.3 blocking:false as the same thing', () => {
+    expect(parseSendMessageParams({ ...message(), configuration: { returnImmediately: true } }).returnImmediately).toBe(true);
+    expect(parseSendMessageParams({ ...message(), configuration: { blocking: false } }).returnImmediately).toBe(true);
+    expect(parseSendMessageParams({ ...message(), configuration: { blocking: true } }).returnImmediately).toBe(false);
+  });
+
+  it('keeps a valid contextId and treats an empty one as absent', () => {
+    expect(parseSendMessageParams(message({ contextId: 'ctx.A_b:9-z' })).contextId).toBe('ctx.A_b:9-z');
+    expect(parseSendMessageParams(message({ contextId: '' })).contextId).toBeUndefined();
+  });
+
+  it.each([
+    ['params not an object', [1], -32602, 'params must be an object'],
+    ['no message', {}, -32602, 'params.message must be an object'],
+    ['no messageId', { message: { parts: [{ text: 'x' }] } }, -32602, 'message.messageId is required'],
+    ['a bad role', message({ role: 'ROLE_ADMIN' }), -32602, 'message.role'],
+    ['empty parts', message({ parts: [] }), -32602, 'message.parts must be a non-empty array'],
+    ['a contextId with a space', message({ contextId: 'ctx 1' }), -32602, 'message.contextId must match'],
+    ['a 129-char contextId', message({ contextId: 'c'.repeat(129) }), -32602, 'message.contextId must match'],
+    ['a taskId', message({ taskId: 'task-1' }), -32004, A2A_MESSAGES.taskContinuation],
+    ['a non-boolean returnImmediately', { ...message(), configuration: { returnImmediately: 'yes' } }, -32602, 'returnImmediately'],
+  ])('refuses %s', (_what, params, code, text) => {
+    const error = failure(() => parseSendMessageParams(params));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(text);
+  });
+
+  it('uses the exact continuation message for taskId', () => {
+    expect(failure(() => parseSendMessageParams(message({ taskId: 't' }))).message).toBe('omit taskId and reuse contextId');
+  });
+});
+
+describe('parseGetTaskParams', () => {
+  it('reads the id and ignores historyLength/tenant', () => {
+    expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1' });
+  });
+
+  it('refuses a missing or non-string id with -32602', () => {
+    expect(failure(() => parseGetTaskParams({})).code).toBe(-32602);
+    expect(failure(() => parseGetTaskParams({ id: 7 })).code).toBe(-32602);
+    expect(failure(() => parseGetTaskParams(undefined)).code).toBe(-32602);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The part of better-sqlite3 the task store uses, typed here because the package ships no type
+ * declarations (and a global `declare module` could clash with other modules that load it too).
+ */
+export interface SqliteRunResult {
+  changes: number;
+}
+
+export interface SqliteStatement {
+  run(...params: unknown[]): SqliteRunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+export interface SqliteDatabase {
+  readonly open: boolean;
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): void;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  close(): void;
+}
+
+type SqliteConstructor = new (file: string, options?: { timeout?: number }) => SqliteDatabase;
+
+/** Opens (creating) a database file; `timeout` is the busy wait in ms. */
+export function openSqlite(file: string): SqliteDatabase {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Database = require('better-sqlite3') as SqliteConstructor;
+  return new Database(file, { timeout: 5000 });
+}

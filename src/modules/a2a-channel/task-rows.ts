@@ -1,0 +1,109 @@
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
+import type { A2aTask, TaskState } from './task-model';
+
+/** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
+
+export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'dropOldest' | 'deleteOld' | 'unsettled' | 'idle';
+
+export interface TaskRow {
+  id: string;
+  peer: string;
+  context_id: string;
+  agent_id: string | null;
+  session_key: string | null;
+  message_id: string;
+  state: TaskState;
+  status_message_id: string | null;
+  status_text: string | null;
+  artifact_id: string | null;
+  artifact_text: string | null;
+  run_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tasks (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  peer TEXT NOT NULL,
+  context_id TEXT NOT NULL,
+  agent_id TEXT,
+  session_key TEXT,
+  message_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  terminal INTEGER NOT NULL,
+  status_message_id TEXT,
+  status_text TEXT,
+  artifact_id TEXT,
+  artifact_text TEXT,
+  run_id TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
+`;
+
+export const COLUMNS = 'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, created_at, updated_at';
+
+
+export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
+  return {
+    insert: db.prepare(
+      `INSERT INTO tasks (${COLUMNS}, terminal) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id, @state,
+        @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @created_at, @updated_at, @terminal)`,
+    ),
+    get: db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`),
+    transition: db.prepare(
+      `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id, status_text = @status_text,
+        artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
+        run_id = COALESCE(@run_id, run_id), updated_at = @updated_at
+       WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
+    ),
+    countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
+    // The peer's `excess` oldest terminal tasks, walked from the old end of the (peer, terminal, seq) index.
+    dropOldest: db.prepare(
+      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq ASC LIMIT @excess)`,
+    ),
+    // Retention and idle expiry scan the table once a minute; an index for them would cost every write.
+    deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),
+    unsettled: db.prepare('SELECT id FROM tasks WHERE terminal = 0'),
+    idle: db.prepare('SELECT id FROM tasks WHERE terminal = 0 AND updated_at <= ?'),
+  };
+}
+
+export function toRow(task: A2aTask): TaskRow {
+  return {
+    id: task.id,
+    peer: task.peer,
+    context_id: task.contextId,
+    agent_id: task.agentId ?? null,
+    session_key: task.sessionKey ?? null,
+    message_id: task.messageId,
+    state: task.state,
+    status_message_id: task.statusMessage?.messageId ?? null,
+    status_text: task.statusMessage?.text ?? null,
+    artifact_id: task.artifact?.artifactId ?? null,
+    artifact_text: task.artifact?.text ?? null,
+    run_id: task.runId ?? null,
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}
+
+export function fromRow(row: TaskRow): A2aTask {
+  return {
+    id: row.id,
+    peer: row.peer,
+    contextId: row.context_id,
+    ...(row.agent_id !== null ? { agentId: row.agent_id } : {}),
+    ...(row.session_key !== null ? { sessionKey: row.session_key } : {}),
+    messageId: row.message_id,
+    state: row.state,
+    ...(row.status_text !== null ? { statusMessage: { messageId: row.status_message_id ?? '', text: row.status_text } } : {}),
+    ...(row.artifact_id !== null ? { artifact: { artifactId: row.artifact_id, text: row.artifact_text ?? '' } } : {}),
+    ...(row.run_id !== null ? { runId: row.run_id } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

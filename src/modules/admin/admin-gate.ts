@@ -1,0 +1,63 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ConfigStore } from '../config/config.store';
+import { AdminDenial, sendDenial, setPrincipal } from './admin-principal';
+import { peerAddress } from './peer-address';
+import { AdminAuthService } from './admin-auth.service';
+import { AuditLog } from './audit-log.service';
+
+/** Everything the gate covers: the admin API and its documentation (UI, assets, JSON, YAML). */
+export const ADMIN_HTTP_PATHS = ['/admin', '/docs', '/docs-json', '/docs-yaml'];
+
+/**
+ * Express-level gate in front of ADMIN_HTTP_PATHS, mounted before body parsing and before Swagger: it
+ * authenticates the caller (or refuses with 401/403 at once, so an anonymous client cannot tell an existing
+ * route from a missing one and never gets a body parsed), records the request for the audit log, and
+ * leaves the principal on the request. Which role a route needs is decided later by AdminRoleGuard, which
+ * knows the handler; the docs need `viewer` and are decided here.
+ */
+@Injectable()
+export class AdminGate {
+  private readonly logger = new Logger('admin-auth');
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly auth: AdminAuthService,
+    private readonly audit: AuditLog,
+  ) {}
+
+  readonly handler: RequestHandler = (req, res, next) => {
+    this.handle(req, res, next).catch((err: unknown) => {
+      // Fail closed, and say nothing about why: the details are in the log.
+      this.logger.error(`admin authentication failed: ${(err as Error).stack ?? String(err)}`);
+      if (res.headersSent) return;
+      res
+        .status(500)
+        .type('application/problem+json')
+        .send(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The request could not be processed.' }));
+    });
+  };
+
+  private async handle(req: Request, res: Response, next: NextFunction): Promise<void> {
+    this.audit.track(req, res);
+    const docs = req.baseUrl.toLowerCase().startsWith('/docs');
+    if (docs && this.config.current().config.gateway.admin.publicDocs) return next();
+    const outcome = await this.auth.authenticate(req);
+    if ('denial' in outcome) return this.deny(req, res, outcome.denial);
+    setPrincipal(req, outcome.principal);
+    if (outcome.principal.role === 'none') {
+      // Authenticated by the SSO proxy, but no group maps to a role and defaultRole is "none".
+      return this.deny(req, res, {
+        status: 403,
+        detail: `${outcome.principal.subject} has no admin role (no group in gateway.admin.sso.roleMapping, defaultRole "none")`,
+      });
+    }
+    next();
+  }
+
+  private deny(req: Request, res: Response, denial: AdminDenial): void {
+    // The audit log has every denial; this line helps while setting up a proxy (peer address included).
+    this.logger.debug(`${req.method} ${req.originalUrl.split('?')[0]} from ${peerAddress(req) ?? '?'} denied (${denial.status}): ${denial.detail}`);
+    sendDenial(req, res, denial);
+  }
+}

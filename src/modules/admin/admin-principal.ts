@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import type { CallerRole } from './admin-roles';
+
+/** Who is calling the admin API, as established by AdminAuthService. */
+export interface AdminPrincipal {
+  /** `token:<name>`, `sso:<user or e-mail>`, or `loopback` (no auth configured, local client). */
+  subject: string;
+  role: CallerRole;
+  via: 'token' | 'sso' | 'loopback';
+}
+
+const PRINCIPAL = Symbol('clawgate.adminPrincipal');
+type WithPrincipal = Request & { [PRINCIPAL]?: AdminPrincipal };
+
+export function getPrincipal(req: Request): AdminPrincipal | undefined {
+  return (req as WithPrincipal)[PRINCIPAL];
+}
+
+export function setPrincipal(req: Request, principal: AdminPrincipal): void {
+  (req as WithPrincipal)[PRINCIPAL] = principal;
+}
+
+/** Why a request was refused, before any handler ran. */
+export interface AdminDenial {
+  status: 401 | 403;
+  detail: string;
+  /** Value of WWW-Authenticate on a 401. */
+  challenge?: string;
+}
+
+export const ADMIN_REALM = 'Bearer realm="clawgate admin"';
+
+/** problem+json for a denial answered outside Nest (the express-level gate), same shape as the filter's. */
+export function sendDenial(req: Request, res: Response, denial: AdminDenial): void {
+  if (denial.challenge) res.setHeader('WWW-Authenticate', denial.challenge);
+  res
+    .status(denial.status)
+    .type('application/problem+json')
+    .send(
+      JSON.stringify({
+        type: 'about:blank',
+        title: denial.status === 401 ? 'Unauthorized' : 'Forbidden',
+        status: denial.status,
+        detail: denial.detail,
+        instance: req.originalUrl.split('?')[0],
+      }),
+    );
+}
+
+/** True for requests addressed to the admin API (routes are case-insensitive in express, so is this). */
+export function isAdminPath(req: Request): boolean {
+  const path = (req.originalUrl ?? req.url).split('?')[0].toLowerCase();
+  return path === '/admin' || path.startsWith('/admin/');
+}

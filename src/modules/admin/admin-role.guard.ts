@@ -1,0 +1,49 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { DomainError } from '../../common/errors/domain-error';
+import type { AdminRole } from '../config/schema/gateway.schema';
+import { ADMIN_ROLE_KEY } from './admin-role.decorator';
+import { getPrincipal, isAdminPath, setPrincipal } from './admin-principal';
+import { roleAtLeast, UNDECLARED_ROUTE_ROLE } from './admin-roles';
+import { AdminAuthService } from './admin-auth.service';
+import { AuditLog } from './audit-log.service';
+
+/**
+ * Global guard: every handler under /admin (and any handler declaring @RequiresRole elsewhere) runs only
+ * when the caller's role reaches the declared one. A handler under /admin that declares nothing requires
+ * `admin` — forgetting the decorator locks a route down instead of opening it.
+ */
+@Injectable()
+export class AdminRoleGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AdminAuthService,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const declared = this.reflector.getAllAndOverride<AdminRole | undefined>(ADMIN_ROLE_KEY, [context.getHandler(), context.getClass()]);
+    if (!declared && !isAdminPath(req)) return true;
+
+    let principal = getPrincipal(req);
+    if (!principal) {
+      // Not behind the gate (a @RequiresRole handler outside /admin): authenticate here, same rules.
+      this.audit.track(req, res);
+      const outcome = await this.auth.authenticate(req);
+      if ('denial' in outcome) {
+        if (outcome.denial.challenge) res.setHeader('WWW-Authenticate', outcome.denial.challenge);
+        throw new DomainError(outcome.denial.status, outcome.denial.status === 401 ? 'Unauthorized' : 'Forbidden', outcome.denial.detail);
+      }
+      principal = outcome.principal;
+      setPrincipal(req, principal);
+    }
+    const need = declared ?? UNDECLARED_ROUTE_ROLE;
+    if (roleAtLeast(principal.role, need)) return true;
+    const have = principal.role === 'none' ? 'no role' : `role "${principal.role}"`;
+    throw new DomainError(403, 'Forbidden', `this endpoint requires the "${need}" role; ${principal.subject} has ${have}`);
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AdminAuthService } from './admin-auth.service';
+import { AdminGate } from './admin-gate';
+import { AdminRoleGuard } from './admin-role.guard';
+import { AuditController } from './audit.controller';
+import { AuditLog } from './audit-log.service';
+import { SecretShield } from './secret-shield.service';
+
+/**
+ * Admin API security (SPEC §11): who may call /admin and /docs (AdminGate + AdminRoleGuard), the audit
+ * log, and the secret safety net for responses and logs. bootstrap.ts mounts the gate and the response
+ * masker on the express app, ahead of body parsing and Swagger.
+ */
+@Module({
+  controllers: [AuditController],
+  providers: [AdminAuthService, AdminGate, AuditLog, SecretShield, { provide: APP_GUARD, useClass: AdminRoleGuard }],
+  exports: [AdminGate, SecretShield, AuditLog],
+})
+export class AdminModule {}

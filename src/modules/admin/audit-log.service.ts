@@ -1,0 +1,99 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { maskSecrets } from '../../common/logging/secret-mask';
+import { ConfigStore } from '../config/config.store';
+import { getPrincipal } from './admin-principal';
+import { AuditEntry, AuditPage, readAuditPage } from './audit-page';
+import { clientAddress } from './peer-address';
+
+/** Methods that change nothing; every other method on the admin API is audited as a write. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const TRACKED = Symbol('clawgate.auditTracked');
+
+/** Whether a finished admin request belongs in the audit log: every write and every denial. */
+export function isAuditable(method: string, status: number): boolean {
+  return !READ_METHODS.has(method.toUpperCase()) || status === 401 || status === 403;
+}
+
+/**
+ * `<stateDir>/audit.jsonl` (SPEC §11): one JSON line per admin write and per denied admin request, appended
+ * in order, never rewritten. Lines hold who, from where, what and the outcome — never a credential: the
+ * path is recorded without its query string and the line passes through the secret masker.
+ */
+@Injectable()
+export class AuditLog implements OnApplicationShutdown {
+  private readonly logger = new Logger('audit');
+  /** Appends run one after another so lines never interleave and keep their order. */
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly config: ConfigStore) {}
+
+  get file(): string {
+    return path.join(this.config.stateDir, 'audit.jsonl');
+  }
+
+  /** Records the request when its response is done, if it is a write or was denied. Idempotent per request. */
+  track(req: Request, res: Response): void {
+    const marked = req as Request & { [TRACKED]?: boolean };
+    if (marked[TRACKED]) return;
+    marked[TRACKED] = true;
+    let done = false;
+    const record = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      // A client that hung up before the answer: 499 (as nginx logs it) unless a status was already sent.
+      const status = aborted && !res.headersSent ? 499 : res.statusCode;
+      if (isAuditable(req.method, status)) void this.append(this.entryFor(req, status));
+    };
+    res.once('finish', () => record(false));
+    res.once('close', () => record(true));
+  }
+
+  /** Appends one entry (queued behind earlier ones). Failures are logged, never thrown at the caller. */
+  append(entry: AuditEntry): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const line = `${maskSecrets(JSON.stringify(entry))}\n`;
+    this.queue = this.queue.then(async () => {
+      try {
+        await fs.mkdir(path.dirname(this.file), { recursive: true });
+        await fs.appendFile(this.file, line, { mode: 0o600 });
+      } catch (err) {
+        this.logger.error(`could not append to ${this.file}: ${(err as Error).message}`);
+      }
+    });
+    return this.queue;
+  }
+
+  /** Resolves once every entry recorded so far is on disk. */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+
+  page(limit: number, before?: number): Promise<AuditPage> {
+    return this.queue.then(() => readAuditPage(this.file, limit, before));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue;
+    this.closed = true;
+  }
+
+  private entryFor(req: Request, status: number): AuditEntry {
+    const snapshot = this.config.current();
+    const principal = getPrincipal(req);
+    const gateway = snapshot.config.gateway;
+    return {
+      ts: new Date().toISOString(),
+      subject: principal?.subject ?? 'anonymous',
+      role: principal?.role ?? 'none',
+      ip: clientAddress(req, [...gateway.admin.sso.trustedProxies, ...gateway.trustedProxies]) ?? null,
+      method: req.method.toUpperCase(),
+      path: req.originalUrl.split('?')[0],
+      status,
+      revision: snapshot.revision,
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { RequestHandler } from 'express';
+import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/logging/secret-mask';
+import type { RuntimeSnapshot } from '../config/config.types';
+import { ConfigStore } from '../config/config.store';
+import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
+import { configuredSecrets } from './secret-values';
+
+const NO_SECRETS: string[] = [];
+const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)|application\/x-www-form-urlencoded)/i;
+
+/**
+ * Safety net under every endpoint and log line: feeds the current snapshot's secret values to the shared
+ * masker (used by the log destination), and offers an express middleware that masks them in every response
+ * body sent with `res.send`/`res.json` — which is how Nest, the problem+json filter and the body-parser
+ * error handler all answer. Endpoints still never put secrets in responses; this catches mistakes.
+ */
+@Injectable()
+export class SecretShield implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('secrets');
+  private unregister?: () => void;
+  private unsubscribe?: () => void;
+  private readonly values = new WeakMap<RuntimeSnapshot, string[]>();
+
+  constructor(
+    private readonly config: ConfigStore,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.unregister = registerSecretSource(() => (this.config.isLoaded() ? this.valuesOf(this.config.current()) : NO_SECRETS));
+    // 'reloaded' also fires for the boot load, which happens after module init.
+    this.unsubscribe = this.config.onReloaded((outcome) => {
+      if (outcome.status === 'applied') this.warnShortSecrets(this.config.current());
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.unsubscribe?.();
+    this.unregister?.();
+  }
+
+  /** Express middleware: wraps res.send so every string or textual buffer body is masked. */
+  readonly responseMasker: RequestHandler = (_req, res, next) => {
+    const send = res.send;
+    res.send = function maskedSend(this: typeof res, body?: unknown) {
+      if (typeof body === 'string') return send.call(this, maskSecrets(body));
+      if (Buffer.isBuffer(body) && TEXTUAL.test(String(this.getHeader('content-type') ?? ''))) {
+        const text = body.toString('utf8');
+        return send.call(this, containsSecret(text) ? Buffer.from(maskSecrets(text), 'utf8') : body);
+      }
+      return send.call(this, body); // objects come back here as a string through res.json
+    } as typeof res.send;
+    next();
+  };
+
+  /** The same array per snapshot, so the masker can tell nothing changed. */
+  private valuesOf(snapshot: RuntimeSnapshot): string[] {
+    let values = this.values.get(snapshot);
+    if (!values) {
+      values = configuredSecrets(snapshot, this.options.env).map((s) => s.value);
+      this.values.set(snapshot, values);
+    }
+    return values;
+  }
+
+  private warnShortSecrets(snapshot: RuntimeSnapshot): void {
+    const short = configuredSecrets(snapshot, this.options.env).filter((s) => s.value.length < MIN_MASKED_SECRET_LENGTH);
+    if (!short.length) return;
+    this.logger.warn(
+      `${short.map((s) => s.path).join(', ')}: shorter than ${MIN_MASKED_SECRET_LENGTH} characters — easy to guess, and ` +
+        'too short to be masked in logs and responses; use long random values',
+    );
+  }
+}

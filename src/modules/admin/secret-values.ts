@@ -1,0 +1,44 @@
+import type { RuntimeSnapshot } from '../config/config.types';
+import { toDottedPath } from '../config/pipeline/config-issue';
+import { isSecretConfigPath } from '../config/pipeline/substitute-env';
+
+/** A secret the running config holds, with where it sits (for warnings that must not show the value). */
+export interface ConfiguredSecret {
+  path: string;
+  value: string;
+}
+
+const bySnapshot = new WeakMap<RuntimeSnapshot, ConfiguredSecret[]>();
+
+/**
+ * Every secret value of a snapshot: whatever sits at a secret path of the normalized config (the same rule
+ * that redacts GET /admin/config — admin tokens, peer tokens and outboundTokens, http account tokens,
+ * provider apiKeys and headers, the embeddings apiKey, and any secret-named key added later), plus the
+ * provider keys the gateway reads from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY).
+ */
+export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.ProcessEnv): ConfiguredSecret[] {
+  let found = bySnapshot.get(snapshot);
+  if (found) return found;
+  found = [];
+  collect(snapshot.config, [], found);
+  for (const provider of Object.values(snapshot.config.models.providers)) {
+    const value = provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined;
+    if (value) found.push({ path: `environment variable ${provider.apiKeyEnv}`, value });
+  }
+  bySnapshot.set(snapshot, found);
+  return found;
+}
+
+function collect(node: unknown, segments: Array<string | number>, out: ConfiguredSecret[]): void {
+  if (typeof node === 'string') {
+    if (node && segments.length && isSecretConfigPath(segments)) out.push({ path: toDottedPath(segments), value: node });
+    return;
+  }
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => collect(v, [...segments, i], out));
+    return;
+  }
+  if (node && typeof node === 'object' && !(node instanceof Map)) {
+    for (const [k, v] of Object.entries(node)) collect(v, [...segments, k], out);
+  }
+}

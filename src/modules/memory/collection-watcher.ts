@@ -1,0 +1,108 @@
+import { existsSync, Stats } from 'node:fs';
+import * as path from 'node:path';
+import { FSWatcher, watch } from 'chokidar';
+import { globDepth, isHiddenPath } from './glob-pattern';
+import { MemoryCollection, relativeInCollection } from './memory-collections';
+import { isInsideDir } from './collection-sync';
+
+/** What changed since the last flush: files to re-check, and collections to rescan (a directory came or went). */
+export interface ChangeBatch {
+  files: Set<string>;
+  rescan: Set<string>;
+}
+
+export interface WatchOptions {
+  /** Quiet time before a batch is flushed (memory.qmd.update.debounceMs), read at every event. */
+  debounceMs: () => number;
+  onBatch: (batch: ChangeBatch) => void;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * Follows the directories of an agent's collections and reports changes in debounced batches. A busy
+ * transcript that never falls quiet is still flushed at least every 5 × debounce. A collection root that
+ * does not exist yet (another agent's session dir before its first run) is followed from its nearest
+ * existing ancestor, so its creation is noticed.
+ */
+export class CollectionWatcher {
+  private watcher?: FSWatcher;
+  private pending: ChangeBatch = { files: new Set(), rescan: new Set() };
+  private timer?: NodeJS.Timeout;
+  private firstEventAt = 0;
+
+  constructor(
+    private readonly collections: readonly MemoryCollection[],
+    private readonly options: WatchOptions,
+  ) {}
+
+  /** Resolves once the watcher is live. */
+  async start(): Promise<void> {
+    const targets = [...new Set(this.collections.map((c) => nearestExisting(c.root)))];
+    if (!targets.length) return;
+    const watcher = watch(targets, {
+      ignoreInitial: true,
+      ignored: (p: string, stats?: Stats) => !this.wanted(p, stats),
+    });
+    this.watcher = watcher;
+    watcher.on('all', (event, file) => this.onEvent(event, path.resolve(file)));
+    watcher.on('error', (err) => this.options.onError?.(err as Error));
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  /** Whether a path matters to some collection: a directory on the way to or inside a root, or a member file. */
+  private wanted(p: string, stats?: Stats): boolean {
+    const abs = path.resolve(p);
+    return this.collections.some((c) => {
+      if (isInsideDir(abs, c.root)) return !stats || stats.isDirectory(); // an ancestor of the root (or the root)
+      const rel = path.relative(c.root, abs);
+      if (rel.startsWith('..') || path.isAbsolute(rel) || isHiddenPath(rel)) return false;
+      const depth = globDepth(c.pattern);
+      const dirOk = depth === undefined || rel.split(path.sep).length <= depth;
+      const fileOk = relativeInCollection(c, abs) !== undefined;
+      if (!stats) return dirOk || fileOk;
+      return stats.isDirectory() ? dirOk : fileOk;
+    });
+  }
+
+  private onEvent(event: string, file: string): void {
+    if (event === 'addDir' || event === 'unlinkDir') {
+      for (const c of this.collections) {
+        if (isInsideDir(file, c.root) || isInsideDir(c.root, file)) this.pending.rescan.add(c.key);
+      }
+    } else if (event === 'add' || event === 'change' || event === 'unlink') {
+      this.pending.files.add(file);
+    } else {
+      return;
+    }
+    const now = Date.now();
+    if (!this.timer) this.firstEventAt = now;
+    clearTimeout(this.timer);
+    const debounce = this.options.debounceMs();
+    const wait = Math.max(0, Math.min(debounce, this.firstEventAt + debounce * 5 - now));
+    this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = { files: new Set(), rescan: new Set() };
+    if (batch.files.size || batch.rescan.size) this.options.onBatch(batch);
+  }
+}
+
+function nearestExisting(dir: string): string {
+  let current = path.resolve(dir);
+  while (!existsSync(current)) {
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return current;
+}

@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+/** Query of `GET /admin/agents/:id/memory/search`; unknown parameters are rejected (400). */
+export class MemorySearchQueryDto {
+  @ApiProperty({ example: 'when is the piano lesson', description: 'What to look for (1-2000 characters).' })
+  @IsString({ message: '$property must be one string' })
+  @MinLength(1)
+  @MaxLength(2000)
+  q!: string;
+
+  @ApiPropertyOptional({ example: 6, minimum: 1, maximum: 100, description: 'Results to return [memory.qmd.limits.maxResults].' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ example: 0.2, minimum: 0, maximum: 1, description: 'Drop results scoring below this.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  minScore?: number;
+}
+
+export class MemoryHitDto {
+  @ApiProperty({ example: 'family-sessions' }) collection!: string;
+  @ApiProperty({ example: 'family-sessions/3b7c1f9e-2a41-4d51-9a0e-6f1f3c2b9d10.jsonl', description: 'Workspace-relative, or `<collection>/<path>`; accepted by memory_get.' })
+  path!: string;
+  @ApiProperty({ example: 2, description: '1-based; for transcripts the JSONL line number.' }) startLine!: number;
+  @ApiProperty({ example: 4 }) endLine!: number;
+  @ApiProperty({ example: 0.9918, minimum: 0, maximum: 1, description: 'Reciprocal rank fusion of keyword and vector ranks, normalized.' })
+  score!: number;
+  @ApiProperty({ example: 'user: Emma has her piano lesson every Tuesday at 5 pm\n\nassistant: [family] Emma has her piano lesson…' })
+  snippet!: string;
+}
+
+/** The memory_search result shape. */
+export class MemorySearchResultDto {
+  @ApiProperty({ enum: ['ok'], example: 'ok' }) status!: 'ok';
+  @ApiProperty({ type: [MemoryHitDto] }) results!: MemoryHitDto[];
+}
+
+export class MemoryCollectionDto {
+  @ApiProperty({ example: 'memory-root-main' }) name!: string;
+  @ApiProperty({ enum: ['memory-root', 'memory-dir', 'sessions', 'path', 'extra'], example: 'memory-root' }) kind!: string;
+  @ApiProperty({ example: '/home/me/.openclaw/workspace-main', description: 'Directory the collection reads.' }) path!: string;
+  @ApiProperty({ example: 'MEMORY.md', description: 'Glob of the files it includes.' }) pattern!: string;
+  @ApiProperty({ example: 1 }) files!: number;
+  @ApiProperty({ example: 3 }) chunks!: number;
+  @ApiProperty({ example: 3, description: 'Chunks with a vector from the current embedder.' }) embedded!: number;
+  @ApiPropertyOptional({ example: '2025-05-02T09:14:03.120Z' }) lastIndexedAt?: string;
+}
+
+export class MemoryEmbeddingsDto {
+  @ApiProperty({ enum: ['bundled', 'openai', 'none'], example: 'bundled' }) provider!: string;
+  @ApiProperty({ nullable: true, type: String, example: 'bundled:use-lite-512', description: 'null for provider none.' })
+  fingerprint!: string | null;
+  @ApiPropertyOptional({ example: 'embeddings endpoint answered HTTP 401: Incorrect API key provided' }) lastError?: string;
+}
+
+export class MemoryCollectionsDto {
+  @ApiProperty({ example: 'main' }) agentId!: string;
+  @ApiProperty({ enum: ['builtin', 'qmd'], example: 'qmd', description: 'builtin: MEMORY.md and memory/ only; qmd: the full collection model.' })
+  backend!: 'builtin' | 'qmd';
+  @ApiProperty({ type: MemoryEmbeddingsDto }) embeddings!: MemoryEmbeddingsDto;
+  @ApiProperty({ type: [MemoryCollectionDto] }) collections!: MemoryCollectionDto[];
+}
+
+export class MemoryReindexDto {
+  @ApiProperty({ example: 'main' }) agentId!: string;
+  @ApiProperty({ example: 12, description: 'Files read and chunked again.' }) indexed!: number;
+  @ApiProperty({ example: 0 }) unchanged!: number;
+  @ApiProperty({ example: 1, description: 'Files dropped (deleted, or no longer in a collection).' }) removed!: number;
+  @ApiProperty({ type: [String], example: [] }) skipped!: string[];
+  @ApiProperty({ example: 48 }) chunks!: number;
+  @ApiProperty({ example: 48 }) embedded!: number;
+  @ApiProperty({ example: 2210 }) durationMs!: number;
+}

@@ -1,0 +1,73 @@
+/**
+ * The MemoryIndex port: storage and retrieval primitives of one agent's memory index (files, chunks,
+ * keyword and vector lists). The embedded implementation is SQLite (FTS5) plus an in-process vector scan;
+ * a shared backend can implement the same primitives while scanning, chunking, embedding and rank fusion
+ * stay in AgentMemory.
+ */
+import type { Chunk } from './chunker';
+
+export interface IndexedFileState {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface IndexedFile extends IndexedFileState {
+  collectionKey: string;
+  collection: string;
+  /** Absolute path. */
+  path: string;
+  /** Path inside the collection root, `/`-separated. */
+  rel: string;
+}
+
+export interface ChunkRow {
+  id: number;
+  collectionKey: string;
+  collection: string;
+  path: string;
+  rel: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface CollectionStats {
+  collectionKey: string;
+  files: number;
+  chunks: number;
+  /** Chunks that have a vector from the current embedder. */
+  embedded: number;
+  lastIndexedAt?: string;
+}
+
+export interface PendingEmbedding {
+  chunkId: number;
+  hash: string;
+  text: string;
+}
+
+export interface MemoryIndex {
+  fileStates(collectionKey: string): Map<string, IndexedFileState>;
+  /** Replaces the chunks of one file atomically (readers see the old or the new version, never a mix). */
+  replaceFile(file: IndexedFile, chunks: Chunk[]): void;
+  /** Records a new size/mtime for a file whose content hash did not change. */
+  touchFile(collectionKey: string, path: string, size: number, mtimeMs: number): void;
+  removeFile(collectionKey: string, path: string): boolean;
+  /** Drops every file of collections not in `keys`; returns how many files went. */
+  retainCollections(keys: readonly string[]): number;
+  /** Selects the embedder; vectors of any other fingerprint are dropped (a changed embedder re-embeds). */
+  useFingerprint(fingerprint: string | undefined): void;
+  /** Chunks after `afterChunkId` (id order) whose text has no vector of this fingerprint, one per text. */
+  pendingEmbeddings(fingerprint: string, limit: number, afterChunkId?: number): PendingEmbedding[];
+  storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void;
+  /** Removes vectors no chunk refers to any more. */
+  pruneEmbeddings(): number;
+  /** Chunk ids by BM25, best first, restricted to the given collections. */
+  keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[];
+  /** Chunk ids by cosine similarity, best first; undefined when no chunk of these collections has a vector. */
+  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined;
+  chunks(ids: readonly number[]): ChunkRow[];
+  stats(fingerprint: string | undefined): CollectionStats[];
+  close(): void;
+}

@@ -1,0 +1,106 @@
+import type { Logger } from '@nestjs/common';
+import type { Embedder } from './embedder.port';
+import { ftsQuery, queryTerms, reciprocalRankFusion, snippet } from './hybrid-rank';
+import { displayPath, MemoryCollection } from './memory-collections';
+import type { MemoryIndex } from './memory-index.port';
+
+export type SearchMode = 'hybrid' | 'keyword' | 'vector';
+
+export interface SearchOptions {
+  maxResults: number;
+  minScore?: number;
+  maxSnippetChars: number;
+  /** `hybrid` [default]: both lists fused; the others consult one list (benchmarks, evaluation). */
+  mode?: SearchMode;
+}
+
+/** One memory_search result (SPEC §7). */
+export interface SearchHit {
+  collection: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  snippet: string;
+}
+
+/** How deep each list is read before fusion: enough that a chunk ranked well in only one list survives. */
+const MIN_CANDIDATES = 50;
+
+/**
+ * Hybrid search over one agent's index: BM25 keyword list and cosine vector list (each restricted to the
+ * agent's current collections), fused by RRF, one result per chunk and per cited range.
+ */
+export class MemorySearcher {
+  constructor(
+    private readonly index: MemoryIndex,
+    private readonly embedder: Embedder | undefined,
+    private readonly logger?: Pick<Logger, 'warn'>,
+  ) {}
+
+  async search(query: string, collections: readonly MemoryCollection[], workspace: string, options: SearchOptions): Promise<SearchHit[]> {
+    const keys = collections.map((c) => c.key);
+    if (!keys.length || !query.trim()) return [];
+    const mode = options.mode ?? 'hybrid';
+    const depth = Math.max(MIN_CANDIDATES, options.maxResults * 5);
+    const lists: number[][] = [];
+    const fts = mode === 'vector' ? undefined : ftsQuery(query);
+    if (fts) lists.push(this.index.keywordSearch(fts, keys, depth));
+    if (mode !== 'keyword') {
+      const vector = await this.vectorList(query, keys, depth);
+      if (vector) lists.push(vector);
+    }
+    return this.materialize(reciprocalRankFusion(lists), query, collections, workspace, options);
+  }
+
+  /** The vector list, or undefined when there is no embedder, no vector yet, or the embedder fails. */
+  private async vectorList(query: string, keys: string[], depth: number): Promise<number[] | undefined> {
+    if (!this.embedder) return undefined;
+    let vector: Float32Array;
+    try {
+      [vector] = await this.embedder.embed([query]);
+    } catch (err) {
+      this.logger?.warn(`query embedding failed, searching by keyword only: ${(err as Error).message}`);
+      return undefined;
+    }
+    return this.index.vectorSearch(vector, this.embedder.fingerprint, keys, depth);
+  }
+
+  private materialize(
+    fused: ReadonlyArray<{ id: number; score: number }>,
+    query: string,
+    collections: readonly MemoryCollection[],
+    workspace: string,
+    options: SearchOptions,
+  ): SearchHit[] {
+    const minScore = options.minScore ?? 0;
+    const wanted = fused.filter((h) => h.score >= minScore);
+    const byKey = new Map(collections.map((c) => [c.key, c]));
+    const scores = new Map(wanted.map((h) => [h.id, h.score]));
+    const terms = queryTerms(query);
+    const seen = new Set<string>();
+    const hits: SearchHit[] = [];
+    // Rows come back in fused order; read a few more than needed since duplicates are skipped.
+    for (const row of this.index.chunks(wanted.slice(0, options.maxResults * 3).map((h) => h.id))) {
+      const c = byKey.get(row.collectionKey);
+      if (!c) continue;
+      const cited = `${row.path}:${row.startLine}-${row.endLine}`;
+      if (seen.has(cited)) continue; // the same file reached through two overlapping collections
+      seen.add(cited);
+      hits.push({
+        collection: c.name,
+        path: displayPath(workspace, c, row.rel),
+        startLine: row.startLine,
+        endLine: row.endLine,
+        score: round(scores.get(row.id) ?? 0),
+        snippet: snippet(row.text, terms, options.maxSnippetChars),
+      });
+      if (hits.length >= options.maxResults) break;
+    }
+    return hits;
+  }
+}
+
+function round(score: number): number {
+  return Math.round(score * 10_000) / 10_000;
+}

@@ -1,0 +1,196 @@
+import * as path from 'node:path';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AgentsService } from '../agents/agents.service';
+import { ConfigStore } from '../config/config.store';
+import type { ResolvedAgent, RuntimeSnapshot } from '../config/config.types';
+import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
+import { AgentMemory } from './agent-memory';
+import { createEmbedder, embedderSettingsKey } from './embedder-factory';
+import type { Embedder } from './embedder.port';
+import { agentCollections, CollectionKind, ignoredByBuiltin, MemoryCollection } from './memory-collections';
+import { readLines, resolveMemoryPath } from './memory-path-guard';
+import type { SearchHit } from './memory-searcher';
+import type { MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
+import { SqliteMemoryIndex } from './sqlite-memory-index';
+
+export type MemorySearchResult = { status: 'ok'; results: SearchHit[] };
+export type MemoryGetResult =
+  | { status: 'ok'; path: string; text: string; from: number; to: number; totalLines: number; truncated: boolean }
+  | { status: 'forbidden' | 'not_found'; error: string };
+
+export interface CollectionView {
+  name: string;
+  kind: CollectionKind;
+  path: string;
+  pattern: string;
+  files: number;
+  chunks: number;
+  embedded: number;
+  lastIndexedAt?: string;
+}
+
+export interface CollectionsView {
+  agentId: string;
+  backend: 'builtin' | 'qmd';
+  embeddings: { provider: 'bundled' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
+  collections: CollectionView[];
+}
+
+export interface ReindexReport {
+  agentId: string;
+  indexed: number;
+  unchanged: number;
+  removed: number;
+  skipped: string[];
+  chunks: number;
+  embedded: number;
+  durationMs: number;
+}
+
+/** `<stateDir>/agents/<id>/memory/index.sqlite` */
+export function memoryIndexPath(stateDir: string, agentId: string): string {
+  return path.join(stateDir, 'agents', agentId, 'memory', 'index.sqlite');
+}
+
+/**
+ * Per-agent memory (SPEC §7): opens an agent's index on first use, keeps its collections in line with the
+ * config across reloads, and serves memory_search / memory_get and the admin memory endpoints. Every
+ * operation is scoped to the collections of the agent it is called for; nothing else is reachable.
+ */
+@Injectable()
+export class MemoryService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('memory');
+  private readonly engines = new Map<string, AgentMemory>();
+  private embedderState?: { key: string; embedder: Embedder | undefined };
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly agents: AgentsService,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.config.onApplied((_prev, next) => this.apply(next));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.unsubscribe?.();
+    const engines = [...this.engines.values()];
+    this.engines.clear();
+    await Promise.all(engines.map((e) => e.close()));
+  }
+
+  /** The agent's memory, opened and indexed on first use; 404 for an agent that is not configured. */
+  async forAgent(agentId: string): Promise<AgentMemory> {
+    const agent = this.agents.get(agentId);
+    let engine = this.engines.get(agent.id);
+    if (!engine) {
+      engine = this.createEngine(agent);
+      this.engines.set(agent.id, engine);
+    }
+    await this.agents.ensureWorkspace(agent);
+    await engine.ready();
+    return engine;
+  }
+
+  async search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
+    const engine = await this.forAgent(agentId);
+    const { maxResults, maxSnippetChars } = this.config.current().config.memory.qmd;
+    const results = await engine.search(args.query, { maxResults: args.maxResults ?? maxResults, minScore: args.minScore, maxSnippetChars });
+    return { status: 'ok', results };
+  }
+
+  async get(agentId: string, args: MemoryGetArgs): Promise<MemoryGetResult> {
+    const engine = await this.forAgent(agentId);
+    const resolved = await resolveMemoryPath(args.path, engine.workspaceDir, engine.currentCollections());
+    if (resolved.status !== 'ok') return resolved;
+    const slice = await readLines(resolved.file, args.from, args.lines);
+    return { status: 'ok', path: resolved.display, ...slice };
+  }
+
+  async collections(agentId: string): Promise<CollectionsView> {
+    const engine = await this.forAgent(agentId);
+    const stats = new Map(engine.stats().map((s) => [s.collectionKey, s]));
+    const embedder = this.embedder();
+    return {
+      agentId: engine.agentId,
+      backend: this.config.current().config.memory.backend,
+      embeddings: {
+        provider: this.config.current().config.memory.embeddings.provider,
+        fingerprint: embedder?.fingerprint ?? null,
+        ...(engine.embedError ? { lastError: engine.embedError } : {}),
+      },
+      collections: engine.currentCollections().map((c) => {
+        const s = stats.get(c.key);
+        return {
+          name: c.name,
+          kind: c.kind,
+          path: c.root,
+          pattern: c.pattern,
+          files: s?.files ?? 0,
+          chunks: s?.chunks ?? 0,
+          embedded: s?.embedded ?? 0,
+          ...(s?.lastIndexedAt ? { lastIndexedAt: s.lastIndexedAt } : {}),
+        };
+      }),
+    };
+  }
+
+  /** Re-reads every file of the agent's collections and waits until keyword and vector indexes are complete. */
+  async reindex(agentId: string): Promise<ReindexReport> {
+    const engine = await this.forAgent(agentId);
+    const counts = await engine.reindex();
+    const totals = engine.stats().reduce((t, s) => ({ chunks: t.chunks + s.chunks, embedded: t.embedded + s.embedded }), { chunks: 0, embedded: 0 });
+    return { agentId: engine.agentId, ...counts, ...totals };
+  }
+
+  private createEngine(agent: ResolvedAgent): AgentMemory {
+    const snapshot = this.config.current();
+    const engine = new AgentMemory({
+      agentId: agent.id,
+      openIndex: () => new SqliteMemoryIndex(memoryIndexPath(this.config.current().stateDir, agent.id)),
+      embedder: () => this.embedder(),
+      debounceMs: () => this.config.current().config.memory.qmd.debounceMs,
+      logger: this.logger,
+    });
+    void engine.configure(agent.workspace, this.collectionsOf(agent, snapshot));
+    return engine;
+  }
+
+  private collectionsOf(agent: ResolvedAgent, snapshot: RuntimeSnapshot): MemoryCollection[] {
+    const ignored = ignoredByBuiltin(agent, snapshot.config.memory);
+    if (ignored.length) {
+      this.logger.warn(`memory of ${agent.id}: memory.backend is "builtin", so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not used; set memory.backend: "qmd"`);
+    }
+    return agentCollections(agent, snapshot.config.memory, snapshot.config.agents);
+  }
+
+  /** The embedder of the current settings; rebuilt only when they change, the bundled model shared anyway. */
+  private embedder(): Embedder | undefined {
+    const settings = this.config.current().config.memory.embeddings;
+    const key = embedderSettingsKey(settings, this.options.env);
+    if (this.embedderState?.key !== key) this.embedderState = { key, embedder: createEmbedder(settings, this.options.env) };
+    return this.embedderState.embedder;
+  }
+
+  /** A reload: agents that went away are closed; the others get their new collections (and embedder). */
+  private apply(next: RuntimeSnapshot): void {
+    const embedderChanged = this.embedderState !== undefined && this.embedderState.key !== embedderSettingsKey(next.config.memory.embeddings, this.options.env);
+    for (const [id, engine] of this.engines) {
+      const agent = next.agentsById.get(id);
+      if (!agent) {
+        this.engines.delete(id);
+        void engine.close();
+        continue;
+      }
+      // Collections switch synchronously, in the tick of the swap: a grant removed by this reload is not
+      // searchable by any request that sees the new revision. The resync and re-watch follow.
+      engine
+        .configure(agent.workspace, this.collectionsOf(agent, next))
+        .catch((err: Error) => this.logger.warn(`memory of ${id} could not follow the new config: ${err.message}`));
+      void this.agents.ensureWorkspace(agent).catch(() => undefined);
+      if (embedderChanged) engine.embedderChanged();
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Chunk } from './chunker';
+import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
+import { Database, openDatabase } from './sqlite-types';
+import { VectorMatrix } from './vector-matrix';
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY,
+  collection_key TEXT NOT NULL,
+  collection TEXT NOT NULL,
+  path TEXT NOT NULL,
+  rel TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  indexed_at TEXT NOT NULL,
+  UNIQUE (collection_key, path)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_by_file ON chunks(file_id);
+CREATE INDEX IF NOT EXISTS chunks_by_hash ON chunks(hash);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='chunks', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+-- Vectors are keyed by chunk text hash: an unchanged chunk of a re-indexed file (a growing transcript)
+-- keeps its vector, and identical chunks are embedded once.
+CREATE TABLE IF NOT EXISTS embeddings (
+  hash TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  dims INTEGER NOT NULL,
+  vec BLOB NOT NULL,
+  PRIMARY KEY (hash, fingerprint)
+);
+`;
+
+/**
+ * The embedded MemoryIndex: one SQLite file per agent (WAL) with FTS5 BM25 over chunks and vectors stored
+ * as Float32 BLOBs tagged with the embedder fingerprint, scanned in process by a VectorMatrix.
+ */
+export class SqliteMemoryIndex implements MemoryIndex {
+  private readonly db: Database;
+  private matrix?: { fingerprint: string; value: VectorMatrix };
+
+  constructor(readonly file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.db = openDatabase(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    const version = Number(this.db.pragma('user_version', { simple: true }));
+    if (version > SCHEMA_VERSION) throw new Error(`${file} was written by a newer clawgate (schema ${version})`);
+    this.db.exec(SCHEMA);
+    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+
+  fileStates(collectionKey: string): Map<string, IndexedFileState> {
+    const rows = this.db.prepare('SELECT path, hash, size, mtime_ms FROM files WHERE collection_key = ?').all(collectionKey) as Array<{
+      path: string;
+      hash: string;
+      size: number;
+      mtime_ms: number;
+    }>;
+    return new Map(rows.map((r) => [r.path, { hash: r.hash, size: r.size, mtimeMs: r.mtime_ms }]));
+  }
+
+  replaceFile(file: IndexedFile, chunks: Chunk[]): void {
+    this.tx(() => {
+      this.deleteFile(file.collectionKey, file.path);
+      const { lastInsertRowid } = this.db
+        .prepare('INSERT INTO files (collection_key, collection, path, rel, hash, size, mtime_ms, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(file.collectionKey, file.collection, file.path, file.rel, file.hash, file.size, file.mtimeMs, new Date().toISOString());
+      const insert = this.db.prepare('INSERT INTO chunks (file_id, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)');
+      for (const c of chunks) insert.run(lastInsertRowid, c.startLine, c.endLine, c.text, textHash(c.text));
+    });
+    // A new chunk whose text was embedded before already has a vector: the matrix must pick it up.
+    this.matrix = undefined;
+  }
+
+  touchFile(collectionKey: string, file: string, size: number, mtimeMs: number): void {
+    this.db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE collection_key = ? AND path = ?').run(size, mtimeMs, collectionKey, file);
+  }
+
+  removeFile(collectionKey: string, file: string): boolean {
+    return this.tx(() => this.deleteFile(collectionKey, file));
+  }
+
+  retainCollections(keys: readonly string[]): number {
+    return this.tx(() => {
+      const stale = this.db
+        .prepare('SELECT collection_key, path FROM files WHERE collection_key NOT IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(keys)) as Array<{ collection_key: string; path: string }>;
+      for (const f of stale) this.deleteFile(f.collection_key, f.path);
+      return stale.length;
+    });
+  }
+
+  useFingerprint(fingerprint: string | undefined): void {
+    const current = (this.db.prepare("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)?.value;
+    if (current === (fingerprint ?? '')) return;
+    this.tx(() => {
+      this.db.prepare('DELETE FROM embeddings WHERE fingerprint != ?').run(fingerprint ?? '');
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(fingerprint ?? '');
+    });
+    this.matrix = undefined;
+  }
+
+  pendingEmbeddings(fingerprint: string, limit: number, afterChunkId = 0): PendingEmbedding[] {
+    // Walks chunks in id order from a cursor, so a pass over N chunks costs O(N) rather than rescanning
+    // the already-embedded prefix for every batch.
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS chunkId, c.hash AS hash, c.text AS text FROM chunks c
+         WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = c.hash AND e.fingerprint = ?)
+         ORDER BY c.id LIMIT ?`,
+      )
+      .all(afterChunkId, fingerprint, limit) as PendingEmbedding[];
+    const seen = new Set<string>();
+    return rows.filter((r) => !seen.has(r.hash) && seen.add(r.hash));
+  }
+
+  storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void {
+    if (!items.length) return;
+    const insert = this.db.prepare('INSERT OR REPLACE INTO embeddings (hash, fingerprint, dims, vec) VALUES (?, ?, ?, ?)');
+    this.tx(() => {
+      for (const { hash, vector } of items) {
+        insert.run(hash, fingerprint, vector.length, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+      }
+    });
+    this.matrix = undefined;
+  }
+
+  pruneEmbeddings(): number {
+    return this.db.prepare('DELETE FROM embeddings WHERE hash NOT IN (SELECT hash FROM chunks)').run().changes;
+  }
+
+  keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[] {
+    // Ranking inside the FTS subquery (ORDER BY rank = bm25) lets FTS5 use its own ranking path; ordering
+    // by bm25() over the joined rows was ~6x slower at 10k chunks with common terms.
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS id FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank) r
+         JOIN chunks c ON c.id = r.id
+         JOIN files f ON f.id = c.file_id
+         WHERE f.collection_key IN (SELECT value FROM json_each(?))
+         ORDER BY r.rank LIMIT ?`,
+      )
+      .all(ftsQuery, JSON.stringify(collectionKeys), limit) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined {
+    return this.vectors(fingerprint)?.search(query, collectionKeys, limit);
+  }
+
+  chunks(ids: readonly number[]): ChunkRow[] {
+    if (!ids.length) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS id, f.collection_key AS collectionKey, f.collection AS collection, f.path AS path, f.rel AS rel,
+                c.start_line AS startLine, c.end_line AS endLine, c.text AS text
+         FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  stats(fingerprint: string | undefined): CollectionStats[] {
+    const rows = this.db
+      .prepare(
+        `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
+                count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt
+         FROM files f LEFT JOIN chunks c ON c.file_id = f.id
+         LEFT JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?
+         GROUP BY f.collection_key`,
+      )
+      .all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null }>;
+    return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private vectors(fingerprint: string): VectorMatrix | undefined {
+    if (this.matrix?.fingerprint === fingerprint) return this.matrix.value;
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
+         FROM chunks c JOIN files f ON f.id = c.file_id
+         JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?`,
+      )
+      .all(fingerprint) as Array<{ id: number; collectionKey: string; dims: number; vec: Buffer }>;
+    if (!rows.length) return undefined;
+    const dims = rows[0].dims;
+    const value = new VectorMatrix(dims, rows.filter((r) => r.dims === dims));
+    this.matrix = { fingerprint, value };
+    return value;
+  }
+
+  private deleteFile(collectionKey: string, file: string): boolean {
+    const row = this.db.prepare('SELECT id FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as { id: number } | undefined;
+    if (!row) return false;
+    // Chunks go first and explicitly, so the FTS delete trigger sees every row.
+    this.db.prepare('DELETE FROM chunks WHERE file_id = ?').run(row.id);
+    this.db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+    this.matrix = undefined;
+    return true;
+  }
+
+  private tx<R>(fn: () => R): R {
+    return this.db.transaction(fn)();
+  }
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

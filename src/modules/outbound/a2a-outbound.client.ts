@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ConfigStore } from '../config/config.store';
+import { A2aOutboundError } from './a2a-outbound-error';
+import {
+  GET_TASK_METHOD,
+  isSettled,
+  LEGACY_GET_TASK_METHOD,
+  LEGACY_SEND_METHOD,
+  METHOD_NOT_FOUND,
+  PeerProtocolError,
+  PeerTaskState,
+  PeerTaskView,
+  readSendResult,
+  readTask,
+  replyText,
+  SEND_METHOD,
+  sendMessageParams,
+} from './a2a-wire';
+import { GuardedTransport } from './guarded-transport';
+import { resolveOutboundPeer } from './outbound-peers';
+import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
+import { backoffDelays, sleep } from './poll-schedule';
+
+export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
+
+export interface A2aOutboundOptions {
+  /** First GetTask delay [250 ms], doubled up to `pollMaxMs` [4 s]. */
+  pollInitialMs?: number;
+  pollMaxMs?: number;
+}
+
+/** A reply longer than this is cut: it lands in transcripts and tool results. */
+export const MAX_REPLY_CHARS = 65_536;
+/** Consecutive GetTask transport failures tolerated while waiting (a peer restarting, a dropped socket). */
+const MAX_POLL_FAILURES = 3;
+
+export interface A2aSendOutcome {
+  /** ok: settled with an answer; accepted: sent, not waited for; timeout: still running at replyTimeoutMs; error: the peer's task failed or polling broke. */
+  status: 'ok' | 'accepted' | 'timeout' | 'error';
+  peer: string;
+  /** Null when the peer answered with a message instead of a task. */
+  taskId: string | null;
+  contextId?: string;
+  state: PeerTaskState;
+  reply?: string;
+  error?: string;
+  /** The send method the peer accepted (`message/send` after the -32601 fallback). */
+  method: string;
+}
+
+/**
+ * The A2A 1.0 client for configured peers (SPEC §10): SendMessage with returnImmediately, one `message/send`
+ * retry on -32601, then (with `wait`) GetTask polling with backoff until the task settles or
+ * `channels.a2a.replyTimeoutMs` passes. The peer, its url and its outboundToken are read from the current
+ * snapshot for every request, so edits and token rotations apply to the next request without a restart.
+ */
+@Injectable()
+export class A2aOutboundClient {
+  private readonly pollInitialMs: number;
+  private readonly pollMaxMs: number;
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly transport: GuardedTransport,
+    @Optional() @Inject(A2A_OUTBOUND_OPTIONS) options: A2aOutboundOptions = {},
+  ) {
+    this.pollInitialMs = options.pollInitialMs ?? 250;
+    this.pollMaxMs = options.pollMaxMs ?? 4000;
+  }
+
+  /** Throws A2aOutboundError when no task came into existence; otherwise reports the task's outcome. */
+  async send(peerName: string, text: string, options: { wait?: boolean; signal?: AbortSignal } = {}): Promise<A2aSendOutcome> {
+    const started = Date.now();
+    const peer = resolveOutboundPeer(this.config.current(), peerName);
+    const params = sendMessageParams(peer.name, text, randomUUID());
+    let method = SEND_METHOD;
+    let result: unknown;
+    try {
+      result = await callPeer(this.transport, peer, method, params, { signal: options.signal });
+    } catch (err) {
+      if (!(err instanceof A2aOutboundError) || err.rpcCode !== METHOD_NOT_FOUND) throw err;
+      // An A2A 0.3 peer: the same message once more under the old method name, and never a third time.
+      method = LEGACY_SEND_METHOD;
+      result = await callPeer(this.transport, resolveOutboundPeer(this.config.current(), peer.name), method, params, {
+        signal: options.signal,
+      });
+    }
+    const view = parsed(peer, () => readSendResult(result));
+    if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, method);
+    return this.waitForTask(peer.name, view, method, started, options.signal);
+  }
+
+  private async waitForTask(
+    name: string,
+    first: PeerTaskView,
+    method: string,
+    started: number,
+    signal?: AbortSignal,
+  ): Promise<A2aSendOutcome> {
+    const taskId = first.taskId as string;
+    const getMethod = method === SEND_METHOD ? GET_TASK_METHOD : LEGACY_GET_TASK_METHOD;
+    const deadline = started + this.config.current().config.channels.a2a.replyTimeoutMs;
+    let view = first;
+    let failures = 0;
+    const stop = (status: 'timeout' | 'error', error: string): A2aSendOutcome => ({
+      status,
+      peer: name,
+      taskId,
+      ...(view.contextId ? { contextId: view.contextId } : {}),
+      state: view.state,
+      error,
+      method,
+    });
+
+    const delays = backoffDelays(this.pollInitialMs, this.pollMaxMs);
+    for (;;) {
+      const delay = delays.next().value;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return stop('timeout', timeoutMessage(name, taskId, view.state, deadline - started));
+      if (!(await sleep(Math.min(delay, remaining), signal))) return stop('error', 'stopped waiting: the run was aborted');
+      const left = deadline - Date.now();
+      if (left <= 0) return stop('timeout', timeoutMessage(name, taskId, view.state, deadline - started));
+
+      let peer: PeerEndpoint;
+      try {
+        peer = resolveOutboundPeer(this.config.current(), name);
+      } catch (err) {
+        return stop('error', `stopped waiting for task ${taskId}: ${(err as Error).message}`);
+      }
+      try {
+        const raw = await callPeer(this.transport, peer, getMethod, { id: taskId }, { timeoutMs: left, signal });
+        view = parsed(peer, () => {
+          const polled = readTask(raw);
+          if (polled.taskId !== taskId) throw new PeerProtocolError(`GetTask ${taskId} answered with another task`);
+          return polled;
+        });
+        failures = 0;
+      } catch (err) {
+        const e = err as A2aOutboundError;
+        if (e.reason === 'aborted') return stop('error', 'stopped waiting: the run was aborted');
+        const transient = e.reason === 'timeout' || e.reason === 'unreachable';
+        if (transient && ++failures < MAX_POLL_FAILURES) continue;
+        return stop('error', `polling task ${taskId} failed: ${e.message}`);
+      }
+      if (isSettled(view.state)) return outcome(peer, view, method);
+    }
+  }
+}
+
+function parsed(peer: PeerEndpoint, read: () => PeerTaskView): PeerTaskView {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof PeerProtocolError) throw new A2aOutboundError('protocol', `peer ${peer.name}: ${err.message}`);
+    throw err;
+  }
+}
+
+function outcome(peer: PeerEndpoint, view: PeerTaskView, method: string): A2aSendOutcome {
+  const base = {
+    peer: peer.name,
+    taskId: view.taskId,
+    ...(view.contextId ? { contextId: view.contextId } : {}),
+    state: view.state,
+    method,
+  };
+  const secrets = peer.secrets;
+  if (view.state === 'TASK_STATE_FAILED' || view.state === 'TASK_STATE_CANCELED' || view.state === 'TASK_STATE_REJECTED') {
+    const why = view.statusText ? `: ${sanitize(view.statusText, secrets)}` : '';
+    return { ...base, status: 'error', error: `peer ${peer.name} reported ${view.state}${why}` };
+  }
+  if (!isSettled(view.state)) return { ...base, status: 'accepted' };
+  const reply = replyText(view);
+  return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(redact(reply, secrets)) } : {}) };
+}
+
+function timeoutMessage(peer: string, taskId: string, state: PeerTaskState, waitedMs: number): string {
+  return `no final answer from peer ${peer} within ${waitedMs} ms (channels.a2a.replyTimeoutMs); task ${taskId} is still ${state}`;
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets.filter((v) => v.length >= 4)) out = out.split(s).join('***');
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_REPLY_CHARS ? `${text.slice(0, MAX_REPLY_CHARS)}\n[reply truncated at ${MAX_REPLY_CHARS} characters]` : text;
+}

@@ -1,0 +1,118 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { ConfigStore } from '../config/config.store';
+import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
+import { agentIdFromSessionKey, mainSessionKey } from '../sessions/session-key';
+import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
+import { A2aOutboundError } from './a2a-outbound-error';
+import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';
+import type { A2aSendResultDto } from './dto/a2a-send.dto';
+
+/** Where operator sends (admin API) are recorded: a dedicated session of the default agent. */
+export const OPERATOR_OUTBOUND_SESSION = 'a2a-outbound';
+export const A2A_CHANNEL = 'a2a';
+export const SANDBOX_REFUSAL = 'Sandboxed sessions cannot send to A2A peers.';
+
+/**
+ * `a2a_send` for agents and the admin send endpoint (SPEC §10): both go through the one A2aOutboundClient and
+ * both write the outcome to the sending session's transcript — a `system` line whose meta `a2a_outbound`
+ * names peer, task and state, with `inter_session` provenance (source `a2a:<peer>`) when it carries a reply.
+ */
+@Injectable()
+export class A2aSendService implements OnModuleInit {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly client: A2aOutboundClient,
+    private readonly config: ConfigStore,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register<A2aSendArgs>({
+      name: 'a2a_send',
+      description:
+        'Send a task in plain text to a remote A2A agent configured as a peer (target a2a:<peer>). ' +
+        'Returns the task id and state; with wait=true also the reply.',
+      parameters: A2A_SEND_SCHEMA,
+      handler: (ctx, args) => this.sendAsTool(ctx, args),
+    });
+  }
+
+  /** The tool: errors become results (`not_found` for an unknown peer), never exceptions. */
+  async sendAsTool(ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal'>, args: A2aSendArgs): Promise<ToolResult> {
+    const agent = this.config.current().agentsById.get(agentIdFromSessionKey(ctx.sessionKey));
+    // A sandboxed agent may not reach other agents of this gateway; a remote one is further still.
+    if (agent?.sandbox.mode === 'all') return { status: 'forbidden', error: SANDBOX_REFUSAL };
+    try {
+      const outcome = await this.client.send(args.peer, args.text, { wait: args.wait ?? false, signal: ctx.signal });
+      await this.record(ctx.sessionKey, args.text, outcome, 'tool', ctx.runId);
+      return { ...outcome };
+    } catch (err) {
+      if (!(err instanceof A2aOutboundError)) throw err;
+      if (!err.beforeIo) await this.recordFailure(ctx.sessionKey, args, err, 'tool', ctx.runId);
+      const status = err.reason === 'unknown_peer' ? 'not_found' : err.reason === 'timeout' ? 'timeout' : 'error';
+      return { status, peer: args.peer, error: err.message };
+    }
+  }
+
+  /** The admin endpoint: failures before a task exists are problems (404/409/502/504). */
+  async sendAsOperator(peer: string, body: { text: string; wait?: boolean }): Promise<A2aSendResultDto> {
+    const sessionKey = this.operatorSessionKey();
+    try {
+      const outcome = await this.client.send(peer, body.text, { wait: body.wait ?? false });
+      await this.record(sessionKey, body.text, outcome, 'admin');
+      return {
+        status: outcome.status,
+        taskId: outcome.taskId,
+        state: outcome.state,
+        ...(outcome.reply !== undefined ? { reply: outcome.reply } : {}),
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      };
+    } catch (err) {
+      if (!(err instanceof A2aOutboundError)) throw err;
+      if (!err.beforeIo) await this.recordFailure(sessionKey, { peer, text: body.text }, err, 'admin');
+      throw err.toDomainError();
+    }
+  }
+
+  /** `agent:<default agent>:a2a-outbound`. */
+  operatorSessionKey(): string {
+    return mainSessionKey(this.config.current().config.defaultAgentId, OPERATOR_OUTBOUND_SESSION);
+  }
+
+  private async record(sessionKey: string, sent: string, o: A2aSendOutcome, via: 'tool' | 'admin', runId?: string): Promise<void> {
+    const lines = [`a2a_send to a2a:${o.peer}: task ${o.taskId ?? '(none: the peer answered with a message)'} ${o.state} (${o.status})`, `sent: ${sent}`];
+    if (o.reply !== undefined) lines.push(`reply: ${o.reply}`);
+    if (o.error !== undefined) lines.push(`error: ${o.error}`);
+    await this.sessions.append(sessionKey, {
+      role: 'system',
+      text: lines.join('\n'),
+      runId,
+      ...(o.reply !== undefined
+        ? { provenance: { kind: 'inter_session', sourceSessionKey: `a2a:${o.peer}`, sourceChannel: A2A_CHANNEL, sourceTool: 'a2a_send' } }
+        : {}),
+      meta: {
+        a2a_outbound: {
+          peer: o.peer,
+          target: `a2a:${o.peer}`,
+          taskId: o.taskId,
+          ...(o.contextId ? { contextId: o.contextId } : {}),
+          state: o.state,
+          status: o.status,
+          method: o.method,
+          via,
+        },
+      },
+    });
+  }
+
+  private async recordFailure(sessionKey: string, args: A2aSendArgs, err: A2aOutboundError, via: 'tool' | 'admin', runId?: string): Promise<void> {
+    const peer = args.peer.trim().toLowerCase();
+    await this.sessions.append(sessionKey, {
+      role: 'system',
+      text: `a2a_send to a2a:${peer} failed: ${err.message}\nmessage: ${args.text}`,
+      runId,
+      meta: { a2a_outbound: { peer, target: `a2a:${peer}`, taskId: null, status: 'error', reason: err.reason, via } },
+    });
+  }
+}

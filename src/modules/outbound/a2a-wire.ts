@@ -1,0 +1,146 @@
+/**
+ * The A2A wire shapes the outbound client sends and reads (A2A 1.0 JSON-RPC, proto-JSON names), plus the
+ * lenient reading of A2A 0.3 answers a peer gives after the `message/send` fallback. Pure functions.
+ */
+
+export const A2A_VERSION = '1.0';
+export const SEND_METHOD = 'SendMessage';
+/** A2A 0.3 name of SendMessage, tried once when a peer answers -32601 (SPEC §10). */
+export const LEGACY_SEND_METHOD = 'message/send';
+export const GET_TASK_METHOD = 'GetTask';
+export const LEGACY_GET_TASK_METHOD = 'tasks/get';
+export const METHOD_NOT_FOUND = -32601;
+
+export type PeerTaskState =
+  | 'TASK_STATE_SUBMITTED'
+  | 'TASK_STATE_WORKING'
+  | 'TASK_STATE_COMPLETED'
+  | 'TASK_STATE_FAILED'
+  | 'TASK_STATE_CANCELED'
+  | 'TASK_STATE_REJECTED'
+  | 'TASK_STATE_INPUT_REQUIRED'
+  | 'TASK_STATE_AUTH_REQUIRED';
+
+const STATES = new Set<string>([
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
+const TERMINAL = new Set<PeerTaskState>(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+/** The peer is waiting for someone: polling longer changes nothing. */
+const INTERRUPTED = new Set<PeerTaskState>(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+
+/** What the client knows about the peer's task after a SendMessage or GetTask answer. */
+export interface PeerTaskView {
+  /** Null when the peer answered with a message instead of a task (nothing to poll). */
+  taskId: string | null;
+  contextId?: string;
+  state: PeerTaskState;
+  /** Text of the task's artifacts (or of the direct message). */
+  artifactText?: string;
+  /** Text of the status message (why FAILED/REJECTED, what INPUT_REQUIRED asks). */
+  statusText?: string;
+}
+
+/** Thrown when a peer's answer is not an A2A task or message. */
+export class PeerProtocolError extends Error {}
+
+/** The stable context of every outbound conversation with one peer (seed: `ctx-oc-<peer>`). */
+export function outboundContextId(peer: string): string {
+  return `ctx-oc-${peer}`;
+}
+
+export function sendMessageParams(peer: string, text: string, messageId: string): Record<string, unknown> {
+  return {
+    message: { messageId, role: 'ROLE_USER', contextId: outboundContextId(peer), parts: [{ text }] },
+    configuration: { returnImmediately: true },
+  };
+}
+
+export function isTerminal(state: PeerTaskState): boolean {
+  return TERMINAL.has(state);
+}
+
+/** Terminal or interrupted: the answer will not change by polling. */
+export function isSettled(state: PeerTaskState): boolean {
+  return TERMINAL.has(state) || INTERRUPTED.has(state);
+}
+
+/** The result of SendMessage / message/send: `{task}` | `{message}` (1.0) or a bare Task | Message (0.3). */
+export function readSendResult(result: unknown): PeerTaskView {
+  const r = asObject(result, 'SendMessage result');
+  if (r.task !== undefined) return readTask(r.task);
+  if (r.message !== undefined) return readMessage(r.message);
+  if (r.kind === 'message') return readMessage(r);
+  if (r.kind === 'task' || (typeof r.id === 'string' && r.status !== undefined)) return readTask(r);
+  throw new PeerProtocolError('the SendMessage result holds neither a task nor a message');
+}
+
+/** A Task (1.0 proto-JSON or 0.3). GetTask returns one directly. */
+export function readTask(raw: unknown): PeerTaskView {
+  const t = asObject(raw, 'task');
+  if (typeof t.id !== 'string' || !t.id) throw new PeerProtocolError('the task has no id');
+  const status = asObject(t.status, 'task status');
+  const artifacts = Array.isArray(t.artifacts) ? t.artifacts : [];
+  const artifactText = joinTexts(artifacts.flatMap((a) => partsOf((a as Record<string, unknown>)?.parts)));
+  const statusText = status.message === undefined ? undefined : joinTexts(partsOf(asObject(status.message, 'status message').parts));
+  return {
+    taskId: t.id,
+    ...(typeof t.contextId === 'string' ? { contextId: t.contextId } : {}),
+    state: readState(status.state),
+    ...(artifactText ? { artifactText } : {}),
+    ...(statusText ? { statusText } : {}),
+  };
+}
+
+/** The reply text of a settled task: the artifacts, else the status message. */
+export function replyText(view: PeerTaskView): string | undefined {
+  return view.artifactText ?? view.statusText;
+}
+
+/** Accepts `TASK_STATE_*` and the 0.3 spellings (`completed`, `input-required`, ...). */
+export function readState(raw: unknown): PeerTaskState {
+  if (typeof raw !== 'string') throw new PeerProtocolError('the task status has no state');
+  const name = raw.startsWith('TASK_STATE_') ? raw : `TASK_STATE_${raw.toUpperCase().replace(/-/g, '_')}`;
+  if (name === 'TASK_STATE_CANCELLED') return 'TASK_STATE_CANCELED';
+  if (!STATES.has(name)) throw new PeerProtocolError(`unknown task state ${JSON.stringify(raw.slice(0, 40))}`);
+  return name as PeerTaskState;
+}
+
+function readMessage(raw: unknown): PeerTaskView {
+  const m = asObject(raw, 'message');
+  const text = joinTexts(partsOf(m.parts));
+  return {
+    taskId: typeof m.taskId === 'string' && m.taskId ? m.taskId : null,
+    ...(typeof m.contextId === 'string' ? { contextId: m.contextId } : {}),
+    // A direct message is the whole answer: there is no task left running.
+    state: 'TASK_STATE_COMPLETED',
+    ...(text ? { artifactText: text } : {}),
+  };
+}
+
+/** Text of the parts: 1.0 `{text}` / 0.3 `{kind:"text", text}`; `data` as compact JSON; files ignored. */
+function partsOf(parts: unknown): string[] {
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((p) => {
+    const part = p as Record<string, unknown> | null;
+    if (typeof part?.text === 'string') return [part.text];
+    if (part && 'data' in part && part.data !== undefined) return [JSON.stringify(part.data)];
+    return [];
+  });
+}
+
+function joinTexts(texts: string[]): string | undefined {
+  const joined = texts.join('\n');
+  return joined ? joined : undefined;
+}
+
+function asObject(value: unknown, what: string): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new PeerProtocolError(`the ${what} is not an object`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { RuntimeModule } from '../runtime/runtime.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { A2aOutboundClient } from './a2a-outbound.client';
+import { A2aSendController } from './a2a-send.controller';
+import { A2aSendService } from './a2a-send.service';
+import { GuardedTransport } from './guarded-transport';
+
+/**
+ * The one GuardedTransport of the process. Global so every module that calls out (the http channel's
+ * webhooks, the A2A client) gets the same instance — one guard, one audit trail, one connection pool.
+ */
+@Global()
+@Module({ providers: [GuardedTransport], exports: [GuardedTransport] })
+export class OutboundTransportModule {}
+
+/** Outbound A2A (SPEC §10): the client, the `a2a_send` tool and `POST /admin/a2a/peers/:name/send`. */
+@Module({
+  imports: [OutboundTransportModule, RuntimeModule, SessionsModule],
+  controllers: [A2aSendController],
+  providers: [A2aOutboundClient, A2aSendService],
+  exports: [A2aOutboundClient],
+})
+export class OutboundModule {}

@@ -1,0 +1,203 @@
+import * as http from 'node:http';
+import request from 'supertest';
+import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
+import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
+import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
+import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { FakeOpenAiServer } from './support/fake-openai-server';
+import { startTestGateway, TestGateway } from './support/gateway-harness';
+
+/**
+ * Every error path of POST /a2a/v1 (SPEC §9.2/§9.3), one row each: what is sent, the HTTP status, and the
+ * JSON-RPC code (and exact message where the spec fixes it).
+ */
+
+// Same length on purpose: a wrong token must fail for its value, not its length.
+const HERMES = 'hermes-token-0123456789abcdef';
+const WRONG = 'hermes-token-0123456789abcdeX';
+const IRIS = 'iris-token-fedcba9876543210';
+const BIG = 'bigmouth-token-5a5a5a5a5a5a';
+const MiB = 1024 * 1024;
+
+interface Outcome {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+describe('A2A endpoint error paths (e2e)', () => {
+  let gw: TestGateway;
+  let model: FakeOpenAiServer;
+  let irisTaskId: string;
+  const bodies: string[] = [];
+
+  /** A raw POST, so the test controls the exact bytes (and chunking) on the wire. */
+  const raw = (body: Buffer | Buffer[], token: string | null = HERMES, path = '/a2a/v1', method = 'POST'): Promise<Outcome> =>
+    new Promise((resolve, reject) => {
+      const chunks = Array.isArray(body) ? body : [body];
+      const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json' };
+      if (token !== null) headers.Authorization = `Bearer ${token}`;
+      if (!Array.isArray(body)) headers['Content-Length'] = body.length;
+      const req = http.request(`${gw.url}${path}`, { method, headers, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          bodies.push(text);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        });
+      });
+      // The server may close once it has answered an oversized body; the answer is what counts.
+      req.on('error', (err) => (err.message.includes('EPIPE') || err.message.includes('ECONNRESET') ? undefined : reject(err)));
+      for (const c of chunks) req.write(c);
+      req.end();
+    });
+  const post = (payload: unknown, token: string | null = HERMES) => raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token);
+  const rpc = (method: string, params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
+  const send = (text: string, message: Record<string, unknown> = {}) =>
+    rpc('SendMessage', { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }], ...message } });
+  const json = (o: Outcome) => JSON.parse(o.text);
+
+  beforeAll(async () => {
+    model = await new FakeOpenAiServer().start();
+    // About 1.1 MiB of reply: the response must be replaced, the task still completes.
+    model.always(model.text('z'.repeat(MiB + 100_000)));
+    gw = await startTestGateway(`{
+      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+      agents: { list: [{ id: "main", default: true }, { id: "big", model: "fake/big" }] },
+      bindings: [{ agentId: "big", match: { channel: "a2a", peer: { kind: "direct", id: "bigmouth" } } }],
+      channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: {
+        hermes: { token: "${HERMES}" }, iris: { token: "${IRIS}" }, bigmouth: { token: "${BIG}" }, ghost: { token: "\${GHOST_TOKEN}" },
+      } } },
+    }`);
+    const created = json(await post(send('a task of iris'), IRIS));
+    irisTaskId = created.result.task.id;
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await model?.close();
+  });
+
+  type Tuple = [name: string, act: () => Promise<Outcome>, status: number, code: number | null, message?: string];
+  const tuples: Tuple[] = [
+    ['no Authorization header → 401', () => post(send('hi'), null), 401, null],
+    ['a wrong token of the same length → 401', () => post(send('hi'), WRONG), 401, null],
+    ['the token of a peer whose ${VAR} is unset → 401', () => post(send('hi'), '${GHOST_TOKEN}'), 401, null],
+    ['a body of 1 MiB + 1 byte → 413', () => raw(Buffer.alloc(MiB + 1, 0x20)), 413, null],
+    ['a chunked body crossing 1 MiB → 413', () => raw(Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 0x20))), 413, null],
+    ['malformed JSON → -32700', () => post('{"jsonrpc": "2.0", "id": 1,'), 200, -32700, 'Parse error'],
+    ['an empty batch [] → -32600', () => post([]), 200, -32600, 'Invalid Request'],
+    ['a body that is not an object → -32600', () => post('"SendMessage"'), 200, -32600, 'Invalid Request'],
+    ['jsonrpc other than "2.0" → -32600', () => post({ ...send('hi'), jsonrpc: '1.0' }), 200, -32600, 'Invalid Request'],
+    ['a batch of 31 entries → one -32000', () => post(Array.from({ length: 31 }, (_, i) => rpc('GetTask', { id: 'x' }, i))), 200, -32000, 'batch exceeds the 30 request limit'],
+    ['an unknown method → -32601', () => post(rpc('tasks/frobnicate', {})), 200, -32601, 'Method not found'],
+    ['an unsupported A2A method (CancelTask) → -32004', () => post(rpc('CancelTask', { id: 'x' })), 200, -32004],
+    ['SendMessage without a message → -32602', () => post(rpc('SendMessage', {})), 200, -32602],
+    ['a contextId outside ^[A-Za-z0-9._:-]{1,128}$ → -32602', () => post(send('hi', { contextId: 'ctx/../../etc' })), 200, -32602],
+    ['a taskId (continuation) → -32004', () => post(send('hi', { taskId: 'task-1' })), 200, -32004, 'omit taskId and reuse contextId'],
+    ['only url/raw parts → -32602', () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })), 200, -32602],
+    ['GetTask of an unknown id → -32001', () => post(rpc('GetTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
+    ["GetTask of another peer's task → -32001", () => post(rpc('GetTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
+    ['a reply over 1 MiB → -32000', () => post(send('say a lot'), BIG), 200, -32000, 'A2A response exceeds the 1 MiB limit'],
+  ];
+
+  const rows = tuples.map(([name, act, status, code, message]) => ({ name, act, status, code, message }));
+
+  it.each(rows)('$name', async ({ act, status, code, message }) => {
+    const res = await act();
+    expect(res.status).toBe(status);
+    if (code === null) {
+      expect(res.headers['content-type']).toMatch(/json/);
+      expect(json(res)).toMatchObject({ status });
+      return;
+    }
+    const body = json(res);
+    expect(body.jsonrpc).toBe('2.0');
+    expect(Object.keys(body.error).sort()).toEqual(message ? ['code', 'message'] : expect.arrayContaining(['code', 'message']));
+    expect(body.error.code).toBe(code);
+    if (message) expect(body.error.message).toBe(message);
+  });
+
+  it('413 closes the connection and never reaches JSON-RPC', async () => {
+    const res = await raw(Buffer.alloc(MiB + 1, 0x20));
+    expect(res.headers.connection).toBe('close');
+    const ok = await raw(Buffer.from(JSON.stringify(send('x'.repeat(MiB - 200)))));
+    expect(ok.status).toBe(200); // exactly-at-the-limit bodies are fine
+  });
+
+  it("another peer's task is indistinguishable from an unknown one", async () => {
+    const foreign = json(await post(rpc('GetTask', { id: irisTaskId }, 'same')));
+    const unknown = json(await post(rpc('GetTask', { id: 'f00dfeed-0000-4000-8000-000000000000' }, 'same')));
+    expect(foreign).toEqual(unknown);
+    // The owner does see it.
+    expect(json(await post(rpc('GetTask', { id: irisTaskId }), IRIS)).result.id).toBe(irisTaskId);
+  });
+
+  it('every unsupported A2A 1.0 method (and 0.3 alias) answers -32004, never a fake success', async () => {
+    const methods = unsupportedA2aMethods();
+    const res = json(await post(methods.map((m, i) => rpc(m, { id: 'x' }, i))));
+    expect(res).toHaveLength(methods.length);
+    for (const entry of res) expect(entry.error.code).toBe(-32004);
+  });
+
+  it('a slash command becomes a REJECTED task with the exact status message', async () => {
+    const res = json(await post(send('  /reset everything')));
+    expect(res.result.task.status.state).toBe('TASK_STATE_REJECTED');
+    expect(res.result.task.status.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: A2A_MESSAGES.slashCommand }] });
+    expect(res.result.task.status.message.messageId).toEqual(expect.any(String));
+    // Command-looking text elsewhere is an ordinary task.
+    expect(json(await post(send('please run /reset'))).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('a 70 KiB multi-byte text is cut on a character boundary before the agent sees it', async () => {
+    const contextId = 'ctx-long-text';
+    const text = 'a' + '€'.repeat(70 * 1024 / 3 + 10) + '𝄞'.repeat(10);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(70 * 1024);
+    const res = json(await post(send(text, { contextId })));
+    expect(res.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const sessions = gw.app.get<SessionStore>(SESSION_STORE);
+    const { lines } = await sessions.history(`agent:main:a2a:default:direct:hermes:${contextId}`);
+    const seen = lines.find((l) => l.role === 'user')!.text;
+    expect(seen.endsWith(TRUNCATION_MARKER)).toBe(true);
+    const kept = seen.slice(0, -TRUNCATION_MARKER.length);
+    expect(kept).not.toContain('\uFFFD');
+    expect(text.startsWith(kept)).toBe(true);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(65_536);
+    expect(Buffer.byteLength(seen)).toBeLessThanOrEqual(65_536 + Buffer.byteLength(TRUNCATION_MARKER));
+  });
+
+  it('notifications get no entry; a body of only notifications is HTTP 200 with an empty body', async () => {
+    const res = await post({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    const mixed = json(await post([{ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }, rpc('GetTask', { id: 'x' }, 9)]));
+    expect(mixed).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32001, message: 'Task not found' } }]);
+  });
+
+  it('an internal failure is -32000 "A2A request could not be processed" without details', async () => {
+    const store = gw.app.get<TaskStore>(TASK_STORE);
+    const spy = jest.spyOn(store, 'insert').mockRejectedValueOnce(new Error('SQLITE_FULL at /state/a2a/tasks.sqlite'));
+    try {
+      const res = await post(send('hi'));
+      expect(res.status).toBe(200);
+      expect(json(res)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'A2A request could not be processed' } });
+      expect(res.text).not.toContain('SQLITE');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('other methods and paths under /a2a are 404 JSON', async () => {
+    for (const res of [await request(gw.url).get('/a2a/v1'), await request(gw.url).post('/a2a/v2').set('Authorization', `Bearer ${HERMES}`), await request(gw.url).get('/a2a')]) {
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/json/);
+      bodies.push(res.text);
+    }
+    expect((await request(gw.url).post('/a2a/v1/').set('Authorization', `Bearer ${HERMES}`).send(rpc('GetTask', { id: 'x' }))).body.error.code).toBe(-32001);
+  });
+
+  afterAll(() => {
+    // No response of this suite ever carried a token.
+    for (const token of [HERMES, IRIS, BIG]) expect(bodies.join('\n')).not.toContain(token);
+  });
+});

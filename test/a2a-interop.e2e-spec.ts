@@ -1,0 +1,119 @@
+import { Role, TaskState } from '@a2a-js/sdk';
+import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
+import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { startTestGateway, TestGateway } from './support/gateway-harness';
+
+/**
+ * Interop with a real third-party A2A 1.0 client: `@a2a-js/sdk` discovers the gateway through its Agent Card,
+ * picks the JSON-RPC interface from it and talks to it exactly as it would to any A2A server.
+ */
+
+// The SDK's CommonJS build loads jose (ESM-only) at the top for card signatures, which jest's CommonJS sandbox
+// cannot require; signatures are not used here, so an empty stand-in is enough.
+jest.mock('jose', () => ({}));
+
+const HERMES = 'hermes-token-3f9c2e7a1b';
+
+describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
+  let gw: TestGateway;
+  let client: Client;
+  const seen: Array<{ url: string; headers: Headers }> = [];
+
+  const text = (t: string): Part => ({ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' });
+  const message = (t: string, contextId = ''): Message => ({
+    messageId: `msg-${Math.random().toString(36).slice(2)}`,
+    contextId,
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [text(t)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  });
+  const send = async (t: string, options: { contextId?: string; returnImmediately?: boolean } = {}): Promise<Task> => {
+    const request: SendMessageRequest = {
+      tenant: '',
+      message: message(t, options.contextId),
+      configuration: options.returnImmediately
+        ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
+        : undefined,
+      metadata: undefined,
+    };
+    const result = await client.sendMessage(request);
+    if (!('status' in result)) throw new Error('expected a task, got a message');
+    return result;
+  };
+  const artifactText = (task: Task) =>
+    task.artifacts.flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+
+  beforeAll(async () => {
+    gw = await startTestGateway(`{
+      agents: { list: [{ id: "main", default: true, identity: { name: "Main Bot" } }] },
+      channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}" } } } },
+    }`);
+    // The peer's credential travels the way a deployment would add it: a fetch that sets the header.
+    const fetchWithToken: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('Authorization', `Bearer ${HERMES}`);
+      seen.push({ url: String(input), headers });
+      return fetch(input, { ...init, headers });
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithToken })] }),
+    );
+    client = await factory.createFromUrl(gw.url);
+  });
+  afterAll(() => gw?.stop());
+
+  it('resolves our Agent Card and selects the JSON-RPC 1.0 interface from it', async () => {
+    const card = await client.getAgentCard();
+    expect(card.name).toBe('Main Bot');
+    expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
+    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
+    expect(card.skills.map((s) => s.id)).toEqual(['main']);
+    expect(card.securitySchemes.bearer.scheme).toEqual({ $case: 'httpAuthSecurityScheme', value: expect.objectContaining({ scheme: 'Bearer' }) });
+  });
+
+  it('SendMessage (blocking) completes with the echo reply in the artifact', async () => {
+    const task = await send('hello from the sdk');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(task)).toBe('[main] hello from the sdk');
+    expect(task.contextId).toMatch(/^ctx-[0-9a-f-]{36}$/);
+    const rpc = seen.filter((s) => s.url.endsWith('/a2a/v1'));
+    expect(rpc.length).toBeGreaterThan(0);
+    expect(rpc.every((s) => s.headers.get('A2A-Version') === '1.0')).toBe(true);
+  });
+
+  it('returnImmediately answers WORKING, then GetTask reaches COMPLETED', async () => {
+    const task = await send('poll me', { returnImmediately: true });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(task.artifacts).toEqual([]);
+    let latest = task;
+    for (let i = 0; i < 200 && latest.status?.state === TaskState.TASK_STATE_WORKING; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      latest = await client.getTask({ tenant: '', id: task.id });
+    }
+    expect(latest.id).toBe(task.id);
+    expect(latest.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(latest)).toBe('[main] poll me');
+  });
+
+  it('GetTask of an unknown id raises the SDK TaskNotFoundError', async () => {
+    const error = await client.getTask({ tenant: '', id: 'no-such-task' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it('the same contextId twice continues one session (two user lines in its transcript)', async () => {
+    const contextId = `ctx-interop-${Date.now()}`;
+    const first = await send('first turn', { contextId });
+    const second = await send('second turn', { contextId });
+    expect([first.contextId, second.contextId]).toEqual([contextId, contextId]);
+    expect(artifactText(second)).toBe('[main] second turn');
+    const sessions = gw.app.get<SessionStore>(SESSION_STORE);
+    const { lines } = await sessions.history(`agent:main:a2a:default:direct:hermes:${contextId}`);
+    expect(lines.filter((l) => l.role === 'user').map((l) => l.text)).toEqual(['first turn', 'second turn']);
+    expect(lines.filter((l) => l.role === 'assistant').map((l) => l.text)).toEqual(['[main] first turn', '[main] second turn']);
+  });
+});
