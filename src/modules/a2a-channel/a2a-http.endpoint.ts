@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { bearerToken } from '../../common/bearer-token';
 import { maskSecrets } from '../../common/logging/secret-mask';
 import { ConfigStore } from '../config/config.store';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
 import { A2aRpcService } from './a2a-rpc.service';
-import { authenticatePeer, bearerToken } from './peer-auth';
+import { authenticatePeer } from './peer-auth';
 import { readLimitedBody } from './request-body';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
@@ -40,7 +41,7 @@ export class A2aHttpEndpoint {
     if (req.method !== 'POST' || !RPC_PATHS.has(req.path)) return sendProblem(res, 404, 'Not Found', 'the A2A endpoint is POST /a2a/v1');
 
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
-    const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization));
+    const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
       return sendProblem(res, 401, 'Unauthorized', 'a valid peer bearer token is required');

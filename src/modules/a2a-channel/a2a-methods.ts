@@ -1,3 +1,4 @@
+import { A2A_LEGACY_METHODS, A2A_METHODS } from '../../common/a2a-protocol';
 import { RPC_CODES, RpcError } from './json-rpc';
 
 /** The operations this channel implements. */
@@ -5,10 +6,10 @@ export type A2aOperation = 'sendMessage' | 'getTask';
 
 /** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
 const IMPLEMENTED = new Map<string, A2aOperation>([
-  ['SendMessage', 'sendMessage'],
-  ['message/send', 'sendMessage'],
-  ['GetTask', 'getTask'],
-  ['tasks/get', 'getTask'],
+  [A2A_METHODS.sendMessage, 'sendMessage'],
+  [A2A_LEGACY_METHODS.sendMessage, 'sendMessage'],
+  [A2A_METHODS.getTask, 'getTask'],
+  [A2A_LEGACY_METHODS.getTask, 'getTask'],
 ]);
 
 /**

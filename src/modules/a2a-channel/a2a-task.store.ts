@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { isTerminalState } from '../../common/a2a-protocol';
+import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/sqlite';
 import { GroupCommit } from './group-commit';
-import { openSqlite, SqliteDatabase, SqliteStatement } from './sqlite-driver';
-import { A2aTask, isTerminalState, TaskTransition } from './task-model';
+import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskStore } from './task-store.port';
 

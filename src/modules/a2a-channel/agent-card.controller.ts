@@ -1,6 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import { DomainError } from '../../common/errors/domain-error';
 import { ConfigStore } from '../config/config.store';
 import { ProblemDto } from '../config/dto/config-responses.dto';
@@ -11,7 +12,7 @@ const CARD_EXAMPLE = {
   name: 'Support Bot',
   description: 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.',
   version: '0.1.0',
-  supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
   capabilities: { streaming: false, pushNotifications: false },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import type { NormalizedConfig, ResolvedAgent } from '../config/config.types';
 
 /** The A2A 1.0 AgentCard fields this gateway publishes (proto JSON names, as `@a2a-js/sdk` reads them). */
@@ -6,7 +7,7 @@ export interface AgentCard {
   name: string;
   description: string;
   version: string;
-  supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC'; protocolVersion: '1.0' }>;
+  supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC'; protocolVersion: typeof A2A_PROTOCOL_VERSION }>;
   capabilities: { streaming: boolean; pushNotifications: boolean };
   defaultInputModes: string[];
   defaultOutputModes: string[];
@@ -44,7 +45,7 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
     name: agents[0]?.identity.name || 'clawgate',
     description: CARD_DESCRIPTION,
     version: GATEWAY_VERSION,
-    supportedInterfaces: [{ url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [{ url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
     // Truthful: SendStreamingMessage and push configs answer -32004.
     capabilities: { streaming: false, pushNotifications: false },
     defaultInputModes: ['text/plain'],

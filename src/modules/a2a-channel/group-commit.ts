@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from './sqlite-driver';
+import type { SqliteDatabase } from '../../common/sqlite';
 
 interface PendingWrite {
   write: () => unknown;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { A2aPeerSettings } from '../config/config.types';
-import { authenticatePeer, bearerToken } from './peer-auth';
+import { authenticatePeer } from './peer-auth';
 
 jest.mock('node:crypto', () => {
   const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
@@ -39,13 +39,5 @@ describe('A2A peer authentication', () => {
     compare.mockClear();
     expect(authenticatePeer(peers, 'nobody')).toBeUndefined();
     expect(compare).toHaveBeenCalledTimes(2);
-  });
-
-  it('reads only Bearer credentials', () => {
-    expect(bearerToken('Bearer abc')).toBe('abc');
-    expect(bearerToken('bearer  abc ')).toBe('abc');
-    expect(bearerToken('Basic abc')).toBeUndefined();
-    expect(bearerToken('Bearer ')).toBeUndefined();
-    expect(bearerToken(undefined)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { isTrustedProxy, OriginRequest, requestOrigin } from './request-origin';
+import { OriginRequest, requestOrigin } from './request-origin';
 
 const req = (headers: OriginRequest['headers'], remoteAddress = '203.0.113.9', encrypted = false): OriginRequest => ({
   headers,
@@ -34,10 +34,5 @@ describe('requestOrigin', () => {
     expect(requestOrigin(req({ host: 'a b' }), proxies)).toBe('http://127.0.0.1:18789');
     expect(requestOrigin(req({}), proxies)).toBe('http://127.0.0.1:18789');
     expect(requestOrigin(req({ host: '[::1]:8080' }), proxies)).toBe('http://[::1]:8080');
-  });
-
-  it('isTrustedProxy refuses garbage addresses', () => {
-    expect(isTrustedProxy('not-an-ip', proxies)).toBe(false);
-    expect(isTrustedProxy(undefined, proxies)).toBe(false);
   });
 });

@@ -1,37 +1,10 @@
-import { BlockList, isIP } from 'node:net';
-import { parseCidr } from '../config/schema/schema-decorators';
+import { isIP } from 'node:net';
+import { isTrustedAddress } from '../../common/net/trusted-proxies';
 
 /** What origin derivation reads from a request; an express Request satisfies it. */
 export interface OriginRequest {
   headers: Record<string, string | string[] | undefined>;
   socket: { remoteAddress?: string; encrypted?: boolean; localAddress?: string; localPort?: number };
-}
-
-/** Compiled trustedProxies per config array (snapshots are immutable). */
-const blockLists = new WeakMap<readonly string[], BlockList>();
-
-/** `10.0.0.0/8`, `fd00::/8` or a bare address (a /32 or /128). Entries are validated by the config schema. */
-export function trustedProxyList(cidrs: readonly string[]): BlockList {
-  let list = blockLists.get(cidrs);
-  if (!list) {
-    list = new BlockList();
-    for (const raw of cidrs) {
-      const cidr = parseCidr(raw);
-      if (cidr) list.addSubnet(cidr.address, cidr.prefix, cidr.family);
-    }
-    blockLists.set(cidrs, list);
-  }
-  return list;
-}
-
-/** True when the TCP peer address lies inside one of `cidrs` (IPv4-mapped IPv6 addresses count as IPv4). */
-export function isTrustedProxy(remoteAddress: string | undefined, cidrs: readonly string[]): boolean {
-  if (!remoteAddress || !cidrs.length) return false;
-  const list = trustedProxyList(cidrs);
-  const mapped = remoteAddress.toLowerCase().startsWith('::ffff:') ? remoteAddress.slice(7) : remoteAddress;
-  const family = isIP(mapped);
-  if (!family) return false;
-  return list.check(mapped, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** host, host:port, [v6] or [v6]:port — anything else in Host is not put into a published URL. */
@@ -49,7 +22,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
  */
 export function requestOrigin(req: OriginRequest, trustedProxies: readonly string[]): string {
   let scheme = req.socket.encrypted ? 'https' : 'http';
-  if (isTrustedProxy(req.socket.remoteAddress, trustedProxies)) {
+  if (isTrustedAddress(req.socket.remoteAddress, trustedProxies)) {
     const forwarded = firstHeader(req.headers['x-forwarded-proto'])?.toLowerCase();
     if (forwarded === 'http' || forwarded === 'https') scheme = forwarded;
   }

@@ -1,30 +1,4 @@
-/** A2A 1.0 task states, by their proto JSON names. */
-export type TaskState =
-  | 'TASK_STATE_SUBMITTED'
-  | 'TASK_STATE_WORKING'
-  | 'TASK_STATE_COMPLETED'
-  | 'TASK_STATE_FAILED'
-  | 'TASK_STATE_CANCELED'
-  | 'TASK_STATE_REJECTED'
-  | 'TASK_STATE_INPUT_REQUIRED'
-  | 'TASK_STATE_AUTH_REQUIRED';
-
-export const TASK_STATES: readonly TaskState[] = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-];
-
-const TERMINAL: ReadonlySet<TaskState> = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
-
-export function isTerminalState(state: TaskState): boolean {
-  return TERMINAL.has(state);
-}
+import type { TaskState } from '../../common/a2a-protocol';
 
 /** A task as the gateway keeps it. Times are epoch milliseconds. */
 export interface A2aTask {

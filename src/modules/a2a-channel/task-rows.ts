@@ -1,5 +1,6 @@
-import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
-import type { A2aTask, TaskState } from './task-model';
+import type { TaskState } from '../../common/a2a-protocol';
+import type { SqliteDatabase, SqliteStatement } from '../../common/sqlite';
+import type { A2aTask } from './task-model';
 
 /** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
 

@@ -1,4 +1,5 @@
-import type { A2aTask, TaskState, TaskTransition } from './task-model';
+import type { TaskState } from '../../common/a2a-protocol';
+import type { A2aTask, TaskTransition } from './task-model';
 
 /**
  * The TaskStore port (SPEC §9.4). The embedded implementation is SQLite in the state dir (A2aTaskStore);

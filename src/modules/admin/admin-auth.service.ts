@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { bearerToken } from '../../common/bearer-token';
+import { isTrustedAddress } from '../../common/net/trusted-proxies';
 import type { GatewaySettings } from '../config/config.types';
 import { ConfigStore } from '../config/config.store';
 import { ADMIN_REALM, AdminDenial, AdminPrincipal } from './admin-principal';
-import { bearerCredential, matchAdminToken } from './admin-tokens';
+import { matchAdminToken } from './admin-tokens';
 import { JwtAssertionVerifier } from './jwt-assertion';
-import { addressInside, isLoopbackAddress, peerAddress } from './peer-address';
+import { isLoopbackAddress, peerAddress } from './peer-address';
 import { identityFromClaims, identityFromHeaders, roleForGroups, SsoIdentity } from './sso-identity';
 
 type AdminSettings = GatewaySettings['admin'];
@@ -63,12 +65,12 @@ export class AdminAuthService {
         : { denial: REMOTE_WITHOUT_AUTH };
     }
 
-    const presented = bearerCredential(req.headers.authorization);
+    const presented = bearerToken(req.headers.authorization, 'single-word');
     const token = matchAdminToken(admin.tokens, presented);
     if (token) return { principal: { subject: `token:${token.name}`, role: token.role, via: 'token' } };
 
     const sso = admin.sso;
-    if (sso.enabled && addressInside(peerAddress(req), sso.trustedProxies)) {
+    if (sso.enabled && isTrustedAddress(peerAddress(req), sso.trustedProxies)) {
       const identity = sso.jwt ? await this.fromAssertion(req, sso.jwt) : identityFromHeaders(req.headers, sso);
       if (identity === 'invalid') return { denial: BAD_ASSERTION };
       if (identity) return { principal: { subject: `sso:${identity.subject}`, role: roleForGroups(identity.groups, sso), via: 'sso' } };
@@ -84,7 +86,7 @@ export class AdminAuthService {
     const raw = req.headers[jwt.header.toLowerCase()];
     if (typeof raw !== 'string' || !raw.trim()) return undefined;
     // The header may be Authorization itself (some proxies forward the assertion as a bearer token).
-    const assertion = bearerCredential(raw) ?? raw.trim();
+    const assertion = bearerToken(raw, 'single-word') ?? raw.trim();
     const claims = await this.jwt.verify(assertion, jwt);
     if (!claims) return 'invalid';
     return identityFromClaims(claims) ?? 'invalid';

@@ -1,4 +1,4 @@
-import { bearerCredential, matchAdminToken } from './admin-tokens';
+import { matchAdminToken } from './admin-tokens';
 
 const TOKENS = [
   { name: 'ci', token: 'ci-token-0123456789', role: 'operator' as const },
@@ -6,20 +6,6 @@ const TOKENS = [
   // An entry whose ${VAR} was unset: the loader dropped its token.
   { name: 'ghost', token: undefined as unknown as string, role: 'admin' as const },
 ];
-
-describe('bearerCredential', () => {
-  it('takes the token of a Bearer header, scheme case-insensitive', () => {
-    expect(bearerCredential('Bearer abc.def')).toBe('abc.def');
-    expect(bearerCredential('bearer   abc ')).toBe('abc');
-  });
-  it('refuses other schemes, empty tokens, tokens with spaces and lists', () => {
-    expect(bearerCredential('Basic YWxhZGRpbjpvcGVuc2VzYW1l')).toBeUndefined();
-    expect(bearerCredential('Bearer ')).toBeUndefined();
-    expect(bearerCredential('Bearer a b')).toBeUndefined();
-    expect(bearerCredential(['Bearer a'])).toBeUndefined();
-    expect(bearerCredential(undefined)).toBeUndefined();
-  });
-});
 
 describe('matchAdminToken', () => {
   it('finds the entry whose token equals the presented one', () => {

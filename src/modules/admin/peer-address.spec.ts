@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { addressInside, clientAddress, isLoopbackAddress } from './peer-address';
+import { clientAddress, isLoopbackAddress } from './peer-address';
 
 const req = (remoteAddress: string, xff?: string) =>
   ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as Request;
@@ -14,19 +14,6 @@ describe('peer addresses', () => {
     expect(isLoopbackAddress('::ffff:10.0.0.1')).toBe(false);
     expect(isLoopbackAddress('127.example.com')).toBe(false);
     expect(isLoopbackAddress(undefined)).toBe(false);
-  });
-
-  it('matches addresses and CIDR blocks of both families, including IPv4-mapped peers', () => {
-    expect(addressInside('10.1.2.3', ['10.0.0.0/8'])).toBe(true);
-    expect(addressInside('11.1.2.3', ['10.0.0.0/8'])).toBe(false);
-    expect(addressInside('::ffff:10.1.2.3', ['10.0.0.0/8'])).toBe(true);
-    expect(addressInside('127.0.0.1', ['::ffff:127.0.0.1'])).toBe(true);
-    expect(addressInside('fd00::5', ['fd00::/8'])).toBe(true);
-    expect(addressInside('::1', ['127.0.0.1'])).toBe(false);
-    expect(addressInside('127.0.0.2', ['127.0.0.1'])).toBe(false);
-    expect(addressInside('127.0.0.1', [])).toBe(false);
-    expect(addressInside(undefined, ['0.0.0.0/0'])).toBe(false);
-    expect(addressInside('not-an-ip', ['0.0.0.0/0'])).toBe(false);
   });
 
   it('believes X-Forwarded-For only from a trusted proxy, right to left up to the first untrusted hop', () => {

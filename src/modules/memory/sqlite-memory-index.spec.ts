@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HashingEmbedder } from '../../../test/fixtures/memory/hashing-embedder';
-import { openDatabase } from './sqlite-types';
+import { openSqlite } from '../../common/sqlite';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 const file = (collectionKey: string, p: string) => ({ collectionKey, collection: collectionKey, path: p, rel: path.basename(p), hash: p, size: 1, mtimeMs: 1 });
@@ -22,7 +22,7 @@ describe('SqliteMemoryIndex', () => {
   });
 
   it('opens one WAL database with the schema', () => {
-    const db = openDatabase(index.file);
+    const db = openSqlite(index.file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get()).toMatchObject({ sql: expect.stringContaining("porter unicode61") });
     db.close();

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { openSqlite, SqliteDatabase } from '../../common/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
-import { Database, openDatabase } from './sqlite-types';
 import { VectorMatrix } from './vector-matrix';
 
 const SCHEMA_VERSION = 1;
@@ -55,12 +55,12 @@ CREATE TABLE IF NOT EXISTS embeddings (
  * as Float32 BLOBs tagged with the embedder fingerprint, scanned in process by a VectorMatrix.
  */
 export class SqliteMemoryIndex implements MemoryIndex {
-  private readonly db: Database;
+  private readonly db: SqliteDatabase;
   private matrix?: { fingerprint: string; value: VectorMatrix };
 
   constructor(readonly file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
-    this.db = openDatabase(file);
+    this.db = openSqlite(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');

@@ -1,22 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { A2A_LEGACY_METHODS, A2A_METHODS, TaskState } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config/config.store';
 import { A2aOutboundError } from './a2a-outbound-error';
-import {
-  GET_TASK_METHOD,
-  isSettled,
-  LEGACY_GET_TASK_METHOD,
-  LEGACY_SEND_METHOD,
-  METHOD_NOT_FOUND,
-  PeerProtocolError,
-  PeerTaskState,
-  PeerTaskView,
-  readSendResult,
-  readTask,
-  replyText,
-  SEND_METHOD,
-  sendMessageParams,
-} from './a2a-wire';
+import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText, sendMessageParams } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
 import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
@@ -42,7 +29,7 @@ export interface A2aSendOutcome {
   /** Null when the peer answered with a message instead of a task. */
   taskId: string | null;
   contextId?: string;
-  state: PeerTaskState;
+  state: TaskState;
   reply?: string;
   error?: string;
   /** The send method the peer accepted (`message/send` after the -32601 fallback). */
@@ -74,14 +61,14 @@ export class A2aOutboundClient {
     const started = Date.now();
     const peer = resolveOutboundPeer(this.config.current(), peerName);
     const params = sendMessageParams(peer.name, text, randomUUID());
-    let method = SEND_METHOD;
+    let method: string = A2A_METHODS.sendMessage;
     let result: unknown;
     try {
       result = await callPeer(this.transport, peer, method, params, { signal: options.signal });
     } catch (err) {
       if (!(err instanceof A2aOutboundError) || err.rpcCode !== METHOD_NOT_FOUND) throw err;
       // An A2A 0.3 peer: the same message once more under the old method name, and never a third time.
-      method = LEGACY_SEND_METHOD;
+      method = A2A_LEGACY_METHODS.sendMessage;
       result = await callPeer(this.transport, resolveOutboundPeer(this.config.current(), peer.name), method, params, {
         signal: options.signal,
       });
@@ -99,7 +86,7 @@ export class A2aOutboundClient {
     signal?: AbortSignal,
   ): Promise<A2aSendOutcome> {
     const taskId = first.taskId as string;
-    const getMethod = method === SEND_METHOD ? GET_TASK_METHOD : LEGACY_GET_TASK_METHOD;
+    const getMethod = method === A2A_METHODS.sendMessage ? A2A_METHODS.getTask : A2A_LEGACY_METHODS.getTask;
     const deadline = started + this.config.current().config.channels.a2a.replyTimeoutMs;
     let view = first;
     let failures = 0;
@@ -175,7 +162,7 @@ function outcome(peer: PeerEndpoint, view: PeerTaskView, method: string): A2aSen
   return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(redact(reply, secrets)) } : {}) };
 }
 
-function timeoutMessage(peer: string, taskId: string, state: PeerTaskState, waitedMs: number): string {
+function timeoutMessage(peer: string, taskId: string, state: TaskState, waitedMs: number): string {
   return `no final answer from peer ${peer} within ${waitedMs} ms (channels.a2a.replyTimeoutMs); task ${taskId} is still ${state}`;
 }
 

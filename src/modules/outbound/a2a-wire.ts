@@ -1,46 +1,23 @@
+import { isTaskState, isTerminalState, TaskState } from '../../common/a2a-protocol';
+
 /**
  * The A2A wire shapes the outbound client sends and reads (A2A 1.0 JSON-RPC, proto-JSON names), plus the
- * lenient reading of A2A 0.3 answers a peer gives after the `message/send` fallback. Pure functions.
+ * lenient reading of A2A 0.3 answers a peer gives after the `message/send` fallback (method names, version
+ * and task states come from common/a2a-protocol). Pure functions.
  */
 
-export const A2A_VERSION = '1.0';
-export const SEND_METHOD = 'SendMessage';
-/** A2A 0.3 name of SendMessage, tried once when a peer answers -32601 (SPEC §10). */
-export const LEGACY_SEND_METHOD = 'message/send';
-export const GET_TASK_METHOD = 'GetTask';
-export const LEGACY_GET_TASK_METHOD = 'tasks/get';
+/** JSON-RPC "method not found": the answer that triggers the one A2A 0.3 `message/send` retry (SPEC §10). */
 export const METHOD_NOT_FOUND = -32601;
 
-export type PeerTaskState =
-  | 'TASK_STATE_SUBMITTED'
-  | 'TASK_STATE_WORKING'
-  | 'TASK_STATE_COMPLETED'
-  | 'TASK_STATE_FAILED'
-  | 'TASK_STATE_CANCELED'
-  | 'TASK_STATE_REJECTED'
-  | 'TASK_STATE_INPUT_REQUIRED'
-  | 'TASK_STATE_AUTH_REQUIRED';
-
-const STATES = new Set<string>([
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
-const TERMINAL = new Set<PeerTaskState>(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 /** The peer is waiting for someone: polling longer changes nothing. */
-const INTERRUPTED = new Set<PeerTaskState>(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+const INTERRUPTED = new Set<TaskState>(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
 /** What the client knows about the peer's task after a SendMessage or GetTask answer. */
 export interface PeerTaskView {
   /** Null when the peer answered with a message instead of a task (nothing to poll). */
   taskId: string | null;
   contextId?: string;
-  state: PeerTaskState;
+  state: TaskState;
   /** Text of the task's artifacts (or of the direct message). */
   artifactText?: string;
   /** Text of the status message (why FAILED/REJECTED, what INPUT_REQUIRED asks). */
@@ -62,13 +39,9 @@ export function sendMessageParams(peer: string, text: string, messageId: string)
   };
 }
 
-export function isTerminal(state: PeerTaskState): boolean {
-  return TERMINAL.has(state);
-}
-
 /** Terminal or interrupted: the answer will not change by polling. */
-export function isSettled(state: PeerTaskState): boolean {
-  return TERMINAL.has(state) || INTERRUPTED.has(state);
+export function isSettled(state: TaskState): boolean {
+  return isTerminalState(state) || INTERRUPTED.has(state);
 }
 
 /** The result of SendMessage / message/send: `{task}` | `{message}` (1.0) or a bare Task | Message (0.3). */
@@ -104,12 +77,12 @@ export function replyText(view: PeerTaskView): string | undefined {
 }
 
 /** Accepts `TASK_STATE_*` and the 0.3 spellings (`completed`, `input-required`, ...). */
-export function readState(raw: unknown): PeerTaskState {
+export function readState(raw: unknown): TaskState {
   if (typeof raw !== 'string') throw new PeerProtocolError('the task status has no state');
   const name = raw.startsWith('TASK_STATE_') ? raw : `TASK_STATE_${raw.toUpperCase().replace(/-/g, '_')}`;
   if (name === 'TASK_STATE_CANCELLED') return 'TASK_STATE_CANCELED';
-  if (!STATES.has(name)) throw new PeerProtocolError(`unknown task state ${JSON.stringify(raw.slice(0, 40))}`);
-  return name as PeerTaskState;
+  if (!isTaskState(name)) throw new PeerProtocolError(`unknown task state ${JSON.stringify(raw.slice(0, 40))}`);
+  return name;
 }
 
 function readMessage(raw: unknown): PeerTaskView {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import { A2aOutboundError } from './a2a-outbound-error';
-import { A2A_VERSION } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { OutboundError } from './outbound-error';
 
@@ -37,7 +37,7 @@ export async function callPeer(
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
-    'A2A-Version': A2A_VERSION,
+    'A2A-Version': A2A_PROTOCOL_VERSION,
     'User-Agent': 'clawgate-a2a',
   };
   // Only the token meant for this peer; the inbound `token` is what the peer presents to us, never sent.

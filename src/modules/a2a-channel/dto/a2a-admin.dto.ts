@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { TASK_STATES, TaskState } from '../../../common/a2a-protocol';
 import { PEER_NAME_PATTERN } from '../../config/schema/channels.schema';
-import { TASK_STATES, TaskState } from '../task-model';
 
 export const MAX_TASK_LIST_LIMIT = 500;
 export const DEFAULT_TASK_LIST_LIMIT = 50;

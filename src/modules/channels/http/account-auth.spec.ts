@@ -1,4 +1,4 @@
-import { authenticateAccount, bearerToken } from './account-auth';
+import { authenticateAccount } from './account-auth';
 
 describe('http channel account auth', () => {
   const accounts = {
@@ -6,16 +6,6 @@ describe('http channel account auth', () => {
     noisy: { id: 'noisy', token: 'tok-noisy-002', webhookUrl: 'http://127.0.0.1:9/hook', usable: true },
     unset: { id: 'unset', usable: false },
   };
-
-  it('extracts a bearer token (scheme case-insensitive) and nothing else', () => {
-    expect(bearerToken('Bearer abc')).toBe('abc');
-    expect(bearerToken('bearer   abc ')).toBe('abc');
-    expect(bearerToken('Basic abc')).toBeUndefined();
-    expect(bearerToken('Bearer')).toBeUndefined();
-    expect(bearerToken('Bearer ')).toBeUndefined();
-    expect(bearerToken(undefined)).toBeUndefined();
-    expect(bearerToken(['Bearer abc'])).toBeUndefined();
-  });
 
   it('returns the account whose token matches', () => {
     expect(authenticateAccount(accounts, 'tok-desk-0001')?.id).toBe('desk');

@@ -1,8 +1,9 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { bearerToken } from '../../../common/bearer-token';
 import { DomainError } from '../../../common/errors/domain-error';
 import { ConfigStore } from '../../config/config.store';
-import { authenticateAccount, bearerToken } from './account-auth';
+import { authenticateAccount } from './account-auth';
 
 /** Where the guard leaves the authenticated account id on the request. */
 const ACCOUNT_KEY = Symbol('httpChannelAccount');
@@ -22,7 +23,7 @@ export class HttpAccountGuard implements CanActivate {
     const http = this.config.current().config.channels.http;
     if (!http.enabled) throw new DomainError(404, 'Not Found', 'the http channel is not enabled');
     const req = context.switchToHttp().getRequest<WithAccount>();
-    const account = authenticateAccount(http.accounts, bearerToken(req.headers.authorization));
+    const account = authenticateAccount(http.accounts, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!account) {
       context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer realm="clawgate http channel"');
       // One answer for every failure (no header, wrong scheme, unknown or unusable token).

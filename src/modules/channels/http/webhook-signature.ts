@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Webhook signatures of the http channel (SPEC §8.6), for the gateway and for integrators.
@@ -32,9 +32,4 @@ export function verifyWebhookSignature(body: string | Uint8Array, header: string
   if (!HEX_SHA256.test(hex)) return false;
   const expected = createHmac('sha256', token).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(hex, 'hex'));
-}
-
-/** SHA-256 of a secret: fixed-length input for timingSafeEqual, whatever the lengths of the two secrets. */
-export function secretDigest(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
 }

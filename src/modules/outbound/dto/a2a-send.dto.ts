@@ -1,17 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { TASK_STATES } from '../../../common/a2a-protocol';
 import { A2A_SEND_MAX_TEXT } from '../a2a-send.schema';
-
-const STATES = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-];
 
 /** Body of `POST /admin/a2a/peers/:name/send`; unknown fields are rejected by the global ValidationPipe. */
 export class A2aSendDto {
@@ -44,7 +34,7 @@ export class A2aSendResultDto {
   @ApiProperty({ type: String, nullable: true, example: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b', description: 'Null when the peer answered with a message instead of a task.' })
   taskId!: string | null;
 
-  @ApiProperty({ enum: STATES, example: 'TASK_STATE_COMPLETED' })
+  @ApiProperty({ enum: TASK_STATES, example: 'TASK_STATE_COMPLETED' })
   state!: string;
 
   @ApiPropertyOptional({ example: '[support] 3 tickets are open.', description: 'The task’s artifact text (or status message) once settled.' })

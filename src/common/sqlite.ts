@@ -1,9 +1,10 @@
 /**
- * The part of better-sqlite3 the task store uses, typed here because the package ships no type
- * declarations (and a global `declare module` could clash with other modules that load it too).
+ * The part of better-sqlite3 the gateway uses (A2A task store, memory index), typed here because the
+ * package ships no type declarations — and a global `declare module` could clash with another typing of it.
  */
 export interface SqliteRunResult {
   changes: number;
+  lastInsertRowid: number | bigint;
 }
 
 export interface SqliteStatement {
@@ -23,7 +24,7 @@ export interface SqliteDatabase {
 
 type SqliteConstructor = new (file: string, options?: { timeout?: number }) => SqliteDatabase;
 
-/** Opens (creating) a database file; `timeout` is the busy wait in ms. */
+/** Opens (creating) a database file; waits up to 5 s for a lock held by another connection. */
 export function openSqlite(file: string): SqliteDatabase {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require('better-sqlite3') as SqliteConstructor;
