@@ -207,6 +207,12 @@ describe('outbound A2A client (fake peers)', () => {
     expect((await failure(client.send('late', 'x'))).reason).toBe('unknown_peer');
   });
 
+  it('masks a reply that echoes our tokens whole, even when one token begins with the other', async () => {
+    await reload(config({ extra: `overlap: { token: "overlap-secret-long", url: "${peer.url}", outboundToken: "overlap-secret" },` }));
+    const outcome = await client.send('overlap', 'overlap-secret-long and overlap-secret', { wait: true });
+    expect(outcome).toMatchObject({ status: 'ok', reply: 'echo: *** and ***' });
+  });
+
   it('names the outboundToken setting when the peer rejects our credentials', async () => {
     peer.script(() => ({ status: 401, json: { error: 'unauthorized' } }));
     const err = await failure(client.send('anon', 'x'));

@@ -1,7 +1,14 @@
 /** The id used when an agent id is empty or cannot be salvaged. */
 export const DEFAULT_AGENT_ID = 'main';
 
-const VALID_AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+/** A canonical agent id: lowercase `[a-z0-9][a-z0-9_-]{0,63}` (so it can never contain `:` or `/`). */
+const CANONICAL_AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const VALID_AGENT_ID = new RegExp(CANONICAL_AGENT_ID.source, 'i');
+
+/** True when `id` is already a canonical agent id (no normalization applied). */
+export function isCanonicalAgentId(id: string): boolean {
+  return CANONICAL_AGENT_ID.test(id);
+}
 
 /**
  * Canonical agent id: trimmed, lowercase, `[a-z0-9_-]`, at most 64 chars. Ids that are already valid are

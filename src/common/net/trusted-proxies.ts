@@ -1,5 +1,5 @@
 import { BlockList, isIPv4 } from 'node:net';
-import { parseCidr } from '../../modules/config/schema/schema-decorators';
+import { parseCidr } from './cidr';
 
 /** Compiled lists per CIDR array: config arrays are immutable within a snapshot, so they live exactly as long. */
 const lists = new WeakMap<readonly string[], BlockList>();

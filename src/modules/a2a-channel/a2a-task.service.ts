@@ -93,7 +93,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     }
     // Attached only now, so the settle write always lands after the WORKING one.
     this.settleWhenDone(working.id, handle.done);
-    if (!options.wait || input.returnImmediately) return { task: toWireTask(working) };
+    // A shutdown that began while the write was pending has already released its waiters: do not become a new one.
+    if (!options.wait || input.returnImmediately || this.closing) return { task: toWireTask(working) };
     const latest = await this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs);
     return { task: toWireTask(latest) };
   }

@@ -30,12 +30,20 @@ const GATEWAY_VERSION = process.env.npm_package_version ?? '0.1.0';
  */
 const CARD_DESCRIPTION = 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.';
 
+/** Exposed agents per config object: read on every SendMessage, and a snapshot never changes. */
+const exposedByConfig = new WeakMap<NormalizedConfig, ResolvedAgent[]>();
+
 /** Agents published on the card and reachable by peers: `exposeAgents` in its order (configured ones only), else all. */
 export function exposedAgents(config: NormalizedConfig): ResolvedAgent[] {
   const { exposeAgents } = config.channels.a2a;
   if (exposeAgents === null) return config.agents;
-  const byId = new Map(config.agents.map((a) => [a.id, a]));
-  return exposeAgents.flatMap((id) => byId.get(id) ?? []);
+  let exposed = exposedByConfig.get(config);
+  if (!exposed) {
+    const byId = new Map(config.agents.map((a) => [a.id, a]));
+    exposed = exposeAgents.flatMap((id) => byId.get(id) ?? []);
+    exposedByConfig.set(config, exposed);
+  }
+  return exposed;
 }
 
 /** SPEC §9.1. `origin` has no trailing slash and may carry a path prefix (advertisedUrl behind a proxy). */

@@ -4,6 +4,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { maskSecrets } from '../../common/logging/secret-mask';
 import { ConfigStore } from '../config/config.store';
+import type { RuntimeSnapshot } from '../config/config.types';
 import { getPrincipal } from './admin-principal';
 import { AuditEntry, AuditPage, readAuditPage } from './audit-page';
 import { clientAddress } from './peer-address';
@@ -11,6 +12,18 @@ import { clientAddress } from './peer-address';
 /** Methods that change nothing; every other method on the admin API is audited as a write. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const TRACKED = Symbol('clawgate.auditTracked');
+
+type GatewaySettings = RuntimeSnapshot['config']['gateway'];
+/**
+ * Both proxy lists as one array per settings object: trusted-proxy BlockLists are compiled once per array,
+ * so a fresh concatenation per request would compile a new one for every audited (e.g. denied) request.
+ */
+const auditProxies = new WeakMap<GatewaySettings, readonly string[]>();
+function auditProxiesOf(gateway: GatewaySettings): readonly string[] {
+  let list = auditProxies.get(gateway);
+  if (!list) auditProxies.set(gateway, (list = [...gateway.admin.sso.trustedProxies, ...gateway.trustedProxies]));
+  return list;
+}
 
 /** Whether a finished admin request belongs in the audit log: every write and every denial. */
 export function isAuditable(method: string, status: number): boolean {
@@ -89,7 +102,7 @@ export class AuditLog implements OnApplicationShutdown {
       ts: new Date().toISOString(),
       subject: principal?.subject ?? 'anonymous',
       role: principal?.role ?? 'none',
-      ip: clientAddress(req, [...gateway.admin.sso.trustedProxies, ...gateway.trustedProxies]) ?? null,
+      ip: clientAddress(req, auditProxiesOf(gateway)) ?? null,
       method: req.method.toUpperCase(),
       path: req.originalUrl.split('?')[0],
       status,

@@ -8,7 +8,7 @@ import { ensureAgentWorkspace } from './agent-workspace';
 /** The agent registry: every read comes from the current snapshot. */
 @Injectable()
 export class AgentsService {
-  /** Workspaces already prepared in this process (by path), so first use pays the mkdir once. */
+  /** Agents' directory sets already prepared in this process, so first use pays the mkdir once. */
   private readonly prepared = new Set<string>();
 
   constructor(private readonly store: ConfigStore) {}
@@ -40,7 +40,8 @@ export class AgentsService {
 
   /** Creates the workspace, state and session dirs on first use (SPEC §2). */
   async ensureWorkspace(agent: ResolvedAgent): Promise<void> {
-    const key = `${agent.workspace}\u0000${agent.sessionsDir}`;
+    // Every directory ensureAgentWorkspace creates: a reload that moves any one of them prepares again.
+    const key = [agent.workspace, agent.agentDir, agent.sessionsDir].join('\u0000');
     if (this.prepared.has(key)) return;
     await ensureAgentWorkspace(agent);
     this.prepared.add(key);

@@ -109,6 +109,26 @@ describe('AgentMemory (index + sync + watcher, hashing embedder)', () => {
     await pending;
     expect(memory.stats().map((s) => s.collectionKey)).not.toContain(agentCollections(agent, settings(true))[2].key);
   });
+
+  it('closes while the first open is still starting its watcher, and leaves nothing watching', async () => {
+    const warns: string[] = [];
+    const early = new AgentMemory({
+      agentId: 'early',
+      openIndex: () => new SqliteMemoryIndex(path.join(root, 'early.sqlite')),
+      embedder: () => undefined,
+      debounceMs: () => 50,
+      logger: { warn: (m: string) => void warns.push(m), debug: () => undefined },
+    });
+    await early.configure(agent.workspace, agentCollections(agent, settings(false)));
+    const opening = early.ready();
+    // The index is opened first, then the watcher starts: close lands while it waits for chokidar's 'ready'.
+    while (!existsSync(path.join(root, 'early.sqlite'))) await new Promise((r) => setImmediate(r));
+    await early.close(); // used to wait forever: a watcher closed before 'ready' never became ready
+    await opening;
+    await fs.writeFile(path.join(agent.workspace, 'MEMORY.md'), '# Facts\n\nChanged after close.\n');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(warns).toEqual([]); // no leftover watcher reported the change into a closed memory
+  }, 10_000);
 });
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {

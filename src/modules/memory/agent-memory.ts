@@ -125,6 +125,9 @@ export class AgentMemory {
     this.closed = true;
     await this.watcher?.close();
     await this.chain.catch(() => undefined);
+    // A job already running when close began (the first open, a reconfigure) may have started a new watcher.
+    await this.watcher?.close();
+    this.watcher = undefined;
     await this.embedding?.catch(() => undefined);
     this.index?.close();
   }
@@ -140,9 +143,9 @@ export class AgentMemory {
 
   private async syncAll(force: boolean): Promise<SyncCounts> {
     const index = this.requireIndex();
-    let counts = emptyCounts();
+    const counts = emptyCounts();
     counts.removed += index.retainCollections(this.collections.map((c) => c.key));
-    for (const c of this.collections) counts = addCounts(counts, await syncCollection(index, c, force));
+    for (const c of this.collections) addCounts(counts, await syncCollection(index, c, force));
     this.report(counts);
     this.kickEmbedding();
     return counts;
@@ -151,15 +154,15 @@ export class AgentMemory {
   private onBatch(batch: ChangeBatch): void {
     void this.enqueue(async () => {
       const index = this.requireIndex();
-      let counts = emptyCounts();
+      const counts = emptyCounts();
       for (const c of this.collections) {
-        if (batch.rescan.has(c.key)) counts = addCounts(counts, await syncCollection(index, c));
+        if (batch.rescan.has(c.key)) addCounts(counts, await syncCollection(index, c));
       }
       for (const file of batch.files) {
         for (const c of this.collections) {
           if (batch.rescan.has(c.key)) continue;
           // A file that no longer matches (renamed away, or deleted) is still removed from this collection.
-          if (relativeInCollection(c, file) !== undefined) counts = addCounts(counts, await syncPath(index, c, file));
+          if (relativeInCollection(c, file) !== undefined) addCounts(counts, await syncPath(index, c, file));
         }
       }
       this.report(counts);

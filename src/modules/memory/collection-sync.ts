@@ -18,8 +18,12 @@ export interface SyncCounts {
 
 export const emptyCounts = (): SyncCounts => ({ indexed: 0, unchanged: 0, removed: 0, skipped: [] });
 
-export function addCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
-  return { indexed: a.indexed + b.indexed, unchanged: a.unchanged + b.unchanged, removed: a.removed + b.removed, skipped: [...a.skipped, ...b.skipped] };
+/** Adds `more` into `into`. */
+export function addCounts(into: SyncCounts, more: SyncCounts): void {
+  into.indexed += more.indexed;
+  into.unchanged += more.unchanged;
+  into.removed += more.removed;
+  into.skipped.push(...more.skipped);
 }
 
 /**
@@ -32,7 +36,7 @@ export async function syncCollection(index: MemoryIndex, c: MemoryCollection, fo
   const known = index.fileStates(c.key);
   const present = await listCollectionFiles(c);
   for (const [file, stat] of present) {
-    add(counts, await indexFile(index, c, file, stat, force ? undefined : known.get(file)));
+    addCounts(counts, await indexFile(index, c, file, stat, force ? undefined : known.get(file)));
   }
   for (const file of known.keys()) {
     if (!present.has(file) && index.removeFile(c.key, file)) counts.removed++;
@@ -48,7 +52,7 @@ export async function syncPath(index: MemoryIndex, c: MemoryCollection, file: st
     if (index.removeFile(c.key, file)) counts.removed++;
     return counts;
   }
-  add(counts, await indexFile(index, c, file, stat, index.fileStates(c.key).get(file)));
+  addCounts(counts, await indexFile(index, c, file, stat, index.fileState(c.key, file)));
   return counts;
 }
 
@@ -139,11 +143,4 @@ async function confinedStat(realRoot: string, file: string): Promise<Stats | und
 export function isInsideDir(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function add(into: SyncCounts, more: SyncCounts): void {
-  into.indexed += more.indexed;
-  into.unchanged += more.unchanged;
-  into.removed += more.removed;
-  into.skipped.push(...more.skipped);
 }

@@ -29,6 +29,8 @@ export class CollectionWatcher {
   private pending: ChangeBatch = { files: new Set(), rescan: new Set() };
   private timer?: NodeJS.Timeout;
   private firstEventAt = 0;
+  /** Ends a start() still waiting for 'ready': a watcher closed that early never becomes ready. */
+  private endStart?: () => void;
 
   constructor(
     private readonly collections: readonly MemoryCollection[],
@@ -46,10 +48,15 @@ export class CollectionWatcher {
     this.watcher = watcher;
     watcher.on('all', (event, file) => this.onEvent(event, path.resolve(file)));
     watcher.on('error', (err) => this.options.onError?.(err as Error));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    await new Promise<void>((resolve) => {
+      this.endStart = resolve;
+      watcher.once('ready', () => resolve());
+    });
+    this.endStart = undefined;
   }
 
   async close(): Promise<void> {
+    this.endStart?.();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.watcher?.close();

@@ -49,6 +49,8 @@ export interface PendingEmbedding {
 
 export interface MemoryIndex {
   fileStates(collectionKey: string): Map<string, IndexedFileState>;
+  /** The state of one file (a watcher event), without reading the whole collection's. */
+  fileState(collectionKey: string, path: string): IndexedFileState | undefined;
   /** Replaces the chunks of one file atomically (readers see the old or the new version, never a mix). */
   replaceFile(file: IndexedFile, chunks: Chunk[]): void;
   /** Records a new size/mtime for a file whose content hash did not change. */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DomainError } from '../../common/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
 import { ConfigStore } from '../config/config.store';
 import type { ResolvedAgent, RuntimeSnapshot } from '../config/config.types';
@@ -63,6 +64,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private readonly engines = new Map<string, AgentMemory>();
   private embedderState?: { key: string; embedder: Embedder | undefined };
   private unsubscribe?: () => void;
+  private closed = false;
 
   constructor(
     private readonly config: ConfigStore,
@@ -75,6 +77,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    // HTTP still answers while modules are destroyed: an engine opened now would outlive the shutdown.
+    this.closed = true;
     this.unsubscribe?.();
     const engines = [...this.engines.values()];
     this.engines.clear();
@@ -84,6 +88,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   /** The agent's memory, opened and indexed on first use; 404 for an agent that is not configured. */
   async forAgent(agentId: string): Promise<AgentMemory> {
     const agent = this.agents.get(agentId);
+    if (this.closed) throw new DomainError(503, 'Service Unavailable', 'the gateway is shutting down');
     let engine = this.engines.get(agent.id);
     if (!engine) {
       engine = this.createEngine(agent);
@@ -181,7 +186,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
       const agent = next.agentsById.get(id);
       if (!agent) {
         this.engines.delete(id);
-        void engine.close();
+        engine.close().catch((err: Error) => this.logger.warn(`memory of removed agent ${id} did not close cleanly: ${err.message}`));
         continue;
       }
       // Collections switch synchronously, in the tick of the swap: a grant removed by this reload is not

@@ -42,6 +42,8 @@ describe('SqliteMemoryIndex', () => {
   it('replaces a file atomically and forgets removed files and collections', () => {
     index.replaceFile(file('a', '/a/x.md'), [{ startLine: 1, endLine: 1, text: 'old penguin fact' }]);
     index.replaceFile(file('a', '/a/x.md'), [{ startLine: 1, endLine: 1, text: 'new walrus fact' }]);
+    expect(index.fileState('a', '/a/x.md')).toEqual(index.fileStates('a').get('/a/x.md'));
+    expect(index.fileState('a', '/a/none.md')).toBeUndefined();
     expect(index.keywordSearch('"penguin"', ['a'], 10)).toEqual([]);
     expect(index.keywordSearch('"walrus"', ['a'], 10)).toHaveLength(1);
     index.replaceFile(file('b', '/b/y.md'), [{ startLine: 1, endLine: 1, text: 'walrus again' }]);

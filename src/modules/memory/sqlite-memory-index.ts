@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { openSqlite, SqliteDatabase } from '../../common/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
 import { VectorMatrix } from './vector-matrix';
@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS embeddings (
  */
 export class SqliteMemoryIndex implements MemoryIndex {
   private readonly db: SqliteDatabase;
+  /** Prepared once per SQL text: searches and syncs run the same few statements over and over. */
+  private readonly statements = new Map<string, SqliteStatement>();
   private matrix?: { fingerprint: string; value: VectorMatrix };
 
   constructor(readonly file: string) {
@@ -71,7 +73,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   fileStates(collectionKey: string): Map<string, IndexedFileState> {
-    const rows = this.db.prepare('SELECT path, hash, size, mtime_ms FROM files WHERE collection_key = ?').all(collectionKey) as Array<{
+    const rows = this.sql('SELECT path, hash, size, mtime_ms FROM files WHERE collection_key = ?').all(collectionKey) as Array<{
       path: string;
       hash: string;
       size: number;
@@ -80,13 +82,20 @@ export class SqliteMemoryIndex implements MemoryIndex {
     return new Map(rows.map((r) => [r.path, { hash: r.hash, size: r.size, mtimeMs: r.mtime_ms }]));
   }
 
+  fileState(collectionKey: string, file: string): IndexedFileState | undefined {
+    const row = this.sql('SELECT hash, size, mtime_ms FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as
+      | { hash: string; size: number; mtime_ms: number }
+      | undefined;
+    return row && { hash: row.hash, size: row.size, mtimeMs: row.mtime_ms };
+  }
+
   replaceFile(file: IndexedFile, chunks: Chunk[]): void {
     this.tx(() => {
       this.deleteFile(file.collectionKey, file.path);
-      const { lastInsertRowid } = this.db
-        .prepare('INSERT INTO files (collection_key, collection, path, rel, hash, size, mtime_ms, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      const { lastInsertRowid } = this
+        .sql('INSERT INTO files (collection_key, collection, path, rel, hash, size, mtime_ms, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         .run(file.collectionKey, file.collection, file.path, file.rel, file.hash, file.size, file.mtimeMs, new Date().toISOString());
-      const insert = this.db.prepare('INSERT INTO chunks (file_id, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)');
+      const insert = this.sql('INSERT INTO chunks (file_id, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)');
       for (const c of chunks) insert.run(lastInsertRowid, c.startLine, c.endLine, c.text, textHash(c.text));
     });
     // A new chunk whose text was embedded before already has a vector: the matrix must pick it up.
@@ -94,7 +103,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   touchFile(collectionKey: string, file: string, size: number, mtimeMs: number): void {
-    this.db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE collection_key = ? AND path = ?').run(size, mtimeMs, collectionKey, file);
+    this.sql('UPDATE files SET size = ?, mtime_ms = ? WHERE collection_key = ? AND path = ?').run(size, mtimeMs, collectionKey, file);
   }
 
   removeFile(collectionKey: string, file: string): boolean {
@@ -103,8 +112,8 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   retainCollections(keys: readonly string[]): number {
     return this.tx(() => {
-      const stale = this.db
-        .prepare('SELECT collection_key, path FROM files WHERE collection_key NOT IN (SELECT value FROM json_each(?))')
+      const stale = this
+        .sql('SELECT collection_key, path FROM files WHERE collection_key NOT IN (SELECT value FROM json_each(?))')
         .all(JSON.stringify(keys)) as Array<{ collection_key: string; path: string }>;
       for (const f of stale) this.deleteFile(f.collection_key, f.path);
       return stale.length;
@@ -112,11 +121,11 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   useFingerprint(fingerprint: string | undefined): void {
-    const current = (this.db.prepare("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)?.value;
+    const current = (this.sql("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)?.value;
     if (current === (fingerprint ?? '')) return;
     this.tx(() => {
-      this.db.prepare('DELETE FROM embeddings WHERE fingerprint != ?').run(fingerprint ?? '');
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(fingerprint ?? '');
+      this.sql('DELETE FROM embeddings WHERE fingerprint != ?').run(fingerprint ?? '');
+      this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(fingerprint ?? '');
     });
     this.matrix = undefined;
   }
@@ -124,8 +133,8 @@ export class SqliteMemoryIndex implements MemoryIndex {
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId = 0): PendingEmbedding[] {
     // Walks chunks in id order from a cursor, so a pass over N chunks costs O(N) rather than rescanning
     // the already-embedded prefix for every batch.
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT c.id AS chunkId, c.hash AS hash, c.text AS text FROM chunks c
          WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = c.hash AND e.fingerprint = ?)
          ORDER BY c.id LIMIT ?`,
@@ -137,7 +146,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void {
     if (!items.length) return;
-    const insert = this.db.prepare('INSERT OR REPLACE INTO embeddings (hash, fingerprint, dims, vec) VALUES (?, ?, ?, ?)');
+    const insert = this.sql('INSERT OR REPLACE INTO embeddings (hash, fingerprint, dims, vec) VALUES (?, ?, ?, ?)');
     this.tx(() => {
       for (const { hash, vector } of items) {
         insert.run(hash, fingerprint, vector.length, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
@@ -147,14 +156,14 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   pruneEmbeddings(): number {
-    return this.db.prepare('DELETE FROM embeddings WHERE hash NOT IN (SELECT hash FROM chunks)').run().changes;
+    return this.sql('DELETE FROM embeddings WHERE hash NOT IN (SELECT hash FROM chunks)').run().changes;
   }
 
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[] {
     // Ranking inside the FTS subquery (ORDER BY rank = bm25) lets FTS5 use its own ranking path; ordering
     // by bm25() over the joined rows was ~6x slower at 10k chunks with common terms.
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT c.id AS id FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank) r
          JOIN chunks c ON c.id = r.id
          JOIN files f ON f.id = c.file_id
@@ -171,8 +180,8 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   chunks(ids: readonly number[]): ChunkRow[] {
     if (!ids.length) return [];
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT c.id AS id, f.collection_key AS collectionKey, f.collection AS collection, f.path AS path, f.rel AS rel,
                 c.start_line AS startLine, c.end_line AS endLine, c.text AS text
          FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
@@ -183,8 +192,8 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   stats(fingerprint: string | undefined): CollectionStats[] {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
                 count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt
          FROM files f LEFT JOIN chunks c ON c.file_id = f.id
@@ -201,8 +210,8 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   private vectors(fingerprint: string): VectorMatrix | undefined {
     if (this.matrix?.fingerprint === fingerprint) return this.matrix.value;
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
          FROM chunks c JOIN files f ON f.id = c.file_id
          JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?`,
@@ -216,13 +225,19 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   private deleteFile(collectionKey: string, file: string): boolean {
-    const row = this.db.prepare('SELECT id FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as { id: number } | undefined;
+    const row = this.sql('SELECT id FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as { id: number } | undefined;
     if (!row) return false;
     // Chunks go first and explicitly, so the FTS delete trigger sees every row.
-    this.db.prepare('DELETE FROM chunks WHERE file_id = ?').run(row.id);
-    this.db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+    this.sql('DELETE FROM chunks WHERE file_id = ?').run(row.id);
+    this.sql('DELETE FROM files WHERE id = ?').run(row.id);
     this.matrix = undefined;
     return true;
+  }
+
+  private sql(text: string): SqliteStatement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
   }
 
   private tx<R>(fn: () => R): R {

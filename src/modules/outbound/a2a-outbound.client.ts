@@ -6,7 +6,7 @@ import { A2aOutboundError } from './a2a-outbound-error';
 import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText, sendMessageParams } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
-import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
+import { callPeer, PeerEndpoint, redactSecrets, sanitize } from './peer-rpc';
 import { backoffDelays, sleep } from './poll-schedule';
 
 export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
@@ -159,17 +159,11 @@ function outcome(peer: PeerEndpoint, view: PeerTaskView, method: string): A2aSen
   }
   if (!isSettled(view.state)) return { ...base, status: 'accepted' };
   const reply = replyText(view);
-  return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(redact(reply, secrets)) } : {}) };
+  return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(redactSecrets(reply, secrets)) } : {}) };
 }
 
 function timeoutMessage(peer: string, taskId: string, state: TaskState, waitedMs: number): string {
   return `no final answer from peer ${peer} within ${waitedMs} ms (channels.a2a.replyTimeoutMs); task ${taskId} is still ${state}`;
-}
-
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets.filter((v) => v.length >= 4)) out = out.split(s).join('***');
-  return out;
 }
 
 function clip(text: string): string {

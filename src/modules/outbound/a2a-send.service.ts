@@ -6,6 +6,7 @@ import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
 import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';
+import { outboundPeerName } from './outbound-peers';
 import type { A2aSendResultDto } from './dto/a2a-send.dto';
 
 /** Where operator sends (admin API) are recorded: a dedicated session of the default agent. */
@@ -107,7 +108,7 @@ export class A2aSendService implements OnModuleInit {
   }
 
   private async recordFailure(sessionKey: string, args: A2aSendArgs, err: A2aOutboundError, via: 'tool' | 'admin', runId?: string): Promise<void> {
-    const peer = args.peer.trim().toLowerCase();
+    const peer = outboundPeerName(args.peer);
     await this.sessions.append(sessionKey, {
       role: 'system',
       text: `a2a_send to a2a:${peer} failed: ${err.message}\nmessage: ${args.text}`,

@@ -8,7 +8,7 @@ import type { PeerEndpoint } from './peer-rpc';
  */
 export function resolveOutboundPeer(snapshot: RuntimeSnapshot, rawName: string): PeerEndpoint {
   const a2a = snapshot.config.channels.a2a;
-  const name = rawName.trim().toLowerCase();
+  const name = outboundPeerName(rawName);
   // An operator who switched the A2A channel off wants no A2A traffic, in either direction.
   if (!a2a.enabled) throw new A2aOutboundError('disabled', 'channels.a2a is not enabled; outbound A2A is off');
   const peer = Object.prototype.hasOwnProperty.call(a2a.peers, name) ? a2a.peers[name] : undefined;
@@ -34,6 +34,11 @@ export function resolveOutboundPeer(snapshot: RuntimeSnapshot, rawName: string):
     outboundToken: peer.outboundToken,
     secrets: [peer.outboundToken, peer.token].filter((s): s is string => !!s),
   };
+}
+
+/** How a peer name given by a caller (tool argument, admin URL) is read: peer names are lowercase. */
+export function outboundPeerName(rawName: string): string {
+  return rawName.trim().toLowerCase();
 }
 
 /** Names of the peers that can receive outbound messages (they have a url). */

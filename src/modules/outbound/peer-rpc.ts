@@ -85,12 +85,20 @@ export async function callPeer(
   return envelope.result;
 }
 
+/**
+ * `text` with each of our secrets (4 chars or longer) replaced by `***`, longest first: when one token is a
+ * prefix of the other, replacing the shorter first would leave the rest of the longer one readable.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+  return out;
+}
+
 /** Untrusted peer text → one short line without control characters or our secrets. */
 export function sanitize(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of [...secrets].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
   // eslint-disable-next-line no-control-regex
-  out = out.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  let out = redactSecrets(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;
 }
 

@@ -103,17 +103,21 @@ export class AgentRunner implements OnModuleDestroy {
 
     await this.agents.ensureWorkspace(agent);
     await this.sessions.getOrCreate(input.sessionKey, input.create);
-    const history = await this.recentMessages(input.sessionKey);
+    // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one).
+    const [history, system] = await Promise.all([
+      this.recentMessages(input.sessionKey),
+      buildSystemPrompt(agent, input.extraSystemPrompt),
+    ]);
     await this.sessions.append(input.sessionKey, { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta });
 
     try {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
-      const system = await buildSystemPrompt(agent, input.extraSystemPrompt);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
+      // The agent is fixed for the run and tools are registered once at boot: one list serves every round.
+      const tools = this.tools.toolsFor(agent);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
-        const tools = this.tools.toolsFor(agent);
         const response = await model.provider.complete(model.settings, { agentId, model: model.model, system, messages, tools, signal });
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;

@@ -14,8 +14,10 @@ export const MAX_PROMPT_FILE_CHARS = 20_000;
 export async function buildSystemPrompt(agent: ResolvedAgent, extraSystemPrompt?: string): Promise<string> {
   const name = agent.identity.name ?? agent.name ?? agent.id;
   const parts = [`You are ${name}${agent.identity.emoji ? ` ${agent.identity.emoji}` : ''} (agent id "${agent.id}").`];
-  for (const file of PROMPT_FILES) {
-    const text = await fs.readFile(path.join(agent.workspace, file), 'utf8').catch(() => '');
+  // Read side by side (every run pays for these), assembled in PROMPT_FILES order.
+  const texts = await Promise.all(PROMPT_FILES.map((file) => fs.readFile(path.join(agent.workspace, file), 'utf8').catch(() => '')));
+  for (const [i, file] of PROMPT_FILES.entries()) {
+    const text = texts[i];
     if (text.trim()) {
       const clipped = text.length > MAX_PROMPT_FILE_CHARS ? `${text.slice(0, MAX_PROMPT_FILE_CHARS)}\n[${file} truncated]` : text;
       parts.push(`## ${file}\n${clipped.trim()}`);

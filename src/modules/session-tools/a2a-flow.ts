@@ -96,7 +96,11 @@ export class A2aFlow {
     } else if (!adapter) {
       outcome = { status: 'skipped', detail: `no adapter for channel "${ctx.channel}"` };
     } else {
-      outcome = { ...(await adapter.send({ sessionKey, to: ctx.to, text, accountId: ctx.accountId, threadId: ctx.threadId })) };
+      // The port does not promise that send never throws; a throwing adapter is a failed delivery, still recorded.
+      outcome = await adapter.send({ sessionKey, to: ctx.to, text, accountId: ctx.accountId, threadId: ctx.threadId }).then(
+        (result) => ({ ...result }),
+        (err: unknown) => ({ status: 'failed', detail: `channel "${ctx.channel}" could not deliver: ${(err as Error)?.message ?? String(err)}` }),
+      );
     }
     this.logger.log(`announce for ${sessionKey}: ${String(outcome.status)}`);
     await this.sessions.append(sessionKey, {

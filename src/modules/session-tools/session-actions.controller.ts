@@ -63,7 +63,7 @@ export class SessionActionsController {
     const parsed = parseSessionKey(key);
     if (!parsed) throw badRequest(`"${key}" is not a session key (expected agent:<agentId>:<rest>, URL-encoded)`);
     if (!this.config.current().agentsById.has(parsed.agentId)) throw notFound(`no agent "${parsed.agentId}"`);
-    return key.toLowerCase();
+    return parsed.key;
   }
 
   private checked<T>(tool: string, body: unknown): T {

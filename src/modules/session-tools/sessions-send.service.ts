@@ -5,7 +5,7 @@ import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
 import type { ToolContext, ToolResult } from '../runtime/tool-registry';
-import { agentIdFromSessionKey, isThreadSessionKey, isValidSessionKey, mainSessionKey } from '../sessions/session-key';
+import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
 import { A2aFlow } from './a2a-flow';
 import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './a2a-prompts';
@@ -117,12 +117,14 @@ export class SessionsSendService implements OnModuleDestroy {
     const given = [args.sessionKey !== undefined, args.label !== undefined].filter(Boolean).length;
     if (given > 1) return { status: 'error', error: 'give either sessionKey or label, not both' };
     if (args.sessionKey !== undefined) {
-      if (!isValidSessionKey(args.sessionKey)) {
+      const parsed = parseSessionKey(args.sessionKey);
+      if (!parsed) {
         return { status: 'error', error: `"${args.sessionKey}" is not a session key (expected agent:<agentId>:<rest>)` };
       }
-      const key = args.sessionKey.toLowerCase();
-      if (isThreadSessionKey(key)) return { status: 'error', error: 'thread sessions cannot be messaged with sessions_send; use the parent session' };
-      return { key };
+      if (parsed.threadId !== undefined) {
+        return { status: 'error', error: 'thread sessions cannot be messaged with sessions_send; use the parent session' };
+      }
+      return { key: parsed.key };
     }
     const requesterAgent = agentIdFromSessionKey(requesterKey);
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : undefined;

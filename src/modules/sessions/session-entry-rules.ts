@@ -28,10 +28,13 @@ export function changes(entry: SessionEntry, label: string | undefined, dc: Deli
   return dc !== undefined && JSON.stringify(dc) !== JSON.stringify(entry.deliveryContext ?? {});
 }
 
+/** The fields of a DeliveryContext, in the fixed order entries store them. */
+export const DELIVERY_CONTEXT_FIELDS = ['channel', 'accountId', 'to', 'threadId'] as const;
+
 /** Only the documented string fields, in a fixed order (so equality by JSON is meaningful); none → undefined. */
 export function cleanDeliveryContext(dc: DeliveryContext): DeliveryContext | undefined {
   const out: DeliveryContext = {};
-  for (const field of ['channel', 'accountId', 'to', 'threadId'] as const) {
+  for (const field of DELIVERY_CONTEXT_FIELDS) {
     const value: unknown = dc?.[field];
     if (value === undefined) continue;
     if (typeof value !== 'string') throw badRequest(`deliveryContext.${field} must be a string`);

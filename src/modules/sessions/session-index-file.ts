@@ -4,6 +4,7 @@
  * reason instead of failing the whole agent, and `sessionId` must be a safe file stem because it becomes
  * a path.
  */
+import { DELIVERY_CONTEXT_FIELDS } from './session-entry-rules';
 import { canonicalSessionKey, checkLabel, isSafeSessionId } from './session-input';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
 
@@ -94,7 +95,7 @@ function timestamp(v: unknown): string | undefined {
 function deliveryContext(v: unknown): DeliveryContext | undefined {
   if (!isRecord(v)) return undefined;
   const out: DeliveryContext = {};
-  for (const field of ['channel', 'accountId', 'to', 'threadId'] as const) {
+  for (const field of DELIVERY_CONTEXT_FIELDS) {
     if (typeof v[field] === 'string') out[field] = v[field];
   }
   return Object.keys(out).length ? out : undefined;

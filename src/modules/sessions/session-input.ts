@@ -3,6 +3,7 @@
  * tool calls, admin requests and peers, so every public store method runs its inputs through these and a
  * bad value becomes a 400 DomainError instead of an odd file or a poisoned index.
  */
+import { isCanonicalAgentId } from '../../common/agent-id';
 import { badRequest } from '../../common/errors/domain-error';
 import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from './session-key';
 
@@ -10,7 +11,6 @@ import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from '
 export const MAX_SESSION_KEY_LENGTH = 1024;
 export const MAX_LABEL_LENGTH = 512;
 
-const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /**
  * Transcript file stems. Generated as UUIDs by the store; checked again when an index is loaded from disk
@@ -48,7 +48,7 @@ function keyProblem(raw: string, what: string): string {
 /** Agent ids given directly (filters, label lookups): lowercased, never "repaired" into another agent's id. */
 export function checkAgentId(raw: unknown): string {
   const id = typeof raw === 'string' ? raw.toLowerCase() : '';
-  if (!AGENT_ID.test(id)) throw badRequest(`invalid agent id ${JSON.stringify(raw)} (expected [a-z0-9][a-z0-9_-]{0,63})`);
+  if (!isCanonicalAgentId(id)) throw badRequest(`invalid agent id ${JSON.stringify(raw)} (expected [a-z0-9][a-z0-9_-]{0,63})`);
   return id;
 }
 

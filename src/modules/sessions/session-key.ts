@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isCanonicalAgentId } from '../../common/agent-id';
 import type { DmScope } from '../config/config.types';
 
 /**
@@ -31,7 +32,6 @@ import type { DmScope } from '../config/config.types';
 export const SESSION_KEY_PREFIX = 'agent';
 const THREAD_MARKER = ':thread:';
 const SUBAGENT_MARKER = 'subagent';
-const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export type GroupKind = 'group' | 'channel';
 
@@ -151,7 +151,7 @@ function parseOrReason(raw: string): { parsed: ParsedSessionKey | null; reason: 
   const colon = afterPrefix.indexOf(':');
   if (colon < 0) return fail('nothing after the agent id');
   const agentId = afterPrefix.slice(0, colon);
-  if (!AGENT_ID.test(agentId)) return fail(`"${agentId}" is not a valid agent id`);
+  if (!isCanonicalAgentId(agentId)) return fail(`"${agentId}" is not a valid agent id`);
   const rest = afterPrefix.slice(colon + 1);
   if (!rest) return fail('empty key after the agent id');
 
@@ -213,7 +213,7 @@ function join(agent: string, parts: string[]): string {
 
 function agentSegment(agentId: string): string {
   const id = String(agentId ?? '').toLowerCase();
-  if (!AGENT_ID.test(id)) throw new Error(`cannot build a session key: invalid agent id ${JSON.stringify(agentId)}`);
+  if (!isCanonicalAgentId(id)) throw new Error(`cannot build a session key: invalid agent id ${JSON.stringify(agentId)}`);
   return id;
 }
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../common/errors/domain-error';
 import {
   DEFAULT_HISTORY_LIMIT,
   ListSessionsQueryDto,
@@ -8,6 +7,7 @@ import {
   SessionHistoryQueryDto,
   SessionListDto,
 } from './dto/session.dto';
+import { sessionNotFound } from './session-entry-rules';
 import { SESSION_STORE, SessionStore } from './session-store.port';
 
 /**
@@ -30,7 +30,7 @@ export class SessionsAdminService {
 
   async get(key: string): Promise<SessionEntryDto> {
     const entry = await this.store.get(key);
-    if (!entry) throw notFound(`session ${key.toLowerCase()} not found`);
+    if (!entry) throw sessionNotFound(key.toLowerCase());
     return entry;
   }
 

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { TASK_STATES, TaskState } from '../../../common/a2a-protocol';
 import { PEER_NAME_PATTERN } from '../../config/schema/channels.schema';
+import { CONTEXT_ID_PATTERN } from '../a2a-limits';
 
 export const MAX_TASK_LIST_LIMIT = 500;
 export const DEFAULT_TASK_LIST_LIMIT = 50;
@@ -30,7 +31,7 @@ export class ListA2aTasksQueryDto {
   @ApiPropertyOptional({ example: 'ctx-3f1c', description: 'Only tasks of this conversation.' })
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z0-9._:-]{1,128}$/, { message: 'contextId must match ^[A-Za-z0-9._:-]{1,128}$' })
+  @Matches(CONTEXT_ID_PATTERN, { message: 'contextId must match ^[A-Za-z0-9._:-]{1,128}$' })
   contextId?: string;
 
   @ApiPropertyOptional({ example: 50, default: DEFAULT_TASK_LIST_LIMIT, minimum: 1, maximum: MAX_TASK_LIST_LIMIT })

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { Type } from 'class-transformer';
 import {
   IsArray,
@@ -9,11 +8,15 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { parseCidr } from '../../../common/net/cidr';
 
 /**
  * Decorators shared by the config schema classes. They exist so each class states its rules once and the
  * same metadata drives both runtime validation and the exported JSON Schema.
  */
+
+/** CIDR parsing lives in common/net (the trusted-proxy matcher uses it too); re-exported for schema callers. */
+export { parseCidr };
 
 /** Marks a config object as closed: unknown keys are rejected at runtime and in the JSON Schema. */
 export function StrictObject(description?: string): ClassDecorator {
@@ -146,20 +149,6 @@ export function IsCidr(options?: ValidationOptions): PropertyDecorator {
 
 function isCidrText(value: unknown): boolean {
   return typeof value === 'string' && parseCidr(value) !== null;
-}
-
-/** Parses `addr` or `addr/prefix`; returns null when invalid. */
-export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const [address, prefixText, extra] = value.trim().split('/');
-  if (extra !== undefined) return null;
-  const version = isIP(address);
-  if (version === 0) return null;
-  const max = version === 4 ? 32 : 128;
-  if (prefixText === undefined) return { address, prefix: max, family: version === 4 ? 'ipv4' : 'ipv6' };
-  if (!/^\d{1,3}$/.test(prefixText)) return null;
-  const prefix = Number(prefixText);
-  if (prefix > max) return null;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
