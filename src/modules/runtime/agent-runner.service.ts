@@ -15,6 +15,7 @@ import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';
 import { LaneName, SessionLanes } from './session-lanes';
+import { PromptFileCache } from './prompt-file-cache';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolRegistry } from './tool-registry';
 
@@ -52,6 +53,8 @@ export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
   readonly lanes = new SessionLanes();
   readonly runs = new RunRegistry();
+  /** Prompt files are re-read only when they change (mtime/size). */
+  private readonly promptFiles = new PromptFileCache();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
   private closing?: Promise<void>;
@@ -106,7 +109,7 @@ export class AgentRunner implements OnModuleDestroy {
     // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one).
     const [history, system] = await Promise.all([
       this.recentMessages(input.sessionKey),
-      buildSystemPrompt(agent, input.extraSystemPrompt),
+      buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
     ]);
     await this.sessions.append(input.sessionKey, { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta });
 

@@ -1,6 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ResolvedAgent } from '../config/config.types';
+import { PromptFileCache } from './prompt-file-cache';
 
 /** Workspace files that become part of the system prompt, in this order. */
 export const PROMPT_FILES = ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md'] as const;
@@ -11,11 +11,15 @@ export const MAX_PROMPT_FILE_CHARS = 20_000;
  * The system prompt of a run: who the agent is, its workspace prompt files (empty ones skipped), then the
  * run's extra instructions (e.g. the agent-to-agent context).
  */
-export async function buildSystemPrompt(agent: ResolvedAgent, extraSystemPrompt?: string): Promise<string> {
+export async function buildSystemPrompt(
+  agent: ResolvedAgent,
+  extraSystemPrompt?: string,
+  files: PromptFileCache = new PromptFileCache(),
+): Promise<string> {
   const name = agent.identity.name ?? agent.name ?? agent.id;
   const parts = [`You are ${name}${agent.identity.emoji ? ` ${agent.identity.emoji}` : ''} (agent id "${agent.id}").`];
   // Read side by side (every run pays for these), assembled in PROMPT_FILES order.
-  const texts = await Promise.all(PROMPT_FILES.map((file) => fs.readFile(path.join(agent.workspace, file), 'utf8').catch(() => '')));
+  const texts = await Promise.all(PROMPT_FILES.map((file) => files.read(path.join(agent.workspace, file))));
   for (const [i, file] of PROMPT_FILES.entries()) {
     const text = texts[i];
     if (text.trim()) {

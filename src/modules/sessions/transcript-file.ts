@@ -113,7 +113,12 @@ export async function readTranscriptTail(
     }
     let text = buffer.toString('utf8');
     if (start > 0) text = text.slice(text.indexOf('\n') + 1); // drop the partial first line of the window
-    return { ...parseTranscript(text), missing: false, complete: start === 0 };
+    // A chunk holds far more lines than asked for; parse only the last ones (JSON.parse is the cost here).
+    const lines = text.split('\n');
+    const keep = minLines + 1; // + the empty piece after the final newline (or a torn last line)
+    const cut = lines.length > keep;
+    if (cut) text = lines.slice(-keep).join('\n');
+    return { ...parseTranscript(text), missing: false, complete: !cut && start === 0 };
   } finally {
     await handle.close();
   }
