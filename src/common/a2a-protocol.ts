@@ -17,18 +17,8 @@ export const A2A_LEGACY_METHODS = {
   getTask: 'tasks/get',
 } as const;
 
-/** A2A 1.0 task states, by their proto JSON names. */
-export type TaskState =
-  | 'TASK_STATE_SUBMITTED'
-  | 'TASK_STATE_WORKING'
-  | 'TASK_STATE_COMPLETED'
-  | 'TASK_STATE_FAILED'
-  | 'TASK_STATE_CANCELED'
-  | 'TASK_STATE_REJECTED'
-  | 'TASK_STATE_INPUT_REQUIRED'
-  | 'TASK_STATE_AUTH_REQUIRED';
-
-export const TASK_STATES: readonly TaskState[] = [
+/** A2A 1.0 task states, by their proto JSON names (the type is derived from the list, so they cannot drift). */
+export const TASK_STATES = [
   'TASK_STATE_SUBMITTED',
   'TASK_STATE_WORKING',
   'TASK_STATE_COMPLETED',
@@ -37,7 +27,9 @@ export const TASK_STATES: readonly TaskState[] = [
   'TASK_STATE_REJECTED',
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',
-];
+] as const;
+
+export type TaskState = (typeof TASK_STATES)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(TASK_STATES);
 

@@ -5,9 +5,9 @@ import { ConfigStore } from '../config/config.store';
 import { ProblemDto } from '../config/dto/config-responses.dto';
 import { ToolRegistry, ToolResult } from '../runtime/tool-registry';
 import { parseSessionKey } from '../sessions/session-key';
-import { SESSIONS_SPAWN_SCHEMA, SessionsSpawnArgs } from './session-tool-schemas';
+import { SESSIONS_SEND_SCHEMA, SESSIONS_SPAWN_SCHEMA, SessionsSendArgs, SessionsSpawnArgs } from './session-tool-schemas';
 import { SessionToolsService } from './session-tools.service';
-import { SESSIONS_SEND_SCHEMA, SessionsSendArgs, SessionsSendService } from './sessions-send.service';
+import { SessionsSendService } from './sessions-send.service';
 import { RequiresRole } from '../admin/admin-role.decorator';
 
 const KEY_PARAM = { name: 'key', description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).', example: 'agent:support:main' };

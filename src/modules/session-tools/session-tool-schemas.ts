@@ -31,6 +31,19 @@ export const SESSION_STATUS_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+export const SESSIONS_SEND_SCHEMA = {
+  type: 'object',
+  properties: {
+    sessionKey: { ...SESSION_KEY, description: 'Target session key.' },
+    label: { ...LABEL, description: 'Target session label (with agentId for another agent).' },
+    agentId: { ...AGENT_ID, description: 'Target agent; alone it means that agent’s main session.' },
+    message: { type: 'string', minLength: 1, maxLength: 65536 },
+    timeoutSeconds: { type: 'number', minimum: 0, maximum: 3600, default: 30, description: '0 = do not wait (accepted).' },
+  },
+  required: ['message'],
+  additionalProperties: false,
+} as const;
+
 export const SESSIONS_SPAWN_SCHEMA = {
   type: 'object',
   properties: {
@@ -45,4 +58,5 @@ export const SESSIONS_SPAWN_SCHEMA = {
 export interface SessionsListArgs { limit?: number; agentId?: string; label?: string; activeMinutes?: number }
 export interface SessionsHistoryArgs { sessionKey: string; limit?: number; includeTools?: boolean }
 export interface SessionStatusArgs { sessionKey?: string }
+export interface SessionsSendArgs { sessionKey?: string; label?: string; agentId?: string; message: string; timeoutSeconds?: number }
 export interface SessionsSpawnArgs { task: string; label?: string; agentId?: string }

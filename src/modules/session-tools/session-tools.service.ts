@@ -7,8 +7,10 @@ import { AgentRunner } from '../runtime/agent-runner.service';
 import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
 import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, subagentSessionKey } from '../sessions/session-key';
 import { SESSION_STORE, SessionEntry, SessionStore } from '../sessions/session-store.port';
-import { SESSIONS_SEND_SCHEMA, SessionsSendArgs, SessionsSendService } from './sessions-send.service';
+import { SessionsSendService } from './sessions-send.service';
 import {
+  SESSIONS_SEND_SCHEMA,
+  SessionsSendArgs,
   SESSION_STATUS_SCHEMA,
   SESSIONS_HISTORY_SCHEMA,
   SESSIONS_LIST_SCHEMA,

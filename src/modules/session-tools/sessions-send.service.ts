@@ -9,27 +9,7 @@ import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessi
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
 import { A2aFlow } from './a2a-flow';
 import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './a2a-prompts';
-
-export interface SessionsSendArgs {
-  sessionKey?: string;
-  label?: string;
-  agentId?: string;
-  message: string;
-  timeoutSeconds?: number;
-}
-
-export const SESSIONS_SEND_SCHEMA = {
-  type: 'object',
-  properties: {
-    sessionKey: { type: 'string', minLength: 1, maxLength: 1024, description: 'Target session key.' },
-    label: { type: 'string', minLength: 1, maxLength: 512, description: 'Target session label (with agentId for another agent).' },
-    agentId: { type: 'string', minLength: 1, maxLength: 64, description: 'Target agent; alone it means that agent’s main session.' },
-    message: { type: 'string', minLength: 1, maxLength: 65536 },
-    timeoutSeconds: { type: 'number', minimum: 0, maximum: 3600, default: 30, description: '0 = do not wait (accepted).' },
-  },
-  required: ['message'],
-  additionalProperties: false,
-} as const;
+import type { SessionsSendArgs } from './session-tool-schemas';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
