@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { A2aChannelModule } from './modules/a2a-channel/a2a-channel.module';
 import { AdminModule } from './modules/admin/admin.module';
-import { A2aPolicyModule } from './modules/a2a-policy/a2a-policy.module';
+import { SessionPolicyModule } from './modules/session-policy/session-policy.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { ChannelsModule } from './modules/channels/channels.module';
 import { HttpChannelModule } from './modules/channels/http/http-channel.module';
@@ -30,7 +30,7 @@ export class AppModule {
         AgentsModule,
         RoutingModule,
         SessionsModule,
-        A2aPolicyModule,
+        SessionPolicyModule,
         RuntimeModule,
         SessionToolsModule,
         MemoryModule,

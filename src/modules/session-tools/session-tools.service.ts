@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
 import { DomainError } from '../../common/errors/domain-error';
-import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
+import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
 import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
@@ -23,12 +23,12 @@ import {
 
 /**
  * The session tools an agent's model can call (SPEC §4.5), each acting as the calling session and gated by
- * the one VisibilityGuard. The admin API calls the same handlers on behalf of a session.
+ * the one SessionAccessPolicy. The admin API calls the same handlers on behalf of a session.
  */
 @Injectable()
 export class SessionToolsService implements OnModuleInit {
   constructor(
-    private readonly guard: VisibilityGuard,
+    private readonly access: SessionAccessPolicy,
     private readonly config: ConfigStore,
     private readonly runner: AgentRunner,
     private readonly registry: ToolRegistry,
@@ -78,7 +78,7 @@ export class SessionToolsService implements OnModuleInit {
       activeMinutes: args.activeMinutes,
       limit: 10_000,
     });
-    const visible = new Set(await this.guard.filterVisible(requesterKey, candidates.map((s) => s.sessionKey)));
+    const visible = new Set(await this.access.filterVisible(requesterKey, candidates.map((s) => s.sessionKey)));
     const sessions = candidates.filter((s) => visible.has(s.sessionKey)).slice(0, limit).map(describeSession);
     return { status: 'ok', count: sessions.length, sessions };
   }
@@ -130,12 +130,12 @@ export class SessionToolsService implements OnModuleInit {
     return { status: 'accepted', runId, childSessionKey };
   }
 
-  /** The guard's verdict as a tool result, or undefined when access is allowed. */
+  /** The access verdict as a tool result, or undefined when access is allowed. */
   private async deny(requesterKey: string, targetKey: string): Promise<ToolResult | undefined> {
     if (!isValidSessionKey(targetKey)) {
       return { status: 'error', error: `"${targetKey}" is not a session key (expected agent:<agentId>:<rest>)` };
     }
-    const decision = await this.guard.check(requesterKey, targetKey);
+    const decision = await this.access.check(requesterKey, targetKey);
     return decision.allowed ? undefined : { status: 'forbidden', error: decision.message };
   }
 }

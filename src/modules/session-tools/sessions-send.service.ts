@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
-import { VisibilityGuard } from '../a2a-policy/visibility-guard.service';
+import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
 import type { ToolContext, ToolResult } from '../runtime/tool-registry';
 import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
-import { A2aFlow } from './a2a-flow';
-import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './a2a-prompts';
+import { SessionsSendFlow } from './sessions-send-flow';
+import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /**
- * sessions_send (SPEC §6): resolve the target, apply the one guard and the chain-hop limit, run round one
+ * sessions_send (SPEC §6): resolve the target, apply the one access check and the chain-hop limit, run round one
  * in the target session (nested lane, deliver=false, inter-session provenance), wait or not, then hand
- * the rest of the exchange (ping-pong, announce) to the A2aFlow in the background.
+ * the rest of the exchange (ping-pong, announce) to the SessionsSendFlow in the background.
  */
 @Injectable()
 export class SessionsSendService implements OnModuleDestroy {
@@ -26,9 +26,9 @@ export class SessionsSendService implements OnModuleDestroy {
 
   constructor(
     private readonly config: ConfigStore,
-    private readonly guard: VisibilityGuard,
+    private readonly access: SessionAccessPolicy,
     private readonly runner: AgentRunner,
-    private readonly flow: A2aFlow,
+    private readonly flow: SessionsSendFlow,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
 
@@ -43,7 +43,7 @@ export class SessionsSendService implements OnModuleDestroy {
     if (hop >= snapshot.config.session.agentToAgent.maxChainHops) {
       return { status: 'forbidden', error: CHAIN_EXCEEDED_MESSAGE };
     }
-    const decision = await this.guard.check(requesterKey, targetKey, snapshot);
+    const decision = await this.access.check(requesterKey, targetKey, snapshot);
     if (!decision.allowed) return { status: 'forbidden', error: decision.message };
 
     if (!snapshot.agentsById.has(agentIdFromSessionKey(targetKey))) {
@@ -110,7 +110,7 @@ export class SessionsSendService implements OnModuleDestroy {
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : undefined;
     if (args.label !== undefined) {
       const lookupAgent = agentId ?? requesterAgent;
-      const lookup = this.guard.checkLabelLookup(requesterKey, lookupAgent);
+      const lookup = this.access.checkLabelLookup(requesterKey, lookupAgent);
       if (!lookup.allowed) return { status: 'forbidden', error: lookup.message };
       const key = await this.sessions.resolveLabel(lookupAgent, args.label);
       return key ? { key } : { status: 'not_found', error: `no session labelled "${args.label}" in agent ${lookupAgent}` };

@@ -2,8 +2,8 @@ import type { ConfigStore } from '../config/config.store';
 import type { RuntimeSnapshot, SessionVisibility } from '../config/config.types';
 import type { SessionStore } from '../sessions/session-store.port';
 import type { AgentToAgentSettingsInput } from './agent-to-agent-policy';
-import { checkLabelLookup, checkSessionAccess, effectiveVisibility, GuardConfig, isSandboxedRequester } from './visibility-guard';
-import { VisibilityGuard } from './visibility-guard.service';
+import { checkLabelLookup, checkSessionAccess, effectiveVisibility, SessionAccessConfig, isSandboxedRequester } from './session-access';
+import { SessionAccessPolicy } from './session-access-policy.service';
 
 const R = 'agent:support:main';
 const CHILD = 'agent:support:subagent:c1';
@@ -20,14 +20,14 @@ function config(
   visibility: SessionVisibility,
   agentToAgent: AgentToAgentSettingsInput = { enabled: true, allow: [] },
   sandboxed: string[] = [],
-): GuardConfig {
+): SessionAccessConfig {
   return {
     agents: ['support', 'expert'].map((id) => ({ id, sandbox: { mode: sandboxed.includes(id) ? ('all' as const) : ('off' as const) } })),
     tools: { agentToAgent, sessions: { visibility } },
   };
 }
 
-const check = (requesterKey: string, targetKey: string, cfg: GuardConfig) =>
+const check = (requesterKey: string, targetKey: string, cfg: SessionAccessConfig) =>
   checkSessionAccess({ requesterKey, targetKey, config: cfg, isSpawnedBy });
 
 beforeEach(() => isSpawnedBy.mockClear());
@@ -152,12 +152,12 @@ describe('checkLabelLookup', () => {
   });
 });
 
-describe('VisibilityGuard (service)', () => {
-  function guardWith(initial: GuardConfig) {
+describe('SessionAccessPolicy (service)', () => {
+  function guardWith(initial: SessionAccessConfig) {
     let current = { config: initial } as unknown as RuntimeSnapshot;
     const store = { current: () => current } as unknown as ConfigStore;
     const sessions = { isSpawnedBy } as unknown as SessionStore;
-    return { guard: new VisibilityGuard(store, sessions), swap: (cfg: GuardConfig) => (current = { config: cfg } as unknown as RuntimeSnapshot) };
+    return { guard: new SessionAccessPolicy(store, sessions), swap: (cfg: SessionAccessConfig) => (current = { config: cfg } as unknown as RuntimeSnapshot) };
   }
 
   it('filters a list down to the visible keys, in order', async () => {

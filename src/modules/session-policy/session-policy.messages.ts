@@ -7,10 +7,10 @@ import type { SessionVisibility } from '../config/config.types';
  */
 
 /** Layer 3: `tools.agentToAgent.enabled` is not exactly `true`. */
-export const A2A_DISABLED_MESSAGE = 'Agent-to-agent messaging is disabled.';
+export const AGENT_TO_AGENT_DISABLED_MESSAGE = 'Agent-to-agent messaging is disabled.';
 
 /** Layer 3: enabled, but the requester or the target agent matches no `tools.agentToAgent.allow` pattern. */
-export const A2A_DENIED_MESSAGE = 'Agent-to-agent messaging denied by tools.agentToAgent.allow.';
+export const AGENT_TO_AGENT_DENIED_MESSAGE = 'Agent-to-agent messaging denied by tools.agentToAgent.allow.';
 
 /** Layer 2: names the effective visibility (after the sandbox clamp), not necessarily the configured one. */
 export function visibilityForbiddenMessage(visibility: SessionVisibility): string {

@@ -5,16 +5,16 @@
  */
 import type { ResolvedAgent, RuntimeSnapshot, SessionVisibility } from '../config/config.types';
 import {
-  A2A_DENIED_MESSAGE,
-  A2A_DISABLED_MESSAGE,
+  AGENT_TO_AGENT_DENIED_MESSAGE,
+  AGENT_TO_AGENT_DISABLED_MESSAGE,
   SANDBOX_LABEL_LOOKUP_MESSAGE,
   visibilityForbiddenMessage,
-} from './a2a-policy.messages';
+} from './session-policy.messages';
 import { AgentToAgentSettingsInput, createAgentToAgentPolicy } from './agent-to-agent-policy';
 import { parseSessionKey } from '../sessions/session-key';
 
 /** The slice of NormalizedConfig the guard reads; a NormalizedConfig or a RuntimeSnapshot both fit. */
-export interface GuardConfig {
+export interface SessionAccessConfig {
   readonly agents: ReadonlyArray<Pick<ResolvedAgent, 'id' | 'sandbox'>>;
   readonly tools: {
     readonly agentToAgent: AgentToAgentSettingsInput;
@@ -28,16 +28,16 @@ export type SpawnLookup = (targetKey: string, ancestorKey: string) => Promise<bo
 export interface SessionAccessInput {
   requesterKey: string;
   targetKey: string;
-  config: GuardConfig | Pick<RuntimeSnapshot, 'config'>;
+  config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>;
   isSpawnedBy: SpawnLookup;
 }
 
-export type GuardLayer = 'visibility' | 'policy';
+export type SessionAccessLayer = 'visibility' | 'policy';
 
 /** `rule` is a short machine-readable reason; `message` is the exact user-facing text (SPEC §4.5). */
 export type SessionAccessDecision =
   | { allowed: true; layer: null; rule: string }
-  | { allowed: false; layer: GuardLayer; rule: string; message: string };
+  | { allowed: false; layer: SessionAccessLayer; rule: string; message: string };
 
 const SANDBOX_RULE = 'sandbox clamps visibility to tree';
 
@@ -54,14 +54,14 @@ export function effectiveVisibility(configured: SessionVisibility, sandboxed: bo
 }
 
 /** Whether the agent owning `requesterKey` runs sandboxed (`sandbox.mode: "all"`). */
-export function isSandboxedRequester(config: GuardConfig | Pick<RuntimeSnapshot, 'config'>, requesterKey: string): boolean {
+export function isSandboxedRequester(config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>, requesterKey: string): boolean {
   const owner = parseSessionKey(requesterKey)?.agentId;
-  return owner !== undefined && sandboxed(guardConfig(config), owner);
+  return owner !== undefined && sandboxed(accessConfig(config), owner);
 }
 
-/** The guard. Checks run in layer order, so a denial names the first layer that failed. */
+/** The access check. Checks run in layer order, so a denial names the first layer that failed. */
 export async function checkSessionAccess(input: SessionAccessInput): Promise<SessionAccessDecision> {
-  const cfg = guardConfig(input.config);
+  const cfg = accessConfig(input.config);
   // The key module's parser gives the owner (the same answer as agentIdFromSessionKey) and the canonical
   // lowercase key, so `Agent:Support:Main` and `agent:support:main` are one session here as in the store.
   const requester = parseSessionKey(input.requesterKey);
@@ -106,9 +106,9 @@ export async function checkSessionAccess(input: SessionAccessInput): Promise<Ses
 export function checkLabelLookup(input: {
   requesterKey: string;
   targetAgentId: string;
-  config: GuardConfig | Pick<RuntimeSnapshot, 'config'>;
+  config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>;
 }): SessionAccessDecision {
-  const cfg = guardConfig(input.config);
+  const cfg = accessConfig(input.config);
   const a = parseSessionKey(input.requesterKey)?.agentId;
   if (a === undefined) {
     return forbidVisibility(cfg.tools.sessions.visibility, `malformed session key ${JSON.stringify(input.requesterKey)}`);
@@ -121,7 +121,7 @@ export function checkLabelLookup(input: {
 }
 
 function crossAgent(
-  cfg: GuardConfig,
+  cfg: SessionAccessConfig,
   a: string,
   b: string,
   visibility: SessionVisibility,
@@ -138,15 +138,15 @@ function crossAgent(
     allowed: false,
     layer: 'policy',
     rule: verdict.rule,
-    message: verdict.failed === 'disabled' ? A2A_DISABLED_MESSAGE : A2A_DENIED_MESSAGE,
+    message: verdict.failed === 'disabled' ? AGENT_TO_AGENT_DISABLED_MESSAGE : AGENT_TO_AGENT_DENIED_MESSAGE,
   };
 }
 
-function guardConfig(config: GuardConfig | Pick<RuntimeSnapshot, 'config'>): GuardConfig {
+function accessConfig(config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>): SessionAccessConfig {
   return 'config' in config ? config.config : config;
 }
 
-function sandboxed(cfg: GuardConfig, agentId: string): boolean {
+function sandboxed(cfg: SessionAccessConfig, agentId: string): boolean {
   return cfg.agents.find((agent) => agent.id === agentId)?.sandbox.mode === 'all';
 }
 

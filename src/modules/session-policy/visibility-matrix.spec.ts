@@ -1,6 +1,6 @@
 import type { SessionVisibility } from '../config/config.types';
 import type { AgentToAgentSettingsInput } from './agent-to-agent-policy';
-import { checkSessionAccess, GuardConfig, SessionAccessDecision } from './visibility-guard';
+import { checkSessionAccess, SessionAccessConfig, SessionAccessDecision } from './session-access';
 
 /*
  * The whole layer 2 + 3 matrix (SPEC §4.3, §4.4, §4.5):
@@ -125,7 +125,7 @@ function parseTable(): Cell[] {
 function run(cell: Cell): Promise<SessionAccessDecision> {
   const agentToAgent: AgentToAgentSettingsInput =
     cell.enabled === 'unset' ? { allow: ALLOW[cell.allow] } : { enabled: cell.enabled === 'true', allow: ALLOW[cell.allow] };
-  const config: GuardConfig = {
+  const config: SessionAccessConfig = {
     agents: [
       { id: 'support', sandbox: { mode: cell.sandboxed ? 'all' : 'off' } },
       { id: 'expert', sandbox: { mode: 'off' } },
@@ -137,7 +137,7 @@ function run(cell: Cell): Promise<SessionAccessDecision> {
 
 const CELLS = parseTable();
 
-describe('visibility × A2A policy matrix (480 cells)', () => {
+describe('visibility × agent-to-agent policy matrix (480 cells)', () => {
   it('covers every combination exactly once', () => {
     expect(CELLS).toHaveLength(480);
     expect(new Set(CELLS.map((c) => c.name)).size).toBe(480);

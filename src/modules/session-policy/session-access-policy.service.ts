@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigStore } from '../config/config.store';
 import type { RuntimeSnapshot } from '../config/config.types';
 import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
-import { checkLabelLookup, checkSessionAccess, SessionAccessDecision } from './visibility-guard';
+import { checkLabelLookup, checkSessionAccess, SessionAccessDecision } from './session-access';
 
 /**
- * The visibility + A2A policy guard (layers 2 and 3) bound to the live config and the session store. Every
+ * The session access check (visibility + agent-to-agent policy, layers 2 and 3) bound to the live config and the session store. Every
  * session tool and every admin endpoint that acts as a session asks this service — there is no other copy.
  */
 @Injectable()
-export class VisibilityGuard {
+export class SessionAccessPolicy {
   constructor(
     private readonly configStore: ConfigStore,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,

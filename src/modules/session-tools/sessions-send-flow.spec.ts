@@ -3,9 +3,9 @@ import type { ConfigStore } from '../config/config.store';
 import type { AgentRunner } from '../runtime/agent-runner.service';
 import type { RunRecord } from '../runtime/run-registry';
 import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.port';
-import { A2aFlow } from './a2a-flow';
+import { SessionsSendFlow } from './sessions-send-flow';
 
-describe('A2aFlow announce delivery', () => {
+describe('SessionsSendFlow announce delivery', () => {
   const targetKey = 'agent:expert:http:direct:p1';
   const record = (reply: string): RunRecord => ({
     runId: 'r1',
@@ -34,7 +34,7 @@ describe('A2aFlow announce delivery', () => {
         return { ...line, id: 'x', ts: 'now' };
       },
     } as unknown as SessionStore;
-    const flow = new A2aFlow(config, runner, channels, sessions);
+    const flow = new SessionsSendFlow(config, runner, channels, sessions);
 
     await flow.continueAfterRoundOne({
       requesterKey: 'agent:main:main',

@@ -5,14 +5,14 @@ import type { RuntimeSnapshot } from '../config/config.types';
 import { suggestClosest } from '../config/pipeline/did-you-mean';
 import { mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import type { PolicyCheckQueryDto, PolicyCheckResultDto } from './dto/policy-check.dto';
-import { VisibilityGuard } from './visibility-guard.service';
+import { SessionAccessPolicy } from './session-access-policy.service';
 
-/** Answers `GET /admin/policy/check` by running the real guard on a pair of sessions (a dry run). */
+/** Answers `GET /admin/policy/check` by running the real session access check on a pair of sessions (a dry run). */
 @Injectable()
 export class PolicyCheckService {
   constructor(
     private readonly configStore: ConfigStore,
-    private readonly guard: VisibilityGuard,
+    private readonly access: SessionAccessPolicy,
   ) {}
 
   async check(query: PolicyCheckQueryDto): Promise<PolicyCheckResultDto> {
@@ -23,7 +23,7 @@ export class PolicyCheckService {
     const mainKey = snapshot.config.session.mainKey;
     const fromSession = sessionOf('fromSession', query.fromSession, from, mainKey);
     const toSession = sessionOf('toSession', query.toSession, to, mainKey);
-    const decision = await this.guard.check(fromSession, toSession, snapshot);
+    const decision = await this.access.check(fromSession, toSession, snapshot);
     return decision.allowed
       ? { allowed: true, layer: null, rule: decision.rule }
       : { allowed: false, layer: decision.layer, rule: decision.rule, message: decision.message };

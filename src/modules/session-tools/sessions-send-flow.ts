@@ -5,7 +5,7 @@ import { AgentRunner } from '../runtime/agent-runner.service';
 import type { RunRecord } from '../runtime/run-registry';
 import { agentIdFromSessionKey } from '../sessions/session-key';
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
-import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt } from './a2a-prompts';
+import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt } from './sessions-send-prompts';
 
 export interface RoundOneOutcome {
   requesterKey: string;
@@ -25,8 +25,8 @@ const DEFAULT_STEP_SECONDS = 30;
  * the nested lane of its session, so a run that waits on this flow can never block it.
  */
 @Injectable()
-export class A2aFlow {
-  private readonly logger = new Logger('a2a-flow');
+export class SessionsSendFlow {
+  private readonly logger = new Logger('sessions-send-flow');
 
   constructor(
     private readonly config: ConfigStore,
