@@ -85,7 +85,8 @@ ${bindings.join('\n')}
 async function timeSteps(configPath: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<Record<string, number[]>> {
   const { parseJson5 } = await import('../src/modules/config/pipeline/parse-json5');
   const { resolveIncludes } = await import('../src/modules/config/pipeline/resolve-includes');
-  const { substituteEnv, isSecretConfigPath } = await import('../src/modules/config/pipeline/substitute-env');
+  const { substituteEnv } = await import('../src/modules/config/pipeline/substitute-env');
+  const { isSecretConfigPath } = await import('../src/common/secrets/secret-paths');
   const { validateConfig } = await import('../src/modules/config/pipeline/validate-config');
   const { normalizeConfig } = await import('../src/modules/config/normalize/normalize-config');
   const { stableJson } = await import('../src/modules/config/pipeline/stable-json');

@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { mountA2aEndpoint } from './modules/a2a-channel/mount-a2a';
 import { ADMIN_HTTP_PATHS, AdminGate } from './modules/admin/admin-gate';
-import { ADMIN_SECURITY } from './modules/admin/admin-role.decorator';
+import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { undeclaredAdminOperations } from './modules/admin/route-roles';
 import { SecretShield } from './modules/admin/secret-shield.service';
 import { HTTP_CHANNEL_SECURITY } from './modules/channels/http/http-channel.controller';

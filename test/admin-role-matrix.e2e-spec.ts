@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import request from 'supertest';
-import type { AdminRole } from '../src/modules/config/schema/gateway.schema';
+import type { AdminRole } from '../src/common/auth/roles';
 import { adminOperations, undeclaredAdminOperations } from '../src/modules/admin/route-roles';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 

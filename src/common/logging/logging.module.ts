@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { maskingDestination } from './masking-destination';
-import { LOG_REDACT_PATHS } from './redact-paths';
+import { maskingDestination } from '../secrets/masking-destination';
+import { LOG_REDACT_PATHS } from '../secrets/log-redact-paths';
 
 /**
  * Structured JSON logs (pino). Level from CLAWGATE_LOG_LEVEL [info]. Secrets are removed by the logger

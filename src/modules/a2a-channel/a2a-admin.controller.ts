@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequiresRole } from '../admin/admin-role.decorator';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
 

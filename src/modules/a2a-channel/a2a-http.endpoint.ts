@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { bearerToken } from '../../common/bearer-token';
-import { maskSecrets } from '../../common/logging/secret-mask';
+import { bearerToken } from '../../common/http/bearer-token';
+import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config/config.store';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
 import { A2aRpcService } from './a2a-rpc.service';

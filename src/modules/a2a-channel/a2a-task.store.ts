@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
-import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import { GroupCommit } from './group-commit';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import { DomainError } from '../../common/errors/domain-error';
 import { ConfigStore } from '../config/config.store';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
 import { requestOrigin } from './request-origin';
 

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../../common/sqlite';
+import type { SqliteDatabase } from '../../common/storage/sqlite';
 
 interface PendingWrite {
   write: () => unknown;

@@ -1,4 +1,4 @@
-import { findBySecret, secretIndexPerSource } from '../../common/secret-match';
+import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
 import type { A2aChannelSettings } from '../config/config.types';
 
 type Peers = A2aChannelSettings['peers'];

@@ -1,5 +1,5 @@
 import type { TaskState } from '../../common/a2a-protocol';
-import type { SqliteDatabase, SqliteStatement } from '../../common/sqlite';
+import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTask } from './task-model';
 
 /** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { bearerToken } from '../../common/bearer-token';
+import { bearerToken } from '../../common/http/bearer-token';
 import { isTrustedAddress } from '../../common/net/trusted-proxies';
 import type { GatewaySettings } from '../config/config.types';
 import { ConfigStore } from '../config/config.store';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { CallerRole } from './admin-roles';
+import type { CallerRole } from '../../common/auth/roles';
 
 /** Who is calling the admin API, as established by AdminAuthService. */
 export interface AdminPrincipal {

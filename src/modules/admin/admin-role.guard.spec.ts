@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../common/errors/domain-error';
-import { RequiresRole } from './admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { AdminRoleGuard } from './admin-role.guard';
 import { AdminPrincipal, setPrincipal } from './admin-principal';
 import type { AdminAuthService } from './admin-auth.service';

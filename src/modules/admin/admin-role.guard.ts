@@ -2,10 +2,10 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../common/errors/domain-error';
-import type { AdminRole } from '../config/schema/gateway.schema';
-import { ADMIN_ROLE_KEY } from './admin-role.decorator';
+import type { AdminRole } from '../../common/auth/roles';
+import { ADMIN_ROLE_KEY } from '../../common/auth/requires-role.decorator';
 import { getPrincipal, isAdminPath, setPrincipal } from './admin-principal';
-import { roleAtLeast, UNDECLARED_ROUTE_ROLE } from './admin-roles';
+import { roleAtLeast, UNDECLARED_ROUTE_ROLE } from '../../common/auth/roles';
 import { AdminAuthService } from './admin-auth.service';
 import { AuditLog } from './audit-log.service';
 

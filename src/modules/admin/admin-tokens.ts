@@ -1,6 +1,6 @@
-import { findBySecret, secretIndexPerSource } from '../../common/secret-match';
+import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
 import type { GatewaySettings } from '../config/config.types';
-import type { AdminRole } from '../config/schema/gateway.schema';
+import type { AdminRole } from '../../common/auth/roles';
 
 type TokenEntry = GatewaySettings['admin']['tokens'][number];
 

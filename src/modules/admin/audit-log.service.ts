@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { maskSecrets } from '../../common/logging/secret-mask';
+import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config/config.store';
 import type { RuntimeSnapshot } from '../config/config.types';
 import { getPrincipal } from './admin-principal';

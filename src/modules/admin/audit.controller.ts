@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ProblemDto } from '../config/dto/config-responses.dto';
-import { RequiresRole } from './admin-role.decorator';
+import { ProblemDto } from '../../common/errors/problem.dto';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { AuditLog } from './audit-log.service';
 import { AUDIT_PAGE_DEFAULT, AuditPageDto, AuditQueryDto } from './dto/audit.dto';
 

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { AdminRole } from '../config/schema/gateway.schema';
-import { isAdminRole, UNDECLARED_ROUTE_ROLE } from './admin-roles';
+import type { AdminRole } from '../../common/auth/roles';
+import { isAdminRole, UNDECLARED_ROUTE_ROLE } from '../../common/auth/roles';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { RequestHandler } from 'express';
-import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/logging/secret-mask';
+import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/secrets/secret-mask';
 import type { RuntimeSnapshot } from '../config/config.types';
 import { ConfigStore } from '../config/config.store';
 import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
-import { configuredSecrets } from './secret-values';
+import { configuredSecrets } from './configured-secrets';
 
 const NO_SECRETS: string[] = [];
 const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)|application\/x-www-form-urlencoded)/i;

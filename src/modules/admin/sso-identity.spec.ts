@@ -1,4 +1,4 @@
-import { highestRole, roleAtLeast } from './admin-roles';
+import { highestRole, roleAtLeast } from '../../common/auth/roles';
 import { identityFromClaims, identityFromHeaders, parseGroups, roleForGroups } from './sso-identity';
 
 const SSO = {

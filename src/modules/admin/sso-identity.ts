@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewaySettings } from '../config/config.types';
-import type { AdminRole } from '../config/schema/gateway.schema';
-import { CallerRole, highestRole } from './admin-roles';
+import type { AdminRole } from '../../common/auth/roles';
+import { CallerRole, highestRole } from '../../common/auth/roles';
 
 type SsoSettings = GatewaySettings['admin']['sso'];
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { requireIfMatch } from '../config/if-match';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { requireIfMatch } from '../../common/http/if-match';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { AgentsAdminService } from './agents-admin.service';
 import {
   AddBindingDto,
@@ -15,7 +15,7 @@ import {
   RevisionDto,
   UpdateAgentDto,
 } from './dto/agent.dto';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 const IF_MATCH = {
   name: 'If-Match',

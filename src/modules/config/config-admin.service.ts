@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error';
 import { ConfigStore, ReloadOutcome } from './config.store';
 import type { ConfigIssue } from './pipeline/config-issue';
-import { redactSecrets } from './redact-secrets';
+import { redactSecretFields } from '../../common/secrets/redact-document';
 
 /** What the admin config endpoints do; the controller only maps HTTP onto it. */
 @Injectable()
@@ -11,7 +11,7 @@ export class ConfigAdminService {
 
   document(): { revision: string; configPath: string; document: Record<string, unknown> } {
     const s = this.store.current();
-    return { revision: s.revision, configPath: s.configPath, document: redactSecrets(s.document) as Record<string, unknown> };
+    return { revision: s.revision, configPath: s.configPath, document: redactSecretFields(s.document) as Record<string, unknown> };
   }
 
   async validate(text: string): Promise<{ valid: true; revision: string; warnings: ConfigIssue[] }> {

@@ -3,10 +3,11 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { Response } from 'express';
 import { badRequest } from '../../common/errors/domain-error';
 import { ConfigAdminService } from './config-admin.service';
-import { stripEtag } from './if-match';
+import { stripEtag } from '../../common/http/if-match';
 import { ConfigStore } from './config.store';
-import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ProblemDto, ReloadOutcomeDto } from './dto/config-responses.dto';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { ProblemDto } from '../../common/errors/problem.dto';
+import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ReloadOutcomeDto } from './dto/config-responses.dto';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 @ApiTags('config')
 @Controller('admin/config')

@@ -6,7 +6,7 @@ import type { LoadResult, RuntimeSnapshot } from './config.types';
 import { GATEWAY_OPTIONS, GatewayOptions } from './gateway-options';
 import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/config-issue';
 import { loadConfig } from './pipeline/load-config';
-import { writeFileAtomic } from './writer/atomic-write';
+import { writeFileAtomic } from '../../common/fs/atomic-write';
 
 export type ReloadTrigger = 'boot' | 'watch' | 'admin' | 'write';
 

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from './pipeline/config-issue';
-import type { AdminRole } from './schema/gateway.schema';
+import type { AdminRole } from '../../common/auth/roles';
 
 /**
  * The normalized, fully-defaulted config every service reads. Produced by the pipeline from a validated

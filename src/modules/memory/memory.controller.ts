@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { RequiresRole } from '../admin/admin-role.decorator';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { MemoryCollectionsDto, MemoryReindexDto, MemorySearchQueryDto, MemorySearchResultDto } from './dto/memory.dto';
 import { MemoryService } from './memory.service';
 

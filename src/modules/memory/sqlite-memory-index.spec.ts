@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HashingEmbedder } from '../../../test/fixtures/memory/hashing-embedder';
-import { openSqlite } from '../../common/sqlite';
+import { openSqlite } from '../../common/storage/sqlite';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 const file = (collectionKey: string, p: string) => ({ collectionKey, collection: collectionKey, path: p, rel: path.basename(p), hash: p, size: 1, mtimeMs: 1 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
 import { VectorMatrix } from './vector-matrix';

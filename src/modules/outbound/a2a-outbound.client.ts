@@ -6,7 +6,8 @@ import { A2aOutboundError } from './a2a-outbound-error';
 import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText, sendMessageParams } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
-import { callPeer, PeerEndpoint, redactSecrets, sanitize } from './peer-rpc';
+import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
+import { maskSecretValues } from '../../common/secrets/secret-mask';
 import { backoffDelays, sleep } from './poll-schedule';
 
 export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
@@ -159,7 +160,7 @@ function outcome(peer: PeerEndpoint, view: PeerTaskView, method: string): A2aSen
   }
   if (!isSettled(view.state)) return { ...base, status: 'accepted' };
   const reply = replyText(view);
-  return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(redactSecrets(reply, secrets)) } : {}) };
+  return { ...base, status: 'ok', ...(reply !== undefined ? { reply: clip(maskSecretValues(reply, secrets)) } : {}) };
 }
 
 function timeoutMessage(peer: string, taskId: string, state: TaskState, waitedMs: number): string {

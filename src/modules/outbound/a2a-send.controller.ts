@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { RequiresRole } from '../admin/admin-role.decorator';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { A2aSendService } from './a2a-send.service';
 import { A2aSendDto, A2aSendResultDto } from './dto/a2a-send.dto';
 

@@ -3,6 +3,7 @@ import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { GuardedTransport } from './guarded-transport';
 import { OutboundError } from './outbound-error';
+import { maskSecretValues } from '../../common/secrets/secret-mask';
 
 /** A peer as one call sees it: resolved from the config snapshot of that moment. */
 export interface PeerEndpoint {
@@ -85,20 +86,10 @@ export async function callPeer(
   return envelope.result;
 }
 
-/**
- * `text` with each of our secrets (4 chars or longer) replaced by `***`, longest first: when one token is a
- * prefix of the other, replacing the shorter first would leave the rest of the longer one readable.
- */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
-  return out;
-}
-
 /** Untrusted peer text → one short line without control characters or our secrets. */
 export function sanitize(text: string, secrets: string[]): string {
   // eslint-disable-next-line no-control-regex
-  let out = redactSecrets(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  let out = maskSecretValues(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;
 }
 

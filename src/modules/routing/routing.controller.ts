@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { ResolveRouteRequestDto, RouteResultDto, toInboundMessage } from './dto/resolve-route.dto';
 import { RoutingService } from './routing.service';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 @ApiTags('routing')
 @Controller('admin/routing')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, notFound } from '../../common/errors/domain-error';
 import { ConfigStore } from '../config/config.store';
 import type { RuntimeSnapshot } from '../config/config.types';
-import { suggestClosest } from '../config/pipeline/did-you-mean';
+import { suggestClosest } from '../../common/text/did-you-mean';
 import { mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import type { PolicyCheckQueryDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { SessionAccessPolicy } from './session-access-policy.service';

@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { PolicyCheckQueryDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { PolicyCheckService } from './policy-check.service';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 @ApiTags('policy')
 @ApiExtraModels(PolicyCheckResultDto)

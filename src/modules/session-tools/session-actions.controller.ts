@@ -2,13 +2,13 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { badRequest, notFound } from '../../common/errors/domain-error';
 import { ConfigStore } from '../config/config.store';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { ToolRegistry, ToolResult } from '../runtime/tool-registry';
 import { parseSessionKey } from '../sessions/session-key';
 import { SESSIONS_SEND_SCHEMA, SESSIONS_SPAWN_SCHEMA, SessionsSendArgs, SessionsSpawnArgs } from './session-tool-schemas';
 import { SessionToolsService } from './session-tools.service';
 import { SessionsSendService } from './sessions-send.service';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 const KEY_PARAM = { name: 'key', description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).', example: 'agent:support:main' };
 const TOOL_RESULT = {

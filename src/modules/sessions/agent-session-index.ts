@@ -14,7 +14,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '@nestjs/common';
-import { writeFileAtomic } from '../config/writer/atomic-write';
+import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { parseIndexFile } from './session-index-file';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ProblemDto } from '../config/dto/config-responses.dto';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { ListSessionsQueryDto, SessionEntryDto, SessionHistoryDto, SessionHistoryQueryDto, SessionListDto } from './dto/session.dto';
 import { SessionsAdminService } from './sessions-admin.service';
-import { RequiresRole } from '../admin/admin-role.decorator';
+import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
 const KEY_PARAM = {
   name: 'key',

@@ -1,4 +1,4 @@
-import { findBySecret, secretIndexPerSource } from '../../../common/secret-match';
+import { findBySecret, secretIndexPerSource } from '../../../common/secrets/secret-match';
 import type { HttpChannelSettings } from '../../config/config.types';
 
 export type HttpAccount = HttpChannelSettings['accounts'][string];

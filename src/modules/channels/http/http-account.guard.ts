@@ -1,6 +1,6 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { bearerToken } from '../../../common/bearer-token';
+import { bearerToken } from '../../../common/http/bearer-token';
 import { DomainError } from '../../../common/errors/domain-error';
 import { ConfigStore } from '../../config/config.store';
 import { authenticateAccount } from './account-auth';

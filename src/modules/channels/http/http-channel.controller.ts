@@ -11,7 +11,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ProblemDto } from '../../config/dto/config-responses.dto';
+import { ProblemDto } from '../../../common/errors/problem.dto';
 import { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
 import { HttpAccountGuard, HttpAccountId } from './http-account.guard';
 import { HttpChannelService } from './http-channel.service';

@@ -51,10 +51,3 @@ export class ReloadOutcomeDto {
   @ApiProperty({ type: [String] }) pendingRestart!: string[];
 }
 
-export class ProblemDto {
-  @ApiProperty({ example: 'about:blank' }) type!: string;
-  @ApiProperty({ example: 'Config validation failed' }) title!: string;
-  @ApiProperty({ example: 422 }) status!: number;
-  @ApiProperty({ example: '1 error in the config' }) detail!: string;
-  @ApiPropertyOptional({ type: [ConfigIssueDto] }) errors?: ConfigIssueDto[];
-}

@@ -1,6 +1,6 @@
 import type { ModelProviderSettings } from '../config.types';
 import type { ModelProviderConfig } from '../schema/models.schema';
-import { suggestClosest } from '../pipeline/did-you-mean';
+import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { NormalizeContext } from './normalize-context';
 
 const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

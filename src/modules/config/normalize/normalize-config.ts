@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../../common/agent-id';
 import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
-import { suggestClosest } from '../pipeline/did-you-mean';
+import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
 import type { ChannelsConfig } from '../schema/channels.schema';
 import type { GatewayConfig } from '../schema/gateway.schema';

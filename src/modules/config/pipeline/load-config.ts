@@ -6,7 +6,8 @@ import { defaultHomeDir, NormalizeContext } from '../normalize/normalize-context
 import { ConfigIssue, ConfigLoadError } from './config-issue';
 import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
-import { isSecretConfigPath, substituteEnv } from './substitute-env';
+import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
+import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
 
 export interface LoadConfigInput {

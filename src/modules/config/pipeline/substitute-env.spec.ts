@@ -1,4 +1,5 @@
-import { isSecretConfigPath, substituteEnv } from './substitute-env';
+import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
+import { substituteEnv } from './substitute-env';
 
 const env = { HOST: 'claw.example', PORT: '8443', TOKEN_A: 's3cr3t-a', EMPTY: '', WEIRD: '$& $1' };
 const run = (doc: unknown) => substituteEnv(doc, env, isSecretConfigPath);

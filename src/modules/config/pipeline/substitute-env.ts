@@ -98,30 +98,6 @@ export function substituteEnv(
   return result;
 }
 
-/** Last-segment names that hold credentials, compared case-insensitively. */
-const SECRET_NAMES = new Set(['token', 'outboundtoken', 'apikey']);
-const SECRET_SUFFIXES = ['token', 'secret', 'apikey', 'password'];
-
-/**
- * Default secret detector for the clawgate config: a key named token, outboundToken, apiKey, or
- * any key ending in Token/Secret/ApiKey/Password; and every value of a provider header map
- * (`models.providers.<name>.headers.*`), since those usually carry `Authorization` and friends.
- */
-export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
-  if (
-    segments.length >= 5 &&
-    segments[0] === 'models' &&
-    segments[1] === 'providers' &&
-    segments[3] === 'headers'
-  ) {
-    return true;
-  }
-  const last = segments[segments.length - 1];
-  if (typeof last !== 'string') return false;
-  const lower = last.toLowerCase();
-  return SECRET_NAMES.has(lower) || SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
-}
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);

@@ -4,9 +4,9 @@ import { getMetadataStorage, validateSync, ValidationError } from 'class-validat
 import { OpenClawConfig } from '../schema/openclaw.schema';
 import { isPlainRecord } from '../schema/schema-decorators';
 import { ConfigIssue, toDottedPath } from './config-issue';
-import { suggestClosest } from './did-you-mean';
+import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
-import { isSecretConfigPath } from './substitute-env';
+import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 
 export interface ValidateResult {
   /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */

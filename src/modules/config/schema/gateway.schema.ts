@@ -20,9 +20,8 @@ import {
   StrictObject,
   StringMap,
 } from './schema-decorators';
+import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 
-export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
-export type AdminRole = (typeof ADMIN_ROLES)[number];
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 @StrictObject('How the gateway notices edits of openclaw.json.')

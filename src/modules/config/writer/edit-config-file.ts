@@ -4,7 +4,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { invalidConfig } from '../config-admin.service';
 import { toDottedPath } from '../pipeline/config-issue';
 import { loadConfig } from '../pipeline/load-config';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../../../common/fs/atomic-write';
 import { applyJson5Edits, Json5Edit, Json5EditError } from './json5-edit';
 
 /**

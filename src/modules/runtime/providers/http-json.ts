@@ -1,5 +1,6 @@
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError } from '../model-provider.port';
+import { maskSecretValues } from '../../../common/secrets/secret-mask';
 
 /** How much of a provider's own error text goes into our message (the runner caps run errors at 512). */
 export const PROVIDER_MESSAGE_MAX_CHARS = 300;
@@ -52,7 +53,7 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
     try {
       return JSON.parse(text);
     } catch {
-      throw fail(`model provider ${settings.name} returned a malformed response (not JSON): ${snippet(redact(text, secretsOf(settings)))}`);
+      throw fail(`model provider ${settings.name} returned a malformed response (not JSON): ${snippet(maskSecretValues(text, secretsOf(settings)))}`);
     }
   } finally {
     clearTimeout(timer);
@@ -64,7 +65,7 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
  * secrets scrubbed *before* truncating so a cut can never leave part of a key behind.
  */
 export function providerErrorMessage(settings: ModelProviderSettings, rawText: string): string {
-  const clean = (t: string) => snippet(redact(t, secretsOf(settings)));
+  const clean = (t: string) => snippet(maskSecretValues(t, secretsOf(settings)));
   try {
     const body = JSON.parse(rawText) as { error?: unknown; message?: unknown };
     const err = body?.error;
@@ -87,7 +88,7 @@ export function apiKeySetting(settings: ModelProviderSettings): string {
 
 /** A ModelProviderError with every secret of the provider (API key, header values) scrubbed out. */
 export function providerError(settings: ModelProviderSettings, message: string): ModelProviderError {
-  return new ModelProviderError(redact(message, secretsOf(settings)));
+  return new ModelProviderError(maskSecretValues(message, secretsOf(settings)));
 }
 
 /** A malformed (but JSON) success body: the shape check failed. */
@@ -98,13 +99,6 @@ export function malformed(settings: ModelProviderSettings, what: string): ModelP
 export function snippet(text: string, max = PROVIDER_MESSAGE_MAX_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-/** Replaces every secret with `***`; longest first so a key that contains another is fully hidden. */
-export function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
-  return out;
 }
 
 function httpErrorMessage(settings: ModelProviderSettings, status: number, text: string): string {

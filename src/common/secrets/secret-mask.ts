@@ -31,12 +31,39 @@ export function registerSecretSource(source: SecretSource): () => void {
   };
 }
 
+/**
+ * Values shorter than this are left alone by the targeted masker (maskSecretValues): replacing a 1–3
+ * character string would mangle the message around it.
+ */
+const MIN_TARGETED_SECRET_LENGTH = 4;
+
 /** Every form a secret can take in serialized text: as is, JSON-escaped, URL-encoded. */
 function textForms(secret: string): string[] {
   const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   // A JSON-escaped value inside a JSON string that is itself logged as JSON (double escaping).
   forms.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
   return [...forms];
+}
+
+/** The text forms of `secrets`, longest first so a secret containing another is masked whole. */
+function formsLongestFirst(secrets: Iterable<string>): string[] {
+  return [...new Set([...secrets].flatMap(textForms))].sort((a, b) => b.length - a.length);
+}
+
+function replaceForms(text: string, forms: readonly string[], marker: string): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(marker);
+  return out;
+}
+
+/**
+ * `text` with the given secrets masked by the same rule as maskSecrets (every text form, longest first).
+ * For text from outside (a peer's or a model provider's error) that may echo the credential this one
+ * request sent; such one-line messages use a compact marker.
+ */
+export function maskSecretValues(text: string, secrets: Iterable<string>, marker = '***'): string {
+  const usable = [...secrets].filter((s) => typeof s === 'string' && s.length >= MIN_TARGETED_SECRET_LENGTH);
+  return usable.length ? replaceForms(text, formsLongestFirst(usable), marker) : text;
 }
 
 let lastLists: Array<Iterable<string>> = [];
@@ -62,7 +89,7 @@ function currentForms(): string[] {
   const key = sorted.join('\u0000');
   if (key !== cacheKey) {
     cacheKey = key;
-    cachedForms = [...new Set(sorted.flatMap(textForms))].sort((a, b) => b.length - a.length);
+    cachedForms = formsLongestFirst(sorted);
   }
   return cachedForms;
 }
@@ -70,10 +97,7 @@ function currentForms(): string[] {
 /** `text` with every known secret value replaced by `[redacted]`. */
 export function maskSecrets(text: string): string {
   const forms = currentForms();
-  if (!forms.length) return text;
-  let out = text;
-  for (const form of forms) if (out.includes(form)) out = out.split(form).join(MASKED);
-  return out;
+  return forms.length ? replaceForms(text, forms, MASKED) : text;
 }
 
 /** True when `text` contains a known secret (used to skip re-encoding bodies that need no change). */

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error';
+import { DomainError } from '../errors/domain-error';
 
 /** `"abc"`, `W/"abc"` or `abc` → `abc`. */
 export function stripEtag(value: string): string {

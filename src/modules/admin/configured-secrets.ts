@@ -1,6 +1,6 @@
 import type { RuntimeSnapshot } from '../config/config.types';
 import { toDottedPath } from '../config/pipeline/config-issue';
-import { isSecretConfigPath } from '../config/pipeline/substitute-env';
+import { isSecretConfigPath } from '../../common/secrets/secret-paths';
 
 /** A secret the running config holds, with where it sits (for warnings that must not show the value). */
 export interface ConfiguredSecret {

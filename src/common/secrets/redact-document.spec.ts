@@ -1,6 +1,6 @@
-import { redactSecrets, REDACTED } from './redact-secrets';
+import { redactSecretFields, REDACTED } from './redact-document';
 
-describe('redactSecrets', () => {
+describe('redactSecretFields', () => {
   it('replaces literal secrets everywhere and keeps ${VAR} references and other values', () => {
     const doc = {
       gateway: { port: 1, admin: { tokens: [{ name: 'ops', token: 'literal-admin-secret', role: 'admin' }] } },
@@ -8,7 +8,7 @@ describe('redactSecrets', () => {
       models: { providers: { openai: { apiKey: 'sk-123', headers: { 'X-Org': 'org-secret' } } } },
       memory: { embeddings: { apiKey: 'emb-secret', model: 'm' } },
     };
-    const out = redactSecrets(doc) as typeof doc;
+    const out = redactSecretFields(doc) as typeof doc;
     const text = JSON.stringify(out);
     for (const secret of ['literal-admin-secret', 'out-secret', 'sk-123', 'org-secret', 'emb-secret']) {
       expect(text).not.toContain(secret);

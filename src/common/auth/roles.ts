@@ -1,4 +1,6 @@
-import { ADMIN_ROLES, AdminRole } from '../config/schema/gateway.schema';
+/** The admin roles, least to most: viewer reads, operator also acts (send, spawn, reindex, reload), admin also writes the config. */
+export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
 
 /** A caller's role; `none` is an authenticated identity that was granted nothing. */
 export type CallerRole = AdminRole | 'none';

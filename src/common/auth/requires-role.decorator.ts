@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ProblemDto } from '../config/dto/config-responses.dto';
-import type { AdminRole } from '../config/schema/gateway.schema';
+import { ProblemDto } from '../errors/problem.dto';
+import type { AdminRole } from './roles';
 
 /** Metadata key read by the admin auth guard. */
 export const ADMIN_ROLE_KEY = 'clawgate:admin-role';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../config/pipeline/load-config';
-import { configuredSecrets } from './secret-values';
+import { configuredSecrets } from './configured-secrets';
 
 describe('configuredSecrets', () => {
   it('collects every secret of the normalized config and the providers’ environment keys, with their paths', async () => {
