@@ -7,6 +7,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { mountA2aEndpoint } from './modules/a2a-channel/mount-a2a';
 import { ADMIN_HTTP_PATHS, AdminGate } from './modules/admin/admin-gate';
@@ -107,8 +108,5 @@ function bodyParserErrors(err: unknown, _req: Request, res: Response, next: Next
       : e.type === 'entity.parse.failed'
         ? `request body is not valid JSON: ${e.message ?? ''}`.trim()
         : e.message ?? 'bad request body';
-  res
-    .status(e.status)
-    .type('application/problem+json')
-    .send(JSON.stringify({ type: 'about:blank', title: e.status === 413 ? 'Payload Too Large' : 'Bad Request', status: e.status, detail }));
+  writeProblem(res, problem(e.status, detail));
 }

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
-import { DomainError } from '../src/common/errors/domain-error';
+import { AppError } from '../src/common/errors/app-error';
+import { problemFromAppError } from '../src/common/errors/problem-details';
 import { ConfigStore } from '../src/modules/config/config.store';
 import { ConfigWriter } from '../src/modules/config/writer/config-writer.service';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
@@ -271,14 +272,14 @@ describe('config hot reload (e2e)', () => {
     });
     afterAll(() => gw.stop());
 
-    /** Runs the write and returns the DomainError it must throw. */
-    async function refused(promise: Promise<unknown>): Promise<DomainError> {
+    /** Runs the write and returns the AppError it must throw, as the admin API would answer it. */
+    async function refused(promise: Promise<unknown>) {
       const err = await promise.then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(err).toBeInstanceOf(DomainError);
-      return err as DomainError;
+      expect(err).toBeInstanceOf(AppError);
+      return problemFromAppError(err as AppError);
     }
 
     it('refuses a stale If-Match with 412 and writes nothing', async () => {

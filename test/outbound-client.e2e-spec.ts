@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigStore } from '../src/modules/config/config.store';
 import { A2aOutboundClient } from '../src/modules/outbound/a2a-outbound.client';
 import { A2aOutboundError } from '../src/modules/outbound/a2a-outbound-error';
+import { problemFromAppError } from '../src/common/errors/problem-details';
 import { GuardedTransport, OutboundAuditEntry } from '../src/modules/outbound/guarded-transport';
 import { answerError, FakeA2aPeer, redirectTo, rpcResult, wireTask } from './support/fake-a2a-peer';
 
@@ -135,7 +136,7 @@ describe('outbound A2A client (fake peers)', () => {
     await quick.onModuleDestroy();
     expect(err.reason).toBe('timeout');
     expect(err.message).toBe(`peer fake: 127.0.0.1:${peer.portNumber} did not answer within 300 ms`);
-    expect(err.toDomainError().status).toBe(504);
+    expect(problemFromAppError(err).status).toBe(504);
   });
 
   it('refuses a 17 MiB answer', async () => {

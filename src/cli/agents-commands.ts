@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { AppError } from '../common/errors/app-error';
 import { normalizeAgentId } from '../common/agent-id';
 import {
   AgentFields,
@@ -83,7 +83,7 @@ async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<
     });
     process.stdout.write(`${done} (revision ${result.revision}) in ${configPath}\n`);
   } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
+    if (!(err instanceof AppError)) throw err;
     process.stderr.write(`clawgate: ${err.detail}\n`);
     for (const e of err.errors ?? []) {
       if (e.severity !== 'warning') process.stderr.write(`  ${formatConfigIssue(e as never)}\n`);

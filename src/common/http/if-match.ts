@@ -1,4 +1,5 @@
-import { DomainError } from '../errors/domain-error';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
 
 /** `"abc"`, `W/"abc"` or `abc` → `abc`. */
 export function stripEtag(value: string): string {
@@ -11,10 +12,7 @@ export function stripEtag(value: string): string {
  */
 export function requireIfMatch(header: string | undefined): string {
   if (!header || !header.trim()) {
-    throw new DomainError(
-      428,
-      'Precondition Required',
-      'send If-Match with the revision you read (the ETag of GET /admin/config) so concurrent edits are not lost',
+    throw new AppError(ErrorCode.PreconditionRequired, 'send If-Match with the revision you read (the ETag of GET /admin/config) so concurrent edits are not lost',
     );
   }
   return stripEtag(header);

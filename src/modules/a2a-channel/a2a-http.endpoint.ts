@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { bearerToken } from '../../common/http/bearer-token';
+import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config/config.store';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
@@ -30,21 +31,21 @@ export class A2aHttpEndpoint {
   readonly handle = (req: Request, res: Response): void => {
     this.serve(req, res).catch((err: unknown) => {
       this.logger.error(`A2A request failed: ${(err as Error)?.stack ?? String(err)}`);
-      if (!res.headersSent) sendProblem(res, 500, 'Internal Server Error', 'the request could not be processed');
+      if (!res.headersSent) sendProblem(res, 500, 'the request could not be processed');
       else res.destroy();
     });
   };
 
   private async serve(req: Request, res: Response): Promise<void> {
     const a2a = this.config.current().config.channels.a2a;
-    if (!a2a.enabled) return sendProblem(res, 404, 'Not Found', 'the A2A channel is not enabled');
-    if (req.method !== 'POST' || !RPC_PATHS.has(req.path)) return sendProblem(res, 404, 'Not Found', 'the A2A endpoint is POST /a2a/v1');
+    if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
+    if (req.method !== 'POST' || !RPC_PATHS.has(req.path)) return sendProblem(res, 404, 'the A2A endpoint is POST /a2a/v1');
 
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
-      return sendProblem(res, 401, 'Unauthorized', 'a valid peer bearer token is required');
+      return sendProblem(res, 401, 'a valid peer bearer token is required');
     }
 
     const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
@@ -52,7 +53,7 @@ export class A2aHttpEndpoint {
     if (body.kind === 'too-large') {
       // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
       res.setHeader('Connection', 'close');
-      return sendProblem(res, 413, 'Payload Too Large', 'the request body exceeds the 1 MiB limit');
+      return sendProblem(res, 413, 'the request body exceeds the 1 MiB limit');
     }
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
@@ -68,8 +69,7 @@ export class A2aHttpEndpoint {
   }
 }
 
-function sendProblem(res: Response, status: number, title: string, detail: string): void {
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': String(Buffer.byteLength(body)) });
-  res.end(body);
+/** HTTP-level refusals of the endpoint: small bodies that reveal nothing else (no `instance` either). */
+function sendProblem(res: Response, status: number, detail: string): void {
+  writeProblem(res, problem(status, detail));
 }

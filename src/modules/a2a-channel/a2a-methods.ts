@@ -1,5 +1,6 @@
 import { A2A_LEGACY_METHODS, A2A_METHODS } from '../../common/a2a-protocol';
-import { RPC_CODES, RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
 export type A2aOperation = 'sendMessage' | 'getTask';
@@ -48,8 +49,8 @@ export function resolveA2aMethod(method: string): A2aOperation {
   const operation = IMPLEMENTED.get(method);
   if (operation) return operation;
   const reason = UNSUPPORTED.get(method);
-  if (reason !== undefined) throw new RpcError(RPC_CODES.unsupportedOperation, `Unsupported operation ${method}: ${reason}`);
-  throw new RpcError(RPC_CODES.methodNotFound, 'Method not found');
+  if (reason !== undefined) throw new AppError(ErrorCode.UnsupportedOperation, `Unsupported operation ${method}: ${reason}`);
+  throw new AppError(ErrorCode.MethodNotFound, 'Method not found');
 }
 
 /** Method names answered with -32004 (for docs and tests). */

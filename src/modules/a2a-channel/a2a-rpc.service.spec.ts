@@ -3,7 +3,8 @@ import type { ConfigStore } from '../config/config.store';
 import { A2aRpcService } from './a2a-rpc.service';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
-import { RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { SlidingWindowRateLimiter } from './rate-limiter';
 
 /** JSON-RPC framing over a fake task service: what goes in, what comes out. */
@@ -20,7 +21,7 @@ function setup(rateLimitPerMinute = 0) {
     },
     getTask: async (peer: string, params: unknown) => {
       calls.push({ op: 'get', peer, params });
-      throw new RpcError(-32001, 'Task not found');
+      throw new AppError(ErrorCode.TaskNotFound, 'Task not found');
     },
   } as unknown as A2aTaskService;
   const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));

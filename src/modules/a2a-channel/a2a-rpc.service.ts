@@ -3,7 +3,9 @@ import { ConfigStore } from '../config/config.store';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
-import { errorResponse, JsonRpcId, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES, RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';
 import { RATE_LIMITER, RateLimiter } from './rate-limiter';
 
 const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
@@ -81,7 +83,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
           : await this.tasks.getTask(peer, entry.params);
       return call ? resultResponse(id, result) : undefined;
     } catch (err) {
-      if (err instanceof RpcError) return call ? errorResponse(id, err.toObject()) : undefined;
+      if (err instanceof AppError && err.code !== ErrorCode.Internal) return call ? errorResponse(id, jsonRpcErrorOf(err)) : undefined;
       // Internals stay in the log; the peer learns only that it failed.
       this.logger.error(`A2A ${entry.method} from peer ${peer} failed: ${(err as Error)?.stack ?? String(err)}`);
       return call ? errorResponse(id, INTERNAL) : undefined;

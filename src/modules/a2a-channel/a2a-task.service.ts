@@ -7,7 +7,8 @@ import type { RunRecord } from '../runtime/run-registry';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, MAX_STATUS_TEXT_CHARS, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';
-import { RPC_CODES, RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
 import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
 import { A2aTask, TaskTransition, toWireTask, WireTask } from './task-model';
@@ -52,7 +53,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    */
   async sendMessage(peer: string, params: unknown, options: { wait: boolean }): Promise<{ task: WireTask }> {
     const input = parseSendMessageParams(params);
-    if (this.closing) throw new RpcError(RPC_CODES.serverError, A2A_MESSAGES.shuttingDown);
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     const snapshot = this.config.current();
     const contextId = input.contextId ?? `ctx-${randomUUID()}`;
     const now = this.clock.now();
@@ -102,9 +103,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   /** GetTask: only the peer that created a task can read it; anyone else gets the same -32001 as for an unknown id. */
   async getTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseGetTaskParams(params);
-    if (this.closing) throw new RpcError(RPC_CODES.serverError, A2A_MESSAGES.shuttingDown);
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     const task = await this.store.get(id);
-    if (!task || task.peer !== peer) throw new RpcError(RPC_CODES.taskNotFound, A2A_MESSAGES.taskNotFound);
+    if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound);
     return toWireTask(task);
   }
 

@@ -2,7 +2,8 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config/config.store';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
@@ -41,7 +42,7 @@ export class AgentCardController {
   card(@Req() req: Request, @Res() res: Response): void {
     const snapshot = this.config.current();
     const { a2a } = snapshot.config.channels;
-    if (!a2a.enabled) throw new DomainError(404, 'Not Found', 'the A2A channel is not enabled');
+    if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
     const origin = a2a.advertisedUrl ?? snapshot.config.gateway.publicUrl?.replace(/\/+$/, '') ?? requestOrigin(req, snapshot.config.gateway.trustedProxies);
     const card = renderAgentCard(snapshot.config, origin);
     res.setHeader('Cache-Control', 'max-age=300');

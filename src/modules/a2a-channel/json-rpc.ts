@@ -1,6 +1,10 @@
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+
 /**
  * JSON-RPC 2.0 framing for the A2A endpoint: envelope types, the error codes of JSON-RPC and A2A 1.0, and
- * the one error class the method handlers throw. Error objects carry only `code`, `message` and `data`.
+ * the JSON-RPC edge's mapping of the gateway's error codes. Error objects carry only `code`, `message` and
+ * `data`.
  */
 
 export type JsonRpcId = string | number | null;
@@ -26,23 +30,37 @@ export const RPC_CODES = {
   unsupportedOperation: -32004,
 } as const;
 
-/** A failure the caller may see as is. Anything else thrown by a handler becomes a generic -32000. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
+/**
+ * The JSON-RPC edge's mapping of every error code. Codes without an A2A or JSON-RPC counterpart are the
+ * generic server error; the message is the error's detail, which is written for the caller.
+ */
+export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  [ErrorCode.InvalidParams]: RPC_CODES.invalidParams,
+  [ErrorCode.BadRequest]: RPC_CODES.invalidParams,
+  [ErrorCode.MethodNotFound]: RPC_CODES.methodNotFound,
+  [ErrorCode.TaskNotFound]: RPC_CODES.taskNotFound,
+  [ErrorCode.UnsupportedOperation]: RPC_CODES.unsupportedOperation,
+  [ErrorCode.ConfigInvalid]: RPC_CODES.serverError,
+  [ErrorCode.Unauthenticated]: RPC_CODES.serverError,
+  [ErrorCode.Forbidden]: RPC_CODES.serverError,
+  [ErrorCode.NotFound]: RPC_CODES.serverError,
+  [ErrorCode.Conflict]: RPC_CODES.serverError,
+  [ErrorCode.PreconditionFailed]: RPC_CODES.serverError,
+  [ErrorCode.PreconditionRequired]: RPC_CODES.serverError,
+  [ErrorCode.PayloadTooLarge]: RPC_CODES.serverError,
+  [ErrorCode.RateLimited]: RPC_CODES.serverError,
+  [ErrorCode.Unavailable]: RPC_CODES.serverError,
+  [ErrorCode.UpstreamFailed]: RPC_CODES.serverError,
+  [ErrorCode.UpstreamTimeout]: RPC_CODES.serverError,
+  [ErrorCode.Internal]: RPC_CODES.serverError,
+});
 
-  toObject(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
+/** A domain error as a JSON-RPC error object. */
+export function jsonRpcErrorOf(err: AppError): JsonRpcErrorObject {
+  return { code: JSON_RPC_CODE_BY_ERROR[err.code], message: err.detail };
 }
 
-export const invalidParams = (reason: string) => new RpcError(RPC_CODES.invalidParams, `Invalid params: ${reason}`);
+export const invalidParams = (reason: string) => new AppError(ErrorCode.InvalidParams, `Invalid params: ${reason}`);
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error };

@@ -1,5 +1,6 @@
 import { MAX_MESSAGE_BYTES, TRUNCATION_MARKER } from './a2a-limits';
-import { RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { jsonRpcErrorOf } from './json-rpc';
 import { extractMessageText, isSlashCommand, truncateUtf8 } from './message-text';
 
 describe('extractMessageText', () => {
@@ -24,9 +25,9 @@ describe('extractMessageText', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).code).toBe(-32602);
-    expect((error as RpcError).message).toContain(reason);
+    expect(error).toBeInstanceOf(AppError);
+    expect(jsonRpcErrorOf(error as AppError).code).toBe(-32602);
+    expect(jsonRpcErrorOf(error as AppError).message).toContain(reason);
   });
 });
 

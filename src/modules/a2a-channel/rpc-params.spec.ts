@@ -1,5 +1,6 @@
 import { A2A_MESSAGES } from './a2a-limits';
-import { RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { jsonRpcErrorOf } from './json-rpc';
 import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
 
 const message = (extra: Record<string, unknown> = {}) => ({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra } });
@@ -8,10 +9,10 @@ function failure(fn: () => unknown): { code: number; message: string } {
   try {
     fn();
   } catch (e) {
-    if (e instanceof RpcError) return { code: e.code, message: e.message };
+    if (e instanceof AppError) return { code: jsonRpcErrorOf(e).code, message: jsonRpcErrorOf(e).message };
     throw e;
   }
-  throw new Error('expected an RpcError');
+  throw new Error('expected an AppError');
 }
 
 describe('parseSendMessageParams', () => {

@@ -1,5 +1,7 @@
 import { A2A_MESSAGES, CONTEXT_ID_PATTERN } from './a2a-limits';
-import { invalidParams, RPC_CODES, RpcError } from './json-rpc';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { invalidParams } from './json-rpc';
 import { extractMessageText, truncateUtf8 } from './message-text';
 
 /** A validated SendMessage request. */
@@ -43,7 +45,7 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
   }
   // Continuing a task would need INPUT_REQUIRED handling the runtime does not have; the context carries the conversation.
   if (message.taskId !== undefined && message.taskId !== '') {
-    throw new RpcError(RPC_CODES.unsupportedOperation, A2A_MESSAGES.taskContinuation);
+    throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskContinuation);
   }
 
   let returnImmediately = false;

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { internalProblem, writeProblem } from '../../common/errors/problem-details';
 import { ConfigStore } from '../config/config.store';
 import { AdminDenial, sendDenial, setPrincipal } from './admin-principal';
 import { peerAddress } from './peer-address';
@@ -30,11 +31,7 @@ export class AdminGate {
     this.handle(req, res, next).catch((err: unknown) => {
       // Fail closed, and say nothing about why: the details are in the log.
       this.logger.error(`admin authentication failed: ${(err as Error).stack ?? String(err)}`);
-      if (res.headersSent) return;
-      res
-        .status(500)
-        .type('application/problem+json')
-        .send(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The request could not be processed.' }));
+      writeProblem(res, internalProblem());
     });
   };
 

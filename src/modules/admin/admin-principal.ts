@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CallerRole } from '../../common/auth/roles';
+import { instanceOf, problem, writeProblem } from '../../common/errors/problem-details';
 
 /** Who is calling the admin API, as established by AdminAuthService. */
 export interface AdminPrincipal {
@@ -30,21 +31,10 @@ export interface AdminDenial {
 
 export const ADMIN_REALM = 'Bearer realm="clawgate admin"';
 
-/** problem+json for a denial answered outside Nest (the express-level gate), same shape as the filter's. */
+/** A denial answered outside Nest (the express-level gate), in the same shape as the filter's. */
 export function sendDenial(req: Request, res: Response, denial: AdminDenial): void {
   if (denial.challenge) res.setHeader('WWW-Authenticate', denial.challenge);
-  res
-    .status(denial.status)
-    .type('application/problem+json')
-    .send(
-      JSON.stringify({
-        type: 'about:blank',
-        title: denial.status === 401 ? 'Unauthorized' : 'Forbidden',
-        status: denial.status,
-        detail: denial.detail,
-        instance: req.originalUrl.split('?')[0],
-      }),
-    );
+  writeProblem(res, problem(denial.status, denial.detail, { instance: instanceOf(req.originalUrl) }));
 }
 
 /** True for requests addressed to the admin API (routes are case-insensitive in express, so is this). */

@@ -2,12 +2,13 @@ import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { AdminRoleGuard } from './admin-role.guard';
 import { AdminPrincipal, setPrincipal } from './admin-principal';
 import type { AdminAuthService } from './admin-auth.service';
 import type { AuditLog } from './audit-log.service';
+import { asHttp } from '../../../test/support/as-http';
 
 @Controller('admin/things')
 class ThingsController {
@@ -46,13 +47,13 @@ describe('AdminRoleGuard', () => {
 
   it('fails closed: an /admin handler without @RequiresRole needs admin, and the 403 names it', async () => {
     const denied = guard.canActivate(contextFor(ThingsController, 'forgotten', '/admin/things/forgotten', viewer));
-    await expect(denied).rejects.toBeInstanceOf(DomainError);
-    await expect(denied).rejects.toMatchObject({ status: 403, detail: expect.stringContaining('requires the "admin" role') });
+    await expect(denied).rejects.toBeInstanceOf(AppError);
+    await expect(asHttp(denied)).rejects.toMatchObject({ status: 403, detail: expect.stringContaining('requires the "admin" role') });
     await expect(guard.canActivate(contextFor(ThingsController, 'forgotten', '/ADMIN/things/forgotten', admin))).resolves.toBe(true);
   });
 
   it('authenticates itself when the gate did not run, and answers 401 without an identity', async () => {
-    await expect(guard.canActivate(contextFor(ThingsController, 'list', '/admin/things'))).rejects.toMatchObject({ status: 401 });
+    await expect(asHttp(guard.canActivate(contextFor(ThingsController, 'list', '/admin/things')))).rejects.toMatchObject({ status: 401 });
     expect(auth.authenticate).toHaveBeenCalledTimes(1);
   });
 

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import type { AdminRole } from '../../common/auth/roles';
 import { ADMIN_ROLE_KEY } from '../../common/auth/requires-role.decorator';
 import { getPrincipal, isAdminPath, setPrincipal } from './admin-principal';
@@ -36,7 +37,7 @@ export class AdminRoleGuard implements CanActivate {
       const outcome = await this.auth.authenticate(req);
       if ('denial' in outcome) {
         if (outcome.denial.challenge) res.setHeader('WWW-Authenticate', outcome.denial.challenge);
-        throw new DomainError(outcome.denial.status, outcome.denial.status === 401 ? 'Unauthorized' : 'Forbidden', outcome.denial.detail);
+        throw new AppError(outcome.denial.status === 401 ? ErrorCode.Unauthenticated : ErrorCode.Forbidden, outcome.denial.detail);
       }
       principal = outcome.principal;
       setPrincipal(req, principal);
@@ -44,6 +45,6 @@ export class AdminRoleGuard implements CanActivate {
     const need = declared ?? UNDECLARED_ROUTE_ROLE;
     if (roleAtLeast(principal.role, need)) return true;
     const have = principal.role === 'none' ? 'no role' : `role "${principal.role}"`;
-    throw new DomainError(403, 'Forbidden', `this endpoint requires the "${need}" role; ${principal.subject} has ${have}`);
+    throw new AppError(ErrorCode.Forbidden, `this endpoint requires the "${need}" role; ${principal.subject} has ${have}`);
   }
 }

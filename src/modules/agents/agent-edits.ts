@@ -1,5 +1,6 @@
 import { normalizeAgentId } from '../../common/agent-id';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import type { Json5Edit, JsonPath } from '../config/writer/json5-edit';
 
 /**
@@ -31,9 +32,9 @@ export interface BindingMatchInput {
 type Doc = Record<string, unknown>;
 
 /** Thrown by a plan when the agent is not in the root file (it may live in an included file). */
-export class AgentNotInFileError extends DomainError {
+export class AgentNotInFileError extends AppError {
   constructor(public readonly agentId: string) {
-    super(404, 'Not found', `agent "${agentId}" is not defined in openclaw.json`);
+    super(ErrorCode.NotFound, `agent "${agentId}" is not defined in openclaw.json`);
   }
 }
 
@@ -96,7 +97,7 @@ export function planRemoveBinding(index: number): (root: Doc) => Json5Edit[] {
   return (root) => {
     const bindings = Array.isArray(root.bindings) ? root.bindings : [];
     if (!Number.isInteger(index) || index < 0 || index >= bindings.length) {
-      throw new DomainError(404, 'Not found', `no binding at index ${index} in openclaw.json (it has ${bindings.length})`);
+      throw new AppError(ErrorCode.NotFound, `no binding at index ${index} in openclaw.json (it has ${bindings.length})`);
     }
     return [{ op: 'remove', path: ['bindings', index] }];
   };

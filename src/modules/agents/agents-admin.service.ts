@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config/config.store';
 import type { ResolvedAgent, ResolvedBinding } from '../config/config.types';
 import type { EditPlan } from '../config/writer/edit-config-file';
@@ -90,10 +91,7 @@ export class AgentsAdminService {
       // The agent exists (we checked) but not in the root file: it comes from an $include.
       if (err instanceof AgentNotInFileError && agentId) {
         const files = [...new Set(this.store.current().includedPaths.values())];
-        throw new DomainError(
-          409,
-          'Conflict',
-          `agent "${err.agentId}" is defined in an included file (${files.join(', ')}); edit that file instead`,
+        throw new AppError(ErrorCode.Conflict, `agent "${err.agentId}" is defined in an included file (${files.join(', ')}); edit that file instead`,
         );
       }
       throw err;

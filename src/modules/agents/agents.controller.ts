@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { requireIfMatch } from '../../common/http/if-match';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IfMatch, RevisionedWrite } from '../../common/http/revisioned-write.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { AgentsAdminService } from './agents-admin.service';
 import {
@@ -16,24 +15,6 @@ import {
   UpdateAgentDto,
 } from './dto/agent.dto';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
-
-const IF_MATCH = {
-  name: 'If-Match',
-  required: true,
-  description: 'The config revision you read (ETag of GET /admin/config). Stale → 412; missing → 428.',
-};
-const WRITE_ERRORS = [
-  { status: 412, type: ProblemDto, description: 'The config changed since the revision in If-Match.' },
-  { status: 422, type: ProblemDto, description: 'The edit would make the config invalid; nothing was written.' },
-  { status: 409, type: ProblemDto, description: 'The entry lives in an $include\'d file.' },
-];
-
-function documentWrite(): MethodDecorator {
-  return (target, key, descriptor) => {
-    ApiHeader(IF_MATCH)(target, key, descriptor);
-    for (const r of WRITE_ERRORS) ApiResponse(r)(target, key, descriptor);
-  };
-}
 
 /** Agents in openclaw.json. Writes edit the file in place (comments kept) and apply at once. */
 @ApiTags('agents')
@@ -61,46 +42,38 @@ export class AgentsController {
   @Post()
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Add an agent to openclaw.json' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiCreatedResponse({ type: AgentWriteResultDto })
-  async create(@Body() body: CreateAgentDto, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<AgentWriteResultDto> {
+  create(@Body() body: CreateAgentDto, @IfMatch() ifMatch: string): Promise<AgentWriteResultDto> {
     const { id, ...fields } = body;
-    const result = await this.agents.create(id, fields, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+    return this.agents.create(id, fields, ifMatch);
   }
 
   @Patch(':id')
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Change fields of an agent', description: 'Only the given fields change; nested objects (identity, sandbox, tools) are replaced whole.' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiOkResponse({ type: AgentWriteResultDto })
-  async update(@Param('id') id: string, @Body() body: UpdateAgentDto, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<AgentWriteResultDto> {
-    const result = await this.agents.update(id, body, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+  update(@Param('id') id: string, @Body() body: UpdateAgentDto, @IfMatch() ifMatch: string): Promise<AgentWriteResultDto> {
+    return this.agents.update(id, body, ifMatch);
   }
 
   @Put(':id/identity')
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Set identity fields (name, emoji, avatar); others stay' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiOkResponse({ type: AgentWriteResultDto })
-  async setIdentity(@Param('id') id: string, @Body() body: AgentIdentityDto, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<AgentWriteResultDto> {
-    const result = await this.agents.setIdentity(id, body, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+  setIdentity(@Param('id') id: string, @Body() body: AgentIdentityDto, @IfMatch() ifMatch: string): Promise<AgentWriteResultDto> {
+    return this.agents.setIdentity(id, body, ifMatch);
   }
 
   @Delete(':id')
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Remove an agent and the bindings that route to it', description: 'Its workspace and sessions stay on disk.' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiOkResponse({ type: RevisionDto })
-  async remove(@Param('id') id: string, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<RevisionDto> {
-    const result = await this.agents.remove(id, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+  remove(@Param('id') id: string, @IfMatch() ifMatch: string): Promise<RevisionDto> {
+    return this.agents.remove(id, ifMatch);
   }
 
   @Get(':id/bindings')
@@ -114,12 +87,10 @@ export class AgentsController {
   @Post(':id/bindings')
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Append a binding routing matching messages to this agent' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiCreatedResponse({ type: BindingsWriteResultDto })
-  async addBinding(@Param('id') id: string, @Body() body: AddBindingDto, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<BindingsWriteResultDto> {
-    const result = await this.agents.addBinding(id, body.match, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+  addBinding(@Param('id') id: string, @Body() body: AddBindingDto, @IfMatch() ifMatch: string): Promise<BindingsWriteResultDto> {
+    return this.agents.addBinding(id, body.match, ifMatch);
   }
 }
 
@@ -141,12 +112,10 @@ export class BindingsController {
   @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Remove the binding at this position of bindings[]' })
-  @documentWrite()
+  @RevisionedWrite()
   @ApiOkResponse({ type: RevisionDto })
-  async remove(@Param('index') index: string, @Headers('if-match') ifMatch: string | undefined, @Res({ passthrough: true }) res: Response): Promise<RevisionDto> {
+  remove(@Param('index') index: string, @IfMatch() ifMatch: string): Promise<RevisionDto> {
     const position = /^\d+$/.test(index) ? Number(index) : -1;
-    const result = await this.agents.removeBinding(position, requireIfMatch(ifMatch));
-    res.setHeader('ETag', `"${result.revision}"`);
-    return result;
+    return this.agents.removeBinding(position, ifMatch);
   }
 }

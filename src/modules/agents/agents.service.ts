@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { notFound } from '../../common/errors/domain-error';
+import { notFound } from '../../common/errors/app-error';
 import { normalizeAgentId } from '../../common/agent-id';
 import { ConfigStore } from '../config/config.store';
 import type { ResolvedAgent, ResolvedBinding } from '../config/config.types';

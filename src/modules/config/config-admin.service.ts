@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore, ReloadOutcome } from './config.store';
 import type { ConfigIssue } from './pipeline/config-issue';
 import { redactSecretFields } from '../../common/secrets/redact-document';
@@ -28,13 +29,10 @@ export class ConfigAdminService {
 }
 
 /** 422 with every issue listed; used by validate, reload and the config writer. */
-export function invalidConfig(errors: ConfigIssue[], warnings: ConfigIssue[] = [], servingRevision?: string): DomainError {
+export function invalidConfig(errors: ConfigIssue[], warnings: ConfigIssue[] = [], servingRevision?: string): AppError {
   const n = errors.length;
   const serving = servingRevision ? `; still serving revision ${servingRevision}` : '';
-  return new DomainError(
-    422,
-    'Config validation failed',
-    `${n} error${n === 1 ? '' : 's'} in the config${serving}: ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}${n > 3 ? '; ...' : ''}`,
+  return new AppError(ErrorCode.ConfigInvalid, `${n} error${n === 1 ? '' : 's'} in the config${serving}: ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}${n > 3 ? '; ...' : ''}`,
     [...errors.map((e) => ({ ...e, severity: 'error' })), ...warnings.map((w) => ({ ...w, severity: 'warning' }))],
   );
 }

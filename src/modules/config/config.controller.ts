@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { badRequest } from '../../common/errors/domain-error';
+import { badRequest } from '../../common/errors/app-error';
 import { ConfigAdminService } from './config-admin.service';
 import { stripEtag } from '../../common/http/if-match';
 import { ConfigStore } from './config.store';

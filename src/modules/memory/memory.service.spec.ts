@@ -1,6 +1,7 @@
 import type { AgentsService } from '../agents/agents.service';
 import type { ConfigStore } from '../config/config.store';
 import { MemoryService } from './memory.service';
+import { asHttp } from '../../../test/support/as-http';
 
 describe('MemoryService shutdown', () => {
   it('opens no engine once destroyed (HTTP still answers while modules shut down)', async () => {
@@ -11,7 +12,7 @@ describe('MemoryService shutdown', () => {
     const service = new MemoryService(config, agents, { configPath: '', stateDir: '/nonexistent/state', env: {} });
     service.onModuleInit();
     await service.onModuleDestroy();
-    await expect(service.search('main', { query: 'anything' })).rejects.toMatchObject({ status: 503, detail: 'the gateway is shutting down' });
+    await expect(asHttp(service.search('main', { query: 'anything' }))).rejects.toMatchObject({ status: 503, detail: 'the gateway is shutting down' });
     expect(ensureWorkspace).not.toHaveBeenCalled();
   });
 });

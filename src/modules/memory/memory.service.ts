@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { AgentsService } from '../agents/agents.service';
 import { ConfigStore } from '../config/config.store';
 import type { ResolvedAgent, RuntimeSnapshot } from '../config/config.types';
@@ -88,7 +89,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   /** The agent's memory, opened and indexed on first use; 404 for an agent that is not configured. */
   async forAgent(agentId: string): Promise<AgentMemory> {
     const agent = this.agents.get(agentId);
-    if (this.closed) throw new DomainError(503, 'Service Unavailable', 'the gateway is shutting down');
+    if (this.closed) throw new AppError(ErrorCode.Unavailable, 'the gateway is shutting down');
     let engine = this.engines.get(agent.id);
     if (!engine) {
       engine = this.createEngine(agent);

@@ -1,4 +1,5 @@
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 
 /**
  * Why an outbound A2A send produced no task. `disabled`/`unknown_peer`/`no_url`/`unusable` are config
@@ -18,27 +19,34 @@ export type A2aOutboundReason =
   | 'protocol'
   | 'rpc';
 
-export class A2aOutboundError extends Error {
+/** Config problems found before anything was sent. */
+const BEFORE_IO: ReadonlySet<A2aOutboundReason> = new Set(['disabled', 'unknown_peer', 'no_url', 'unusable']);
+
+/**
+ * The error code of each reason: a missing peer is not found, other config problems conflict with the
+ * request, a peer that did not answer in time is an upstream timeout, anything else the peer did is an
+ * upstream failure. The edges (admin problem+json, tool results) map the code like any other.
+ */
+function codeOf(reason: A2aOutboundReason): ErrorCode {
+  if (reason === 'unknown_peer') return ErrorCode.NotFound;
+  if (BEFORE_IO.has(reason)) return ErrorCode.Conflict;
+  if (reason === 'timeout') return ErrorCode.UpstreamTimeout;
+  return ErrorCode.UpstreamFailed;
+}
+
+export class A2aOutboundError extends AppError {
   constructor(
     readonly reason: A2aOutboundReason,
     message: string,
     /** The JSON-RPC error code when the peer answered with one. */
     readonly rpcCode?: number,
   ) {
-    super(message);
+    super(codeOf(reason), message);
     this.name = 'A2aOutboundError';
   }
 
   /** Found in the config before anything was sent. */
   get beforeIo(): boolean {
-    return this.reason === 'disabled' || this.reason === 'unknown_peer' || this.reason === 'no_url' || this.reason === 'unusable';
-  }
-
-  /** The admin API's problem for this failure: config problems are 404/409, peer problems 502/504. */
-  toDomainError(): DomainError {
-    if (this.reason === 'unknown_peer') return new DomainError(404, 'Not found', this.message);
-    if (this.beforeIo) return new DomainError(409, 'Conflict', this.message);
-    if (this.reason === 'timeout') return new DomainError(504, 'Gateway Timeout', this.message);
-    return new DomainError(502, 'Bad Gateway', this.message);
+    return BEFORE_IO.has(this.reason);
   }
 }

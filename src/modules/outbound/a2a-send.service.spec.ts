@@ -4,6 +4,7 @@ import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.
 import type { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2aSendService, SANDBOX_REFUSAL } from './a2a-send.service';
+import { asHttp } from '../../../test/support/as-http';
 
 describe('A2aSendService', () => {
   const appended: Array<{ key: string; line: NewTranscriptLine }> = [];
@@ -81,6 +82,6 @@ describe('A2aSendService', () => {
     next = async () => {
       throw new A2aOutboundError('no_url', 'peer c has no url configured for outbound A2A');
     };
-    await expect(service.sendAsOperator('c', { text: 'hi' })).rejects.toMatchObject({ status: 409, detail: 'peer c has no url configured for outbound A2A' });
+    await expect(asHttp(service.sendAsOperator('c', { text: 'hi' }))).rejects.toMatchObject({ status: 409, detail: 'peer c has no url configured for outbound A2A' });
   });
 });

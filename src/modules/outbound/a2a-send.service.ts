@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigStore } from '../config/config.store';
 import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
+import { toolResultFromError } from '../runtime/tool-result';
 import { agentIdFromSessionKey, mainSessionKey } from '../sessions/session-key';
 import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
 import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
@@ -51,8 +52,7 @@ export class A2aSendService implements OnModuleInit {
     } catch (err) {
       if (!(err instanceof A2aOutboundError)) throw err;
       if (!err.beforeIo) await this.recordFailure(ctx.sessionKey, args, err, 'tool', ctx.runId);
-      const status = err.reason === 'unknown_peer' ? 'not_found' : err.reason === 'timeout' ? 'timeout' : 'error';
-      return { status, peer: args.peer, error: err.message };
+      return toolResultFromError(err, { peer: args.peer });
     }
   }
 
@@ -72,7 +72,7 @@ export class A2aSendService implements OnModuleInit {
     } catch (err) {
       if (!(err instanceof A2aOutboundError)) throw err;
       if (!err.beforeIo) await this.recordFailure(sessionKey, { peer, text: body.text }, err, 'admin');
-      throw err.toDomainError();
+      throw err;
     }
   }
 

@@ -1,3 +1,5 @@
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import type { ModelProviderSettings } from '../config/config.types';
 
 /**
@@ -45,9 +47,9 @@ export interface ModelProvider {
 }
 
 /** A failed model call, with a message that names the provider and what to fix. Ends the run as failed. */
-export class ModelProviderError extends Error {
+export class ModelProviderError extends AppError {
   constructor(message: string) {
-    super(message);
+    super(ErrorCode.UpstreamFailed, message);
     this.name = 'ModelProviderError';
   }
 }

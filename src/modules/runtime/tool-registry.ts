@@ -3,6 +3,8 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { ResolvedAgent } from '../config/config.types';
 import type { InterSessionProvenance } from '../sessions/session-store.port';
 import type { ToolSpec } from './model-provider.port';
+import { ToolResult, toolResultFromError } from './tool-result';
+import { AppError } from '../../common/errors/app-error';
 
 /** Who is calling a tool: the session whose model asked for it. */
 export interface ToolContext {
@@ -14,8 +16,7 @@ export interface ToolContext {
   provenance?: InterSessionProvenance;
 }
 
-/** Tool results are JSON objects with a status (SPEC §4.5). */
-export type ToolResult = { status: 'ok' | 'accepted' | 'forbidden' | 'not_found' | 'timeout' | 'error' } & Record<string, unknown>;
+export type { ToolResult } from './tool-result';
 
 export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
   handler(ctx: ToolContext, args: A): Promise<ToolResult>;
@@ -73,6 +74,7 @@ export class ToolRegistry {
     try {
       return await entry.tool.handler(ctx, input as Record<string, unknown>);
     } catch (err) {
+      if (err instanceof AppError) return toolResultFromError(err, {}, `${name} failed: `);
       return { status: 'error', error: `${name} failed: ${(err as Error).message}` };
     }
   }

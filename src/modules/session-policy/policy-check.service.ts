@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { badRequest, notFound } from '../../common/errors/domain-error';
+import { badRequest, notFound } from '../../common/errors/app-error';
 import { ConfigStore } from '../config/config.store';
 import type { RuntimeSnapshot } from '../config/config.types';
 import { suggestClosest } from '../../common/text/did-you-mean';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { badRequest, notFound } from '../../common/errors/domain-error';
+import { badRequest, notFound } from '../../common/errors/app-error';
 import { ConfigStore } from '../config/config.store';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ToolRegistry, ToolResult } from '../runtime/tool-registry';

@@ -1,10 +1,11 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
-import { DomainError } from '../../common/errors/domain-error';
+import { AppError } from '../../common/errors/app-error';
 import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
 import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
+import { toolResultFromError } from '../runtime/tool-result';
 import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, subagentSessionKey } from '../sessions/session-key';
 import { SESSION_STORE, SessionEntry, SessionStore } from '../sessions/session-store.port';
 import { SessionsSendService } from './sessions-send.service';
@@ -119,7 +120,7 @@ export class SessionToolsService implements OnModuleInit {
     try {
       await this.sessions.getOrCreate(childSessionKey, { label: args.label, spawnedBy: ctx.sessionKey });
     } catch (err) {
-      if (err instanceof DomainError) return { status: 'error', error: err.detail };
+      if (err instanceof AppError) return toolResultFromError(err);
       throw err;
     }
     const { runId } = this.runner.startRun({

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { tempSessionEnv, TempSessionEnv } from '../../../test/support/temp-session-env';
 import { FileSessionStore } from './file-session.store';
+import { asHttp } from '../../../test/support/as-http';
 
 describe('FileSessionStore', () => {
   let env: TempSessionEnv;
@@ -44,8 +45,8 @@ describe('FileSessionStore', () => {
 
     it('rejects malformed keys with 400 and never touches the disk for them', async () => {
       for (const bad of ['main', 'agent:main:', 'agent::x', 'agent:../etc:x', 'agent:main:a\nb', 'agent:a/b:c', `agent:main:${'x'.repeat(1100)}`]) {
-        await expect(store.getOrCreate(bad)).rejects.toMatchObject({ status: 400 });
-        await expect(store.get(bad)).rejects.toMatchObject({ status: 400 });
+        await expect(asHttp(store.getOrCreate(bad))).rejects.toMatchObject({ status: 400 });
+        await expect(asHttp(store.get(bad))).rejects.toMatchObject({ status: 400 });
       }
       await expect(fs.readdir(path.join(env.stateDir, 'agents'))).rejects.toMatchObject({ code: 'ENOENT' });
     });
@@ -60,7 +61,7 @@ describe('FileSessionStore', () => {
       await store.getOrCreate('agent:main:subagent:1', { spawnedBy: 'agent:main:main', deliveryContext: { channel: 'a' } });
       const again = await store.getOrCreate('agent:main:subagent:1', { spawnedBy: 'agent:main:other', deliveryContext: { channel: 'b' } });
       expect(again).toMatchObject({ spawnedBy: 'agent:main:main', deliveryContext: { channel: 'b' } });
-      await expect(store.getOrCreate('agent:main:x', { spawnedBy: 'agent:main:x' })).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.getOrCreate('agent:main:x', { spawnedBy: 'agent:main:x' }))).rejects.toMatchObject({ status: 400 });
     });
 
     it('reads sessions of an agent no longer configured from <stateDir>/agents/<id>/sessions', async () => {
@@ -86,8 +87,8 @@ describe('FileSessionStore', () => {
       expect((await store.list({ label: 'deploys' })).map((e) => e.sessionKey)).toEqual(['agent:ops:b']);
       expect(await store.list({ label: 'deploys', agentId: 'main' })).toEqual([]);
       expect(await store.list({ limit: 1 })).toHaveLength(1);
-      await expect(store.list({ limit: 0 })).rejects.toMatchObject({ status: 400 });
-      await expect(store.list({ agentId: '../x' })).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.list({ limit: 0 }))).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.list({ agentId: '../x' }))).rejects.toMatchObject({ status: 400 });
     });
 
     it('filters by activeMinutes against updatedAt', async () => {
@@ -104,7 +105,7 @@ describe('FileSessionStore', () => {
       );
       expect((await store.list({ activeMinutes: 60 })).map((e) => e.sessionKey)).toEqual(['agent:main:recent']);
       expect(await store.list({ activeMinutes: 600 })).toHaveLength(2);
-      await expect(store.list({ activeMinutes: -1 })).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.list({ activeMinutes: -1 }))).rejects.toMatchObject({ status: 400 });
     });
   });
 
@@ -112,9 +113,9 @@ describe('FileSessionStore', () => {
     it('are unique per agent: a taken label is a 409 naming the holder; another agent may reuse it', async () => {
       await store.getOrCreate('agent:main:a', { label: 'research' });
       await store.getOrCreate('agent:main:b');
-      const err = await store.setLabel('agent:main:b', 'research').catch((e: unknown) => e);
+      const err = await asHttp(store.setLabel('agent:main:b', 'research')).catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 409, detail: expect.stringContaining('agent:main:a') });
-      await expect(store.getOrCreate('agent:main:c', { label: 'research' })).rejects.toMatchObject({ status: 409 });
+      await expect(asHttp(store.getOrCreate('agent:main:c', { label: 'research' }))).rejects.toMatchObject({ status: 409 });
       expect(await store.get('agent:main:c')).toBeUndefined();
       await expect(store.getOrCreate('agent:ops:a', { label: 'research' })).resolves.toMatchObject({ label: 'research' });
       // Setting the label a session already holds is a no-op, not a conflict.
@@ -123,10 +124,10 @@ describe('FileSessionStore', () => {
 
     it('checks length 1..512 (400) and answers 404 for an unknown session', async () => {
       await store.getOrCreate('agent:main:a');
-      await expect(store.setLabel('agent:main:a', '   ')).rejects.toMatchObject({ status: 400 });
-      await expect(store.setLabel('agent:main:a', 'x'.repeat(513))).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.setLabel('agent:main:a', '   '))).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.setLabel('agent:main:a', 'x'.repeat(513)))).rejects.toMatchObject({ status: 400 });
       await expect(store.setLabel('agent:main:a', 'x'.repeat(512))).resolves.toMatchObject({ label: 'x'.repeat(512) });
-      await expect(store.setLabel('agent:main:nope', 'y')).rejects.toMatchObject({ status: 404 });
+      await expect(asHttp(store.setLabel('agent:main:nope', 'y'))).rejects.toMatchObject({ status: 404 });
     });
 
     it('lets exactly one of two concurrent claims win', async () => {
@@ -208,13 +209,13 @@ describe('FileSessionStore', () => {
       expect(noTools.lines.map((l) => l.text)).toEqual(['calling', 'a1']);
       expect(noTools.lines[0]).not.toHaveProperty('toolCalls');
       expect((await store.history(key)).lines).toHaveLength(4);
-      await expect(store.history(key, { limit: 0 })).rejects.toMatchObject({ status: 400 });
-      await expect(store.history('agent:main:none')).rejects.toMatchObject({ status: 404 });
+      await expect(asHttp(store.history(key, { limit: 0 }))).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.history('agent:main:none'))).rejects.toMatchObject({ status: 404 });
     });
 
     it('rejects lines without a known role or text, and bumps updatedAt on append', async () => {
       const created = await store.getOrCreate('agent:main:u');
-      await expect(store.append('agent:main:u', { role: 'robot' as 'user', text: 'x' })).rejects.toMatchObject({ status: 400 });
+      await expect(asHttp(store.append('agent:main:u', { role: 'robot' as 'user', text: 'x' }))).rejects.toMatchObject({ status: 400 });
       await new Promise((r) => setTimeout(r, 5));
       await store.append('agent:main:u', { role: 'system', text: 'hello' });
       const after = await store.get('agent:main:u');

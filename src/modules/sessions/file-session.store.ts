@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { badRequest } from '../../common/errors/domain-error';
+import { badRequest } from '../../common/errors/app-error';
 import { ConfigStore } from '../config/config.store';
 import { AgentSessionIndex, INDEX_FILE } from './agent-session-index';
 import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, mostRecentFirst, sessionNotFound } from './session-entry-rules';

@@ -2,23 +2,21 @@
  * Small rules about session entries shared by the store's methods: label conflicts, which init options
  * change an existing entry, list order, and defensive copies (the store's in-memory entries never leave it).
  */
-import { badRequest, DomainError, notFound } from '../../common/errors/domain-error';
+import { badRequest, AppError, notFound } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import type { AgentSessionIndex } from './agent-session-index';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
 
 export function assertLabelFree(index: AgentSessionIndex, label: string, key: string): void {
   const holder = index.labelHolder(label);
   if (holder !== undefined && holder !== key) {
-    throw new DomainError(
-      409,
-      'Label already in use',
-      `label ${JSON.stringify(label)} is already used by session ${holder} (labels are unique per agent)`,
+    throw new AppError(ErrorCode.Conflict, `label ${JSON.stringify(label)} is already used by session ${holder} (labels are unique per agent)`,
       [{ label, sessionKey: holder, agentId: index.agentId }],
     );
   }
 }
 
-export function sessionNotFound(key: string): DomainError {
+export function sessionNotFound(key: string): AppError {
   return notFound(`session ${key} not found`);
 }
 

@@ -1,10 +1,10 @@
 /**
  * Checks on what callers hand the session store. Keys, labels and agent ids reach the store from model
  * tool calls, admin requests and peers, so every public store method runs its inputs through these and a
- * bad value becomes a 400 DomainError instead of an odd file or a poisoned index.
+ * bad value becomes a 400 AppError instead of an odd file or a poisoned index.
  */
 import { isCanonicalAgentId } from '../../common/agent-id';
-import { badRequest } from '../../common/errors/domain-error';
+import { badRequest } from '../../common/errors/app-error';
 import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from './session-key';
 
 /** Keys end up in the index and in logs; a bound keeps one hostile key from bloating either. */

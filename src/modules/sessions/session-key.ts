@@ -1,3 +1,5 @@
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { randomUUID } from 'node:crypto';
 import { isCanonicalAgentId } from '../../common/agent-id';
 import type { DmScope } from '../config/config.types';
@@ -67,9 +69,9 @@ export type ParsedSessionKey =
   | (ParsedBase & { kind: 'subagent'; subagentId: string });
 
 /** Thrown for keys that are not `agent:<agentId>:<rest>`; the message quotes the key so logs show it. */
-export class InvalidSessionKeyError extends Error {
+export class InvalidSessionKeyError extends AppError {
   constructor(key: string, reason: string) {
-    super(`invalid session key ${JSON.stringify(key)}: ${reason} (expected "agent:<agentId>:<rest>")`);
+    super(ErrorCode.BadRequest, `invalid session key ${JSON.stringify(key)}: ${reason} (expected "agent:<agentId>:<rest>")`);
     this.name = 'InvalidSessionKeyError';
   }
 }

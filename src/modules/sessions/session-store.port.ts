@@ -81,7 +81,7 @@ export interface SessionHistory {
 }
 
 /**
- * Errors are DomainErrors: 400 for a malformed key/label/agent id/limit, 404 for a missing session where
+ * Errors are AppErrors: 400 for a malformed key/label/agent id/limit, 404 for a missing session where
  * one is required, 409 for a label held by another session of the same agent. Keys are canonicalized
  * (lowercased); entries always carry the canonical key.
  */

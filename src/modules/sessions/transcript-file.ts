@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { badRequest } from '../../common/errors/domain-error';
+import { badRequest } from '../../common/errors/app-error';
 import type { NewTranscriptLine, TranscriptLine, TranscriptRole } from './session-store.port';
 
 const ROLES: ReadonlySet<string> = new Set<TranscriptRole>(['user', 'assistant', 'tool', 'system']);

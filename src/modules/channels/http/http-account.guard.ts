@@ -1,7 +1,8 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { bearerToken } from '../../../common/http/bearer-token';
-import { DomainError } from '../../../common/errors/domain-error';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { ConfigStore } from '../../config/config.store';
 import { authenticateAccount } from './account-auth';
 
@@ -21,13 +22,13 @@ export class HttpAccountGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const http = this.config.current().config.channels.http;
-    if (!http.enabled) throw new DomainError(404, 'Not Found', 'the http channel is not enabled');
+    if (!http.enabled) throw new AppError(ErrorCode.NotFound, 'the http channel is not enabled');
     const req = context.switchToHttp().getRequest<WithAccount>();
     const account = authenticateAccount(http.accounts, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!account) {
       context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer realm="clawgate http channel"');
       // One answer for every failure (no header, wrong scheme, unknown or unusable token).
-      throw new DomainError(401, 'Unauthorized', 'a valid bearer token is required');
+      throw new AppError(ErrorCode.Unauthenticated, 'a valid bearer token is required');
     }
     req[ACCOUNT_KEY] = account.id;
     return true;

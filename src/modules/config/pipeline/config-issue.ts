@@ -1,3 +1,6 @@
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+
 /**
  * One problem found while loading a config. Every pipeline step reports problems in this shape so the
  * CLI, the admin API and the logs can print them the same way: `<path>: <message>` plus the file
@@ -15,9 +18,13 @@ export interface ConfigIssue {
 }
 
 /** Thrown by a pipeline step that cannot continue; carries every issue it found. */
-export class ConfigLoadError extends Error {
+export class ConfigLoadError extends AppError {
   constructor(public readonly issues: ConfigIssue[]) {
-    super(issues.map(formatConfigIssue).join('\n'));
+    super(
+      ErrorCode.ConfigInvalid,
+      issues.map(formatConfigIssue).join('\n'),
+      issues.map((issue) => ({ ...issue })),
+    );
     this.name = 'ConfigLoadError';
   }
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '../../../common/errors/domain-error';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { ConfigStore, ReloadOutcome } from '../config.store';
 import { GATEWAY_OPTIONS, GatewayOptions } from '../gateway-options';
 import { hashContents } from '../pipeline/load-config';
@@ -33,19 +34,13 @@ export class ConfigWriter {
     return this.store.exclusive(async (reloadNow) => {
       const current = this.store.current();
       if (options.ifMatch !== undefined && options.ifMatch !== current.revision) {
-        throw new DomainError(
-          412,
-          'Precondition Failed',
-          `the config changed: If-Match is ${options.ifMatch} but the current revision is ${current.revision}; GET /admin/config and retry`,
+        throw new AppError(ErrorCode.PreconditionFailed, `the config changed: If-Match is ${options.ifMatch} but the current revision is ${current.revision}; GET /admin/config and retry`,
         );
       }
       const text = await fs.readFile(current.configPath, 'utf8');
       const others = await Promise.all(current.files.slice(1).map((f) => fs.readFile(f, 'utf8').catch(() => '')));
       if (hashContents([text, ...others]) !== current.contentHash) {
-        throw new DomainError(
-          412,
-          'Precondition Failed',
-          'openclaw.json was changed on disk and that change is not applied (it may be invalid); see GET /admin/config/status',
+        throw new AppError(ErrorCode.PreconditionFailed, 'openclaw.json was changed on disk and that change is not applied (it may be invalid); see GET /admin/config/status',
         );
       }
       await editConfigFile({

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import JSON5 from 'json5';
-import { DomainError } from '../../../common/errors/domain-error';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { invalidConfig } from '../config-admin.service';
 import { toDottedPath } from '../pipeline/config-issue';
 import { loadConfig } from '../pipeline/load-config';
@@ -42,7 +43,7 @@ export async function editConfigFile(input: EditConfigFileInput): Promise<EditCo
   try {
     next = applyJson5Edits(text, edits);
   } catch (err) {
-    if (err instanceof Json5EditError) throw new DomainError(409, 'Conflict', err.message);
+    if (err instanceof Json5EditError) throw new AppError(ErrorCode.Conflict, err.message);
     throw err;
   }
   const check = await loadConfig({ configPath: input.configPath, stateDir: input.stateDir, env: input.env, rootText: next });
@@ -58,7 +59,7 @@ function parseRoot(text: string): Record<string, unknown> {
   } catch {
     // fall through: the file on disk is broken; say so instead of guessing
   }
-  throw new DomainError(409, 'Conflict', 'openclaw.json is not a valid JSON5 object right now; fix it before editing through the gateway');
+  throw new AppError(ErrorCode.Conflict, 'openclaw.json is not a valid JSON5 object right now; fix it before editing through the gateway');
 }
 
 /** Text in an $include'd file is not ours to rewrite from the root file: name the file instead. */
@@ -68,7 +69,7 @@ function refuseIncludedSections(edits: ReadonlyArray<Json5Edit>, included: Reado
     for (let n = 1; n <= edit.path.length; n++) {
       const file = included.get(toDottedPath(edit.path.slice(0, n)));
       if (file) {
-        throw new DomainError(409, 'Conflict', `${toDottedPath(edit.path)} is defined in the included file ${file}; edit that file instead`);
+        throw new AppError(ErrorCode.Conflict, `${toDottedPath(edit.path)} is defined in the included file ${file}; edit that file instead`);
       }
     }
   }
