@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { RunRecord } from '../src/modules/runtime/run-registry';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 7) * 1000;
@@ -56,12 +57,12 @@ async function serveClawgate(stubRuns = false): Promise<string> {
     const { AgentRunner } = await import('../src/modules/runtime/agent-runner.service');
     const runner = gateway.app.get(AgentRunner);
     runner.startRun = (input) => {
-      const { record } = runner.runs.create(input.sessionKey, AGENT);
+      const runId = randomUUID();
+      const at = new Date().toISOString();
+      const record: RunRecord = { runId, sessionKey: input.sessionKey, agentId: AGENT, status: 'completed', queuedAt: at, endedAt: at, toolRounds: 0 };
       const reply = `[${AGENT}] ${input.message.slice(0, 200)}`;
-      const done = new Promise<ReturnType<typeof runner.runs.update>>((resolve) =>
-        setImmediate(() => resolve(runner.runs.update(record.runId, { status: 'completed', reply }))),
-      );
-      return { runId: record.runId, done };
+      const done = new Promise<RunRecord>((resolve) => setImmediate(() => resolve({ ...record, reply })));
+      return { runId, done };
     };
   }
   process.on('SIGTERM', () => void gateway.close().finally(() => fs.rm(dir, { recursive: true, force: true }).finally(() => process.exit(0))));

@@ -171,9 +171,9 @@ describe('A2A channel (e2e)', () => {
       const task = (await send(TOKENS.slow, 'take your time')).body.result.task;
       expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
       expect(task.status.state).toBe('TASK_STATE_WORKING');
-      const run = gw.app.get(AgentRunner).runs;
+      const runner = gw.app.get(AgentRunner);
       const admin = (await request(gw.url).get(`/admin/a2a/tasks/${task.id}`).expect(200)).body;
-      expect(run.get(admin.runId)?.status).toBe('running');
+      expect(runner.getRun(admin.runId)?.status).toBe('running');
     }, 15_000);
 
     it('completes one context in FIFO order', async () => {
@@ -207,8 +207,8 @@ describe('A2A channel (e2e)', () => {
       // The run is still going; when it ends now, its result must not overwrite the expired task.
       const runner = gw.app.get(AgentRunner);
       const { runId } = (await request(gw.url).get(`/admin/a2a/tasks/${task.id}`)).body;
-      expect(runner.runs.abort(runId, 'operator stopped it')).toBe(true);
-      await waitFor('the run to end', async () => runner.runs.get(runId)?.status === 'aborted');
+      expect(runner.abortRun(runId, 'operator stopped it')).toBe(true);
+      await waitFor('the run to end', async () => runner.getRun(runId)?.status === 'aborted');
       await new Promise((r) => setTimeout(r, 50));
       expect((await getTask(TOKENS.slow, task.id)).result.status.message.parts[0].text).toBe(A2A_MESSAGES.expired);
     });

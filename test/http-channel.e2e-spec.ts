@@ -172,7 +172,7 @@ describe('http channel (e2e, echo model)', () => {
       const res = await post(DESK, { peer: { kind: 'direct', id: 'bob' }, text: 'later please', wait: false });
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ runId: expect.any(String), sessionKey: 'agent:support:main' });
-      const run = await gw.app.get(AgentRunner).runs.wait(res.body.runId, 5000);
+      const run = await gw.app.get(AgentRunner).waitForRun(res.body.runId, 5000);
       expect(run).toMatchObject({ status: 'completed', reply: '[support] later please', sessionKey: 'agent:support:main' });
     });
 

@@ -60,7 +60,7 @@ describe('HTTP model providers in a real gateway (e2e, fake OpenAI and Anthropic
   async function spawnAndWait(agentId: string, task: string): Promise<{ run: RunRecord; lines: TranscriptLine[] }> {
     const spawned = await tools.spawn({ sessionKey: `agent:${agentId}:main` }, { task });
     expect(spawned.status).toBe('accepted');
-    const run = await runner.runs.wait(spawned.runId as string, 10_000);
+    const run = await runner.waitForRun(spawned.runId as string, 10_000);
     const { lines } = await store.history(spawned.childSessionKey as string);
     return { run, lines };
   }
@@ -141,8 +141,8 @@ describe('HTTP model providers in a real gateway (e2e, fake OpenAI and Anthropic
     anthropic.script(anthropic.stall());
     const spawned = await tools.spawn({ sessionKey: 'agent:claude:main' }, { task: 'think forever' });
     await waitFor('the model call to reach the fake server', async () => anthropic.requests.length === 1);
-    expect(runner.runs.abort(spawned.runId as string, 'stopped by test')).toBe(true);
-    const run = await runner.runs.wait(spawned.runId as string, 2000);
+    expect(runner.abortRun(spawned.runId as string, 'stopped by test')).toBe(true);
+    const run = await runner.waitForRun(spawned.runId as string, 2000);
     expect(run).toMatchObject({ status: 'aborted', error: 'stopped by test' });
     await waitFor('the fake server to see the client hang up', async () => anthropic.clientAborts === 1);
   });

@@ -69,7 +69,7 @@ describe('outbound A2A between two gateways (e2e)', () => {
   it('an agent on A calls a2a_send(wait) → B answers in its per-peer session → the reply is in A’s transcript', async () => {
     const runner = a.app.get(AgentRunner);
     const { runId } = runner.startRun({ sessionKey: 'agent:alice:main', message: 'please ask b how it is going' });
-    const run = await runner.runs.wait(runId, 15_000);
+    const run = await runner.waitForRun(runId, 15_000);
     expect(run).toMatchObject({ status: 'completed', reply: 'B said: [bob] hello from alice' });
 
     // B ran the task in the session of (peer a, ctx-oc-b), never in its main session.

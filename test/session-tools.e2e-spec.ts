@@ -34,7 +34,7 @@ describe('session tools acting as a session (e2e, echo model)', () => {
   it('sessions_spawn creates a child spawned by the caller and runs the task there', async () => {
     const spawned = await registry.call({ tools: { allow: [], deny: [] } }, 'sessions_spawn', { task: 'summarize the logs', label: 'logs' }, ctx('agent:main:main'));
     expect(spawned).toEqual({ status: 'accepted', runId: expect.any(String), childSessionKey: expect.stringMatching(/^agent:main:subagent:[0-9a-f-]{36}$/) });
-    const run = await runner.runs.wait(spawned.runId as string, 5000);
+    const run = await runner.waitForRun(spawned.runId as string, 5000);
     expect(run).toMatchObject({ status: 'completed', reply: '[main] summarize the logs' });
     const child = spawned.childSessionKey as string;
     expect(await store.get(child)).toMatchObject({ spawnedBy: 'agent:main:main', label: 'logs' });
@@ -78,7 +78,7 @@ describe('session tools acting as a session (e2e, echo model)', () => {
     await waitForVisibility('all', true);
     const ok = await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'cross', agentId: 'helper' });
     expect(ok.status).toBe('accepted');
-    expect((await runner.runs.wait(ok.runId as string, 5000)).reply).toBe('[helper] cross');
+    expect((await runner.waitForRun(ok.runId as string, 5000)).reply).toBe('[helper] cross');
     const listed = await tools.list('agent:main:main', { agentId: 'helper' });
     expect((listed.sessions as Array<{ sessionKey: string }>).map((s) => s.sessionKey)).toContain(ok.childSessionKey);
     const boxed = await tools.spawn({ sessionKey: 'agent:boxed:main' }, { task: 'escape', agentId: 'main' });
@@ -104,7 +104,7 @@ describe('session tools acting as a session (e2e, echo model)', () => {
 
   it('a model whose provider has no API key ends the run as failed with a message naming the setting', async () => {
     const spawned = await tools.spawn({ sessionKey: 'agent:claude:main' }, { task: 'hello' });
-    const run = await runner.runs.wait(spawned.runId as string, 5000);
+    const run = await runner.waitForRun(spawned.runId as string, 5000);
     expect(run.status).toBe('failed');
     expect(run.error).toBe('no API key for provider anthropic: set ANTHROPIC_API_KEY or models.providers.anthropic.apiKey');
     const history = await store.history(spawned.childSessionKey as string);

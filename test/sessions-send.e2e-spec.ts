@@ -56,7 +56,7 @@ describe('sessions_send (e2e, echo model)', () => {
   it('answers accepted at once with timeoutSeconds 0', async () => {
     const result = await send.send({ sessionKey: 'agent:support:main' }, { agentId: 'expert', message: 'later', timeoutSeconds: 0 });
     expect(result).toEqual({ status: 'accepted', runId: expect.any(String), sessionKey: 'agent:expert:main' });
-    expect((await runner.runs.wait(result.runId as string, 5000)).reply).toBe('[expert] later');
+    expect((await runner.waitForRun(result.runId as string, 5000)).reply).toBe('[expert] later');
   });
 
   it('is forbidden by the allow list, the sandbox and the chain-hop limit, leaving the target untouched', async () => {

@@ -89,7 +89,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       await this.store.insert(working);
     } catch (err) {
       // No record, no task: the peer is told it failed, so the agent must not act on it either.
-      this.runner.runs.abort(handle.runId, 'the A2A task could not be stored');
+      this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
       throw err;
     }
     // Attached only now, so the settle write always lands after the WORKING one.

@@ -1,3 +1,5 @@
+import { PEER_NAME_INPUT_PATTERN } from '../config/schema/channels.schema';
+
 /** Longest text one a2a_send carries; the receiving gateway cuts at 64 KiB anyway (SPEC §9.3). */
 export const A2A_SEND_MAX_TEXT = 65_536;
 
@@ -7,7 +9,7 @@ export const A2A_SEND_SCHEMA = {
   properties: {
     peer: {
       type: 'string',
-      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      pattern: PEER_NAME_INPUT_PATTERN,
       description: 'Name of a configured A2A peer (channels.a2a.peers) that has a url. An unknown name answers with the list.',
     },
     text: {

@@ -14,7 +14,7 @@ import {
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';
-import { LaneName, SessionLanes } from './session-lanes';
+import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolRegistry } from './tool-registry';
@@ -51,8 +51,8 @@ export interface RunHandle {
 @Injectable()
 export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
-  readonly lanes = new SessionLanes();
-  readonly runs = new RunRegistry();
+  private readonly lanes = new SessionLanes();
+  private readonly runs = new RunRegistry();
   /** Prompt files are re-read only when they change (mtime/size). */
   private readonly promptFiles = new PromptFileCache();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
@@ -63,10 +63,30 @@ export class AgentRunner implements OnModuleDestroy {
     private readonly config: ConfigStore,
     private readonly agents: AgentsService,
     private readonly providers: ProviderRegistry,
-    readonly tools: ToolRegistry,
+    private readonly tools: ToolRegistry,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {}
+
+  /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
+  getRun(runId: string): RunRecord | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** The run's record once it is terminal, or as it is after `timeoutMs` (check isTerminalRunStatus). */
+  waitForRun(runId: string, timeoutMs: number): Promise<RunRecord> {
+    return this.runs.wait(runId, timeoutMs);
+  }
+
+  /** Stops a queued or running run; false when it is unknown or already over. */
+  abortRun(runId: string, reason?: string): boolean {
+    return this.runs.abort(runId, reason);
+  }
+
+  /** How many runs of a session are running and queued (session_status). */
+  laneState(sessionKey: string): LaneState {
+    return this.lanes.state(sessionKey);
+  }
 
   /** Queues a run and returns at once; `done` tells when it is over. */
   startRun(input: StartRunInput): RunHandle {

@@ -3,6 +3,11 @@ import { randomUUID } from 'node:crypto';
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'aborted';
 const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'aborted']);
 
+/** True once a run can change no more. */
+export function isTerminalRunStatus(status: RunStatus): boolean {
+  return TERMINAL.has(status);
+}
+
 export interface RunRecord {
   runId: string;
   sessionKey: string;
@@ -84,10 +89,6 @@ export class RunRegistry {
       };
       this.waiters.set(runId, [...(this.waiters.get(runId) ?? []), done]);
     });
-  }
-
-  isTerminal(status: RunStatus): boolean {
-    return TERMINAL.has(status);
   }
 
   private settle(record: RunRecord): void {

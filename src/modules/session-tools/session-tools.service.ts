@@ -101,7 +101,7 @@ export class SessionToolsService implements OnModuleInit {
     if (denied) return denied;
     const entry = await this.sessions.get(target);
     if (!entry) return notFound(target);
-    const lanes = this.runner.lanes.state(target);
+    const lanes = this.runner.laneState(target);
     const state = lanes.running > 0 ? 'running' : lanes.queued > 0 ? 'queued' : 'idle';
     return { status: 'ok', session: describeSession(entry), run: { state, running: lanes.running, queued: lanes.queued } };
   }

@@ -60,7 +60,7 @@ export class SessionsSendFlow {
         lane: 'nested',
         meta: { a2a: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
       });
-      const record = await this.runner.runs.wait(step.runId, stepSeconds * 1000);
+      const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
       if (record.status !== 'completed') break;
       const reply = record.reply ?? '';
       if (!reply.trim() || isSkip(reply, REPLY_SKIP)) break;
@@ -79,7 +79,7 @@ export class SessionsSendFlow {
       lane: 'nested',
       meta: { a2a: { step: 'announce', chainId: o.provenance.chainId } },
     });
-    const record = await this.runner.runs.wait(step.runId, stepSeconds * 1000);
+    const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
     const text = record.reply ?? '';
     if (record.status !== 'completed' || !text.trim() || isSkip(text, ANNOUNCE_SKIP)) return;
     await this.deliver(o.targetKey, text, o.provenance.chainId);

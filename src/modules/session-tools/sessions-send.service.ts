@@ -4,6 +4,7 @@ import { normalizeAgentId } from '../../common/agent-id';
 import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
+import { isTerminalRunStatus } from '../runtime/run-registry';
 import type { ToolContext, ToolResult } from '../runtime/tool-registry';
 import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
@@ -78,9 +79,9 @@ export class SessionsSendService implements OnModuleDestroy {
     this.flows.add(rest);
 
     if (timeoutSeconds === 0) return { status: 'accepted', runId: round.runId, sessionKey: targetKey };
-    const record = await this.runner.runs.wait(round.runId, timeoutSeconds * 1000);
+    const record = await this.runner.waitForRun(round.runId, timeoutSeconds * 1000);
     if (record.status === 'completed') return { status: 'ok', runId: record.runId, sessionKey: targetKey, reply: record.reply ?? '' };
-    if (!this.runner.runs.isTerminal(record.status)) {
+    if (!isTerminalRunStatus(record.status)) {
       return { status: 'timeout', runId: record.runId, sessionKey: targetKey, error: `no reply within ${timeoutSeconds}s; the run goes on` };
     }
     return { status: 'error', runId: record.runId, sessionKey: targetKey, error: record.error ?? `run ${record.status}` };

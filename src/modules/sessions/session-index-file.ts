@@ -7,6 +7,7 @@
 import { DELIVERY_CONTEXT_FIELDS } from './session-entry-rules';
 import { canonicalSessionKey, checkLabel, isSafeSessionId } from './session-input';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
+import { isRecord } from '../../common/is-record';
 
 export interface ParsedIndex {
   entries: SessionEntry[];
@@ -101,6 +102,3 @@ function deliveryContext(v: unknown): DeliveryContext | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -19,7 +19,7 @@ export class ListA2aTasksQueryDto {
   @ApiPropertyOptional({ example: 'hermes', description: 'Only tasks of this peer.' })
   @IsOptional()
   @IsString()
-  @Matches(PEER_NAME_PATTERN, { message: 'peer must be a peer name ([a-z0-9][a-z0-9._-]{0,63})' })
+  @Matches(PEER_NAME_PATTERN, { message: `peer must be a peer name (${PEER_NAME_PATTERN.source})` })
   peer?: string;
 
   @ApiPropertyOptional({ enum: TASK_STATES, example: 'TASK_STATE_COMPLETED', description: 'Only tasks in this state (`completed` works too).' })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RoutingService } from '../../routing/routing.service';
 import { AgentRunner } from '../../runtime/agent-runner.service';
+import { isTerminalRunStatus } from '../../runtime/run-registry';
 import type { DeliveryContext } from '../../sessions/session-store.port';
 import type { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
 import { HTTP_CHANNEL_ID } from './http-channel.adapter';
@@ -32,8 +33,8 @@ export class HttpChannelService {
     });
     if (message.wait === false) return { status: 202, body: { runId, sessionKey: route.sessionKey } };
 
-    const run = await this.runner.runs.wait(runId, waitMs);
-    if (!this.runner.runs.isTerminal(run.status)) {
+    const run = await this.runner.waitForRun(runId, waitMs);
+    if (!isTerminalRunStatus(run.status)) {
       // Not cancelled: the run goes on and its reply still lands in the session.
       return { status: 202, body: { runId, sessionKey: route.sessionKey, status: 'running' } };
     }

@@ -2,6 +2,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
 import { parseJson5 } from './parse-json5';
+import { isPlainObject } from '../../../common/is-record';
 
 /**
  * Pipeline step 2: expand `$include` directives into one merged document.
@@ -292,11 +293,6 @@ function displayName(configDir: string, real: string): string {
   return isInside(configDir, real) ? path.relative(configDir, real) : path.basename(real);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /** defineProperty so a `__proto__` key in a config file stays data and never touches prototypes. */
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {

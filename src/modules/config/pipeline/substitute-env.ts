@@ -1,4 +1,5 @@
 import { ConfigIssue, toDottedPath } from './config-issue';
+import { isPlainObject } from '../../../common/is-record';
 
 /**
  * Pipeline step 3: replace `${VAR}` references in string values with environment variables.
@@ -98,8 +99,3 @@ export function substituteEnv(
   return result;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}

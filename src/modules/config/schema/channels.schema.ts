@@ -1,7 +1,10 @@
 import { IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { Describe, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 
+/** Peer and http account names: lowercase, so a name reads the same in a URL, a log line and the config. */
 export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** What a caller may type for a peer name (tool arguments, admin URLs); it is read lowercase. */
+export const PEER_NAME_INPUT_PATTERN = PEER_NAME_PATTERN.source.replace(/a-z0-9/g, 'A-Za-z0-9');
 const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 @StrictObject('A trusted A2A peer.')

@@ -9,6 +9,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
+import { isRecord } from '../../../common/is-record';
 
 /**
  * Decorators shared by the config schema classes. They exist so each class states its rules once and the
@@ -152,5 +153,5 @@ function isCidrText(value: unknown): boolean {
 }
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
+  return isRecord(value) && !(value instanceof Map);
 }

@@ -1,6 +1,7 @@
 import type { ModelProviderSettings } from '../../config/config.types';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../model-provider.port';
 import { buildHeaders, endpoint, malformed, postJson, providerError, providerErrorMessage } from './http-json';
+import { isRecord } from '../../../common/is-record';
 
 /**
  * Arguments the model sent that are not a JSON object are passed on as `{ [INVALID_ARGUMENTS_KEY]: raw }`
@@ -102,12 +103,12 @@ function parseToolCall(settings: ModelProviderSettings, raw: unknown, index: num
 
 function parseArguments(raw: unknown): Record<string, unknown> {
   // Ollama and others sometimes send an object instead of the documented JSON string.
-  if (isPlainObject(raw)) return raw;
+  if (isRecord(raw)) return raw;
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return {};
   if (typeof raw === 'string') {
     try {
       const parsed: unknown = JSON.parse(raw);
-      if (isPlainObject(parsed)) return parsed;
+      if (isRecord(parsed)) return parsed;
     } catch {
       // fall through: reported to the model through the tool registry (see INVALID_ARGUMENTS_KEY)
     }
@@ -121,6 +122,3 @@ function usageOf(usage: OpenAiResponseBody['usage']): ModelResponse['usage'] {
   return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
