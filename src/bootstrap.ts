@@ -9,15 +9,11 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
-import { mountA2aEndpoint } from './modules/a2a-channel/mount-a2a';
-import { ADMIN_HTTP_PATHS, AdminGate } from './modules/admin/admin-gate';
+import { mountA2aEndpoint } from './modules/a2a-channel';
+import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
-import { undeclaredAdminOperations } from './modules/admin/route-roles';
-import { SecretShield } from './modules/admin/secret-shield.service';
-import { HTTP_CHANNEL_SECURITY } from './modules/channels/http/http-channel.controller';
-import { ConfigStore } from './modules/config/config.store';
-import { ConfigWatcher } from './modules/config/config-watcher.service';
-import type { GatewayOptions } from './modules/config/gateway-options';
+import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { ConfigStore, ConfigWatcher, type GatewayOptions } from './modules/config';
 
 export interface RunningGateway {
   app: INestApplication;

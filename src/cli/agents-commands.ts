@@ -1,17 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 import { normalizeAgentId } from '../common/agent-id';
-import {
-  AgentFields,
-  BindingMatchInput,
-  planAddAgent,
-  planAddBinding,
-  planDeleteAgent,
-  planSetIdentity,
-} from '../modules/agents/agent-edits';
-import { locateConfig } from '../modules/config/gateway-options';
-import { formatConfigIssue } from '../modules/config/pipeline/config-issue';
-import { loadConfig } from '../modules/config/pipeline/load-config';
-import { editConfigFile, EditPlan } from '../modules/config/writer/edit-config-file';
+import { planAddAgent, planAddBinding, planDeleteAgent, planSetIdentity, type AgentFields, type BindingMatchInput } from '../modules/agents';
+import { editConfigFile, formatConfigIssue, loadConfig, locateConfig, type EditPlan } from '../modules/config';
 
 /** Options every `agents` verb accepts to find the config. */
 export interface LocateOptions {

@@ -1,8 +1,4 @@
-import { formatConfigIssue } from '../modules/config/pipeline/config-issue';
-import { ConfigLoadError } from '../modules/config/pipeline/config-issue';
-import { loadConfig } from '../modules/config/pipeline/load-config';
-import { buildConfigJsonSchema } from '../modules/config/schema/export-schema';
-import { locateConfig } from '../modules/config/gateway-options';
+import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
 export const EXIT_CONFIG = 78;

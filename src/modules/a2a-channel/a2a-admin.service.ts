@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '../../common/errors/app-error';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, A2aTaskSummaryDto, DEFAULT_TASK_LIST_LIMIT, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
 import type { A2aTask } from './task-model';
 import { TASK_STORE, TaskStore } from './task-store.port';

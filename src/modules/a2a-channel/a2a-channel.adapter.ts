@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { ChannelAdapter, DeliveryResult } from '../channels/channel-adapter.port';
-import { ChannelRegistry } from '../channels/channel-registry';
+import { ChannelRegistry, type ChannelAdapter, type DeliveryResult } from '../channels';
 import { A2A_CHANNEL_ID, A2A_MESSAGES } from './a2a-limits';
 
 /**

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
-import { RoutingModule } from '../routing/routing.module';
-import { RuntimeModule } from '../runtime/runtime.module';
+import { GATEWAY_OPTIONS, type GatewayOptions } from '../config';
+import { RoutingModule } from '../routing';
+import { RuntimeModule } from '../runtime';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aChannelAdapter } from './a2a-channel.adapter';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { bearerToken } from '../../common/http/bearer-token';
 import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
 import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer } from './peer-auth';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';

@@ -1,6 +1,6 @@
-import type { RuntimeSnapshot } from '../config/config.types';
-import type { InboundMessage } from '../routing/route-resolver';
-import { directSessionKey } from '../sessions/session-key';
+import type { RuntimeSnapshot } from '../config';
+import type { InboundMessage } from '../routing';
+import { directSessionKey } from '../sessions';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID } from './a2a-limits';
 import { exposedAgents } from './agent-card';
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ConfigStore } from '../config/config.store';
-import { RoutingService } from '../routing/routing.service';
-import { AgentRunner, RunHandle } from '../runtime/agent-runner.service';
-import type { RunRecord } from '../runtime/run-registry';
+import { ConfigStore } from '../config';
+import { RoutingService } from '../routing';
+import { AgentRunner, type RunHandle, type RunRecord } from '../runtime';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, MAX_STATUS_TEXT_CHARS, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
 import { requestOrigin } from './request-origin';

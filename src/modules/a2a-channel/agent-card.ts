@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
-import type { NormalizedConfig, ResolvedAgent } from '../config/config.types';
+import type { NormalizedConfig, ResolvedAgent } from '../config';
 
 /** The A2A 1.0 AgentCard fields this gateway publishes (proto JSON names, as `@a2a-js/sdk` reads them). */
 export interface AgentCard {

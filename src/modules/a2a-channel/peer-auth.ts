@@ -1,5 +1,5 @@
 import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
-import type { A2aChannelSettings } from '../config/config.types';
+import type { A2aChannelSettings } from '../config';
 
 type Peers = A2aChannelSettings['peers'];
 

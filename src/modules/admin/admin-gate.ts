@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { internalProblem, writeProblem } from '../../common/errors/problem-details';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { AdminDenial, sendDenial, setPrincipal } from './admin-principal';
 import { peerAddress } from './peer-address';
 import { AdminAuthService } from './admin-auth.service';

@@ -1,5 +1,5 @@
 import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
-import type { GatewaySettings } from '../config/config.types';
+import type { GatewaySettings } from '../config';
 import type { AdminRole } from '../../common/auth/roles';
 
 type TokenEntry = GatewaySettings['admin']['tokens'][number];

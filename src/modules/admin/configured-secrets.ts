@@ -1,5 +1,4 @@
-import type { RuntimeSnapshot } from '../config/config.types';
-import { toDottedPath } from '../config/pipeline/config-issue';
+import { toDottedPath, type RuntimeSnapshot } from '../config';
 import { isSecretConfigPath } from '../../common/secrets/secret-paths';
 
 /** A secret the running config holds, with where it sits (for warnings that must not show the value). */

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { GatewaySettings } from '../config/config.types';
+import type { GatewaySettings } from '../config';
 import { JoseApi, loadJose } from './jose-loader';
 
 type JwtSettings = NonNullable<GatewaySettings['admin']['sso']['jwt']>;

@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/secrets/secret-mask';
-import type { RuntimeSnapshot } from '../config/config.types';
-import { ConfigStore } from '../config/config.store';
-import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
 import { configuredSecrets } from './configured-secrets';
 
 const NO_SECRETS: string[] = [];

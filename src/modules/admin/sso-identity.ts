@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GatewaySettings } from '../config/config.types';
+import type { GatewaySettings } from '../config';
 import type { AdminRole } from '../../common/auth/roles';
 import { CallerRole, highestRole } from '../../common/auth/roles';
 

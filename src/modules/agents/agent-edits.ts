@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../common/agent-id';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { Json5Edit, JsonPath } from '../config/writer/json5-edit';
+import type { Json5Edit, JsonPath } from '../config';
 
 /**
  * Edit plans for agents and bindings in openclaw.json, shared by the admin API and the CLI. Each takes the

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ConfigStore } from '../config/config.store';
-import type { ResolvedAgent, ResolvedBinding } from '../config/config.types';
-import type { EditPlan } from '../config/writer/edit-config-file';
-import { ConfigWriter } from '../config/writer/config-writer.service';
+import { ConfigStore, ConfigWriter, type EditPlan, type ResolvedAgent, type ResolvedBinding } from '../config';
 import {
   AgentFields,
   AgentNotInFileError,

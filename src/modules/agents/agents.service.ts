@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../../common/errors/app-error';
 import { normalizeAgentId } from '../../common/agent-id';
-import { ConfigStore } from '../config/config.store';
-import type { ResolvedAgent, ResolvedBinding } from '../config/config.types';
+import { ConfigStore, type ResolvedAgent, type ResolvedBinding } from '../config';
 import { ensureAgentWorkspace } from './agent-workspace';
 
 /** The agent registry: every read comes from the current snapshot. */

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpException, HttpStatus } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { MetricsService } from './metrics.service';
 
 class HealthDto {

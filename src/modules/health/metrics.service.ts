@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 
 /** The Prometheus registry of this gateway (one per app instance, so tests can boot several). */
 @Injectable()

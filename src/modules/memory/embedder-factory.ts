@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MemorySettings } from '../config/config.types';
+import type { MemorySettings } from '../config';
 import { BundledEmbedder } from './bundled-embedder';
 import type { Embedder } from './embedder.port';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_EMBEDDING_MODEL, OpenAiEmbedder } from './openai-embedder';

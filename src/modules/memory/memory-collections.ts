@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { MemorySettings, ResolvedAgent } from '../config/config.types';
+import type { MemorySettings, ResolvedAgent } from '../config';
 import { globMatches, isHiddenPath } from './glob-pattern';
 
 /** Where a collection comes from (SPEC §7), shown by the admin API. */

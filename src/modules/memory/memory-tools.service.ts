@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ToolRegistry } from '../runtime/tool-registry';
-import { agentIdFromSessionKey } from '../sessions/session-key';
+import { ToolRegistry } from '../runtime';
+import { agentIdFromSessionKey } from '../sessions';
 import { MEMORY_GET_SCHEMA, MEMORY_SEARCH_SCHEMA, MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
 import { MemoryService } from './memory.service';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
-import { RuntimeModule } from '../runtime/runtime.module';
+import { AgentsModule } from '../agents';
+import { RuntimeModule } from '../runtime';
 import { MemoryController } from './memory.controller';
 import { MemoryToolsService } from './memory-tools.service';
 import { MemoryService } from './memory.service';

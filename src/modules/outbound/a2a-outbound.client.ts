@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { A2A_LEGACY_METHODS, A2A_METHODS, TaskState } from '../../common/a2a-protocol';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText, sendMessageParams } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';

@@ -1,4 +1,4 @@
-import { PEER_NAME_INPUT_PATTERN } from '../config/schema/channels.schema';
+import { PEER_NAME_INPUT_PATTERN } from '../config';
 
 /** Longest text one a2a_send carries; the receiving gateway cuts at 64 KiB anyway (SPEC §9.3). */
 export const A2A_SEND_MAX_TEXT = 65_536;

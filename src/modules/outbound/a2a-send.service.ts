@@ -1,9 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { ConfigStore } from '../config/config.store';
-import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
-import { toolResultFromError } from '../runtime/tool-result';
-import { agentIdFromSessionKey, mainSessionKey } from '../sessions/session-key';
-import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { ConfigStore } from '../config';
+import { ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
+import { agentIdFromSessionKey, mainSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
 import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';

@@ -1,4 +1,4 @@
-import type { RuntimeSnapshot } from '../config/config.types';
+import type { RuntimeSnapshot } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
 import type { PeerEndpoint } from './peer-rpc';
 

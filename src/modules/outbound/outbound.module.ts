@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { RuntimeModule } from '../runtime/runtime.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { RuntimeModule } from '../runtime';
+import { SessionsModule } from '../sessions';
 import { A2aOutboundClient } from './a2a-outbound.client';
 import { A2aSendController } from './a2a-send.controller';
 import { A2aSendService } from './a2a-send.service';

@@ -1,5 +1,5 @@
-import type { NormalizedConfig, PeerKind, ResolvedBinding } from '../config/config.types';
-import { directSessionKey, groupSessionKey, mainSessionKey } from '../sessions/session-key';
+import type { NormalizedConfig, PeerKind, ResolvedBinding } from '../config';
+import { directSessionKey, groupSessionKey, mainSessionKey } from '../sessions';
 
 /**
  * Layer 1 (SPEC §3): which agent answers an inbound message, and in which session.

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { ResolvedBinding, RuntimeSnapshot } from '../config/config.types';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore, type ResolvedBinding, type RuntimeSnapshot } from '../config';
 import { bindingAt, DEFAULT_ACCOUNT_ID, InboundMessage, resolveRoute, RouteResult } from './route-resolver';
 
 /** SPEC §3: bounded LRU of route results [4000]. */

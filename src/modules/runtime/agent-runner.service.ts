@@ -1,16 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { AgentsService } from '../agents/agents.service';
-import { ConfigStore } from '../config/config.store';
-import { GATEWAY_OPTIONS, GatewayOptions } from '../config/gateway-options';
-import type { ResolvedAgent } from '../config/config.types';
-import { agentIdFromSessionKey } from '../sessions/session-key';
-import {
-  InterSessionProvenance,
-  SESSION_STORE,
-  SessionCreateOptions,
-  SessionStore,
-  TranscriptLine,
-} from '../sessions/session-store.port';
+import { AgentsService } from '../agents';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
+import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore, type TranscriptLine } from '../sessions';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';

@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { ModelProviderSettings } from '../config/config.types';
+import type { ModelProviderSettings } from '../config';
 
 /**
  * The ModelProvider port (SPEC §5): one interface over the echo model, OpenAI-compatible chat completions

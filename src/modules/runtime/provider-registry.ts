@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { ModelProviderSettings, RuntimeSnapshot } from '../config/config.types';
-import { providerApiKey } from '../config/normalize/model-providers';
+import { providerApiKey, type ModelProviderSettings, type RuntimeSnapshot } from '../config';
 import { MODEL_PROVIDERS, ModelProvider, ModelProviderError } from './model-provider.port';
 import { EchoProvider } from './providers/echo.provider';
 

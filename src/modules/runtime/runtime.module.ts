@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { AgentsModule } from '../agents';
+import { SessionsModule } from '../sessions';
 import { AgentRunner } from './agent-runner.service';
 import { MODEL_PROVIDERS } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ResolvedAgent } from '../config/config.types';
+import type { ResolvedAgent } from '../config';
 import { PromptFileCache } from './prompt-file-cache';
 
 /** Workspace files that become part of the system prompt, in this order. */

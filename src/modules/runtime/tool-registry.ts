@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import type { ResolvedAgent } from '../config/config.types';
-import type { InterSessionProvenance } from '../sessions/session-store.port';
+import type { ResolvedAgent } from '../config';
+import type { InterSessionProvenance } from '../sessions';
 import type { ToolSpec } from './model-provider.port';
 import { ToolResult, toolResultFromError } from './tool-result';
 import { AppError } from '../../common/errors/app-error';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest, notFound } from '../../common/errors/app-error';
-import { ConfigStore } from '../config/config.store';
-import type { RuntimeSnapshot } from '../config/config.types';
+import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { suggestClosest } from '../../common/text/did-you-mean';
-import { mainSessionKey, parseSessionKey } from '../sessions/session-key';
+import { mainSessionKey, parseSessionKey } from '../sessions';
 import type { PolicyCheckQueryDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { SessionAccessPolicy } from './session-access-policy.service';
 

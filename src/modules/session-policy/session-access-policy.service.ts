@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigStore } from '../config/config.store';
-import type { RuntimeSnapshot } from '../config/config.types';
-import { SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { ConfigStore, type RuntimeSnapshot } from '../config';
+import { SESSION_STORE, type SessionStore } from '../sessions';
 import { checkLabelLookup, checkSessionAccess, SessionAccessDecision } from './session-access';
 
 /**

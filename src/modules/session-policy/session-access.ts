@@ -3,7 +3,7 @@
  * The one check behind every session tool and every admin endpoint that acts as a session. Pure over the
  * config; the only outside fact it needs — "was T spawned by R?" — is passed in as a lookup.
  */
-import type { ResolvedAgent, RuntimeSnapshot, SessionVisibility } from '../config/config.types';
+import type { ResolvedAgent, RuntimeSnapshot, SessionVisibility } from '../config';
 import {
   AGENT_TO_AGENT_DENIED_MESSAGE,
   AGENT_TO_AGENT_DISABLED_MESSAGE,
@@ -11,7 +11,7 @@ import {
   visibilityForbiddenMessage,
 } from './session-policy.messages';
 import { AgentToAgentSettingsInput, createAgentToAgentPolicy } from './agent-to-agent-policy';
-import { parseSessionKey } from '../sessions/session-key';
+import { parseSessionKey } from '../sessions';
 
 /** The slice of NormalizedConfig the guard reads; a NormalizedConfig or a RuntimeSnapshot both fit. */
 export interface SessionAccessConfig {

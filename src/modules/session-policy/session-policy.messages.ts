@@ -1,4 +1,4 @@
-import type { SessionVisibility } from '../config/config.types';
+import type { SessionVisibility } from '../config';
 
 /*
  * The user-facing texts of layers 2 and 3 (SPEC §4.5, §6 step 2). They are part of the contract — a model

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SessionsModule } from '../sessions/sessions.module';
+import { SessionsModule } from '../sessions';
 import { PolicyCheckService } from './policy-check.service';
 import { PolicyController } from './policy.controller';
 import { SessionAccessPolicy } from './session-access-policy.service';

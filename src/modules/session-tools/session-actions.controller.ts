@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { badRequest, notFound } from '../../common/errors/app-error';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
-import { ToolRegistry, ToolResult } from '../runtime/tool-registry';
-import { parseSessionKey } from '../sessions/session-key';
+import { ToolRegistry, type ToolResult } from '../runtime';
+import { parseSessionKey } from '../sessions';
 import { SESSIONS_SEND_SCHEMA, SESSIONS_SPAWN_SCHEMA, SessionsSendArgs, SessionsSpawnArgs } from './session-tool-schemas';
 import { SessionToolsService } from './session-tools.service';
 import { SessionsSendService } from './sessions-send.service';

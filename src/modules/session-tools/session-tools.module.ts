@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { SessionPolicyModule } from '../session-policy/session-policy.module';
-import { RuntimeModule } from '../runtime/runtime.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { SessionPolicyModule } from '../session-policy';
+import { RuntimeModule } from '../runtime';
+import { SessionsModule } from '../sessions';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { SessionActionsController } from './session-actions.controller';
 import { SessionToolsService } from './session-tools.service';

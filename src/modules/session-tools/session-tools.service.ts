@@ -1,13 +1,10 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
 import { AppError } from '../../common/errors/app-error';
-import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
-import { ConfigStore } from '../config/config.store';
-import { AgentRunner } from '../runtime/agent-runner.service';
-import { ToolContext, ToolRegistry, ToolResult } from '../runtime/tool-registry';
-import { toolResultFromError } from '../runtime/tool-result';
-import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, subagentSessionKey } from '../sessions/session-key';
-import { SESSION_STORE, SessionEntry, SessionStore } from '../sessions/session-store.port';
+import { SessionAccessPolicy } from '../session-policy';
+import { ConfigStore } from '../config';
+import { AgentRunner, ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
+import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, SESSION_STORE, subagentSessionKey, type SessionEntry, type SessionStore } from '../sessions';
 import { SessionsSendService } from './sessions-send.service';
 import {
   SESSIONS_SEND_SCHEMA,

@@ -22,7 +22,7 @@ describe('SessionsSendFlow announce delivery', () => {
     const config = { current: () => ({ config: { session: { agentToAgent: { maxPingPongTurns: 0 } } } }) } as unknown as ConfigStore;
     const runner = {
       startRun: () => ({ runId: 'r2', done: Promise.resolve(record('posted text')) }),
-      runs: { wait: async () => record('posted text') },
+      waitForRun: async () => record('posted text'),
     } as unknown as AgentRunner;
     const channels = {
       get: () => ({ id: 'http', send: () => Promise.reject(new Error('socket closed')) }),

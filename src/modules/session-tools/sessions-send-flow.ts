@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ChannelRegistry } from '../channels/channel-registry';
-import { ConfigStore } from '../config/config.store';
-import { AgentRunner } from '../runtime/agent-runner.service';
-import type { RunRecord } from '../runtime/run-registry';
-import { agentIdFromSessionKey } from '../sessions/session-key';
-import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { ChannelRegistry } from '../channels';
+import { ConfigStore } from '../config';
+import { AgentRunner, type RunRecord } from '../runtime';
+import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
 import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt } from './sessions-send-prompts';
 
 export interface RoundOneOutcome {

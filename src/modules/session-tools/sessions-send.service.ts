@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { normalizeAgentId } from '../../common/agent-id';
-import { SessionAccessPolicy } from '../session-policy/session-access-policy.service';
-import { ConfigStore } from '../config/config.store';
-import { AgentRunner } from '../runtime/agent-runner.service';
-import { isTerminalRunStatus } from '../runtime/run-registry';
-import type { ToolContext, ToolResult } from '../runtime/tool-registry';
-import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessions/session-key';
-import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
+import { SessionAccessPolicy } from '../session-policy';
+import { ConfigStore } from '../config';
+import { AgentRunner, isTerminalRunStatus, type ToolContext, type ToolResult } from '../runtime';
+import { agentIdFromSessionKey, mainSessionKey, parseSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { badRequest } from '../../common/errors/app-error';
-import { ConfigStore } from '../config/config.store';
+import { ConfigStore } from '../config';
 import { AgentSessionIndex, INDEX_FILE } from './agent-session-index';
 import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, mostRecentFirst, sessionNotFound } from './session-entry-rules';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';

@@ -4,10 +4,15 @@
  */
 import { badRequest, AppError, notFound } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { AgentSessionIndex } from './agent-session-index';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
 
-export function assertLabelFree(index: AgentSessionIndex, label: string, key: string): void {
+/** What the label check needs of an agent's index (AgentSessionIndex has it). */
+export interface LabelHolders {
+  readonly agentId: string;
+  labelHolder(label: string): string | undefined;
+}
+
+export function assertLabelFree(index: LabelHolders, label: string, key: string): void {
   const holder = index.labelHolder(label);
   if (holder !== undefined && holder !== key) {
     throw new AppError(ErrorCode.Conflict, `label ${JSON.stringify(label)} is already used by session ${holder} (labels are unique per agent)`,

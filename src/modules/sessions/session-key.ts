@@ -2,7 +2,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { randomUUID } from 'node:crypto';
 import { isCanonicalAgentId } from '../../common/agent-id';
-import type { DmScope } from '../config/config.types';
+import type { DmScope } from '../config';
 
 /**
  * The one place that builds and parses session keys (SPEC §4.1). Every key is `agent:<agentId>:<rest>`,

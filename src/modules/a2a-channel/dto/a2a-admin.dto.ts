@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { TASK_STATES, TaskState } from '../../../common/a2a-protocol';
-import { PEER_NAME_PATTERN } from '../../config/schema/channels.schema';
+import { PEER_NAME_PATTERN } from '../../config';
 import { CONTEXT_ID_PATTERN } from '../a2a-limits';
 
 export const MAX_TASK_LIST_LIMIT = 500;

@@ -12,7 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { MODEL_REF_PATTERN } from '../../config/schema/agents.schema';
+import { MODEL_REF_PATTERN } from '../../config';
 
 export class AgentIdentityDto {
   @ApiPropertyOptional({ example: 'Code helper' }) @IsOptional() @IsString() @MaxLength(200) name?: string;

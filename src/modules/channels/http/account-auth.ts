@@ -1,5 +1,5 @@
 import { findBySecret, secretIndexPerSource } from '../../../common/secrets/secret-match';
-import type { HttpChannelSettings } from '../../config/config.types';
+import type { HttpChannelSettings } from '../../config';
 
 export type HttpAccount = HttpChannelSettings['accounts'][string];
 

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { bearerToken } from '../../../common/http/bearer-token';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { ConfigStore } from '../../config/config.store';
+import { ConfigStore } from '../../config';
 import { authenticateAccount } from './account-auth';
 
 /** Where the guard leaves the authenticated account id on the request. */

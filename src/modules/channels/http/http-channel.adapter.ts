@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ConfigStore } from '../../config/config.store';
-import { GuardedTransport } from '../../outbound/guarded-transport';
-import { DEFAULT_ACCOUNT_ID } from '../../routing/route-resolver';
-import { SESSION_STORE, SessionStore } from '../../sessions/session-store.port';
+import { ConfigStore } from '../../config';
+import { GuardedTransport } from '../../outbound';
+import { DEFAULT_ACCOUNT_ID } from '../../routing';
+import { SESSION_STORE, type SessionStore } from '../../sessions';
 import type { ChannelAdapter, ChannelDelivery, DeliveryResult } from '../channel-adapter.port';
 import { ChannelRegistry } from '../channel-registry';
 import { postSignedWebhook } from './webhook-client';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { RoutingModule } from '../../routing/routing.module';
-import { RuntimeModule } from '../../runtime/runtime.module';
-import { SessionsModule } from '../../sessions/sessions.module';
+import { RoutingModule } from '../../routing';
+import { RuntimeModule } from '../../runtime';
+import { SessionsModule } from '../../sessions';
 import { HttpAccountGuard } from './http-account.guard';
 import { HttpChannelAdapter } from './http-channel.adapter';
 import { HttpChannelController } from './http-channel.controller';

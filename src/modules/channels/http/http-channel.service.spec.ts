@@ -9,7 +9,7 @@ function setup() {
   const started: StartRunInput[] = [];
   const runIds: string[] = [];
   const runner = {
-    runs,
+    waitForRun: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
     startRun: (input: StartRunInput) => {
       started.push(input);
       const { record } = runs.create(input.sessionKey, 'support');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { RoutingService } from '../../routing/routing.service';
-import { AgentRunner } from '../../runtime/agent-runner.service';
-import { isTerminalRunStatus } from '../../runtime/run-registry';
-import type { DeliveryContext } from '../../sessions/session-store.port';
+import { RoutingService } from '../../routing';
+import { AgentRunner, isTerminalRunStatus } from '../../runtime';
+import type { DeliveryContext } from '../../sessions';
 import type { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
 import { HTTP_CHANNEL_ID } from './http-channel.adapter';
 

@@ -1,5 +1,4 @@
-import type { ConfiguredDestination, GuardedTransport } from '../../outbound/guarded-transport';
-import { OutboundError } from '../../outbound/outbound-error';
+import { OutboundError, type ConfiguredDestination, type GuardedTransport } from '../../outbound';
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature';
 
 /** SPEC §8.6 leaves the timeout open; 10 s keeps a stalled receiver from holding announce deliveries. */

@@ -20,7 +20,9 @@ export function buildConfigJsonSchema(): Record<string, unknown> {
   }) as Record<string, Record<string, unknown>>;
   for (const def of Object.values(definitions)) tidy(def, definitions);
   const root = definitions.OpenClawConfig;
-  const rest = Object.fromEntries(Object.entries(definitions).filter(([name]) => name !== 'OpenClawConfig'));
+  // The metadata storage holds every validated class of the process (admin DTOs too); keep the config's own.
+  const used = reachableDefinitions(root, definitions);
+  const rest = Object.fromEntries(Object.entries(definitions).filter(([name]) => name !== 'OpenClawConfig' && used.has(name)));
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://clawgate.dev/schemas/openclaw.schema.json',
@@ -49,6 +51,25 @@ function tidy(node: unknown, definitions: Record<string, unknown>): void {
     (obj.properties as Record<string, unknown>).$include = INCLUDE_PROPERTY;
   }
   for (const value of Object.values(obj)) tidy(value, definitions);
+}
+
+/** Names of the definitions `root` refers to, directly or through other definitions. */
+function reachableDefinitions(root: unknown, definitions: Record<string, unknown>): Set<string> {
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      const name = ref.replace('#/definitions/', '');
+      if (!seen.has(name)) {
+        seen.add(name);
+        visit(definitions[name]);
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(root);
+  return seen;
 }
 
 function sortKeys<T>(obj: Record<string, T>): Record<string, T> {

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, NotContains, ValidateNested } from 'class-validator';
-import type { PeerKind } from '../../config/config.types';
-import { PEER_KINDS } from '../../config/schema/routing.schema';
+import { PEER_KINDS, type PeerKind } from '../../config';
 import { BINDING_TIERS, InboundMessage, RouteTier } from '../route-resolver';
 
 /** Ids are opaque platform strings; the cap only keeps a dry-run request from carrying megabytes. */

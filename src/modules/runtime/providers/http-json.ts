@@ -1,4 +1,4 @@
-import type { ModelProviderSettings } from '../../config/config.types';
+import type { ModelProviderSettings } from '../../config';
 import { ModelProviderError } from '../model-provider.port';
 import { maskSecretValues } from '../../../common/secrets/secret-mask';
 

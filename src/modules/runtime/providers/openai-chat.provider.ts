@@ -1,4 +1,4 @@
-import type { ModelProviderSettings } from '../../config/config.types';
+import type { ModelProviderSettings } from '../../config';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../model-provider.port';
 import { buildHeaders, endpoint, malformed, postJson, providerError, providerErrorMessage } from './http-json';
 import { isRecord } from '../../../common/is-record';

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, MaxLength, NotContains, ValidateNested } from 'class-validator';
-import type { PeerKind } from '../../../config/config.types';
-import { PEER_KINDS } from '../../../config/schema/routing.schema';
+import { PEER_KINDS, type PeerKind } from '../../../config';
 
 /** Peer and thread ids are opaque platform ids; the cap keeps them sane inside session keys and file indexes. */
 const MAX_ID = 512;

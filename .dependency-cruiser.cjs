@@ -1,0 +1,44 @@
+// The import rules of src/ (see docs/architecture.md): layers point one way, modules meet through their
+// index.ts, and nothing imports in a circle. `npm run lint` runs this next to ESLint.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make load order matter and modules impossible to read one at a time.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'module-internals',
+      severity: 'error',
+      comment:
+        "Another module is used through its public surface only: import '../<module>' (its index.ts), " +
+        'not a file inside it. Add what you need to that index.ts.',
+      from: { path: '^src/modules/([^/]+)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'entry-points-use-module-surfaces',
+      severity: 'error',
+      comment: "The app module, bootstrap and the CLI import modules through their index.ts too.",
+      from: { path: '^src/[^/]+\\.ts$|^src/cli/' },
+      to: { path: '^src/modules/[^/]+/.+', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'common-stays-below-modules',
+      severity: 'error',
+      comment: 'common/ holds what modules share; it never depends on a module.',
+      from: { path: '^src/common/' },
+      to: { path: '^src/(modules|cli)/|^src/[^/]+\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,4 @@
+export { ADMIN_HTTP_PATHS, AdminGate } from './admin-gate';
+export { AdminModule } from './admin.module';
+export { undeclaredAdminOperations } from './route-roles';
+export { SecretShield } from './secret-shield.service';

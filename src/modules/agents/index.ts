@@ -1,0 +1,4 @@
+export { planAddAgent, planAddBinding, planDeleteAgent, planSetIdentity } from './agent-edits';
+export type { AgentFields, BindingMatchInput } from './agent-edits';
+export { AgentsModule } from './agents.module';
+export { AgentsService } from './agents.service';

@@ -1,0 +1,5 @@
+export type { ChannelAdapter, DeliveryResult } from './channel-adapter.port';
+export { ChannelRegistry } from './channel-registry';
+export { ChannelsModule } from './channels.module';
+export { HTTP_CHANNEL_SECURITY } from './http/http-channel.controller';
+export { HttpChannelModule } from './http/http-channel.module';

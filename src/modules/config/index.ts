@@ -1,0 +1,17 @@
+export { ConfigWatcher } from './config-watcher.service';
+export { ConfigModule } from './config.module';
+export { ConfigStore } from './config.store';
+export type { A2aChannelSettings, DmScope, GatewaySettings, HttpChannelSettings, MemorySettings, ModelProviderSettings, NormalizedConfig, PeerKind, ResolvedAgent, ResolvedBinding, RuntimeSnapshot, SessionVisibility } from './config.types';
+export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
+export type { GatewayOptions } from './gateway-options';
+export { providerApiKey } from './normalize/model-providers';
+export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
+export { loadConfig } from './pipeline/load-config';
+export { MODEL_REF_PATTERN } from './schema/agents.schema';
+export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.schema';
+export { buildConfigJsonSchema } from './schema/export-schema';
+export { PEER_KINDS } from './schema/routing.schema';
+export { ConfigWriter } from './writer/config-writer.service';
+export { editConfigFile } from './writer/edit-config-file';
+export type { EditPlan } from './writer/edit-config-file';
+export type { Json5Edit, JsonPath } from './writer/json5-edit';

@@ -1,0 +1,1 @@
+export { MemoryModule } from './memory.module';

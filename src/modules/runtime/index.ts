@@ -1,0 +1,8 @@
+export { AgentRunner } from './agent-runner.service';
+export type { RunHandle } from './agent-runner.service';
+export { isTerminalRunStatus } from './run-registry';
+export type { RunRecord } from './run-registry';
+export { RuntimeModule } from './runtime.module';
+export { ToolRegistry } from './tool-registry';
+export type { ToolContext, ToolResult } from './tool-registry';
+export { toolResultFromError } from './tool-result';

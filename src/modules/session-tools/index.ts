@@ -1,0 +1,1 @@
+export { SessionToolsModule } from './session-tools.module';
