@@ -14,7 +14,7 @@ export interface ToolContext {
   provenance?: InterSessionProvenance;
 }
 
-/** Tool results are JSON objects with a status (SPEC §4.5). */
+/** Tool results are JSON objects with a status (docs/runtime.md#tools). */
 export type ToolResult = { status: 'ok' | 'accepted' | 'forbidden' | 'not_found' | 'timeout' | 'error' } & Record<string, unknown>;
 
 export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
