@@ -10,7 +10,7 @@ import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**
- * The A2A channel around the JSON-RPC core (SPEC §9.1, §9.3, §9.4, §11): the Agent Card, session isolation,
+ * The A2A channel around the JSON-RPC core (docs/a2a.md): the Agent Card, session isolation,
  * task outcomes, FIFO order, expiry, hot reload of peers/limits/exposure, the admin views, the channel
  * adapter, and shutdown.
  */

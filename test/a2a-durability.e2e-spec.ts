@@ -9,10 +9,11 @@ import { FakeOpenAiServer } from './support/fake-openai-server';
 import { waitFor } from './support/gateway-harness';
 
 /**
- * SPEC §9.4 durability, the way it fails in production: the gateway runs as its own process, accepts tasks
+ * Task store durability, the way it fails in production: the gateway runs as its own process, accepts tasks
  * for an agent whose model stalls, and is killed with SIGKILL (no shutdown hooks, nothing flushed on the way
  * out). The restarted process still knows every task: the ones that had finished keep their result, the ones
  * that were running are FAILED with the restart message.
+ * See docs/a2a.md#task-store.
  */
 
 const REPO_ROOT = path.resolve(__dirname, '..');

@@ -8,8 +8,8 @@ import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
- * Every error path of POST /a2a/v1 (SPEC §9.2/§9.3), one row each: what is sent, the HTTP status, and the
- * JSON-RPC code (and exact message where the spec fixes it).
+ * Every error path of POST /a2a/v1 (docs/a2a.md#limits-and-errors), one row each: what is sent, the HTTP status, and the
+ * JSON-RPC code (and exact message where the docs fix it).
  */
 
 // Same length on purpose: a wrong token must fail for its value, not its length.

@@ -4,7 +4,8 @@ import { RATE_LIMITER, RateLimiter } from '../src/modules/a2a-channel/rate-limit
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**
- * Per-peer sliding-window rate limit (SPEC §9.2) on a real gateway whose clock the test steers: no sleeps.
+ * Per-peer sliding-window rate limit on a real gateway whose clock the test steers: no sleeps.
+ * See docs/a2a.md#limits-and-errors.
  */
 
 const HERMES = 'hermes-token-rate-0001';

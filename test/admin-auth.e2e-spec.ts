@@ -5,8 +5,9 @@ import { AuditLog } from '../src/modules/admin/audit-log.service';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
- * Admin bearer tokens end to end (SPEC §11): 401/403 answers, loopback losing its free pass once auth is
+ * Admin bearer tokens end to end: 401/403 answers, loopback losing its free pass once auth is
  * configured, docs protection, hot-reloaded revocation, and the audit log with its paged endpoint.
+ * See docs/admin-security.md#3-bearer-tokens and docs/admin-security.md#9-audit-log.
  */
 
 const ADMIN = 'admin-token-5d41402abc4b2a76';

@@ -6,9 +6,10 @@ import { hostJose } from './support/admin-jose';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
- * SSO with a signed identity assertion (Pomerium style, SPEC §11): with `sso.jwt` configured the identity
+ * SSO with a signed identity assertion (Pomerium style): with `sso.jwt` configured the identity
  * comes only from a JWT verified against the proxy's JWKS — signature, exp (30 s leeway), iss, aud,
  * algorithm — and plain identity headers are ignored. The JWKS is served by a local node:http server.
+ * See docs/admin-security.md#6-pomerium.
  */
 
 const ROOT = 'jwt-suite-root-token-8c2d5e';

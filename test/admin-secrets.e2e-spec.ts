@@ -8,12 +8,13 @@ import * as path from 'node:path';
 import { CliBuild, REPO_ROOT, transpileCli } from './fixtures/cli-runner';
 
 /**
- * Grep test (SPEC §11: secrets are never returned by any endpoint or written to logs). A real `clawgate
+ * Grep test (secrets are never returned by any endpoint or written to logs). A real `clawgate
  * gateway` process at debug log level, a config full of known secret values (admin tokens, A2A peer tokens,
  * an http account token, a provider apiKey and header from the environment, an embeddings key, a built-in
  * provider's env key), then a scenario across many endpoints — including ones that echo caller input and
  * an upstream that reflects credentials. Afterwards no secret value may appear in any response (bodies and
  * headers), in stdout/stderr (the logs), or in the audit file.
+ * See docs/admin-security.md#10-secrets-in-responses-and-logs.
  */
 
 const SECRETS = {

@@ -2,10 +2,11 @@ import request from 'supertest';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
- * SSO identity headers (SPEC §11): believed only when the TCP peer is inside gateway.admin.sso.trustedProxies.
+ * SSO identity headers: believed only when the TCP peer is inside gateway.admin.sso.trustedProxies.
  * Tests connect over loopback, so "inside" and "outside" are made by what trustedProxies lists and by which
  * address family the gateway listens on: 127.0.0.1 (peer 127.0.0.1), ::1 (peer ::1), and the IPv4-mapped
  * ::ffff:127.0.0.1 (peer ::ffff:127.0.0.1, what a dual-stack listener reports for IPv4 clients).
+ * See docs/admin-security.md#4-sso-through-a-reverse-proxy.
  */
 
 const ROOT = 'sso-suite-root-token-4f1e9a';

@@ -8,8 +8,9 @@ import { ConfigWriter } from '../src/modules/config/writer/config-writer.service
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**
- * Hot reload end to end (SPEC §1.3, §1.4): a real gateway, real files, real chokidar events. Configs use a
+ * Hot reload end to end: a real gateway, real files, real chokidar events. Configs use a
  * short debounce so the suite is quick; the write-stability wait (200 ms) still applies.
+ * See docs/configuration.md#7-hot-reload and docs/configuration.md#12-edits-made-by-the-gateway.
  */
 
 const FAST = 'gateway: { reload: { debounceMs: 50 } }';

@@ -5,8 +5,9 @@ import { loadConfig } from '../src/modules/config/pipeline/load-config';
 import { buildConfigJsonSchema } from '../src/modules/config/schema/export-schema';
 
 /**
- * SPEC §1.2: the schema is defined once in code and exported to schemas/openclaw.schema.json; editors use the
+ * The schema is defined once in code and exported to schemas/openclaw.schema.json; editors use the
  * committed file, so it must never drift from what the runtime validator enforces.
+ * See docs/configuration.md#schema.
  */
 
 const ROOT = path.resolve(__dirname, '..');

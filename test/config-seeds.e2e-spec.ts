@@ -6,9 +6,10 @@ import type { ConfigIssue } from '../src/modules/config/pipeline/config-issue';
 import { loadConfig } from '../src/modules/config/pipeline/load-config';
 
 /**
- * SPEC §1.6: every config example of the two seed articles must load unchanged. The fixtures in
+ * Every config example of the two seed articles must load unchanged. The fixtures in
  * test/fixtures/seeds are verbatim copies (JSON5, comments and Chinese names included); this suite runs
  * each one through the real pipeline, from the file on disk to the runtime snapshot.
+ * See docs/configuration.md#9-compatibility-aliases-and-warnings.
  */
 
 const SEEDS = path.join(__dirname, 'fixtures', 'seeds');
@@ -49,7 +50,7 @@ async function loadOk(file: string, env: NodeJS.ProcessEnv = {}): Promise<Runtim
 
 const warningAt = (warnings: ConfigIssue[], p: string) => warnings.filter((w) => w.path === p);
 
-describe('seed configs (SPEC §1.6)', () => {
+describe('seed configs', () => {
   const allFixtures = readdirSync(SEEDS).filter((f) => f.endsWith('.json5'));
 
   it('has a fixture for each of the eight required examples', () => {

@@ -8,8 +8,9 @@ import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-sto
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**
- * The http channel end to end (SPEC §8.6): a real gateway with the echo model, real HTTP in, and a local
+ * The http channel end to end: a real gateway with the echo model, real HTTP in, and a local
  * webhook receiver that records what the gateway POSTs to it.
+ * See docs/channels.md#the-http-channel.
  */
 
 // Same length on purpose: a wrong token must fail for its value, not its length.

@@ -10,10 +10,10 @@ export const ADMIN_ROLE_KEY = 'clawgate:admin-role';
 export const ADMIN_SECURITY = 'admin-token';
 
 /**
- * The least role an admin handler needs (SPEC §11): `viewer` reads, `operator` also sends/spawns/reindexes/
+ * The least role an admin handler needs: `viewer` reads, `operator` also sends/spawns/reindexes/
  * reloads, `admin` also writes the config. Declared on every `/admin` handler; shown in Swagger as
  * `x-clawgate-role` so API users see what they need, together with the bearer scheme and the 401/403
- * answers — one decorator, so a new handler cannot document half of it.
+ * answers — one decorator, so a new handler cannot document half of it. Roles: docs/admin-security.md#2-roles.
  */
 export function RequiresRole(role: AdminRole): MethodDecorator {
   return applyDecorators(

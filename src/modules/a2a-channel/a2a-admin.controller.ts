@@ -19,7 +19,7 @@ const TASK_EXAMPLE = {
   hasReply: true,
 };
 
-/** Read-only operator view of the inbound A2A channel (SPEC §11: `a2a/tasks`, `a2a/peers`). */
+/** Read-only operator view of the inbound A2A channel (`a2a/tasks`, `a2a/peers`; docs/a2a.md#admin-api). */
 @ApiTags('a2a')
 @Controller('admin/a2a')
 export class A2aAdminController {

@@ -16,9 +16,10 @@ import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { TASK_STORE } from './task-store.port';
 
 /**
- * The inbound A2A v1.0 channel (SPEC §9): the public Agent Card, the JSON-RPC endpoint (mounted on express by
+ * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC endpoint (mounted on express by
  * mountA2aEndpoint, ahead of the global body parsers), the durable task store, the admin views and the `a2a`
  * channel adapter. ConfigStore, GATEWAY_OPTIONS and ChannelRegistry come from global modules.
+ * Described in docs/a2a.md#a2a-v10-inbound-channel.
  */
 @Module({
   imports: [RoutingModule, RuntimeModule],

@@ -13,7 +13,7 @@ import { readLimitedBody } from './request-body';
 const RPC_PATHS = new Set(['/v1', '/v1/']);
 
 /**
- * The HTTP side of `POST /a2a/v1` (SPEC §9.1/§9.2), mounted on express ahead of the global body parsers
+ * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), mounted on express ahead of the global body parsers
  * (see mountA2aEndpoint) so this endpoint reads its own body with its own 1 MiB limit. Order of checks:
  * channel enabled and route (404), bearer token (401, before a byte of the body is read), body size (413),
  * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.

@@ -1,6 +1,6 @@
 /**
- * The fixed numbers and the exact wording of the A2A inbound channel (SPEC §9). Peers match on these
- * strings, so they live in one place and tests import them instead of retyping them.
+ * The fixed numbers and the exact wording of the A2A inbound channel. Peers match on these
+ * strings, so they live in one place and tests import them instead of retyping them. See docs/a2a.md#limits-and-errors.
  */
 
 /** Channel id in bindings, session keys and delivery contexts. */
@@ -19,7 +19,7 @@ export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A failed run's error as published in the task status. */
 export const MAX_STATUS_TEXT_CHARS = 512;
 
-/** Task retention (SPEC §9.4). */
+/** Task retention (docs/a2a.md#task-store). */
 export const TERMINAL_TASK_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_TERMINAL_TASKS_PER_PEER = 500;
 export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;

@@ -16,9 +16,9 @@ const TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.responseT
 const BATCH_TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.batchTooLarge };
 
 /**
- * JSON-RPC 2.0 processing of one authenticated request body (SPEC §9.2): parsing, batches, per-peer rate
+ * JSON-RPC 2.0 processing of one authenticated request body: parsing, batches, per-peer rate
  * limiting, method dispatch, error mapping and the response size cap. Returns the response body; an empty
- * string when every entry was a notification.
+ * string when every entry was a notification. Limits and error codes: docs/a2a.md#limits-and-errors.
  */
 @Injectable()
 export class A2aRpcService implements OnModuleInit, OnModuleDestroy {

@@ -10,7 +10,7 @@ export type RouteLookup = (inbound: InboundMessage) => { agentId: string; matche
 export type A2aRoute = { agentId: string; sessionKey: string } | { refused: true };
 
 /**
- * The agent and session of a (peer, contextId) conversation (SPEC §9.3).
+ * The agent and session of a (peer, contextId) conversation (docs/a2a.md#session-isolation).
  *
  * - Routed as channel `a2a`, account `default`, direct peer `<peer>:<contextId>`. Peer names cannot contain
  *   `:`, so one peer can never produce another peer's peer id.

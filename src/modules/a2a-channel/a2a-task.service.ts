@@ -16,9 +16,9 @@ import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 type Waiter = (task: A2aTask) => void;
 
 /**
- * The task lifecycle of inbound A2A messages (SPEC §9.3/§9.4): create the task, route and dispatch the agent
+ * The task lifecycle of inbound A2A messages: create the task, route and dispatch the agent
  * run, settle the task from the run's outcome, answer blocking callers, expire and retain tasks, and shut
- * down without leaving a caller hanging.
+ * down without leaving a caller hanging. See docs/a2a.md#sending-tasks and docs/a2a.md#task-store.
  */
 @Injectable()
 export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
@@ -108,7 +108,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     return toWireTask(task);
   }
 
-  /** Retention and idle expiry (SPEC §9.4); runs every minute and on demand (tests, operators). */
+  /** Retention and idle expiry (docs/a2a.md#task-store); runs every minute and on demand (tests, operators). */
   async sweep(): Promise<SweepOutcome> {
     const outcome = await this.store.sweep(this.clock.now(), A2A_MESSAGES.expired);
     for (const task of outcome.expired) this.release(task);
@@ -187,7 +187,7 @@ function statusMessage(text: string): { messageId: string; text: string } {
   return { messageId: randomUUID(), text };
 }
 
-/** SPEC §9.3: a reply becomes the artifact; an empty reply and a failure become a status message. */
+/** A reply becomes the artifact; an empty reply and a failure become a status message (docs/a2a.md#sending-tasks). */
 function outcomeOf(run: RunRecord): TaskTransition {
   if (run.status === 'completed') {
     const reply = run.reply ?? '';

@@ -22,7 +22,7 @@ const CARD_EXAMPLE = {
   securityRequirements: [{ schemes: { bearer: { list: [] } } }],
 };
 
-/** Public A2A discovery (SPEC §9.1): the same card on the current and the legacy well-known path. */
+/** Public A2A discovery (docs/a2a.md#agent-card): the same card on the current and the legacy well-known path. */
 @ApiTags('a2a')
 @Controller('.well-known')
 export class AgentCardController {

@@ -46,7 +46,10 @@ export function exposedAgents(config: NormalizedConfig): ResolvedAgent[] {
   return exposed;
 }
 
-/** SPEC §9.1. `origin` has no trailing slash and may carry a path prefix (advertisedUrl behind a proxy). */
+/**
+ * The Agent Card (docs/a2a.md#agent-card). `origin` has no trailing slash and may carry a path prefix
+ * (advertisedUrl behind a proxy).
+ */
 export function buildAgentCard(config: NormalizedConfig, origin: string): AgentCard {
   const agents = exposedAgents(config);
   return {

@@ -2,10 +2,11 @@ import { MAX_MESSAGE_BYTES, TRUNCATION_MARKER } from './a2a-limits';
 import { invalidParams } from './json-rpc';
 
 /**
- * The text an agent receives for an A2A message (SPEC §9.3): `text` parts as they are, `data` parts as compact
+ * The text an agent receives for an A2A message: `text` parts as they are, `data` parts as compact
  * JSON, in part order, joined with `\n`. `url`/`raw`/`file` parts are ignored: the agent runtime works on text
  * and the gateway never fetches a URL a peer chose. Parts are read in both the 1.0 shape (`{text}`, `{data}`)
  * and the 0.3 shape (`{kind: "text", text}`), which carry the content under the same field names.
+ * Described in docs/a2a.md#sending-tasks.
  */
 export function extractMessageText(parts: readonly unknown[]): string {
   const pieces: string[] = [];

@@ -12,9 +12,9 @@ const peerIndex = secretIndexPerSource((peers: Peers) =>
 );
 
 /**
- * The name of the peer whose token equals `presented`, or undefined (SPEC §9.2); every usable peer is
+ * The name of the peer whose token equals `presented`, or undefined; every usable peer is
  * compared, timing-safe (see findBySecret). The matched peer is the caller's identity; nothing in the
- * request body can change it.
+ * request body can change it. See docs/a2a.md#peers-and-tokens.
  */
 export function authenticatePeer(peers: Peers, presented: string | undefined): string | undefined {
   return findBySecret(presented, peerIndex(peers));

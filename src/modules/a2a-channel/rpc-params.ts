@@ -24,8 +24,8 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
 }
 
 /**
- * Validates SendMessage params (SPEC §9.3). The message role is checked for shape only: it is never taken
- * as identity (the authenticated peer is the sender whatever the role says).
+ * Validates SendMessage params. The message role is checked for shape only: it is never taken
+ * as identity (the authenticated peer is the sender whatever the role says). See docs/a2a.md#sending-tasks.
  */
 export function parseSendMessageParams(params: unknown): SendMessageInput {
   const p = asObject(params, 'params');

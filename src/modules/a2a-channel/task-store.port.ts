@@ -2,7 +2,7 @@ import type { TaskState } from '../../common/a2a-protocol';
 import type { A2aTask, TaskTransition } from './task-model';
 
 /**
- * The TaskStore port (SPEC §9.4). The embedded implementation is SQLite in the state dir (A2aTaskStore);
+ * The TaskStore port (docs/a2a.md#task-store). The embedded implementation is SQLite in the state dir (A2aTaskStore);
  * a shared backend can replace it without touching callers. Inject with `@Inject(TASK_STORE)`.
  */
 export const TASK_STORE = Symbol('A2A_TASK_STORE');

@@ -41,13 +41,14 @@ const REMOTE_WITHOUT_AUTH: AdminDenial = {
 };
 
 /**
- * Establishes who is calling the admin API (SPEC §11). Reads `gateway.admin` from the current snapshot on
+ * Establishes who is calling the admin API. Reads `gateway.admin` from the current snapshot on
  * every request, so revoked tokens, new proxies and changed role mappings apply with the next request.
  *
  * Order: a matching admin bearer token; else, only when the TCP peer is inside `sso.trustedProxies`, the SSO
  * identity — from a verified JWT when `sso.jwt` is set (plain identity headers are then ignored), otherwise
  * from the identity headers. A bearer token that matches nothing is not fatal when a trusted proxy vouches
  * for the user (oauth2-proxy forwards its own `Authorization: Bearer <id token>`).
+ * Described in docs/admin-security.md#4-sso-through-a-reverse-proxy.
  */
 @Injectable()
 export class AdminAuthService {

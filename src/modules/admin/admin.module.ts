@@ -8,9 +8,10 @@ import { AuditLog } from './audit-log.service';
 import { SecretShield } from './secret-shield.service';
 
 /**
- * Admin API security (SPEC §11): who may call /admin and /docs (AdminGate + AdminRoleGuard), the audit
+ * Admin API security: who may call /admin and /docs (AdminGate + AdminRoleGuard), the audit
  * log, and the secret safety net for responses and logs. bootstrap.ts mounts the gate and the response
  * masker on the express app, ahead of body parsing and Swagger.
+ * Described in docs/admin-security.md#admin-api-security.
  */
 @Module({
   controllers: [AuditController],

@@ -30,9 +30,10 @@ export function isAuditable(method: string, status: number): boolean {
 }
 
 /**
- * `<stateDir>/audit.jsonl` (SPEC §11): one JSON line per admin write and per denied admin request, appended
+ * `<stateDir>/audit.jsonl`: one JSON line per admin write and per denied admin request, appended
  * in order, never rewritten. Lines hold who, from where, what and the outcome — never a credential: the
  * path is recorded without its query string and the line passes through the secret masker.
+ * Format: docs/admin-security.md#9-audit-log.
  */
 @Injectable()
 export class AuditLog implements OnApplicationShutdown {

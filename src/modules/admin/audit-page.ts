@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 
-/** One line of `<stateDir>/audit.jsonl` (SPEC §11). */
+/** One line of `<stateDir>/audit.jsonl` (docs/admin-security.md#9-audit-log). */
 export interface AuditEntry {
   ts: string;
   subject: string;

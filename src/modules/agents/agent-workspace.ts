@@ -2,7 +2,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ResolvedAgent } from '../config';
 
-/** Prompt files every workspace has (SPEC §2); created empty so the operator sees where to write. */
+/**
+ * Prompt files every workspace has (docs/runtime.md#workspaces-and-directories); created empty so the
+ * operator sees where to write.
+ */
 export const WORKSPACE_PROMPT_FILES = ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md', 'MEMORY.md'] as const;
 
 /**

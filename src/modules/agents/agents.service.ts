@@ -37,7 +37,7 @@ export class AgentsService {
     return this.store.current().config.bindings.filter((b) => b.agentId === agentId);
   }
 
-  /** Creates the workspace, state and session dirs on first use (SPEC §2). */
+  /** Creates the workspace, state and session dirs on first use (docs/runtime.md#workspaces-and-directories). */
   async ensureWorkspace(agent: ResolvedAgent): Promise<void> {
     // Every directory ensureAgentWorkspace creates: a reload that moves any one of them prepares again.
     const key = [agent.workspace, agent.agentDir, agent.sessionsDir].join('\u0000');

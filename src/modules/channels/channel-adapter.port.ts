@@ -1,7 +1,7 @@
 /**
- * The ChannelAdapter port (SPEC §8.1). A channel brings messages in (its own HTTP routes, routed through
+ * The ChannelAdapter port. A channel brings messages in (its own HTTP routes, routed through
  * bindings and run by the runtime) and carries deliveries out: announce results and agent-initiated
- * messages go to a session's delivery context through `send`.
+ * messages go to a session's delivery context through `send`. See docs/channels.md#channel-adapters.
  */
 export interface ChannelDelivery {
   /** The session the delivery belongs to. */

@@ -4,7 +4,7 @@ import { FSWatcher, watch } from 'chokidar';
 import { ConfigStore } from './config.store';
 import type { RuntimeSnapshot } from './config.types';
 
-/** How long a file must stop growing before it counts as written (SPEC §1.3). */
+/** How long a file must stop growing before it counts as written (docs/configuration.md#7-hot-reload). */
 export const WRITE_STABILITY_MS = 200;
 
 /**

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { locateConfig } from './gateway-options';
 
-describe('locateConfig (SPEC §1.1 precedence)', () => {
+describe('locateConfig precedence', () => {
   const home = '/home/op';
   const cwd = '/srv/app';
 

@@ -29,8 +29,9 @@ export interface LocatedConfig {
 }
 
 /**
- * SPEC §1.1 precedence. Config: `--config` > OPENCLAW_CONFIG_PATH > $OPENCLAW_STATE_DIR/openclaw.json >
+ * Precedence. Config: `--config` > OPENCLAW_CONFIG_PATH > $OPENCLAW_STATE_DIR/openclaw.json >
  * ~/.openclaw/openclaw.json (`--state-dir` counts like the env var). State dir: `--state-dir` > OPENCLAW_STATE_DIR > ~/.openclaw.
+ * See docs/configuration.md#1-where-the-file-is-found.
  */
 export function locateConfig(input: LocateInput): LocatedConfig {
   const home = input.homeDir ?? (input.env.HOME || os.homedir());

@@ -16,7 +16,7 @@ const main = {
 };
 const family = { id: 'family', workspace: '/s/workspace-family', sessionsDir: '/s/agents/family/sessions', extraCollections: [] };
 
-describe('agentCollections (SPEC §7)', () => {
+describe('agentCollections', () => {
   it('builds the default, session, path and extra collections of one agent, in that order', () => {
     const cols = agentCollections(main, memory({ sessionsEnabled: true, paths: [{ path: 'notes', name: 'notes' }, { path: '/srv/kb', name: 'kb', pattern: '*.txt' }] }), [main, family]);
     expect(cols.map((c) => [c.name, c.kind, c.root, c.pattern])).toEqual([

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { MemorySettings, ResolvedAgent } from '../config';
 import { globMatches, isHiddenPath } from './glob-pattern';
 
-/** Where a collection comes from (SPEC §7), shown by the admin API. */
+/** Where a collection comes from (docs/memory.md#collections), shown by the admin API. */
 export type CollectionKind = 'memory-root' | 'memory-dir' | 'sessions' | 'path' | 'extra';
 
 /** A named set of files one agent may search: every file under `root` whose relative path matches `pattern`. */
@@ -26,7 +26,7 @@ export const SESSIONS_PATTERN = '*.jsonl';
 const SESSION_DIR_PATTERN = `{${DEFAULT_PATTERN},${SESSIONS_PATTERN}}`;
 
 /**
- * The collections of one agent. With `memory.backend: "qmd"` (the collection model of SPEC §7), in this
+ * The collections of one agent. With `memory.backend: "qmd"` (the collection model of docs/memory.md#collections), in this
  * order: its own MEMORY.md and memory/ (includeDefaultMemory), its own transcripts (sessions.enabled), every
  * memory.qmd.paths entry (relative paths inside its workspace), its extraCollections. With `builtin` (the
  * default) just its own MEMORY.md and memory/ — the qmd.* settings and extraCollections belong to the qmd

@@ -14,7 +14,7 @@ export interface SearchOptions {
   mode?: SearchMode;
 }
 
-/** One memory_search result (SPEC §7). */
+/** One memory_search result (docs/memory.md#memory_search-query-maxresults-minscore). */
 export interface SearchHit {
   collection: string;
   path: string;

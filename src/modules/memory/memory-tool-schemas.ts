@@ -1,4 +1,4 @@
-/** JSON Schemas of the memory tools' arguments (SPEC §7); the tool registry validates calls against them. */
+/** JSON Schemas of the memory tools' arguments (docs/memory.md#tools); the tool registry validates calls against them. */
 export const MEMORY_SEARCH_SCHEMA = {
   type: 'object',
   properties: {

@@ -53,7 +53,7 @@ export function memoryIndexPath(stateDir: string, agentId: string): string {
 }
 
 /**
- * Per-agent memory (SPEC §7): opens an agent's index on first use, keeps its collections in line with the
+ * Per-agent memory (docs/memory.md#memory): opens an agent's index on first use, keeps its collections in line with the
  * config across reloads, and serves memory_search / memory_get and the admin memory endpoints. Every
  * operation is scoped to the collections of the agent it is called for; nothing else is reachable.
  */

@@ -38,10 +38,11 @@ export interface A2aSendOutcome {
 }
 
 /**
- * The A2A 1.0 client for configured peers (SPEC §10): SendMessage with returnImmediately, one `message/send`
+ * The A2A 1.0 client for configured peers: SendMessage with returnImmediately, one `message/send`
  * retry on -32601, then (with `wait`) GetTask polling with backoff until the task settles or
  * `channels.a2a.replyTimeoutMs` passes. The peer, its url and its outboundToken are read from the current
  * snapshot for every request, so edits and token rotations apply to the next request without a restart.
+ * The exchange: docs/outbound.md#2-the-wire-exchange.
  */
 @Injectable()
 export class A2aOutboundClient {

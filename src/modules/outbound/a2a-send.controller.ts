@@ -5,7 +5,7 @@ import { ProblemDto } from '../../common/errors/problem.dto';
 import { A2aSendService } from './a2a-send.service';
 import { A2aSendDto, A2aSendResultDto } from './dto/a2a-send.dto';
 
-/** The operator sending a task to a configured A2A peer (SPEC §10, §11). */
+/** The operator sending a task to a configured A2A peer (docs/outbound.md#1-sending-a-task-to-a-peer). */
 @ApiTags('a2a')
 @Controller('admin/a2a/peers')
 export class A2aSendController {

@@ -1,6 +1,6 @@
 import { PEER_NAME_INPUT_PATTERN } from '../config';
 
-/** Longest text one a2a_send carries; the receiving gateway cuts at 64 KiB anyway (SPEC §9.3). */
+/** Longest text one a2a_send carries; the receiving gateway cuts at 64 KiB anyway (docs/a2a.md#sending-tasks). */
 export const A2A_SEND_MAX_TEXT = 65_536;
 
 /** JSON Schema of the `a2a_send` tool's arguments; the ToolRegistry validates calls against it (strict). */

@@ -14,9 +14,10 @@ export const A2A_CHANNEL = 'a2a';
 export const SANDBOX_REFUSAL = 'Sandboxed sessions cannot send to A2A peers.';
 
 /**
- * `a2a_send` for agents and the admin send endpoint (SPEC §10): both go through the one A2aOutboundClient and
+ * `a2a_send` for agents and the admin send endpoint: both go through the one A2aOutboundClient and
  * both write the outcome to the sending session's transcript — a `system` line whose meta `a2a_outbound`
  * names peer, task and state, with `inter_session` provenance (source `a2a:<peer>`) when it carries a reply.
+ * See docs/outbound.md#1-sending-a-task-to-a-peer and docs/outbound.md#3-where-the-outcome-is-recorded.
  */
 @Injectable()
 export class A2aSendService implements OnModuleInit {

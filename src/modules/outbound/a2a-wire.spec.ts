@@ -2,7 +2,7 @@ import { isSettled, PeerProtocolError, readSendResult, readState, readTask, repl
 import { backoffDelays, sleep } from './poll-schedule';
 
 describe('A2A wire', () => {
-  it('builds the SendMessage params of SPEC §10', () => {
+  it('builds the documented SendMessage params', () => {
     expect(sendMessageParams('hermes', 'hi', 'm-1')).toEqual({
       message: { messageId: 'm-1', role: 'ROLE_USER', contextId: 'ctx-oc-hermes', parts: [{ text: 'hi' }] },
       configuration: { returnImmediately: true },

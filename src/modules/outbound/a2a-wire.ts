@@ -6,7 +6,10 @@ import { isTaskState, isTerminalState, TaskState } from '../../common/a2a-protoc
  * and task states come from common/a2a-protocol). Pure functions.
  */
 
-/** JSON-RPC "method not found": the answer that triggers the one A2A 0.3 `message/send` retry (SPEC §10). */
+/**
+ * JSON-RPC "method not found": the answer that triggers the one A2A 0.3 `message/send` retry
+ * (docs/outbound.md#2-the-wire-exchange).
+ */
 export const METHOD_NOT_FOUND = -32601;
 
 /** The peer is waiting for someone: polling longer changes nothing. */

@@ -1,7 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which addresses an outbound call may dial when the configured URL names a host by DNS name (SPEC §10).
+ * Which addresses an outbound call may dial when the configured URL names a host by DNS name
+ * (docs/outbound.md#4-the-transport-guard).
  *
  * A name that resolves into a loopback/private/link-local/... range is how SSRF reaches internal services
  * (a peer's DNS pointed at 127.0.0.1, a cloud metadata address, an intranet host). So such addresses are

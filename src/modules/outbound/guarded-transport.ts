@@ -4,9 +4,9 @@ import { Agent, request } from 'undici';
 import { guardedLookup, HostResolver, systemResolver } from './guarded-lookup';
 import { findRefusal, OutboundError, socketErrorCode } from './outbound-error';
 
-/** SPEC §10: no outbound call may take longer than this, whatever a caller asks for. */
+/** No outbound call may take longer than this, whatever a caller asks for (docs/outbound.md#4-the-transport-guard). */
 export const MAX_OUTBOUND_TIMEOUT_MS = 30_000;
-/** SPEC §10: a response body larger than this is refused (the stream is aborted past it). */
+/** Same guard: a response body larger than this is refused (the stream is aborted past it). */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export const OUTBOUND_TRANSPORT_OPTIONS = Symbol('OUTBOUND_TRANSPORT_OPTIONS');

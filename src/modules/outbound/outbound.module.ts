@@ -14,7 +14,10 @@ import { GuardedTransport } from './guarded-transport';
 @Module({ providers: [GuardedTransport], exports: [GuardedTransport] })
 export class OutboundTransportModule {}
 
-/** Outbound A2A (SPEC §10): the client, the `a2a_send` tool and `POST /admin/a2a/peers/:name/send`. */
+/**
+ * Outbound A2A (docs/outbound.md#1-sending-a-task-to-a-peer): the client, the `a2a_send` tool and
+ * `POST /admin/a2a/peers/:name/send`.
+ */
 @Module({
   imports: [OutboundTransportModule, RuntimeModule, SessionsModule],
   controllers: [A2aSendController],

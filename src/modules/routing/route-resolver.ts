@@ -2,14 +2,14 @@ import type { NormalizedConfig, PeerKind, ResolvedBinding } from '../config';
 import { directSessionKey, groupSessionKey, mainSessionKey } from '../sessions';
 
 /**
- * Layer 1 (SPEC §3): which agent answers an inbound message, and in which session.
+ * Layer 1 (docs/routing.md#routing): which agent answers an inbound message, and in which session.
  *
  * Matching: a binding matches when every field it sets equals the inbound's — channel; accountId (`"*"`
  * matches any account, an unset accountId matches only the default account `"default"`); peer kind + id;
  * guildId; teamId. Comparison is exact (case-sensitive): ids from chat platforms are opaque and some are
  * case-sensitive; only the resulting session key is lowercased.
  *
- * Tiering (the choice SPEC leaves open for bindings that set several fields): a binding sits in the tier of
+ * Tiering (docs/routing.md#precedence-tiers, for bindings that set several fields): a binding sits in the tier of
  * the MOST SPECIFIC field it sets — peer > guildId > teamId > explicit accountId > `accountId:"*"` >
  * channel only — and it still has to match ALL its fields. So `{channel, accountId: "work", peer}` is a
  * peer-tier binding that only fires for that peer on the "work" account, and it beats any guild/team/account

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { ConfigStore, type ResolvedBinding, type RuntimeSnapshot } from '../config';
 import { bindingAt, DEFAULT_ACCOUNT_ID, InboundMessage, resolveRoute, RouteResult } from './route-resolver';
 
-/** SPEC §3: bounded LRU of route results [4000]. */
+/** Bounded LRU of route results [4000] (docs/routing.md#route-cache). */
 export const ROUTE_CACHE_MAX = 4000;
 
 export interface RouteExplanation extends RouteResult {

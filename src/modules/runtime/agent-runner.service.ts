@@ -10,7 +10,7 @@ import { PromptFileCache } from './prompt-file-cache';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolRegistry } from './tool-registry';
 
-/** At most this many model → tools → model rounds per run (SPEC §5). */
+/** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
 /** Transcript lines given to the model as conversation history. */
 export const HISTORY_LINES = 40;

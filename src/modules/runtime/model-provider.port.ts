@@ -3,8 +3,9 @@ import { ErrorCode } from '../../common/errors/error-code';
 import type { ModelProviderSettings } from '../config';
 
 /**
- * The ModelProvider port (SPEC §5): one interface over the echo model, OpenAI-compatible chat completions
+ * The ModelProvider port: one interface over the echo model, OpenAI-compatible chat completions
  * and the Anthropic Messages API. Providers are stateless; settings come from the snapshot per call.
+ * See docs/runtime.md#model-providers.
  */
 export interface ToolCall {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * Per-session FIFO lanes (SPEC §5). Runs in one session are serialized on its `main` lane. Agent-to-agent
+ * Per-session FIFO lanes (docs/runtime.md#lanes). Runs in one session are serialized on its `main` lane. Agent-to-agent
  * steps (ping-pong replies, announce) run on the session's separate `nested` lane, so A waiting on B while B
  * answers A can never deadlock: the nested step does not queue behind the run that is waiting for it.
  */

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 export type ToolStatus = 'ok' | 'accepted' | 'forbidden' | 'not_found' | 'timeout' | 'error';
 
 /**
- * What a tool hands back to the model: a JSON object with a status (see docs/sessions.md). Tools never
+ * What a tool hands back to the model: a JSON object with a status (docs/runtime.md#tools). Tools never
  * throw at the model; failures are results it can read and act on.
  */
 export type ToolResult = { status: ToolStatus } & Record<string, unknown>;

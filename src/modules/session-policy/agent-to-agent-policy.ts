@@ -1,6 +1,7 @@
 /**
- * Layer 3 (SPEC §4.4): which agents may act on each other's sessions. Pure: a policy is compiled from the
+ * Layer 3: which agents may act on each other's sessions. Pure: a policy is compiled from the
  * `tools.agentToAgent` object of a snapshot and never looks at anything else.
+ * The rules: docs/sessions.md#agent-to-agent-policy-layer-3.
  */
 
 /**
@@ -44,7 +45,7 @@ type Matcher = (agentId: string) => boolean;
  */
 const compiled = new WeakMap<object, AgentToAgentPolicy>();
 
-/** Compiles (once per settings object) the policy of SPEC §4.4. */
+/** Compiles (once per settings object) the policy of docs/sessions.md#agent-to-agent-policy-layer-3. */
 export function createAgentToAgentPolicy(settings: AgentToAgentSettingsInput | undefined): AgentToAgentPolicy {
   if (!settings) return compile({});
   const cached = compiled.get(settings);

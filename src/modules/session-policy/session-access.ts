@@ -1,7 +1,8 @@
 /**
- * Layer 2 + 3 (SPEC §4.3, §4.4): may the session R (requester) see or act on the session T (target)?
+ * Layer 2 + 3: may the session R (requester) see or act on the session T (target)?
  * The one check behind every session tool and every admin endpoint that acts as a session. Pure over the
  * config; the only outside fact it needs — "was T spawned by R?" — is passed in as a lookup.
+ * The rules: docs/sessions.md#who-may-see-which-session.
  */
 import type { ResolvedAgent, RuntimeSnapshot, SessionVisibility } from '../config';
 import {
@@ -34,7 +35,10 @@ export interface SessionAccessInput {
 
 export type SessionAccessLayer = 'visibility' | 'policy';
 
-/** `rule` is a short machine-readable reason; `message` is the exact user-facing text (SPEC §4.5). */
+/**
+ * `rule` is a short machine-readable reason; `message` is the exact user-facing text
+ * (docs/sessions.md#refusal-messages).
+ */
 export type SessionAccessDecision =
   | { allowed: true; layer: null; rule: string }
   | { allowed: false; layer: SessionAccessLayer; rule: string; message: string };
@@ -99,9 +103,9 @@ export async function checkSessionAccess(input: SessionAccessInput): Promise<Ses
 }
 
 /**
- * sessions_send by label (SPEC §6 step 2): a sandboxed caller may only resolve labels inside its own agent.
+ * sessions_send by label: a sandboxed caller may only resolve labels inside its own agent.
  * Runs before the lookup so a sandbox cannot even probe which labels exist elsewhere; the resolved key still
- * goes through `checkSessionAccess`.
+ * goes through `checkSessionAccess`. See docs/sessions.md#sessions_send-step-by-step.
  */
 export function checkLabelLookup(input: {
   requesterKey: string;

@@ -1,7 +1,7 @@
 import type { SessionVisibility } from '../config';
 
 /*
- * The user-facing texts of layers 2 and 3 (SPEC §4.5, §6 step 2). They are part of the contract — a model
+ * The user-facing texts of layers 2 and 3 (docs/sessions.md#refusal-messages). They are part of the contract — a model
  * reads them in tool results and operators grep logs for them — so they live in one place and are matched
  * verbatim by the tests.
  */

@@ -3,12 +3,12 @@ import type { AgentToAgentSettingsInput } from './agent-to-agent-policy';
 import { checkSessionAccess, SessionAccessConfig, SessionAccessDecision } from './session-access';
 
 /*
- * The whole layer 2 + 3 matrix (SPEC §4.3, §4.4, §4.5):
+ * The whole layer 2 + 3 matrix (docs/sessions.md#who-may-see-which-session):
  *   visibility {self, tree, agent, all} × enabled {unset, false, true} × allow {[], ["*"], exact, glob, none}
  *   × relation {same session, other session of the agent, spawned child, other agent} × sandboxed {no, yes}
  *   = 4 × 3 × 5 × 4 × 2 = 480 cells.
  *
- * Every expected outcome below is written out by hand from the spec, one token per cell — nothing is
+ * Every expected outcome below is written out by hand from the documented rules, one token per cell — nothing is
  * derived from the implementation. Requester: agent `support`, session agent:support:main. Target agent of
  * the cross-agent cells: `expert`. Sandboxed = the requester agent has sandbox.mode "all".
  */
@@ -23,7 +23,7 @@ const ALLOW: Record<string, string[]> = {
 const ALLOW_ORDER = ['empty', 'star', 'exact', 'glob', 'none'] as const;
 const ENABLED_ORDER = ['unset', 'false', 'true'] as const;
 
-/** Cell tokens → the exact outcome (literal §4.5 texts, deliberately not imported from the code). */
+/** Cell tokens → the exact outcome (docs/sessions.md#refusal-messages texts, deliberately not imported from the code). */
 const OUTCOMES: Record<string, { allowed: true } | { allowed: false; layer: 'visibility' | 'policy'; message: string }> = {
   ok: { allowed: true },
   Vs: { allowed: false, layer: 'visibility', message: 'Session is not visible from this session (tools.sessions.visibility=self).' },

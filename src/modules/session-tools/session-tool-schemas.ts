@@ -1,4 +1,7 @@
-/** JSON Schemas of the session tools' arguments (SPEC §4.5); the registry validates calls against them. */
+/**
+ * JSON Schemas of the session tools' arguments (docs/sessions.md#session-tools); the registry validates
+ * calls against them.
+ */
 const SESSION_KEY = { type: 'string', minLength: 1, maxLength: 1024, description: 'A session key, e.g. agent:main:main.' };
 const AGENT_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'An agent id.' };
 const LABEL = { type: 'string', minLength: 1, maxLength: 512 };

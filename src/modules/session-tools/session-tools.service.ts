@@ -20,8 +20,9 @@ import {
 } from './session-tool-schemas';
 
 /**
- * The session tools an agent's model can call (SPEC §4.5), each acting as the calling session and gated by
+ * The session tools an agent's model can call, each acting as the calling session and gated by
  * the one SessionAccessPolicy. The admin API calls the same handlers on behalf of a session.
+ * See docs/sessions.md#session-tools.
  */
 @Injectable()
 export class SessionToolsService implements OnModuleInit {

@@ -18,9 +18,10 @@ export interface RoundOneOutcome {
 const DEFAULT_STEP_SECONDS = 30;
 
 /**
- * Steps 7 and 8 of sessions_send (SPEC §6): the ping-pong between requester and target, then the announce
+ * After round one of sessions_send: the ping-pong between requester and target, then the announce
  * step in the target session and delivery of its answer through the target's channel. Every step runs on
  * the nested lane of its session, so a run that waits on this flow can never block it.
+ * See docs/sessions.md#the-ping-pong-and-the-announce.
  */
 @Injectable()
 export class SessionsSendFlow {

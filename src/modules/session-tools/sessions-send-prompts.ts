@@ -1,6 +1,7 @@
 /**
- * The agent-to-agent texts of the sessions_send flow (SPEC §6), all in one place with their stop tokens.
+ * The agent-to-agent texts of the sessions_send flow, all in one place with their stop tokens.
  * Kept short: they are added to the system prompt of every agent-to-agent step.
+ * See docs/sessions.md#prompts-and-stop-tokens.
  */
 
 /** A reply of exactly this (trimmed) ends the ping-pong. */

@@ -12,9 +12,10 @@ import type { SessionsSendArgs } from './session-tool-schemas';
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /**
- * sessions_send (SPEC §6): resolve the target, apply the one access check and the chain-hop limit, run round one
+ * sessions_send: resolve the target, apply the one access check and the chain-hop limit, run round one
  * in the target session (nested lane, deliver=false, inter-session provenance), wait or not, then hand
  * the rest of the exchange (ping-pong, announce) to the SessionsSendFlow in the background.
+ * Step by step: docs/sessions.md#sessions_send-step-by-step.
  */
 @Injectable()
 export class SessionsSendService implements OnModuleDestroy {

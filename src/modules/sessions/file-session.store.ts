@@ -24,9 +24,10 @@ export const DEFAULT_LIST_LIMIT = 50;
 const MAX_REMEMBERED_WARNINGS = 10_000;
 
 /**
- * The embedded SessionStore (SPEC §4.2): per agent, `sessions.json` plus one `<sessionId>.jsonl` per session
+ * The embedded SessionStore: per agent, `sessions.json` plus one `<sessionId>.jsonl` per session
  * in the agent's sessions dir. Indexes are loaded lazily and kept in memory; see AgentSessionIndex for the
  * write discipline and transcript-file.ts for the line format.
+ * Layout and guarantees: docs/sessions.md#session-store.
  */
 @Injectable()
 export class FileSessionStore implements SessionStore, OnApplicationShutdown {

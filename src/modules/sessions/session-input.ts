@@ -31,7 +31,7 @@ export function canonicalSessionKey(raw: unknown, what = 'session key'): Canonic
   if (CONTROL_CHARS.test(raw)) throw badRequest(`${what} ${JSON.stringify(raw)} contains control characters`);
   const parsed = parseSessionKey(raw);
   if (!parsed) throw badRequest(keyProblem(raw, what));
-  // The key module is the only sanctioned source of a session's owner (SPEC §4.1).
+  // The key module is the only sanctioned source of a session's owner (docs/sessions.md#session-keys).
   return { key: parsed.key, agentId: agentIdFromSessionKey(parsed.key) };
 }
 

@@ -5,8 +5,8 @@ import { isCanonicalAgentId } from '../../common/agent-id';
 import type { DmScope } from '../config';
 
 /**
- * The one place that builds and parses session keys (SPEC §4.1). Every key is `agent:<agentId>:<rest>`,
- * lowercased:
+ * The one place that builds and parses session keys. Every key is `agent:<agentId>:<rest>`,
+ * lowercased (docs/sessions.md#session-keys):
  *
  *   main                      agent:<id>:<mainKey>
  *   per-peer                  agent:<id>:direct:<peer>

@@ -1,7 +1,7 @@
 /**
- * The SessionStore port (SPEC §4.2). The embedded implementation keeps an index and JSONL transcripts
+ * The SessionStore port. The embedded implementation keeps an index and JSONL transcripts
  * per agent under `<stateDir>/agents/<id>/sessions`; a distributed backend can replace it without
- * touching callers. Inject with `@Inject(SESSION_STORE)`.
+ * touching callers. Inject with `@Inject(SESSION_STORE)`. See docs/sessions.md#session-store.
  */
 export const SESSION_STORE = Symbol('SESSION_STORE');
 

@@ -12,7 +12,7 @@ import { SESSION_STORE, SessionStore } from './session-store.port';
 
 /**
  * What the admin session endpoints do. The admin acts as an operator and sees every session, so there is
- * no visibility filtering here (that is for sessions acting on sessions, SPEC §4.3).
+ * no visibility filtering here (that is for sessions acting on sessions, docs/sessions.md#who-may-see-which-session).
  */
 @Injectable()
 export class SessionsAdminService {

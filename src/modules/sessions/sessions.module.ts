@@ -5,9 +5,9 @@ import { SessionsAdminService } from './sessions-admin.service';
 import { SessionsController } from './sessions.controller';
 
 /**
- * The session store (SPEC §4.2) and the admin session endpoints. Not global: the modules that use sessions
+ * The session store and the admin session endpoints. Not global: the modules that use sessions
  * (policy, runtime, tools, channels) import it, which keeps the dependency visible. One FileSessionStore per
- * process — Nest shares a module's providers across every importer.
+ * process — Nest shares a module's providers across every importer. See docs/sessions.md#session-store.
  */
 @Module({
   controllers: [SessionsController],

@@ -9,7 +9,10 @@ import { postSignedWebhook } from './webhook-client';
 
 export const HTTP_CHANNEL_ID = 'http';
 
-/** The JSON a webhook receives (SPEC §8.6); `threadId` is omitted when the conversation has none. */
+/**
+ * The JSON a webhook receives (docs/channels.md#webhook-deliveries); `threadId` is omitted when the
+ * conversation has none.
+ */
 export interface HttpWebhookPayload {
   sessionKey: string;
   to: string;

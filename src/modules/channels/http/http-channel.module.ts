@@ -8,8 +8,8 @@ import { HttpChannelController } from './http-channel.controller';
 import { HttpChannelService } from './http-channel.service';
 
 /**
- * The generic http channel (SPEC §8.6): inbound `POST /channels/http/messages` and the `http` adapter in the
- * (global) ChannelRegistry. ConfigStore comes from the global ConfigModule.
+ * The generic http channel: inbound `POST /channels/http/messages` and the `http` adapter in the
+ * (global) ChannelRegistry. ConfigStore comes from the global ConfigModule. See docs/channels.md#the-http-channel.
  */
 @Module({
   imports: [RoutingModule, RuntimeModule, SessionsModule],

@@ -5,7 +5,7 @@ import type { DeliveryContext } from '../../sessions';
 import type { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
 import { HTTP_CHANNEL_ID } from './http-channel.adapter';
 
-/** SPEC §8.6 leaves the wait open; same order as the A2A reply timeout [120 s]. */
+/** Longest `wait: true` wait (docs/channels.md#sending-a-message); same order as the A2A reply timeout [120 s]. */
 export const HTTP_REPLY_WAIT_MS = 120_000;
 
 export type InboundOutcome = { status: 200; body: HttpRunResultDto } | { status: 202; body: HttpRunAcceptedDto };

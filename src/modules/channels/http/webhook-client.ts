@@ -1,17 +1,18 @@
 import { OutboundError, type ConfiguredDestination, type GuardedTransport } from '../../outbound';
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature';
 
-/** SPEC §8.6 leaves the timeout open; 10 s keeps a stalled receiver from holding announce deliveries. */
+/** 10 s keeps a stalled receiver from holding announce deliveries (docs/channels.md#webhook-deliveries). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export type WebhookOutcome = { ok: true; status: number } | { ok: false; reason: string };
 
 /**
  * POSTs `body` (already serialized: the signature covers these exact bytes) to the configured webhook,
- * signed with `token`, through the gateway's GuardedTransport (SPEC §10 guard: no redirects — a 3xx is a
+ * signed with `token`, through the gateway's GuardedTransport (no redirects — a 3xx is a
  * failure, so a receiver cannot bounce the signed payload to another host —, a host named by DNS must not
  * resolve to a private address, ≤ 30 s). Only the status matters: the response body is discarded unread.
  * Reasons never include the URL (it may carry credentials in its query) or the token.
+ * The guard: docs/outbound.md#4-the-transport-guard.
  */
 export async function postSignedWebhook(
   transport: GuardedTransport,

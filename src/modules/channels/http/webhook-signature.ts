@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Webhook signatures of the http channel (SPEC §8.6), for the gateway and for integrators.
+ * Webhook signatures of the http channel (docs/channels.md#verifying-the-signature), for the gateway and for integrators.
  *
  * Every delivery POSTed to an account's `webhookUrl` carries
  *

@@ -29,7 +29,7 @@ const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.me
 const MISSING_ANTHROPIC = 'no API key for provider anthropic: set ANTHROPIC_API_KEY or models.providers.anthropic.apiKey';
 
 describe('model providers', () => {
-  it('has the four built-in providers of SPEC §1.6 without any models section', () => {
+  it('has the four built-in providers without any models section', () => {
     const { config } = normalize({});
     const p = config.models.providers;
     expect(Object.keys(p).sort()).toEqual(['anthropic', 'echo', 'ollama', 'openai']);
@@ -40,7 +40,7 @@ describe('model providers', () => {
   });
 
   describe('missing API keys', () => {
-    it('warns (never fails) with the text of SPEC §1.6 when an agent uses anthropic without a key', () => {
+    it('warns (never fails) with the documented text when an agent uses anthropic without a key', () => {
       const { errors, warnings } = normalize({ agents: { list: [{ id: 'a', model: 'anthropic/claude-sonnet-4-6' }] } });
       expect(errors).toEqual([]);
       expect(warnings).toHaveLength(1);

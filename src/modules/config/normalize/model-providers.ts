@@ -5,7 +5,7 @@ import type { NormalizeContext } from './normalize-context';
 
 const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
-/** Providers usable without a `models.providers` entry (SPEC §1.6). */
+/** Providers usable without a `models.providers` entry (docs/configuration.md#built-in-model-providers). */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, Omit<ModelProviderSettings, 'headers' | 'timeoutMs'>>> = {
   echo: { name: 'echo', api: 'echo', requiresKey: false },
   anthropic: {

@@ -78,7 +78,7 @@ describe('normalizeAgents', () => {
   });
 
   describe('ids', () => {
-    it('normalizes ids (SPEC §2) and records where each entry came from', () => {
+    it('normalizes ids and records where each entry came from', () => {
       const { agents } = run({ list: [{ id: 'Support' }, { id: ' Code Bot! ' }, { id: '   ' }] });
       expect(agents.map((a) => [a.id, a.source])).toEqual([
         ['support', ['agents', 'list', 0]],

@@ -27,7 +27,7 @@ function normalize(doc: Record<string, unknown>, tolerated: string[] = []) {
 const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
 
 describe('normalizeConfig', () => {
-  it('fills every default of SPEC §1.5 for an empty config', () => {
+  it('fills every documented default for an empty config', () => {
     const { config, errors, warnings } = normalize({});
     expect([...errors, ...warnings]).toEqual([]);
     expect(config.gateway).toEqual(
@@ -64,7 +64,7 @@ describe('normalizeConfig', () => {
     expect(config.session.agentToAgent.maxPingPongTurns).toBe(0);
     expect(config.channels.a2a.rateLimitPerMinute).toBe(0);
     expect(config.memory.qmd.includeDefaultMemory).toBe(false);
-    // Session keys are lowercase (SPEC §4.1), so the main key is too.
+    // Session keys are lowercase (docs/sessions.md#session-keys), so the main key is too.
     expect(config.session.mainKey).toBe('home');
   });
 

@@ -19,9 +19,10 @@ export interface WriteResult {
 }
 
 /**
- * The gateway's own writes to openclaw.json (SPEC §1.4): optimistic concurrency on the revision, then
+ * The gateway's own writes to openclaw.json: optimistic concurrency on the revision, then
  * `editConfigFile`, then an immediate apply. Runs under the ConfigStore lock so no reload or other write
  * interleaves. The watcher event caused by our own write finds the same content hash and is ignored.
+ * Described in docs/configuration.md#12-edits-made-by-the-gateway.
  */
 @Injectable()
 export class ConfigWriter {

@@ -31,9 +31,10 @@ export interface EditConfigFileResult {
 }
 
 /**
- * One config edit as SPEC §1.4 describes it: minimal text edits that keep the user's comments, the whole
+ * One config edit: minimal text edits that keep the user's comments, the whole
  * pipeline run on the result before anything is written (invalid → 422, file untouched), then an atomic
  * replace. Shared by the admin API (through ConfigWriter) and the CLI.
+ * Described in docs/configuration.md#12-edits-made-by-the-gateway.
  */
 export async function editConfigFile(input: EditConfigFileInput): Promise<EditConfigFileResult> {
   const text = input.currentText ?? (await fs.readFile(input.configPath, 'utf8'));

@@ -5,7 +5,7 @@ import { PEER_KINDS, type PeerKind } from '../../../config';
 
 /** Peer and thread ids are opaque platform ids; the cap keeps them sane inside session keys and file indexes. */
 const MAX_ID = 512;
-/** SPEC §8.6: a message is 1..65536 characters. */
+/** A message is 1..65536 characters (docs/channels.md#sending-a-message). */
 export const MAX_TEXT_CHARS = 65_536;
 
 // class-validator reports constraints in reverse declaration order, so IsDefined goes last to lead the message.
