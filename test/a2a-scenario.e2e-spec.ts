@@ -67,7 +67,7 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
   const say = (peer: Record<string, string>, text: string) =>
     request(gw.url).post('/channels/http/messages').set('Authorization', `Bearer ${DESK_TOKEN}`).send({ peer, text });
   const a2aSteps = (lines: TranscriptLine[]) =>
-    lines.filter((l) => l.meta?.a2a).map((l) => `${l.role}:${(l.meta?.a2a as { step: string; turn?: number }).step}${(l.meta?.a2a as { turn?: number }).turn ?? ''}`);
+    lines.filter((l) => l.meta?.sessionsSend).map((l) => `${l.role}:${(l.meta?.sessionsSend as { step: string; turn?: number }).step}${(l.meta?.sessionsSend as { turn?: number }).turn ?? ''}`);
 
   beforeEach(async () => {
     model = await new FakeOpenAiServer().start();
@@ -106,7 +106,7 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
       'user:announce', 'assistant:announce',
       'system:delivery',
     ]);
-    expect(expert.find((l) => (l.meta?.a2a as { step: string } | undefined)?.step === 'round-one')?.provenance).toMatchObject({
+    expect(expert.find((l) => (l.meta?.sessionsSend as { step: string } | undefined)?.step === 'round-one')?.provenance).toMatchObject({
       kind: 'inter_session',
       sourceSessionKey: 'agent:support:main',
       sourceChannel: 'http',

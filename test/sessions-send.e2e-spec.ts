@@ -27,7 +27,7 @@ describe('sessions_send (e2e, echo model)', () => {
   afterEach(() => gw.stop());
 
   const steps = (lines: TranscriptLine[]) =>
-    lines.map((l) => `${l.role}:${(l.meta?.a2a as { step?: string } | undefined)?.step ?? '-'}`);
+    lines.map((l) => `${l.role}:${(l.meta?.sessionsSend as { step?: string } | undefined)?.step ?? '-'}`);
 
   it('waits for the reply, then runs the ping-pong and the announce in the background', async () => {
     await store.getOrCreate('agent:support:main');
@@ -36,7 +36,7 @@ describe('sessions_send (e2e, echo model)', () => {
 
     const expert = await waitFor('announce step in expert', async () => {
       const { lines } = await store.history('agent:expert:main');
-      return lines.some((l) => l.role === 'system' && (l.meta?.a2a as { step?: string })?.step === 'delivery') ? lines : undefined;
+      return lines.some((l) => l.role === 'system' && (l.meta?.sessionsSend as { step?: string })?.step === 'delivery') ? lines : undefined;
     });
     // round one, target's ping-pong turn (turn 2 of 2), announce, delivery outcome (no channel to post to)
     expect(steps(expert)).toEqual([

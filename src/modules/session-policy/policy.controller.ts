@@ -31,7 +31,7 @@ export class PolicyController {
             value: { allowed: true, layer: null, rule: 'visibility=all; tools.agentToAgent.allow: "support" matched support, "expert" matched expert' },
           },
           policy: {
-            summary: 'A2A switched off',
+            summary: 'Agent-to-agent messaging switched off',
             value: { allowed: false, layer: 'policy', rule: 'tools.agentToAgent.enabled is not true', message: 'Agent-to-agent messaging is disabled.' },
           },
           visibility: {

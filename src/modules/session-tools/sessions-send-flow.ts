@@ -57,7 +57,7 @@ export class SessionsSendFlow {
         provenance: { ...o.provenance, sourceSessionKey: listener },
         extraSystemPrompt: replyStepPrompt(turn, maxTurns, role, agentIdFromSessionKey(speaker)),
         lane: 'nested',
-        meta: { a2a: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
+        meta: { sessionsSend: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
       });
       const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
       if (record.status !== 'completed') break;
@@ -76,7 +76,7 @@ export class SessionsSendFlow {
       provenance: { ...o.provenance },
       extraSystemPrompt: announcePrompt(o.request, firstReply, latest),
       lane: 'nested',
-      meta: { a2a: { step: 'announce', chainId: o.provenance.chainId } },
+      meta: { sessionsSend: { step: 'announce', chainId: o.provenance.chainId } },
     });
     const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
     const text = record.reply ?? '';
@@ -105,7 +105,7 @@ export class SessionsSendFlow {
     await this.sessions.append(sessionKey, {
       role: 'system',
       text: `announce ${String(outcome.status)}${outcome.detail ? `: ${String(outcome.detail)}` : ''}`,
-      meta: { a2a: { step: 'delivery', chainId, channel: ctx?.channel, to: ctx?.to }, delivery: outcome },
+      meta: { sessionsSend: { step: 'delivery', chainId, channel: ctx?.channel, to: ctx?.to }, delivery: outcome },
     });
   }
 }

@@ -64,7 +64,7 @@ export class SessionsSendService implements OnModuleDestroy {
       provenance,
       extraSystemPrompt: roundOnePrompt(requesterKey, targetKey),
       lane: 'nested',
-      meta: { a2a: { step: 'round-one', chainId, requester: requesterKey } },
+      meta: { sessionsSend: { step: 'round-one', chainId, requester: requesterKey } },
     });
     const timeoutSeconds = args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
     // Whatever the caller waits for, the exchange goes on once round one settles (the run is never cancelled).
