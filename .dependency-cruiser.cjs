@@ -1,8 +1,36 @@
 // The import rules of src/ (see docs/architecture.md): layers point one way, modules meet through their
 // index.ts, and nothing imports in a circle. `npm run lint` runs this next to ESLint.
+
+/**
+ * The modules from the bottom up. A module may import modules of lower layers only; common/ sits below
+ * them all. Moving a module, or adding one, starts here (and in docs/architecture.md).
+ */
+const LAYERS = [
+  ['config'],
+  ['agents', 'sessions', 'admin', 'health'],
+  ['routing', 'session-policy', 'runtime'],
+  ['memory', 'outbound'],
+  ['channels'],
+  ['session-tools', 'a2a-channel'],
+];
+
+const layerRules = LAYERS.flatMap((layer, i) =>
+  layer.map((name) => {
+    const notBelow = LAYERS.slice(i).flat().filter((other) => other !== name);
+    return {
+      name: `layer-${name}`,
+      severity: 'error',
+      comment: `${name} is in layer ${i}; it may import only modules of lower layers (see LAYERS).`,
+      from: { path: `^src/modules/${name}/` },
+      to: { path: `^src/modules/(${notBelow.join('|')})/` },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
     {
       name: 'no-circular',
       severity: 'error',

@@ -1,18 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RuntimeModule } from '../runtime';
 import { SessionsModule } from '../sessions';
 import { A2aOutboundClient } from './a2a-outbound.client';
 import { A2aSendController } from './a2a-send.controller';
 import { A2aSendService } from './a2a-send.service';
-import { GuardedTransport } from './guarded-transport';
-
-/**
- * The one GuardedTransport of the process. Global so every module that calls out (the http channel's
- * webhooks, the A2A client) gets the same instance — one guard, one audit trail, one connection pool.
- */
-@Global()
-@Module({ providers: [GuardedTransport], exports: [GuardedTransport] })
-export class OutboundTransportModule {}
+import { OutboundTransportModule } from './outbound-transport.module';
 
 /**
  * Outbound A2A (docs/outbound.md#1-sending-a-task-to-a-peer): the client, the `a2a_send` tool and
