@@ -5,6 +5,7 @@ import { SessionAccessPolicy } from '../session-policy/session-access-policy.ser
 import { ConfigStore } from '../config/config.store';
 import { AgentRunner } from '../runtime/agent-runner.service';
 import type { ToolContext, ToolResult } from '../runtime/tool-registry';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { agentIdFromSessionKey, mainSessionKey, parseSessionKey } from '../sessions/session-key';
 import { InterSessionProvenance, SESSION_STORE, SessionStore } from '../sessions/session-store.port';
 import { SessionsSendFlow } from './sessions-send-flow';
@@ -55,7 +56,7 @@ export class SessionsSendService implements OnModuleDestroy {
       kind: 'inter_session',
       sourceSessionKey: requesterKey,
       ...(requester?.deliveryContext?.channel ? { sourceChannel: requester.deliveryContext.channel } : {}),
-      sourceTool: 'sessions_send',
+      sourceTool: BUILT_IN_TOOLS.sessionsSend,
       chainId,
       hop: hop + 1,
     };

@@ -1,4 +1,5 @@
 import { normalizeAgentId } from '../../../common/agent-id';
+import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
 import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
@@ -14,17 +15,6 @@ import { NormalizeContext, resolveUserPath } from './normalize-context';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
 export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
-/** Tools this gateway implements; other names in allow/deny lists are kept with a warning. */
-export const KNOWN_TOOLS = [
-  'sessions_list',
-  'sessions_history',
-  'session_status',
-  'sessions_send',
-  'sessions_spawn',
-  'memory_search',
-  'memory_get',
-  'a2a_send',
-] as const;
 
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
@@ -66,7 +56,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
  * so the path can be found in the file and an inherited defaults list is not reported once per agent.
  */
 function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined): void {
-  const known = new Set<string>(KNOWN_TOOLS);
+  const known = new Set<string>(BUILT_IN_TOOL_NAMES);
   const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
     [['agents', 'defaults'], agents?.defaults?.tools],
     ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
