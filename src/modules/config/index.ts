@@ -15,3 +15,4 @@ export { ConfigWriter } from './writer/config-writer.service';
 export { editConfigFile } from './writer/edit-config-file';
 export type { EditPlan } from './writer/edit-config-file';
 export type { Json5Edit, JsonPath } from './writer/json5-edit';
+export { CONFIG_DEFAULTS } from './config-defaults';

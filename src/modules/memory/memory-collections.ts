@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { MemorySettings, ResolvedAgent } from '../config';
+import { CONFIG_DEFAULTS, type MemorySettings, type ResolvedAgent } from '../config';
 import { globMatches, isHiddenPath } from './glob-pattern';
 
 /** Where a collection comes from (docs/memory.md#collections), shown by the admin API. */
@@ -20,7 +20,8 @@ export interface MemoryCollection {
   key: string;
 }
 
-export const DEFAULT_PATTERN = '**/*.md';
+/** The pattern of a collection that names none; the agent's own memory/ directory uses it too. */
+export const DEFAULT_PATTERN = CONFIG_DEFAULTS.each.memoryCollection.pattern;
 /** Session stores hold `<sessionId>.jsonl` transcripts next to an index file that is not memory. */
 export const SESSIONS_PATTERN = '*.jsonl';
 const SESSION_DIR_PATTERN = `{${DEFAULT_PATTERN},${SESSIONS_PATTERN}}`;

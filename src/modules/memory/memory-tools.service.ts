@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ToolRegistry } from '../runtime';
 import { agentIdFromSessionKey } from '../sessions';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { MEMORY_GET_SCHEMA, MEMORY_SEARCH_SCHEMA, MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
 import { MemoryService } from './memory.service';
 
@@ -17,7 +18,7 @@ export class MemoryToolsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register<MemorySearchArgs>({
-      name: 'memory_search',
+      name: BUILT_IN_TOOLS.memorySearch,
       description:
         "Search this agent's memory (MEMORY.md, memory/*.md, and any collections configured for it) by meaning and keywords. " +
         'Returns the best matching passages with their file and line range.',
@@ -25,7 +26,7 @@ export class MemoryToolsService implements OnModuleInit {
       handler: (ctx, args) => this.memory.search(agentIdFromSessionKey(ctx.sessionKey), args),
     });
     this.registry.register<MemoryGetArgs>({
-      name: 'memory_get',
+      name: BUILT_IN_TOOLS.memoryGet,
       description: 'Read a file (or a range of its lines) from this agent\'s memory, by a path memory_search returned.',
       parameters: MEMORY_GET_SCHEMA,
       handler: (ctx, args) => this.memory.get(agentIdFromSessionKey(ctx.sessionKey), args),

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigStore } from '../config';
 import { ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, mainSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';
@@ -30,7 +31,7 @@ export class A2aSendService implements OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register<A2aSendArgs>({
-      name: 'a2a_send',
+      name: BUILT_IN_TOOLS.a2aSend,
       description:
         'Send a task in plain text to a remote A2A agent configured as a peer (target a2a:<peer>). ' +
         'Returns the task id and state; with wait=true also the reply.',
@@ -89,7 +90,7 @@ export class A2aSendService implements OnModuleInit {
       text: lines.join('\n'),
       runId,
       ...(o.reply !== undefined
-        ? { provenance: { kind: 'inter_session', sourceSessionKey: `a2a:${o.peer}`, sourceChannel: A2A_CHANNEL, sourceTool: 'a2a_send' } }
+        ? { provenance: { kind: 'inter_session', sourceSessionKey: `a2a:${o.peer}`, sourceChannel: A2A_CHANNEL, sourceTool: BUILT_IN_TOOLS.a2aSend } }
         : {}),
       meta: {
         a2a_outbound: {

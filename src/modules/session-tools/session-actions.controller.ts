@@ -5,6 +5,7 @@ import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ToolRegistry, type ToolResult } from '../runtime';
 import { parseSessionKey } from '../sessions';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SESSIONS_SEND_SCHEMA, SESSIONS_SPAWN_SCHEMA, SessionsSendArgs, SessionsSpawnArgs } from './session-tool-schemas';
 import { SessionToolsService } from './session-tools.service';
 import { SessionsSendService } from './sessions-send.service';
@@ -42,7 +43,7 @@ export class SessionActionsController {
   @ApiResponse({ status: 404, type: ProblemDto, description: 'The key belongs to no configured agent.' })
   send(@Param('key') key: string, @Body() body: unknown): Promise<ToolResult> {
     const sessionKey = this.actingSession(key);
-    return this.sender.send({ sessionKey }, this.checked<SessionsSendArgs>('sessions_send', body));
+    return this.sender.send({ sessionKey }, this.checked<SessionsSendArgs>(BUILT_IN_TOOLS.sessionsSend, body));
   }
 
   @Post('spawn')
@@ -56,7 +57,7 @@ export class SessionActionsController {
   @ApiResponse({ status: 404, type: ProblemDto })
   spawn(@Param('key') key: string, @Body() body: unknown): Promise<ToolResult> {
     const sessionKey = this.actingSession(key);
-    return this.sessionTools.spawn({ sessionKey }, this.checked<SessionsSpawnArgs>('sessions_spawn', body));
+    return this.sessionTools.spawn({ sessionKey }, this.checked<SessionsSpawnArgs>(BUILT_IN_TOOLS.sessionsSpawn, body));
   }
 
   private actingSession(key: string): string {

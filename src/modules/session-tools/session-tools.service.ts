@@ -5,6 +5,7 @@ import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
 import { AgentRunner, ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, SESSION_STORE, subagentSessionKey, type SessionEntry, type SessionStore } from '../sessions';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SessionsSendService } from './sessions-send.service';
 import {
   SESSIONS_SEND_SCHEMA,
@@ -37,32 +38,32 @@ export class SessionToolsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register<SessionsListArgs>({
-      name: 'sessions_list',
+      name: BUILT_IN_TOOLS.sessionsList,
       description: 'List sessions visible from this session (most recent first).',
       parameters: SESSIONS_LIST_SCHEMA,
       handler: (ctx, args) => this.list(ctx.sessionKey, args),
     });
     this.registry.register<SessionsHistoryArgs>({
-      name: 'sessions_history',
+      name: BUILT_IN_TOOLS.sessionsHistory,
       description: 'Read the recent messages of a visible session.',
       parameters: SESSIONS_HISTORY_SCHEMA,
       handler: (ctx, args) => this.history(ctx.sessionKey, args),
     });
     this.registry.register<SessionStatusArgs>({
-      name: 'session_status',
+      name: BUILT_IN_TOOLS.sessionStatus,
       description: 'Show a session (default: this one) and whether a run is active or queued.',
       parameters: SESSION_STATUS_SCHEMA,
       handler: (ctx, args) => this.status(ctx.sessionKey, args),
     });
     this.registry.register<SessionsSendArgs>({
-      name: 'sessions_send',
+      name: BUILT_IN_TOOLS.sessionsSend,
       description:
         'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply.',
       parameters: SESSIONS_SEND_SCHEMA,
       handler: (ctx, args) => this.sender.send(ctx, args),
     });
     this.registry.register<SessionsSpawnArgs>({
-      name: 'sessions_spawn',
+      name: BUILT_IN_TOOLS.sessionsSpawn,
       description: 'Start a sub-session that works on a task in the background; returns its key and run id.',
       parameters: SESSIONS_SPAWN_SCHEMA,
       handler: (ctx, args) => this.spawn(ctx, args),
@@ -124,7 +125,7 @@ export class SessionToolsService implements OnModuleInit {
     const { runId } = this.runner.startRun({
       sessionKey: childSessionKey,
       message: args.task,
-      provenance: { kind: 'inter_session', sourceSessionKey: ctx.sessionKey, sourceTool: 'sessions_spawn' },
+      provenance: { kind: 'inter_session', sourceSessionKey: ctx.sessionKey, sourceTool: BUILT_IN_TOOLS.sessionsSpawn },
     });
     return { status: 'accepted', runId, childSessionKey };
   }

@@ -5,6 +5,7 @@ import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
 import { AgentRunner, isTerminalRunStatus, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, mainSessionKey, parseSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
@@ -54,7 +55,7 @@ export class SessionsSendService implements OnModuleDestroy {
       kind: 'inter_session',
       sourceSessionKey: requesterKey,
       ...(requester?.deliveryContext?.channel ? { sourceChannel: requester.deliveryContext.channel } : {}),
-      sourceTool: 'sessions_send',
+      sourceTool: BUILT_IN_TOOLS.sessionsSend,
       chainId,
       hop: hop + 1,
     };

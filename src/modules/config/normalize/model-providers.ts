@@ -1,9 +1,10 @@
+import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { ModelProviderSettings } from '../config.types';
 import type { ModelProviderConfig } from '../schema/models.schema';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { NormalizeContext } from './normalize-context';
 
-const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+const DEFAULT_MODEL_TIMEOUT_MS = CONFIG_DEFAULTS.each.modelProvider.timeoutMs;
 
 /** Providers usable without a `models.providers` entry (docs/configuration.md#built-in-model-providers). */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, Omit<ModelProviderSettings, 'headers' | 'timeoutMs'>>> = {
@@ -32,7 +33,7 @@ export function normalizeModelProviders(
 ): Record<string, ModelProviderSettings> {
   const out: Record<string, ModelProviderSettings> = {};
   for (const [name, builtIn] of Object.entries(BUILT_IN_PROVIDERS)) {
-    out[name] = { ...builtIn, headers: {}, timeoutMs: DEFAULT_MODEL_TIMEOUT_MS };
+    out[name] = { ...builtIn, headers: { ...CONFIG_DEFAULTS.each.modelProvider.headers }, timeoutMs: DEFAULT_MODEL_TIMEOUT_MS };
   }
   for (const [name, entry] of configured ?? []) {
     const base = out[name];
@@ -54,7 +55,7 @@ export function normalizeModelProviders(
       apiKey: entry.apiKey,
       apiKeyEnv: base?.apiKeyEnv,
       requiresKey: base ? base.requiresKey : api === 'anthropic-messages',
-      headers: { ...(entry.headers ?? {}) },
+      headers: { ...(entry.headers ?? CONFIG_DEFAULTS.each.modelProvider.headers) },
       timeoutMs: entry.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
     };
   }

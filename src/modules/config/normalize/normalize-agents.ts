@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import { DEFAULT_AGENT_ID, normalizeAgentId } from '../../../common/agent-id';
+import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { MemoryCollectionSettings, ResolvedAgent } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryCollectionConfig } from '../schema/agents.schema';
 import { isInside, NormalizeContext, resolveUserPath } from './normalize-context';
 
 /** Used when neither the agent nor `agents.defaults` names a model: runs offline, needs no key. */
-export const FALLBACK_MODEL = 'echo/default';
+export const FALLBACK_MODEL = CONFIG_DEFAULTS.agents.defaults.model;
 
 type Source = Array<string | number>;
 interface RawAgent {
@@ -52,7 +53,9 @@ export function normalizeAgents(
   // The defaults' model is checked once, where it is written, if any agent inherits it.
   const inherited = raw.length === 0 || raw.some((r) => !r.entry.model);
   if (defaults.model && inherited) checkModel(defaults.model, 'agents.defaults.model');
-  const flagged = resolved.filter((a) => raw.find((r) => normalizeAgentId(r.rawId) === a.id)?.entry.default === true);
+  const isFlagged = (id: string) =>
+    raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
+  const flagged = resolved.filter((a) => isFlagged(a.id));
   if (flagged.length > 1) {
     ctx.warnings.push({
       path: 'agents',
@@ -72,7 +75,7 @@ function collectEntries(ctx: NormalizeContext, agents: AgentsConfig | undefined)
   if (agents?.entries) {
     return [...agents.entries].map(([id, entry]) => ({ rawId: id, entry, source: ['agents', 'entries', id] }));
   }
-  return (agents?.list ?? []).map((entry, i) => ({ rawId: entry.id, entry, source: ['agents', 'list', i] }));
+  return (agents?.list ?? CONFIG_DEFAULTS.agents.list).map((entry, i) => ({ rawId: entry.id, entry, source: ['agents', 'list', i] }));
 }
 
 function resolveAgent(
@@ -102,14 +105,14 @@ function resolveAgent(
     agentDir,
     sessionsDir: path.join(ctx.stateDir, 'agents', id, 'sessions'),
     model: entry.model ?? defaults.model ?? FALLBACK_MODEL,
-    identity: { ...(entry.identity ?? {}) },
+    identity: { ...(entry.identity ?? CONFIG_DEFAULTS.each.agent.identity) },
     sandbox: {
-      mode: entry.sandbox?.mode ?? defaults.sandbox?.mode ?? 'off',
+      mode: entry.sandbox?.mode ?? defaults.sandbox?.mode ?? CONFIG_DEFAULTS.agents.defaults.sandbox.mode,
       scope: entry.sandbox?.scope ?? defaults.sandbox?.scope,
     },
     tools: {
-      allow: [...(entry.tools?.allow ?? defaults.tools?.allow ?? [])],
-      deny: [...(entry.tools?.deny ?? defaults.tools?.deny ?? [])],
+      allow: [...(entry.tools?.allow ?? defaults.tools?.allow ?? CONFIG_DEFAULTS.agents.defaults.tools.allow)],
+      deny: [...(entry.tools?.deny ?? defaults.tools?.deny ?? CONFIG_DEFAULTS.agents.defaults.tools.deny)],
     },
     extraCollections: dedupeByName(collections),
     source,
@@ -122,11 +125,11 @@ function resolveAgent(
  */
 function resolveCollections(
   ctx: NormalizeContext,
-  list: MemoryCollectionConfig[] | undefined,
+  list: readonly MemoryCollectionConfig[] | undefined,
   workspace: string,
   owner: Source,
 ): MemoryCollectionSettings[] {
-  return (list ?? []).flatMap((c, i) => {
+  return (list ?? CONFIG_DEFAULTS.agents.defaults.memorySearch.qmd.extraCollections).flatMap((c, i) => {
     const dir = resolveUserPath(ctx, c.path, workspace);
     const inside = isInside(workspace, dir);
     if (!c.name && !inside) {

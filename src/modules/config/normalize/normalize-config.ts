@@ -1,4 +1,6 @@
 import { normalizeAgentId } from '../../../common/agent-id';
+import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
+import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
@@ -14,17 +16,6 @@ import { NormalizeContext, resolveUserPath } from './normalize-context';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
 export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
-/** Tools this gateway implements; other names in allow/deny lists are kept with a warning. */
-export const KNOWN_TOOLS = [
-  'sessions_list',
-  'sessions_history',
-  'session_status',
-  'sessions_send',
-  'sessions_spawn',
-  'memory_search',
-  'memory_get',
-  'a2a_send',
-] as const;
 
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
@@ -39,20 +30,20 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     gateway: normalizeGateway(cfg.gateway),
     agents,
     defaultAgentId,
-    bindings: normalizeBindings(ctx, cfg.bindings ?? [], agentIds),
+    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agentIds),
     tools: {
       agentToAgent: {
-        enabled: cfg.tools?.agentToAgent?.enabled === true,
-        allow: [...(cfg.tools?.agentToAgent?.allow ?? [])],
+        enabled: cfg.tools?.agentToAgent?.enabled ?? CONFIG_DEFAULTS.tools.agentToAgent.enabled,
+        allow: [...(cfg.tools?.agentToAgent?.allow ?? CONFIG_DEFAULTS.tools.agentToAgent.allow)],
       },
-      sessions: { visibility: cfg.tools?.sessions?.visibility ?? 'tree' },
+      sessions: { visibility: cfg.tools?.sessions?.visibility ?? CONFIG_DEFAULTS.tools.sessions.visibility },
     },
     session: {
-      dmScope: cfg.session?.dmScope ?? 'main',
-      mainKey: (cfg.session?.mainKey ?? 'main').toLowerCase(),
+      dmScope: cfg.session?.dmScope ?? CONFIG_DEFAULTS.session.dmScope,
+      mainKey: (cfg.session?.mainKey ?? CONFIG_DEFAULTS.session.mainKey).toLowerCase(),
       agentToAgent: {
-        maxPingPongTurns: cfg.session?.agentToAgent?.maxPingPongTurns ?? 5,
-        maxChainHops: cfg.session?.agentToAgent?.maxChainHops ?? 8,
+        maxPingPongTurns: cfg.session?.agentToAgent?.maxPingPongTurns ?? CONFIG_DEFAULTS.session.agentToAgent.maxPingPongTurns,
+        maxChainHops: cfg.session?.agentToAgent?.maxChainHops ?? CONFIG_DEFAULTS.session.agentToAgent.maxChainHops,
       },
     },
     memory: normalizeMemory(ctx, cfg.memory),
@@ -66,7 +57,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
  * so the path can be found in the file and an inherited defaults list is not reported once per agent.
  */
 function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined): void {
-  const known = new Set<string>(KNOWN_TOOLS);
+  const known = new Set<string>(BUILT_IN_TOOL_NAMES);
   const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
     [['agents', 'defaults'], agents?.defaults?.tools],
     ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
@@ -86,39 +77,40 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
 }
 
 function normalizeGateway(g: GatewayConfig | undefined): NormalizedConfig['gateway'] {
+  const defaults = CONFIG_DEFAULTS.gateway;
   const sso = g?.admin?.sso;
   return {
-    port: g?.port ?? 18789,
-    bind: g?.bind ?? '127.0.0.1',
-    trustedProxies: [...(g?.trustedProxies ?? [])],
+    port: g?.port ?? defaults.port,
+    bind: g?.bind ?? defaults.bind,
+    trustedProxies: [...(g?.trustedProxies ?? defaults.trustedProxies)],
     publicUrl: g?.publicUrl,
-    reload: { mode: g?.reload?.mode ?? 'hybrid', debounceMs: g?.reload?.debounceMs ?? 300 },
+    reload: { mode: g?.reload?.mode ?? defaults.reload.mode, debounceMs: g?.reload?.debounceMs ?? defaults.reload.debounceMs },
     admin: {
-      tokens: (g?.admin?.tokens ?? []).map((t) => ({ name: t.name, token: t.token, role: t.role })),
+      tokens: (g?.admin?.tokens ?? defaults.admin.tokens).map((t) => ({ name: t.name, token: t.token, role: t.role })),
       sso: {
-        enabled: sso?.enabled === true,
-        trustedProxies: [...(sso?.trustedProxies ?? [])],
-        userHeader: sso?.userHeader ?? 'X-Forwarded-User',
-        emailHeader: sso?.emailHeader ?? 'X-Forwarded-Email',
-        groupsHeader: sso?.groupsHeader ?? 'X-Forwarded-Groups',
+        enabled: sso?.enabled ?? defaults.admin.sso.enabled,
+        trustedProxies: [...(sso?.trustedProxies ?? defaults.admin.sso.trustedProxies)],
+        userHeader: sso?.userHeader ?? defaults.admin.sso.userHeader,
+        emailHeader: sso?.emailHeader ?? defaults.admin.sso.emailHeader,
+        groupsHeader: sso?.groupsHeader ?? defaults.admin.sso.groupsHeader,
         jwt: sso?.jwt
           ? {
-              header: sso.jwt.header ?? 'X-Forwarded-Access-Token',
+              header: sso.jwt.header ?? defaults.admin.sso.jwt.header,
               jwksUrl: sso.jwt.jwksUrl,
               issuer: sso.jwt.issuer,
               audience: sso.jwt.audience,
               algorithms: sso.jwt.algorithms,
             }
           : undefined,
-        roleMapping: { ...(sso?.roleMapping ?? {}) },
-        defaultRole: sso?.defaultRole ?? 'none',
+        roleMapping: { ...(sso?.roleMapping ?? defaults.admin.sso.roleMapping) },
+        defaultRole: sso?.defaultRole ?? defaults.admin.sso.defaultRole,
       },
-      publicDocs: g?.admin?.publicDocs === true,
+      publicDocs: g?.admin?.publicDocs ?? defaults.admin.publicDocs,
     },
   };
 }
 
-function normalizeBindings(ctx: NormalizeContext, bindings: BindingConfig[], agentIds: string[]): ResolvedBinding[] {
+function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConfig[], agentIds: string[]): ResolvedBinding[] {
   const known = new Set<string>(KNOWN_CHANNELS);
   const out: ResolvedBinding[] = [];
   bindings.forEach((b, index) => {
@@ -162,6 +154,7 @@ function normalizeBindings(ctx: NormalizeContext, bindings: BindingConfig[], age
 }
 
 function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): NormalizedConfig['memory'] {
+  const defaults = CONFIG_DEFAULTS.memory;
   const qmd = m?.qmd;
   if (qmd?.indexSessions !== undefined) {
     if (qmd.sessions?.enabled !== undefined && qmd.sessions.enabled !== qmd.indexSessions) {
@@ -170,7 +163,7 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
       ctx.warnings.push({ path: 'memory.qmd.indexSessions', message: 'is deprecated; use memory.qmd.sessions.enabled (applied)' });
     }
   }
-  const paths = (qmd?.paths ?? []).flatMap((p, i) => {
+  const paths = (qmd?.paths ?? defaults.qmd.paths).flatMap((p, i) => {
     const isRelative = !p.path.startsWith('/') && !p.path.startsWith('~');
     if (!isRelative && !p.name) {
       ctx.errors.push({
@@ -183,18 +176,18 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
     return [{ path: dir, name: p.name ?? p.path.replace(/[^A-Za-z0-9._-]+/g, '-'), ...(p.pattern ? { pattern: p.pattern } : {}) }];
   });
   return {
-    backend: m?.backend ?? 'builtin',
-    citations: m?.citations ?? 'auto',
+    backend: m?.backend ?? defaults.backend,
+    citations: m?.citations ?? defaults.citations,
     qmd: {
-      includeDefaultMemory: qmd?.includeDefaultMemory ?? true,
-      sessionsEnabled: qmd?.sessions?.enabled ?? qmd?.indexSessions ?? false,
+      includeDefaultMemory: qmd?.includeDefaultMemory ?? defaults.qmd.includeDefaultMemory,
+      sessionsEnabled: qmd?.sessions?.enabled ?? qmd?.indexSessions ?? defaults.qmd.sessions.enabled,
       paths,
-      debounceMs: qmd?.update?.debounceMs ?? 1500,
-      maxResults: qmd?.limits?.maxResults ?? 6,
-      maxSnippetChars: qmd?.limits?.maxSnippetChars ?? 700,
+      debounceMs: qmd?.update?.debounceMs ?? defaults.qmd.update.debounceMs,
+      maxResults: qmd?.limits?.maxResults ?? defaults.qmd.limits.maxResults,
+      maxSnippetChars: qmd?.limits?.maxSnippetChars ?? defaults.qmd.limits.maxSnippetChars,
     },
     embeddings: {
-      provider: m?.embeddings?.provider ?? 'bundled',
+      provider: m?.embeddings?.provider ?? defaults.embeddings.provider,
       baseUrl: m?.embeddings?.baseUrl,
       apiKey: m?.embeddings?.apiKey,
       model: m?.embeddings?.model,
@@ -203,6 +196,7 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
 }
 
 function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined, agentIds: string[]): NormalizedConfig['channels'] {
+  const defaults = CONFIG_DEFAULTS.channels;
   const a2a = c?.a2a;
   const peers: Record<string, A2aPeerSettings> = {};
   for (const [name, peer] of a2a?.peers ?? []) {
@@ -222,14 +216,14 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
   rejectSharedTokens(ctx, 'channels.http.accounts', Object.values(accounts).map((a) => ({ name: a.id, token: a.token })));
   return {
     a2a: {
-      enabled: a2a?.enabled === true,
+      enabled: a2a?.enabled ?? defaults.a2a.enabled,
       advertisedUrl: a2a?.advertisedUrl?.replace(/\/+$/, ''),
-      replyTimeoutMs: a2a?.replyTimeoutMs ?? 120_000,
-      rateLimitPerMinute: a2a?.rateLimitPerMinute ?? 30,
+      replyTimeoutMs: a2a?.replyTimeoutMs ?? defaults.a2a.replyTimeoutMs,
+      rateLimitPerMinute: a2a?.rateLimitPerMinute ?? defaults.a2a.rateLimitPerMinute,
       exposeAgents,
       peers,
     },
-    http: { enabled: c?.http?.enabled === true, accounts },
+    http: { enabled: c?.http?.enabled ?? defaults.http.enabled, accounts },
   };
 }
 

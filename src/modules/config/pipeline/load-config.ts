@@ -7,6 +7,7 @@ import { ConfigIssue, ConfigLoadError } from './config-issue';
 import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
+import { deepFreeze } from '../../../common/deep-freeze';
 import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
 
@@ -100,12 +101,4 @@ export function hashContents(contents: string[]): string {
   const h = createHash('sha256');
   for (const c of contents) h.update(String(c.length)).update(':').update(c);
   return h.digest('hex');
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 
 /** `provider/model`, e.g. `echo/default`, `anthropic/claude-sonnet-4-6`, `ollama/qwen3:8b`. */
 export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
@@ -15,7 +16,8 @@ export class MemoryCollectionConfig {
   name?: string;
 
   @IsOptional() @IsString() @MinLength(1)
-  @Describe('Glob of files to index [**/*.md, plus *.jsonl for session dirs].')
+  @Describe('Glob of files to index; when unset, an extra collection on a session directory also indexes its *.jsonl transcripts.')
+  @Default(CONFIG_DEFAULTS.each.memoryCollection.pattern)
   pattern?: string;
 }
 
@@ -23,6 +25,7 @@ export class MemoryCollectionConfig {
 export class AgentQmdSearchConfig {
   @IsOptional() @NestedArray(() => MemoryCollectionConfig)
   @Describe('Extra collections this agent may search, directionally and read-only.')
+  @Default(CONFIG_DEFAULTS.agents.defaults.memorySearch.qmd.extraCollections)
   extraCollections?: MemoryCollectionConfig[];
 }
 
@@ -43,6 +46,7 @@ export class AgentIdentityConfig {
 export class AgentSandboxConfig {
   @IsOptional() @IsIn(['off', 'all'])
   @Describe('all: the agent only sees sessions it spawned and cannot reach other agents.')
+  @Default(CONFIG_DEFAULTS.agents.defaults.sandbox.mode)
   mode?: 'off' | 'all';
 
   @IsOptional() @IsIn(['session', 'agent', 'shared'])
@@ -53,10 +57,12 @@ export class AgentSandboxConfig {
 export class AgentToolsConfig {
   @IsOptional() @IsArray() @IsString({ each: true })
   @Describe('Tool names the agent may use (empty or unset: all).')
+  @Default(CONFIG_DEFAULTS.agents.defaults.tools.allow)
   allow?: string[];
 
   @IsOptional() @IsArray() @IsString({ each: true })
   @Describe('Tool names the agent may not use (deny wins over allow).')
+  @Default(CONFIG_DEFAULTS.agents.defaults.tools.deny)
   deny?: string[];
 }
 
@@ -64,6 +70,7 @@ export class AgentToolsConfig {
 @StrictObject()
 export class AgentDefaultsConfig {
   @IsOptional() @IsString() @Matches(MODEL_REF_PATTERN, { message: 'must look like "provider/model", e.g. "echo/default"' })
+  @Default(CONFIG_DEFAULTS.agents.defaults.model)
   model?: string;
 
   @IsOptional() @IsString() @MinLength(1)
@@ -80,15 +87,16 @@ export class AgentDefaultsConfig {
   tools?: AgentToolsConfig;
 }
 
-@StrictObject('An agent in the map form `agents.entries.<id>`.')
+@StrictObject('An agent in the map form `agents.entries.<id>`. Fields it leaves unset come from agents.defaults.')
 export class AgentMapEntryConfig extends AgentDefaultsConfig {
-  @IsOptional() @IsBoolean() default?: boolean;
+  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.each.agent.default) default?: boolean;
   @IsOptional() @IsString() @MaxLength(200) name?: string;
   @IsOptional() @IsString() @MinLength(1) agentDir?: string;
-  @IsOptional() @NestedObject(() => AgentIdentityConfig) identity?: AgentIdentityConfig;
+  @IsOptional() @NestedObject(() => AgentIdentityConfig) @Default(CONFIG_DEFAULTS.each.agent.identity)
+  identity?: AgentIdentityConfig;
 }
 
-@StrictObject('An agent: an isolated workspace, state dir, session store and model.')
+@StrictObject('An agent: an isolated workspace, state dir, session store and model. Fields it leaves unset come from agents.defaults.')
 export class AgentEntryConfig extends AgentMapEntryConfig {
   @IsDefined() @IsString() @MaxLength(256)
   @Describe('Agent id; normalized to lowercase [a-z0-9_-], max 64.')
@@ -101,6 +109,7 @@ export class AgentsConfig {
   defaults?: AgentDefaultsConfig;
 
   @IsOptional() @NestedArray(() => AgentEntryConfig)
+  @Default(CONFIG_DEFAULTS.agents.list)
   list?: AgentEntryConfig[];
 
   @IsOptional() @NestedMap(() => AgentMapEntryConfig, 'AgentMapEntryConfig', undefined, 'Map form: agent id → entry.')

@@ -1,5 +1,6 @@
 import { IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { Describe, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 
 /** Peer and http account names: lowercase, so a name reads the same in a URL, a log line and the config. */
 export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -24,18 +25,21 @@ export class A2aPeerConfig {
 
 @StrictObject('Inbound A2A v1.0 channel.')
 export class A2aChannelConfig {
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.channels.a2a.enabled)
+  enabled?: boolean;
 
   @IsOptional() @IsUrl(HTTP_URL)
   @Describe('Public origin published in the Agent Card [derived from the request].')
   advertisedUrl?: string;
 
   @IsOptional() @IsInt() @Min(5000) @Max(600000)
-  @Describe('Longest blocking wait for a reply, ms [120000].')
+  @Describe('Longest blocking wait for a reply, ms.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.replyTimeoutMs)
   replyTimeoutMs?: number;
 
   @IsOptional() @IsInt() @Min(0)
-  @Describe('JSON-RPC entries per peer per sliding minute [30]; 0 = off.')
+  @Describe('JSON-RPC entries per peer per sliding minute; 0 = off.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.rateLimitPerMinute)
   rateLimitPerMinute?: number;
 
   @IsOptional() @IsArray() @IsString({ each: true })
@@ -43,6 +47,7 @@ export class A2aChannelConfig {
   exposeAgents?: string[];
 
   @IsOptional() @NestedMap(() => A2aPeerConfig, 'A2aPeerConfig', PEER_NAME_PATTERN)
+  @Default(CONFIG_DEFAULTS.channels.a2a.peers)
   peers?: Map<string, A2aPeerConfig>;
 }
 
@@ -57,9 +62,11 @@ export class HttpAccountConfig {
 
 @StrictObject('Generic HTTP integration channel.')
 export class HttpChannelConfig {
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.channels.http.enabled)
+  enabled?: boolean;
 
   @IsOptional() @NestedMap(() => HttpAccountConfig, 'HttpAccountConfig', PEER_NAME_PATTERN)
+  @Default(CONFIG_DEFAULTS.channels.http.accounts)
   accounts?: Map<string, HttpAccountConfig>;
 }
 

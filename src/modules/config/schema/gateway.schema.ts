@@ -12,7 +12,9 @@ import {
   IsArray,
   IsDefined,
 } from 'class-validator';
+import { CONFIG_DEFAULTS } from '../config-defaults';
 import {
+  Default,
   Describe,
   IsCidr,
   NestedArray,
@@ -27,11 +29,13 @@ const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['h
 @StrictObject('How the gateway notices edits of openclaw.json.')
 export class GatewayReloadConfig {
   @IsOptional() @IsIn(['hybrid', 'off'])
-  @Describe('hybrid [default]: watch the file and apply valid edits live; off: reload only via the admin API.')
+  @Describe('hybrid: watch the file and apply valid edits live; off: reload only via the admin API.')
+  @Default(CONFIG_DEFAULTS.gateway.reload.mode)
   mode?: 'hybrid' | 'off';
 
   @IsOptional() @IsInt() @Min(0) @Max(60000)
-  @Describe('Quiet time after the last change before reloading, in ms [300].')
+  @Describe('Quiet time after the last change before reloading, in ms.')
+  @Default(CONFIG_DEFAULTS.gateway.reload.debounceMs)
   debounceMs?: number;
 }
 
@@ -52,7 +56,8 @@ export class AdminTokenConfig {
 @StrictObject('Verify a signed identity assertion set by the SSO proxy.')
 export class SsoJwtConfig {
   @IsOptional() @IsString() @MinLength(1)
-  @Describe('Header carrying the JWT [X-Forwarded-Access-Token].')
+  @Describe('Header carrying the JWT.')
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.jwt.header)
   header?: string;
 
   @IsDefined() @IsUrl(URL_OPTIONS)
@@ -67,51 +72,63 @@ export class SsoJwtConfig {
 
 @StrictObject('Identity from an SSO reverse proxy.')
 export class SsoConfig {
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.gateway.admin.sso.enabled)
+  enabled?: boolean;
 
   @IsOptional() @IsArray() @IsCidr()
   @Describe('Only TCP peers inside these blocks may assert identity headers.')
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.trustedProxies)
   trustedProxies?: string[];
 
-  @IsOptional() @IsString() userHeader?: string;
-  @IsOptional() @IsString() emailHeader?: string;
-  @IsOptional() @IsString() groupsHeader?: string;
+  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.userHeader)
+  userHeader?: string;
+  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.emailHeader)
+  emailHeader?: string;
+  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.groupsHeader)
+  groupsHeader?: string;
 
   @IsOptional() @NestedObject(() => SsoJwtConfig)
   jwt?: SsoJwtConfig;
 
   @IsOptional() @StringMap({ enum: ADMIN_ROLES }, 'Group name → role.')
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.roleMapping)
   roleMapping?: Record<string, AdminRole>;
 
   @IsOptional() @IsIn(['none', ...ADMIN_ROLES])
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.defaultRole)
   defaultRole?: 'none' | AdminRole;
 }
 
 @StrictObject('Admin API access.')
 export class AdminConfig {
   @IsOptional() @NestedArray(() => AdminTokenConfig)
+  @Default(CONFIG_DEFAULTS.gateway.admin.tokens)
   tokens?: AdminTokenConfig[];
 
   @IsOptional() @NestedObject(() => SsoConfig)
   sso?: SsoConfig;
 
   @IsOptional() @IsBoolean()
-  @Describe('Serve /docs without authentication [false].')
+  @Describe('Serve /docs without authentication.')
+  @Default(CONFIG_DEFAULTS.gateway.admin.publicDocs)
   publicDocs?: boolean;
 }
 
 @StrictObject('The HTTP listener. port and bind need a restart; everything else is hot.')
 export class GatewayConfig {
   @IsOptional() @IsInt() @Min(0) @Max(65535)
-  @Describe('Listening port [18789]; 0 picks a free port. Restart needed.')
+  @Describe('Listening port; 0 picks a free port. Restart needed.')
+  @Default(CONFIG_DEFAULTS.gateway.port)
   port?: number;
 
   @IsOptional() @IsIP()
-  @Describe('Listening address [127.0.0.1]. Restart needed.')
+  @Describe('Listening address. Restart needed.')
+  @Default(CONFIG_DEFAULTS.gateway.bind)
   bind?: string;
 
   @IsOptional() @IsArray() @IsCidr()
   @Describe('Reverse proxies whose X-Forwarded-* headers are believed.')
+  @Default(CONFIG_DEFAULTS.gateway.trustedProxies)
   trustedProxies?: string[];
 
   @IsOptional() @IsUrl(URL_OPTIONS)

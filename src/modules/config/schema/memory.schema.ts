@@ -1,29 +1,35 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { MemoryCollectionConfig } from './agents.schema';
-import { Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
 
 @StrictObject()
 export class QmdSessionsConfig {
   @IsOptional() @IsBoolean()
-  @Describe("Index the agent's own transcripts [false].")
+  @Describe("Index the agent's own transcripts.")
+  @Default(CONFIG_DEFAULTS.memory.qmd.sessions.enabled)
   enabled?: boolean;
 }
 
 @StrictObject()
 export class QmdUpdateConfig {
-  @IsOptional() @IsInt() @Min(0) @Max(600000) debounceMs?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(600000) @Default(CONFIG_DEFAULTS.memory.qmd.update.debounceMs)
+  debounceMs?: number;
 }
 
 @StrictObject()
 export class QmdLimitsConfig {
-  @IsOptional() @IsInt() @Min(1) @Max(100) maxResults?: number;
-  @IsOptional() @IsInt() @Min(50) @Max(20000) maxSnippetChars?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(100) @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxResults)
+  maxResults?: number;
+  @IsOptional() @IsInt() @Min(50) @Max(20000) @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxSnippetChars)
+  maxSnippetChars?: number;
 }
 
 @StrictObject()
 export class QmdConfig {
   @IsOptional() @IsBoolean()
-  @Describe('Index MEMORY.md and memory/**/*.md of each agent [true].')
+  @Describe('Index MEMORY.md and memory/**/*.md of each agent.')
+  @Default(CONFIG_DEFAULTS.memory.qmd.includeDefaultMemory)
   includeDefaultMemory?: boolean;
 
   @IsOptional() @NestedObject(() => QmdSessionsConfig) sessions?: QmdSessionsConfig;
@@ -32,14 +38,16 @@ export class QmdConfig {
   @Describe('Deprecated alias of sessions.enabled.')
   indexSessions?: boolean;
 
-  @IsOptional() @NestedArray(() => MemoryCollectionConfig) paths?: MemoryCollectionConfig[];
+  @IsOptional() @NestedArray(() => MemoryCollectionConfig) @Default(CONFIG_DEFAULTS.memory.qmd.paths)
+  paths?: MemoryCollectionConfig[];
   @IsOptional() @NestedObject(() => QmdUpdateConfig) update?: QmdUpdateConfig;
   @IsOptional() @NestedObject(() => QmdLimitsConfig) limits?: QmdLimitsConfig;
 }
 
 @StrictObject()
 export class EmbeddingsConfig {
-  @IsOptional() @IsIn(['bundled', 'openai', 'none']) provider?: 'bundled' | 'openai' | 'none';
+  @IsOptional() @IsIn(['bundled', 'openai', 'none']) @Default(CONFIG_DEFAULTS.memory.embeddings.provider)
+  provider?: 'bundled' | 'openai' | 'none';
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) baseUrl?: string;
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
   @IsOptional() @IsString() @MinLength(1) model?: string;
@@ -48,10 +56,12 @@ export class EmbeddingsConfig {
 @StrictObject()
 export class MemoryConfig {
   @IsOptional() @IsIn(['builtin', 'qmd'])
-  @Describe('qmd selects the collection model (engine is built in) [builtin].')
+  @Describe('qmd selects the collection model (engine is built in).')
+  @Default(CONFIG_DEFAULTS.memory.backend)
   backend?: 'builtin' | 'qmd';
 
-  @IsOptional() @IsIn(['auto', 'on', 'off']) citations?: 'auto' | 'on' | 'off';
+  @IsOptional() @IsIn(['auto', 'on', 'off']) @Default(CONFIG_DEFAULTS.memory.citations)
+  citations?: 'auto' | 'on' | 'off';
   @IsOptional() @NestedObject(() => QmdConfig) qmd?: QmdConfig;
   @IsOptional() @NestedObject(() => EmbeddingsConfig) embeddings?: EmbeddingsConfig;
 }

@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { Describe, NestedMap, StrictObject, StringMap } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedMap, StrictObject, StringMap } from './schema-decorators';
 
 export const MODEL_APIS = ['openai-chat', 'anthropic-messages', 'echo'] as const;
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -16,9 +17,11 @@ export class ModelProviderConfig {
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
 
   @IsOptional() @StringMap(undefined, 'Extra HTTP headers (treated as secrets).')
+  @Default(CONFIG_DEFAULTS.each.modelProvider.headers)
   headers?: Record<string, string>;
 
-  @IsOptional() @IsInt() @Min(1000) @Max(600000) timeoutMs?: number;
+  @IsOptional() @IsInt() @Min(1000) @Max(600000) @Default(CONFIG_DEFAULTS.each.modelProvider.timeoutMs)
+  timeoutMs?: number;
 }
 
 @StrictObject()

@@ -5,7 +5,8 @@ import { GatewayConfig } from './gateway.schema';
 import { MemoryConfig } from './memory.schema';
 import { ModelsConfig } from './models.schema';
 import { BindingConfig, SessionConfig, ToolsConfig } from './routing.schema';
-import { Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
 
 /** The root of openclaw.json. Every nested class is strict: unknown keys are errors. */
 @StrictObject('clawgate gateway configuration (openclaw.json).')
@@ -16,7 +17,7 @@ export class OpenClawConfig {
 
   @IsOptional() @NestedObject(() => GatewayConfig) gateway?: GatewayConfig;
   @IsOptional() @NestedObject(() => AgentsConfig) agents?: AgentsConfig;
-  @IsOptional() @NestedArray(() => BindingConfig) bindings?: BindingConfig[];
+  @IsOptional() @NestedArray(() => BindingConfig) @Default(CONFIG_DEFAULTS.bindings) bindings?: BindingConfig[];
   @IsOptional() @NestedObject(() => ToolsConfig) tools?: ToolsConfig;
   @IsOptional() @NestedObject(() => SessionConfig) session?: SessionConfig;
   @IsOptional() @NestedObject(() => MemoryConfig) memory?: MemoryConfig;

@@ -1,5 +1,6 @@
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, IsArray, IsBoolean } from 'class-validator';
-import { Describe, NestedObject, StrictObject } from './schema-decorators';
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import { Default, Describe, NestedObject, StrictObject } from './schema-decorators';
 
 export const PEER_KINDS = ['direct', 'group', 'channel'] as const;
 export const DM_SCOPES = ['main', 'per-peer', 'per-channel-peer', 'per-account-channel-peer'] as const;
@@ -39,17 +40,20 @@ export class BindingConfig {
 @StrictObject('Agent-to-agent policy (layer 3).')
 export class AgentToAgentToolsConfig {
   @IsOptional() @IsBoolean()
-  @Describe('Must be exactly true for any cross-agent action [false].')
+  @Describe('Must be exactly true for any cross-agent action.')
+  @Default(CONFIG_DEFAULTS.tools.agentToAgent.enabled)
   enabled?: boolean;
 
   @IsOptional() @IsArray() @IsString({ each: true })
   @Describe('Agent id patterns; empty = all; "*" globs are case-insensitive, exact ids case-sensitive.')
+  @Default(CONFIG_DEFAULTS.tools.agentToAgent.allow)
   allow?: string[];
 }
 
 @StrictObject('Session visibility (layer 2).')
 export class SessionsToolsConfig {
-  @IsOptional() @IsIn(SESSION_VISIBILITIES) visibility?: (typeof SESSION_VISIBILITIES)[number];
+  @IsOptional() @IsIn(SESSION_VISIBILITIES) @Default(CONFIG_DEFAULTS.tools.sessions.visibility)
+  visibility?: (typeof SESSION_VISIBILITIES)[number];
 }
 
 @StrictObject()
@@ -61,20 +65,24 @@ export class ToolsConfig {
 @StrictObject()
 export class SessionAgentToAgentConfig {
   @IsOptional() @IsInt() @Min(0) @Max(5)
-  @Describe('Reply turns after the first answer [5]; 0 disables ping-pong.')
+  @Describe('Reply turns after the first answer; 0 disables ping-pong.')
+  @Default(CONFIG_DEFAULTS.session.agentToAgent.maxPingPongTurns)
   maxPingPongTurns?: number;
 
   @IsOptional() @IsInt() @Min(1) @Max(32)
-  @Describe('Longest chain of sessions_send hops [8].')
+  @Describe('Longest chain of sessions_send hops.')
+  @Default(CONFIG_DEFAULTS.session.agentToAgent.maxChainHops)
   maxChainHops?: number;
 }
 
 @StrictObject()
 export class SessionConfig {
-  @IsOptional() @IsIn(DM_SCOPES) dmScope?: (typeof DM_SCOPES)[number];
+  @IsOptional() @IsIn(DM_SCOPES) @Default(CONFIG_DEFAULTS.session.dmScope)
+  dmScope?: (typeof DM_SCOPES)[number];
 
   @IsOptional() @IsString() @MinLength(1)
-  @Describe('Name of the main session [main].')
+  @Describe('Name of the main session.')
+  @Default(CONFIG_DEFAULTS.session.mainKey)
   mainKey?: string;
 
   @IsOptional() @NestedObject(() => SessionAgentToAgentConfig) agentToAgent?: SessionAgentToAgentConfig;

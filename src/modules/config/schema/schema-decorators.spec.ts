@@ -1,4 +1,6 @@
-import { isPlainRecord, parseCidr } from './schema-decorators';
+import { IsOptional } from 'class-validator';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { Default, Describe, IsCidr, isPlainRecord, parseCidr } from './schema-decorators';
 
 describe('parseCidr', () => {
   it('accepts addresses and blocks of both families, with the full prefix for a bare address', () => {
@@ -20,5 +22,23 @@ describe('isPlainRecord', () => {
   it('is true only for plain objects', () => {
     expect(isPlainRecord({})).toBe(true);
     for (const v of [[], null, 'x', 1, new Map()]) expect(isPlainRecord(v)).toBe(false);
+  });
+});
+
+describe('Describe, Default and the typed decorators on one property', () => {
+  it('all end up in the JSON Schema, whatever their order, and the default is a copy', () => {
+    const proxies = Object.freeze([]) as readonly [];
+    class Sample {
+      @IsOptional() @IsCidr() @Describe('Proxies.') @Default(proxies)
+      first?: string[];
+
+      @IsOptional() @Default(proxies) @Describe('Proxies.') @IsCidr()
+      second?: string[];
+    }
+    const schema = targetConstructorToSchema(Sample) as { properties: Record<string, Record<string, unknown>> };
+    for (const key of ['first', 'second']) {
+      expect(schema.properties[key]).toMatchObject({ type: 'array', description: 'Proxies.', default: [] });
+      expect(Object.isFrozen(schema.properties[key].default)).toBe(false);
+    }
   });
 });

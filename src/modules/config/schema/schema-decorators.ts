@@ -26,7 +26,32 @@ export function StrictObject(description?: string): ClassDecorator {
 
 /** Documents a property in the JSON Schema (editors show it on hover). */
 export function Describe(description: string, extra: Record<string, unknown> = {}): PropertyDecorator {
-  return JSONSchema({ description, ...extra }) as PropertyDecorator;
+  return (target, key) => addToSchema(target, key, { description, ...extra });
+}
+
+/** A value CONFIG_DEFAULTS can hold: a primitive, or an empty list or map. */
+export type ConfigDefaultValue = string | number | boolean | readonly [] | Readonly<Record<string, never>>;
+
+/**
+ * The JSON Schema `default` of a property: the value the gateway uses when the key is absent. Pass it from
+ * CONFIG_DEFAULTS (never a literal), so what editors show is what normalization fills in.
+ */
+export function Default(value: ConfigDefaultValue): PropertyDecorator {
+  // A copy: the schema generator and its callers may change the nodes they get, the defaults are frozen.
+  return (target, key) => addToSchema(target, key, { default: structuredClone(value) });
+}
+
+/**
+ * JSONSchema() keeps one schema object per property, so a second call would silently replace the first
+ * (a description lost under a type). Every decorator here adds its part through this merge instead.
+ */
+const propertySchemas = new WeakMap<object, Map<string | symbol, Record<string, unknown>>>();
+function addToSchema(target: object, key: string | symbol, part: Record<string, unknown>): void {
+  const byKey = propertySchemas.get(target) ?? new Map<string | symbol, Record<string, unknown>>();
+  propertySchemas.set(target, byKey);
+  const merged = { ...(byKey.get(key) ?? {}), ...part };
+  byKey.set(key, merged);
+  JSONSchema(merged)(target, key as string);
 }
 
 /** A nested config object of the given class. */
@@ -63,12 +88,12 @@ export function NestedMap(
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
     if (keyPattern) MapKeysMatch(keyPattern)(target, key);
-    JSONSchema({
+    addToSchema(target, key, {
       type: 'object',
       additionalProperties: { $ref: `#/definitions/${refName}` },
       ...(keyPattern ? { propertyNames: { pattern: keyPattern.source } } : {}),
       ...(description ? { description } : {}),
-    })(target, key as string);
+    });
   };
 }
 
@@ -100,11 +125,11 @@ export function StringMap(valuePattern?: { enum: readonly string[] }, descriptio
         },
       },
     });
-    JSONSchema({
+    addToSchema(target, key, {
       type: 'object',
       additionalProperties: valuePattern ? { type: 'string', enum: [...valuePattern.enum] } : { type: 'string' },
       ...(description ? { description } : {}),
-    })(target, key as string);
+    });
   };
 }
 
@@ -141,10 +166,7 @@ export function IsCidr(options?: ValidationOptions): PropertyDecorator {
         },
       },
     });
-    JSONSchema({ type: 'array', items: { type: 'string', description: 'IP address or CIDR block' } })(
-      target,
-      key as string,
-    );
+    addToSchema(target, key, { type: 'array', items: { type: 'string', description: 'IP address or CIDR block' } });
   };
 }
 

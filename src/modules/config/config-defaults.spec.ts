@@ -1,0 +1,82 @@
+import { configDefaultsByKey } from './config-default-keys';
+import { CONFIG_DEFAULTS } from './config-defaults';
+import { buildConfigJsonSchema } from './schema/export-schema';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Every object and array reachable from `value`, with where it was found. */
+function* containers(value: unknown, at = 'CONFIG_DEFAULTS'): Generator<[string, object]> {
+  if (typeof value !== 'object' || value === null) return;
+  yield [at, value];
+  for (const [key, child] of Object.entries(value)) yield* containers(child, `${at}.${key}`);
+}
+
+/**
+ * The `default` of every property of the generated schema, by key path in the notation of the docs
+ * (`agents.list[].sandbox.mode`, `models.providers.<name>.timeoutMs`).
+ */
+function schemaDefaultsByKey(schema: JsonSchema): Map<string, unknown> {
+  const definitions = (schema.definitions ?? {}) as Record<string, JsonSchema>;
+  const deref = (node: JsonSchema): JsonSchema =>
+    typeof node.$ref === 'string' ? definitions[node.$ref.replace('#/definitions/', '')] ?? node : node;
+  const out = new Map<string, unknown>();
+  const walk = (raw: JsonSchema, prefix: string, depth: number): void => {
+    if (depth > 20) throw new Error(`schema nests too deep at ${prefix}`);
+    const node = deref(raw);
+    if (node.type === 'array' && node.items && typeof node.items === 'object') {
+      walk(node.items as JsonSchema, `${prefix}[]`, depth + 1);
+      return;
+    }
+    for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) {
+      const keyPath = prefix ? `${prefix}.${key}` : key;
+      if ('default' in child) out.set(keyPath, child.default);
+      walk(child, keyPath, depth + 1);
+    }
+    const values = node.additionalProperties;
+    if (values && typeof values === 'object') walk(values as JsonSchema, `${prefix}.<name>`, depth + 1);
+  };
+  walk(schema, '', 0);
+  return out;
+}
+
+describe('CONFIG_DEFAULTS', () => {
+  it('is frozen all the way down', () => {
+    const thawed = [...containers(CONFIG_DEFAULTS)].filter(([, v]) => !Object.isFrozen(v)).map(([at]) => at);
+    expect(thawed).toEqual([]);
+  });
+
+  it('places each default at the keys it applies to', () => {
+    const byKey = configDefaultsByKey();
+    expect(byKey.get('gateway.port')).toBe(18789);
+    expect(byKey.get('agents.defaults.sandbox.mode')).toBe('off');
+    // An agent's own field falls back to agents.defaults, in both ways of writing agents.
+    expect(byKey.get('agents.list[].sandbox.mode')).toBe('off');
+    expect(byKey.get('agents.entries.<name>.tools.allow')).toEqual([]);
+    expect(byKey.get('agents.entries.<name>.default')).toBe(false);
+    expect(byKey.get('agents.list[].memorySearch.qmd.extraCollections[].pattern')).toBe('**/*.md');
+    expect(byKey.get('memory.qmd.paths[].pattern')).toBe('**/*.md');
+    expect(byKey.get('models.providers.<name>.timeoutMs')).toBe(120000);
+    expect([...byKey.keys()].filter((k) => k.startsWith('each.'))).toEqual([]);
+  });
+});
+
+describe('the exported JSON Schema', () => {
+  const inSchema = schemaDefaultsByKey(buildConfigJsonSchema());
+  const inCode = configDefaultsByKey();
+
+  it('has the default of CONFIG_DEFAULTS on every key that has one', () => {
+    const problems = [...inCode].flatMap(([key, value]) => {
+      if (!inSchema.has(key)) return [`${key}: no default in the schema (CONFIG_DEFAULTS has ${JSON.stringify(value)})`];
+      const stated = inSchema.get(key);
+      return JSON.stringify(stated) === JSON.stringify(value)
+        ? []
+        : [`${key}: the schema says ${JSON.stringify(stated)}, CONFIG_DEFAULTS ${JSON.stringify(value)}`];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('has no default that CONFIG_DEFAULTS does not have', () => {
+    const extra = [...inSchema.keys()].filter((key) => !inCode.has(key));
+    expect(extra).toEqual([]);
+  });
+});

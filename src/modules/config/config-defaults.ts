@@ -1,0 +1,103 @@
+import { deepFreeze } from '../../common/deep-freeze';
+import type { AgentMapEntryConfig, MemoryCollectionConfig } from './schema/agents.schema';
+import type { ModelProviderConfig } from './schema/models.schema';
+import type { OpenClawConfig } from './schema/openclaw.schema';
+
+/**
+ * What a defaults object may hold for a schema class: any of its keys, nested; a list only as `[]` and a
+ * map (a `Map` on the schema classes) only as `{}`, because an absent collection is always empty. Keys the
+ * class does not have are compile errors, so a default cannot sit at a path the file cannot spell.
+ */
+type DefaultsFor<T> = { [K in keyof T]?: DefaultValue<NonNullable<T[K]>> };
+type DefaultValue<V> =
+  V extends Map<string, unknown> ? Readonly<Record<string, never>>
+  : V extends readonly unknown[] ? readonly []
+  : V extends object ? DefaultsFor<V>
+  : V;
+
+interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'>> {
+  /** Defaults of every element of a list or map of entries, by the kind of entry. */
+  each: {
+    /** `agents.list[]` and `agents.entries.<id>`, beyond what they inherit from `agents.defaults`. */
+    agent: DefaultsFor<Pick<AgentMapEntryConfig, 'default' | 'identity'>>;
+    /** `memory.qmd.paths[]` and every `memorySearch.qmd.extraCollections[]`. */
+    memoryCollection: DefaultsFor<Pick<MemoryCollectionConfig, 'pattern'>>;
+    /** `models.providers.<name>`, built in or not. */
+    modelProvider: DefaultsFor<ModelProviderConfig>;
+  };
+}
+
+/**
+ * Every default of openclaw.json, in the shape of the file: the value the gateway uses when a key is
+ * absent. Normalization reads its defaults from here, and the schema classes put each one into the
+ * exported JSON Schema as `default`, so the editor, the gateway and the docs (checked by a test) cannot
+ * drift apart. A key that is absent here has no default: it stays unset, or its value is derived (agent
+ * paths, collection names, the built-in model providers) by the code that resolves it.
+ *
+ * Fields of `agents.defaults` are also the last fallback of each agent's own field: an agent that sets
+ * no `sandbox.mode` takes `agents.defaults.sandbox.mode`, and this value when that is unset too.
+ */
+export const CONFIG_DEFAULTS = deepFreeze({
+  gateway: {
+    port: 18789,
+    bind: '127.0.0.1',
+    trustedProxies: [],
+    reload: { mode: 'hybrid', debounceMs: 300 },
+    admin: {
+      tokens: [],
+      sso: {
+        enabled: false,
+        trustedProxies: [],
+        userHeader: 'X-Forwarded-User',
+        emailHeader: 'X-Forwarded-Email',
+        groupsHeader: 'X-Forwarded-Groups',
+        // Applies only once `jwt` is set; without it there is no JWT check at all.
+        jwt: { header: 'X-Forwarded-Access-Token' },
+        roleMapping: {},
+        defaultRole: 'none',
+      },
+      publicDocs: false,
+    },
+  },
+  agents: {
+    defaults: {
+      // The offline echo model: a config never fails to run for lack of an API key.
+      model: 'echo/default',
+      memorySearch: { qmd: { extraCollections: [] } },
+      sandbox: { mode: 'off' },
+      tools: { allow: [], deny: [] },
+    },
+    list: [],
+  },
+  bindings: [],
+  tools: {
+    agentToAgent: { enabled: false, allow: [] },
+    sessions: { visibility: 'tree' },
+  },
+  session: {
+    dmScope: 'main',
+    mainKey: 'main',
+    agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 },
+  },
+  memory: {
+    backend: 'builtin',
+    citations: 'auto',
+    qmd: {
+      includeDefaultMemory: true,
+      sessions: { enabled: false },
+      paths: [],
+      update: { debounceMs: 1500 },
+      limits: { maxResults: 6, maxSnippetChars: 700 },
+    },
+    embeddings: { provider: 'bundled' },
+  },
+  channels: {
+    a2a: { enabled: false, replyTimeoutMs: 120_000, rateLimitPerMinute: 30, peers: {} },
+    http: { enabled: false, accounts: {} },
+  },
+  each: {
+    agent: { default: false, identity: {} },
+    memoryCollection: { pattern: '**/*.md' },
+    modelProvider: { headers: {}, timeoutMs: 120_000 },
+  },
+} as const satisfies ConfigDefaultsShape);
