@@ -17,7 +17,7 @@ export class A2aChannelAdapter implements ChannelAdapter, OnModuleInit {
     this.registry.register(this);
   }
 
-  async send(): Promise<DeliveryResult> {
-    return { status: 'failed', detail: A2A_MESSAGES.channelAdapterSend };
+  send(): Promise<DeliveryResult> {
+    return Promise.resolve({ status: 'failed', detail: A2A_MESSAGES.channelAdapterSend });
   }
 }

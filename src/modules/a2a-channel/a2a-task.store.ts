@@ -49,9 +49,9 @@ export class A2aTaskStore implements TaskStore {
     });
   }
 
-  async get(id: string): Promise<A2aTask | undefined> {
+  get(id: string): Promise<A2aTask | undefined> {
     const row = this.connection(false)?.statements.get.get(id) as TaskRow | undefined;
-    return row && fromRow(row);
+    return Promise.resolve(row && fromRow(row));
   }
 
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
@@ -62,16 +62,19 @@ export class A2aTaskStore implements TaskStore {
     });
   }
 
-  async list(filter: TaskListFilter): Promise<A2aTask[]> {
+  list(filter: TaskListFilter): Promise<A2aTask[]> {
     const conn = this.connection(false);
-    if (!conn) return [];
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit: filter.limit };
-    if (filter.peer !== undefined) (where.push('peer = @peer'), (params.peer = filter.peer));
-    if (filter.state !== undefined) (where.push('state = @state'), (params.state = filter.state));
-    if (filter.contextId !== undefined) (where.push('context_id = @context_id'), (params.context_id = filter.contextId));
-    const sql = `SELECT ${COLUMNS} FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
-    return (conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow);
+    if (!conn) return Promise.resolve([]);
+    const conditions: Array<[column: string, value: unknown]> = [
+      ['peer', filter.peer],
+      ['state', filter.state],
+      ['context_id', filter.contextId],
+    ];
+    const where = conditions.filter(([, value]) => value !== undefined);
+    const params = Object.fromEntries([['limit', filter.limit], ...where]);
+    const clause = where.length ? `WHERE ${where.map(([column]) => `${column} = @${column}`).join(' AND ')}` : '';
+    const sql = `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit`;
+    return Promise.resolve((conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow));
   }
 
   async failUnsettled(reason: string, at: number): Promise<number> {
@@ -90,12 +93,13 @@ export class A2aTaskStore implements TaskStore {
   }
 
   /** Commits what is pending, then closes; later calls fail. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.commits.flush();
     this.closed = true;
     this.conn?.db.close();
     this.conn = undefined;
+    return Promise.resolve();
   }
 
   /** The connection, opened on first use. Without `create`, undefined while no database file exists yet. */

@@ -74,7 +74,7 @@ const MAX_ORIGINS_PER_SNAPSHOT = 32;
 
 export function renderAgentCard(config: NormalizedConfig, origin: string): RenderedCard {
   let byOrigin = rendered.get(config);
-  if (!byOrigin) rendered.set(config, (byOrigin = new Map()));
+  if (!byOrigin) rendered.set(config, (byOrigin = new Map<string, RenderedCard>()));
   let card = byOrigin.get(origin);
   if (!card) {
     const body = JSON.stringify(buildAgentCard(config, origin));

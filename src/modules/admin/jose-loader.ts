@@ -7,6 +7,7 @@ export type JoseApi = Pick<typeof Jose, 'createRemoteJWKSet' | 'jwtVerify'>;
  * jose 6 is ESM-only and this build is CommonJS, where TypeScript rewrites `import()` into `require()`.
  * A Function-wrapped `import()` stays a real dynamic import, which every Node 20 can do from CommonJS.
  */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed string, the only way to keep import()
 const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<JoseApi>;
 
 let provided: JoseApi | undefined;

@@ -37,7 +37,7 @@ export class JwtAssertionVerifier {
         clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ['exp'],
       });
-      return payload as Record<string, unknown>;
+      return payload;
     } catch (err) {
       // The code says why (expired, wrong audience, unknown key, JWKS unreachable); never log the token.
       const e = err as { code?: string; claim?: string; message?: string };

@@ -77,7 +77,7 @@ export function planDeleteAgent(id: string): (root: Doc) => Json5Edit[] {
     const bindings = Array.isArray(root.bindings) ? root.bindings : [];
     const bindingEdits: Json5Edit[] = bindings
       .map((b, i) => ({ b: asObject(b), i }))
-      .filter(({ b }) => b && normalizeAgentId(String(b.agentId ?? '')) === agentId)
+      .filter(({ b }) => b && normalizeAgentId(textOf(b.agentId)) === agentId)
       .map(({ i }) => i)
       .reverse() // remove from the end so earlier indexes stay valid
       .map((i) => ({ op: 'remove', path: ['bindings', i] }));
@@ -115,7 +115,7 @@ export function locateAgent(root: Doc, id: string): { path: JsonPath; entry: Doc
     }
   }
   const list = Array.isArray(agents?.list) ? (agents?.list as unknown[]) : [];
-  const index = list.findIndex((e) => normalizeAgentId(String(asObject(e)?.id ?? '')) === agentId);
+  const index = list.findIndex((e) => normalizeAgentId(textOf(asObject(e)?.id)) === agentId);
   if (index >= 0) return { path: ['agents', 'list', index], entry: asObject(list[index]) as Doc };
   throw new AgentNotInFileError(agentId);
 }
@@ -140,4 +140,9 @@ function compact<T extends object>(value: T): Partial<T> {
 
 function asObject(value: unknown): Doc | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Doc) : undefined;
+}
+
+/** A scalar written in the file as text (an id may be written as a number); anything else is no id. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }

@@ -1,4 +1,5 @@
 import { CONFIG_DEFAULTS } from './config-defaults';
+import { isRecord } from '../../common/is-record';
 
 /** Both ways of writing an agent; its own fields fall back to `agents.defaults`. */
 const AGENT_FORMS = ['agents.list[]', 'agents.entries.<name>'];
@@ -37,7 +38,7 @@ export function configDefaultsByKey(): Map<string, unknown> {
 function leaves(node: object, prefix: string): Array<[string, unknown]> {
   return Object.entries(node).flatMap(([key, value]): Array<[string, unknown]> => {
     const at = prefix ? `${prefix}.${key}` : key;
-    const isGroup = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
+    const isGroup = isRecord(value) && Object.keys(value).length > 0;
     return isGroup ? leaves(value, at) : [[at, value]];
   });
 }

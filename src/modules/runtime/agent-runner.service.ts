@@ -187,8 +187,9 @@ export class AgentRunner implements OnModuleDestroy {
 function toChatMessage(line: TranscriptLine): ChatMessage[] {
   if (line.role === 'user') return [{ role: 'user', text: line.text }];
   if (line.role === 'assistant') return [{ role: 'assistant', text: line.text, toolCalls: line.toolCalls as ToolCall[] | undefined }];
-  if (line.role === 'tool' && line.meta?.toolCallId) {
-    return [{ role: 'tool', toolCallId: String(line.meta.toolCallId), name: String(line.meta.name ?? ''), text: line.text }];
+  const { toolCallId, name } = line.meta ?? {};
+  if (line.role === 'tool' && typeof toolCallId === 'string' && toolCallId) {
+    return [{ role: 'tool', toolCallId, name: typeof name === 'string' ? name : '', text: line.text }];
   }
   return [];
 }

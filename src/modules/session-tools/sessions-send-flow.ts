@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ChannelRegistry } from '../channels';
+import { ChannelRegistry, type DeliveryResult } from '../channels';
 import { ConfigStore } from '../config';
 import { AgentRunner, type RunRecord } from '../runtime';
 import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
@@ -89,7 +89,7 @@ export class SessionsSendFlow {
     const entry = await this.sessions.get(sessionKey);
     const ctx = entry?.deliveryContext;
     const adapter = ctx?.channel ? this.channels.get(ctx.channel) : undefined;
-    let outcome: Record<string, unknown>;
+    let outcome: { status: DeliveryResult['status'] | 'skipped'; detail?: string };
     if (!ctx?.channel || !ctx.to) {
       outcome = { status: 'skipped', detail: 'the session has no delivery context (no channel to post to)' };
     } else if (!adapter) {
@@ -98,13 +98,13 @@ export class SessionsSendFlow {
       // The port does not promise that send never throws; a throwing adapter is a failed delivery, still recorded.
       outcome = await adapter.send({ sessionKey, to: ctx.to, text, accountId: ctx.accountId, threadId: ctx.threadId }).then(
         (result) => ({ ...result }),
-        (err: unknown) => ({ status: 'failed', detail: `channel "${ctx.channel}" could not deliver: ${(err as Error)?.message ?? String(err)}` }),
+        (err: unknown) => ({ status: 'failed' as const, detail: `channel "${ctx.channel}" could not deliver: ${(err as Error)?.message ?? String(err)}` }),
       );
     }
-    this.logger.log(`announce for ${sessionKey}: ${String(outcome.status)}`);
+    this.logger.log(`announce for ${sessionKey}: ${outcome.status}`);
     await this.sessions.append(sessionKey, {
       role: 'system',
-      text: `announce ${String(outcome.status)}${outcome.detail ? `: ${String(outcome.detail)}` : ''}`,
+      text: `announce ${outcome.status}${outcome.detail ? `: ${outcome.detail}` : ''}`,
       meta: { sessionsSend: { step: 'delivery', chainId, channel: ctx?.channel, to: ctx?.to }, delivery: outcome },
     });
   }

@@ -159,7 +159,7 @@ export class FileSessionStore implements SessionStore, OnApplicationShutdown {
       key = canonicalSessionKey(sessionKey).key;
       full = buildLine(line, this.now());
     } catch (e) {
-      return Promise.reject(e);
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
     // Queued synchronously, before any await, so the chain order is the call order.
     return this.inOrder(key, async () => {

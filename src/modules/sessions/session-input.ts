@@ -11,6 +11,7 @@ import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from '
 export const MAX_SESSION_KEY_LENGTH = 1024;
 export const MAX_LABEL_LENGTH = 512;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /**
  * Transcript file stems. Generated as UUIDs by the store; checked again when an index is loaded from disk

@@ -100,7 +100,7 @@ export function directSessionKey(input: DirectSessionKeyInput): string {
       parts = [requireSegment('channel', input.channel, false), requireSegment('accountId', input.accountId, false), 'direct', peer];
       break;
     default:
-      throw new Error(`unknown dmScope ${JSON.stringify(input.dmScope as string)}`);
+      throw new Error(`unknown dmScope ${JSON.stringify(input.dmScope)}`);
   }
   return withThread(join(agent, parts), input.threadId);
 }
@@ -108,7 +108,7 @@ export function directSessionKey(input: DirectSessionKeyInput): string {
 /** `agent:<id>:<channel>:group|channel:<peerId>[:thread:<threadId>]`. */
 export function groupSessionKey(input: GroupSessionKeyInput): string {
   if (input.kind !== 'group' && input.kind !== 'channel') {
-    throw new Error(`group session kind must be "group" or "channel", got ${JSON.stringify(input.kind as string)}`);
+    throw new Error(`group session kind must be "group" or "channel", got ${JSON.stringify(input.kind)}`);
   }
   const parts = [requireSegment('channel', input.channel, false), input.kind, requireSegment('peerId', input.peerId, true)];
   return withThread(join(agentSegment(input.agentId), parts), input.threadId);

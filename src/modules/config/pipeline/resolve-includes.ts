@@ -246,7 +246,7 @@ function mergeValues(base: unknown, over: unknown, segs: Segment[], origins: Ori
   if (Array.isArray(base) && Array.isArray(over)) {
     // over's elements move behind base's, so records inside them must follow.
     shiftIndexes(overOrigins, here, base.length);
-    return [...base, ...over];
+    return [...(base as unknown[]), ...(over as unknown[])];
   }
   for (const p of [...origins.keys()]) if (isBelow(p, here)) origins.delete(p);
   return over;

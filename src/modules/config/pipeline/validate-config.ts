@@ -168,7 +168,7 @@ function describeGot(value: unknown): string {
 function knownKeysOf(target: unknown): string[] {
   if (!target || typeof target !== 'object') return [];
   const metas = getMetadataStorage().getTargetValidationMetadatas(
-    (target as object).constructor,
+    (target).constructor,
     '',
     true,
     false,

@@ -21,7 +21,7 @@ export { parseCidr };
 
 /** Marks a config object as closed: unknown keys are rejected at runtime and in the JSON Schema. */
 export function StrictObject(description?: string): ClassDecorator {
-  return JSONSchema({ additionalProperties: false, ...(description ? { description } : {}) }) as ClassDecorator;
+  return JSONSchema({ additionalProperties: false, ...(description ? { description } : {}) });
 }
 
 /** Documents a property in the JSON Schema (editors show it on hover). */
@@ -68,7 +68,7 @@ export function NestedObject(cls: () => new () => object): PropertyDecorator {
  */
 export function NestedArray(cls: () => new () => object): PropertyDecorator {
   return (target, key) => {
-    IsArray()(target, key as string);
+    IsArray()(target, key);
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
   };
@@ -100,7 +100,7 @@ export function NestedMap(
 /** A map `{ <name>: string }` (headers, role mappings). */
 export function StringMap(valuePattern?: { enum: readonly string[] }, description?: string): PropertyDecorator {
   return (target, key) => {
-    IsObject()(target, key as string);
+    IsObject()(target, key);
     registerDecorator({
       name: 'stringMap',
       target: target.constructor,

@@ -6,7 +6,7 @@
  * A JSON5 document is a JavaScript expression, so acorn gives us exact offsets for every value. JSON5
  * itself is used to validate input and output, so acorn's wider grammar never leaks into a file.
  */
-import { parse as acornParse } from 'acorn';
+import { parse as acornParse, type Expression, type Program } from 'acorn';
 import * as JSON5 from 'json5';
 import { toDottedPath } from '../pipeline/config-issue';
 
@@ -33,8 +33,6 @@ type JNode = Container | Scalar;
 /** Layout conventions detected from the file so inserted text looks like the rest of it. */
 interface Style { unit: string; eol: string; trailing: boolean }
 interface Doc { text: string; root: Container; style: Style }
-// acorn's ESTree types are far wider than JSON5; a loose shape keeps the converter short.
-type AcornNode = { type: string; start: number; end: number; [k: string]: any };
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const INLINE_ARRAY_MAX = 72;
@@ -104,15 +102,15 @@ function findEntry(node: JNode, seg: string | number, label: string, fail: (m: s
 }
 
 function parseDoc(text: string): Doc {
-  let program: AcornNode;
+  let program: Program;
   try {
     // The newline before `)` keeps a trailing line comment from swallowing the parenthesis.
     const src = `(${text}\n)`;
-    program = acornParse(src, { ecmaVersion: 'latest', ranges: true, locations: true }) as unknown as AcornNode;
+    program = acornParse(src, { ecmaVersion: 'latest', ranges: true, locations: true });
   } catch (e) {
     throw new Json5EditError(`cannot parse document: ${(e as Error).message}`);
   }
-  const stmt = program.body.length === 1 ? (program.body[0] as AcornNode) : undefined;
+  const stmt = program.body.length === 1 ? program.body[0] : undefined;
   if (stmt?.type !== 'ExpressionStatement') throw new Json5EditError('document must be a single value');
   const root = convert(stmt.expression);
   if (root.kind !== 'object') throw new Json5EditError('top level of the document must be an object');
@@ -120,20 +118,20 @@ function parseDoc(text: string): Doc {
 }
 
 /** Turns acorn's AST into our small tree; offsets shift by 1 for the `(` added in parseDoc. */
-function convert(n: AcornNode): JNode {
+function convert(n: Expression): JNode {
   const [start, end] = [n.start - 1, n.end - 1];
   const bad = () => new Json5EditError(`unsupported syntax ${n.type} at offset ${start}`);
   if (n.type === 'ObjectExpression') {
-    const entries = (n.properties as AcornNode[]).map((p): Entry => {
+    const entries = n.properties.map((p): Entry => {
       if (p.type !== 'Property' || p.computed || p.shorthand || p.method) throw bad();
-      const key = p.key.type === 'Identifier' ? p.key.name : p.key.value;
+      const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? p.key.value : undefined;
       if (typeof key !== 'string') throw bad();
       return { start: p.start - 1, end: p.end - 1, key, value: convert(p.value) };
     });
     return { kind: 'object', start, end, entries };
   }
   if (n.type === 'ArrayExpression') {
-    const entries = (n.elements as Array<AcornNode | null>).map((el): Entry => {
+    const entries = n.elements.map((el): Entry => {
       if (!el || el.type === 'SpreadElement') throw bad();
       const value = convert(el);
       return { start: value.start, end: value.end, value };
@@ -141,9 +139,9 @@ function convert(n: AcornNode): JNode {
     return { kind: 'array', start, end, entries };
   }
   if (n.type === 'Literal' && !n.regex && n.bigint === undefined) {
-    return { kind: 'scalar', start, end, quote: typeof n.value === 'string' ? n.raw[0] : undefined };
+    return { kind: 'scalar', start, end, quote: typeof n.value === 'string' ? n.raw?.[0] : undefined };
   }
-  const special = (a: AcornNode) =>
+  const special = (a: Expression) =>
     a.type === 'Identifier' ? a.name === 'Infinity' || a.name === 'NaN' : a.type === 'Literal' && typeof a.value === 'number';
   if (n.type === 'Identifier' && special(n)) return { kind: 'scalar', start, end };
   if (n.type === 'UnaryExpression' && (n.operator === '-' || n.operator === '+') && special(n.argument)) {

@@ -10,10 +10,16 @@ export const ECHO_MAX_CHARS = 200;
 export class EchoProvider implements ModelProvider {
   readonly api = 'echo' as const;
 
-  async complete(_settings: unknown, request: ModelRequest): Promise<ModelResponse> {
-    if (request.signal.aborted) throw request.signal.reason ?? new Error('aborted');
+  complete(_settings: unknown, request: ModelRequest): Promise<ModelResponse> {
+    if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
     const last = [...request.messages].reverse().find((m) => m.role === 'user');
     const text = Array.from(last?.text ?? '').slice(0, ECHO_MAX_CHARS).join('');
-    return { text: `[${request.agentId}] ${text}`, toolCalls: [] };
+    return Promise.resolve({ text: `[${request.agentId}] ${text}`, toolCalls: [] });
   }
+}
+
+/** Why a signal was aborted, as an Error (a caller may abort with any value). */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }

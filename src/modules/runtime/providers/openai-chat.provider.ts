@@ -89,7 +89,7 @@ export function parseOpenAiResponse(settings: ModelProviderSettings, raw: unknow
   const rawCalls = message.tool_calls ?? [];
   if (!Array.isArray(rawCalls)) throw malformed(settings, 'choices[0].message.tool_calls is not an array');
   const toolCalls = rawCalls.map((c, i) => parseToolCall(settings, c, i));
-  return { text: (message.content as string | null | undefined) ?? '', toolCalls, usage: usageOf(body.usage) };
+  return { text: (message.content) ?? '', toolCalls, usage: usageOf(body.usage) };
 }
 
 function parseToolCall(settings: ModelProviderSettings, raw: unknown, index: number): ToolCall {
