@@ -16,14 +16,17 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
+      // Ports are async so that another backend can do I/O; an implementation that finishes at once still
+      // returns a promise, and `async` is what turns its throw into a rejection the caller can catch.
+      '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Prettier wraps code at 140; this catches what it leaves alone (comments), strings and URLs excepted.
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {
-    // Tests read untyped HTTP bodies (supertest's `res.body` is `any`) and implement async ports with fakes
-    // that need no await; the type-safety rules about `any` values would only add casts there.
+    // Tests read untyped HTTP bodies (supertest's `res.body` is `any`); the rules about `any` values would
+    // only add casts there.
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -31,7 +34,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/require-await': 'off',
     },
   },
 );

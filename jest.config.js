@@ -1,8 +1,11 @@
-// Unit specs live beside the code (src/**/*.spec.ts); e2e specs in test/ boot the real app.
+// Unit specs live beside the code (src/**/*.spec.ts); e2e specs in test/ boot the real app. Both need only
+// Node.js. Specs that need a system program (nginx, ...) are test/system/*.system-spec.ts, run by
+// `npm run test:system` (jest.system.config.js, which shares these settings).
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/system/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,

@@ -3,8 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ConfigStore } from '../../src/modules/config/config.store';
 import { FileSessionStore } from '../../src/modules/sessions/file-session.store';
+import { snapshotFrom } from './config-snapshot';
+import { ServingConfigStore } from './serving-config-store';
 
-/** A state dir in tmp plus a ConfigStore stand-in that knows only what the session store reads. */
+/** A state dir in tmp plus a ConfigStore serving a config with the given agents in it. */
 export interface TempSessionEnv {
   stateDir: string;
   config: ConfigStore;
@@ -17,8 +19,7 @@ export interface TempSessionEnv {
 export async function tempSessionEnv(configuredAgents: string[]): Promise<TempSessionEnv> {
   const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-sessions-'));
   const sessionsDir = (id: string) => path.join(stateDir, 'agents', id, 'sessions');
-  const agentsById = new Map(configuredAgents.map((id) => [id, { id, sessionsDir: sessionsDir(id) }]));
-  const config = { stateDir, current: () => ({ stateDir, agentsById }) } as unknown as ConfigStore;
+  const config = new ServingConfigStore(await snapshotFrom({ agents: { list: configuredAgents.map((id) => ({ id })) } }, { stateDir }));
   return {
     stateDir,
     config,

@@ -1,29 +1,40 @@
 import { Logger } from '@nestjs/common';
-import type { ConfigStore } from '../config/config.store';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { A2aRpcService } from './a2a-rpc.service';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SlidingWindowRateLimiter } from './rate-limiter';
+import type { WireTask } from './task-model';
+
+/** What the fake task service answers: a completed task whose artifact is `reply`. */
+const completedTask = (reply: string): WireTask => ({
+  id: 't1',
+  contextId: 'ctx-1',
+  status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:00.000Z' },
+  artifacts: [{ artifactId: 'a1', parts: [{ text: reply }] }],
+  history: [],
+});
 
 /** JSON-RPC framing over a fake task service: what goes in, what comes out. */
-function setup(rateLimitPerMinute = 0) {
+async function setup(rateLimitPerMinute = 0) {
   const clock: Clock & { t: number } = { t: 0, now: () => clock.t };
-  const config = { current: () => ({ config: { channels: { a2a: { rateLimitPerMinute } } } }), onApplied: () => () => undefined } as unknown as ConfigStore;
+  const config = new ServingConfigStore(await snapshotFrom({ channels: { a2a: { rateLimitPerMinute } } }));
   const calls: Array<{ op: string; peer: string; params: unknown; wait?: boolean }> = [];
   let reply = 'ok';
-  const tasks = {
-    sendMessage: async (peer: string, params: unknown, options: { wait: boolean }) => {
+  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask'> = {
+    sendMessage: async (peer, params, options) => {
       calls.push({ op: 'send', peer, params, wait: options.wait });
       if ((params as { boom?: boolean })?.boom) throw new Error('disk on fire at /var/secret/path');
-      return { task: { id: 't1', reply } };
+      return { task: completedTask(reply) };
     },
-    getTask: async (peer: string, params: unknown) => {
+    getTask: async (peer, params) => {
       calls.push({ op: 'get', peer, params });
       throw new AppError(ErrorCode.TaskNotFound, 'Task not found');
     },
-  } as unknown as A2aTaskService;
+  };
   const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));
   const handle = async (body: unknown) => {
     const out = await service.handle('hermes', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
@@ -36,13 +47,13 @@ const call = (id: unknown, method = 'SendMessage', params: unknown = { m: 1 }) =
 
 describe('A2aRpcService', () => {
   it('answers a call with its id and passes the authenticated peer, never anything from the body', async () => {
-    const { handle, calls } = setup();
-    expect(await handle(call('r-1'))).toEqual({ jsonrpc: '2.0', id: 'r-1', result: { task: { id: 't1', reply: 'ok' } } });
+    const { handle, calls } = await setup();
+    expect(await handle(call('r-1'))).toEqual({ jsonrpc: '2.0', id: 'r-1', result: { task: completedTask('ok') } });
     expect(calls).toEqual([{ op: 'send', peer: 'hermes', params: { m: 1 }, wait: true }]);
   });
 
   it('maps errors: -32700, -32600 (with the id when readable), -32601, -32004, domain errors, and internals as -32000', async () => {
-    const { handle } = setup();
+    const { handle } = await setup();
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     expect(await handle('{"jsonrpc": "2.0",')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     expect(await handle('42')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
@@ -62,17 +73,17 @@ describe('A2aRpcService', () => {
   });
 
   it('accepts the 0.3 aliases', async () => {
-    const { handle, calls } = setup();
+    const { handle, calls } = await setup();
     await handle(call(1, 'message/send'));
     await handle(call(2, 'tasks/get', { id: 'x' }));
     expect(calls.map((c) => c.op)).toEqual(['send', 'get']);
   });
 
   it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {
-    const { handle, calls } = setup();
+    const { handle, calls } = await setup();
     const out = await handle([call(1), { jsonrpc: '2.0', method: 'SendMessage', params: {} }, call(2, 'Nope'), 17]);
     expect(out).toEqual([
-      { jsonrpc: '2.0', id: 1, result: { task: { id: 't1', reply: 'ok' } } },
+      { jsonrpc: '2.0', id: 1, result: { task: completedTask('ok') } },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } },
     ]);
@@ -83,7 +94,7 @@ describe('A2aRpcService', () => {
   });
 
   it('refuses a batch over 30 entries with one error, without running any of them', async () => {
-    const { handle, calls } = setup();
+    const { handle, calls } = await setup();
     const batch = Array.from({ length: 31 }, (_, i) => call(i));
     expect(await handle(batch)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'batch exceeds the 30 request limit' } });
     expect(calls).toHaveLength(0);
@@ -91,7 +102,7 @@ describe('A2aRpcService', () => {
   });
 
   it('rate-limits per entry, invalid ones included', async () => {
-    const { handle, clock } = setup(3);
+    const { handle, clock } = await setup(3);
     expect((await handle('not json')).error.code).toBe(-32700);
     const out = await handle([call(1), { bad: true }, call(3), { jsonrpc: '2.0', method: 'SendMessage' }]);
     expect(out).toEqual([
@@ -104,7 +115,7 @@ describe('A2aRpcService', () => {
   });
 
   it('replaces a response over 1 MiB by -32000, keeping the id; in a batch only the largest entries', async () => {
-    const { handle, setReply } = setup();
+    const { handle, setReply } = await setup();
     setReply('x'.repeat(1024 * 1024));
     expect(await handle(call('big'))).toEqual({ jsonrpc: '2.0', id: 'big', error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' } });
     const batch = await handle([call(1), call(2, 'Nope')]);

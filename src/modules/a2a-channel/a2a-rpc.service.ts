@@ -27,7 +27,8 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly config: ConfigStore,
-    private readonly tasks: A2aTaskService,
+    // Typed to the two operations it dispatches, so the JSON-RPC framing can run over a stand-in task service.
+    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 

@@ -1,31 +1,29 @@
-import type { NormalizedConfig, ResolvedBinding, RuntimeSnapshot } from '../config/config.types';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import type { ResolvedBinding, RuntimeSnapshot } from '../config/config.types';
 import { resolveRoute } from '../routing/route-resolver';
 import { A2aRoute, routeA2aConversation } from './a2a-session-route';
 
-function snapshot(bindings: Array<Omit<ResolvedBinding, 'index'>>, exposeAgents: string[] | null = null): RuntimeSnapshot {
-  const agents = ['main', 'support', 'ops'].map((id) => ({ id, identity: {} }));
-  const config = {
-    agents,
-    defaultAgentId: 'main',
-    bindings: bindings.map((b, index) => ({ ...b, index })),
+function snapshot(bindings: Array<Omit<ResolvedBinding, 'index'>>, exposeAgents: string[] | null = null): Promise<RuntimeSnapshot> {
+  return snapshotFrom({
+    agents: { list: ['main', 'support', 'ops'].map((id) => ({ id })) },
+    bindings,
     // dmScope "main" would put every DM into agent:<id>:main; A2A must ignore it.
     session: { dmScope: 'main', mainKey: 'main' },
-    channels: { a2a: { exposeAgents } },
-  } as unknown as NormalizedConfig;
-  return { config } as RuntimeSnapshot;
+    channels: { a2a: { exposeAgents: exposeAgents ?? undefined } },
+  });
 }
 
 const route = (s: RuntimeSnapshot, peer = 'hermes', contextId = 'ctx-1'): A2aRoute & { agentId?: string } =>
   routeA2aConversation(s, (inbound) => resolveRoute(s.config, inbound), peer, contextId);
 
 describe('routeA2aConversation', () => {
-  it('uses a per-(peer, context) session whatever session.dmScope says', () => {
-    expect(route(snapshot([]))).toEqual({ agentId: 'main', sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1' });
-    expect(route(snapshot([]), 'iris', 'ctx-1')).toEqual({ agentId: 'main', sessionKey: 'agent:main:a2a:default:direct:iris:ctx-1' });
+  it('uses a per-(peer, context) session whatever session.dmScope says', async () => {
+    expect(route(await snapshot([]))).toEqual({ agentId: 'main', sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1' });
+    expect(route(await snapshot([]), 'iris', 'ctx-1')).toEqual({ agentId: 'main', sessionKey: 'agent:main:a2a:default:direct:iris:ctx-1' });
   });
 
-  it('prefers a binding for the exact peer:context, then one for the bare peer, then the channel', () => {
-    const s = snapshot([
+  it('prefers a binding for the exact peer:context, then one for the bare peer, then the channel', async () => {
+    const s = await snapshot([
       { agentId: 'ops', match: { channel: 'a2a' } },
       { agentId: 'support', match: { channel: 'a2a', peer: { kind: 'direct', id: 'hermes' } } },
       { agentId: 'main', match: { channel: 'a2a', peer: { kind: 'direct', id: 'hermes:special' } } },
@@ -35,14 +33,14 @@ describe('routeA2aConversation', () => {
     expect(route(s, 'iris', 'ctx-9').agentId).toBe('ops');
   });
 
-  it('only reaches exposed agents: an unexposed route goes to the first exposed agent', () => {
-    const s = snapshot([{ agentId: 'ops', match: { channel: 'a2a' } }], ['support', 'main']);
+  it('only reaches exposed agents: an unexposed route goes to the first exposed agent', async () => {
+    const s = await snapshot([{ agentId: 'ops', match: { channel: 'a2a' } }], ['support', 'main']);
     expect(route(s)).toEqual({ agentId: 'support', sessionKey: 'agent:support:a2a:default:direct:hermes:ctx-1' });
-    const exposedRoute = snapshot([{ agentId: 'main', match: { channel: 'a2a' } }], ['support', 'main']);
+    const exposedRoute = await snapshot([{ agentId: 'main', match: { channel: 'a2a' } }], ['support', 'main']);
     expect(route(exposedRoute).agentId).toBe('main');
   });
 
-  it('refuses when no exposed agent is configured', () => {
-    expect(route(snapshot([], ['ghost']))).toEqual({ refused: true });
+  it('refuses when no exposed agent is configured', async () => {
+    expect(route(await snapshot([], ['ghost']))).toEqual({ refused: true });
   });
 });

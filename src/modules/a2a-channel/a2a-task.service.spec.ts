@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { ConfigStore } from '../config/config.store';
-import type { RoutingService } from '../routing/routing.service';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { RoutingService } from '../routing/routing.service';
 import type { AgentRunner } from '../runtime/agent-runner.service';
-import type { RunRecord } from '../runtime/run-registry';
+import { RunRecord, RunRegistry } from '../runtime/run-registry';
 import { A2aTaskService } from './a2a-task.service';
 import type { A2aTask } from './task-model';
 import type { TaskStore } from './task-store.port';
@@ -11,46 +12,50 @@ import type { TaskStore } from './task-store.port';
  * Shutdown while a SendMessage is between dispatch and its WORKING write: the store commits on the next
  * turn (as the group commit does) and the close flushes it, so the write lands after the waiter release.
  */
-function setup() {
+async function setup() {
   const rows = new Map<string, A2aTask>();
   let queued: Array<() => void> = [];
   let closed = false;
-  const store = {
-    insert: (task: A2aTask) =>
+  const store: TaskStore = {
+    insert: (task) =>
       closed
         ? Promise.reject(new Error('closed'))
         : new Promise<void>((resolve) => queued.push(() => (rows.set(task.id, task), resolve()))),
-    get: async (id: string) => rows.get(id),
+    get: async (id) => rows.get(id),
     transition: async () => {
       if (closed) throw new Error('the A2A task store is closed');
       return undefined;
     },
+    list: async () => [...rows.values()],
+    failUnsettled: async () => 0,
+    sweep: async () => ({ expired: [], deleted: 0 }),
     close: async () => {
       const flush = queued;
       queued = [];
       flush.forEach((commit) => commit());
       closed = true;
     },
-  } as unknown as TaskStore;
+  };
+  const runs = new RunRegistry();
   let finishRun: (run: RunRecord) => void = () => undefined;
-  const runner = {
-    startRun: () => ({ runId: 'run-1', done: new Promise<RunRecord>((resolve) => (finishRun = resolve)) }),
-    shutdown: async () => finishRun({ runId: 'run-1', status: 'aborted', error: 'the gateway is shutting down' } as RunRecord),
-    runs: { abort: () => undefined },
-  } as unknown as AgentRunner;
-  const config = {
-    current: () => ({
-      config: { agents: [{ id: 'main', identity: {} }], session: { mainKey: 'main' }, channels: { a2a: { exposeAgents: null, replyTimeoutMs: 60_000 } } },
-    }),
-  } as unknown as ConfigStore;
-  const routing = { resolve: () => ({ agentId: 'main', matchedBy: { tier: 'default' } }) } as unknown as RoutingService;
-  return new A2aTaskService(config, routing, runner, store, { now: () => 1_700_000_000_000 });
+  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'> = {
+    abortRun: (runId, reason) => runs.abort(runId, reason),
+    startRun: (input) => {
+      const { record } = runs.create(input.sessionKey, 'main', 'run-1');
+      return { runId: record.runId, done: new Promise<RunRecord>((resolve) => (finishRun = resolve)) };
+    },
+    shutdown: async () => finishRun(runs.update('run-1', { status: 'aborted', error: 'the gateway is shutting down' })),
+  };
+  const config = new ServingConfigStore(
+    await snapshotFrom({ agents: { list: [{ id: 'main' }] }, channels: { a2a: { replyTimeoutMs: 60_000 } } }),
+  );
+  return new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 1_700_000_000_000 });
 }
 
 describe('A2aTaskService shutdown', () => {
   it('answers a SendMessage whose task was stored during shutdown at once, not after replyTimeoutMs', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const service = setup();
+    const service = await setup();
     const message = { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } };
     const pending = service.sendMessage('hermes', message, { wait: true });
     await service.onModuleDestroy();

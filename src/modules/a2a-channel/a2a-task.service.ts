@@ -33,7 +33,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     private readonly routing: RoutingService,
-    private readonly runner: AgentRunner,
+    // Typed to what it uses (start, abort, shut down), so the task lifecycle can run over a stand-in runner.
+    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'>,
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
   ) {}

@@ -49,9 +49,9 @@ export class A2aTaskStore implements TaskStore {
     });
   }
 
-  get(id: string): Promise<A2aTask | undefined> {
+  async get(id: string): Promise<A2aTask | undefined> {
     const row = this.connection(false)?.statements.get.get(id) as TaskRow | undefined;
-    return Promise.resolve(row && fromRow(row));
+    return row && fromRow(row);
   }
 
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
@@ -62,9 +62,9 @@ export class A2aTaskStore implements TaskStore {
     });
   }
 
-  list(filter: TaskListFilter): Promise<A2aTask[]> {
+  async list(filter: TaskListFilter): Promise<A2aTask[]> {
     const conn = this.connection(false);
-    if (!conn) return Promise.resolve([]);
+    if (!conn) return [];
     const conditions: Array<[column: string, value: unknown]> = [
       ['peer', filter.peer],
       ['state', filter.state],
@@ -74,7 +74,7 @@ export class A2aTaskStore implements TaskStore {
     const params = Object.fromEntries([['limit', filter.limit], ...where]);
     const clause = where.length ? `WHERE ${where.map(([column]) => `${column} = @${column}`).join(' AND ')}` : '';
     const sql = `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit`;
-    return Promise.resolve((conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow));
+    return (conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow);
   }
 
   async failUnsettled(reason: string, at: number): Promise<number> {
@@ -93,13 +93,12 @@ export class A2aTaskStore implements TaskStore {
   }
 
   /** Commits what is pending, then closes; later calls fail. */
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.commits.flush();
     this.closed = true;
     this.conn?.db.close();
     this.conn = undefined;
-    return Promise.resolve();
   }
 
   /** The connection, opened on first use. Without `create`, undefined while no database file exists yet. */

@@ -1,15 +1,21 @@
-import type { NormalizedConfig, ResolvedAgent } from '../config/config.types';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import type { NormalizedConfig } from '../config/config.types';
 import { buildAgentCard, matchesIfNoneMatch, renderAgentCard } from './agent-card';
 
-const agent = (id: string, name?: string): ResolvedAgent =>
-  ({ id, identity: name ? { name } : {}, isDefault: false }) as unknown as ResolvedAgent;
+interface AgentEntry {
+  id: string;
+  name?: string;
+  identity?: { name: string };
+}
 
-const config = (exposeAgents: string[] | null, agents = [agent('main'), agent('support', 'Support Bot'), agent('ops', 'Ops')]): NormalizedConfig =>
-  ({ agents, channels: { a2a: { exposeAgents } } }) as unknown as NormalizedConfig;
+const agent = (id: string, name?: string): AgentEntry => (name ? { id, identity: { name } } : { id });
+
+const config = async (exposeAgents: string[] | null, agents = [agent('main'), agent('support', 'Support Bot'), agent('ops', 'Ops')]): Promise<NormalizedConfig> =>
+  (await snapshotFrom({ agents: { list: agents }, channels: { a2a: { exposeAgents: exposeAgents ?? undefined } } })).config;
 
 describe('agent card', () => {
-  it('publishes every agent when exposeAgents is unset; name falls back to "clawgate" without an identity name', () => {
-    const card = buildAgentCard(config(null), 'https://claw.example');
+  it('publishes every agent when exposeAgents is unset; name falls back to "clawgate" without an identity name', async () => {
+    const card = buildAgentCard(await config(null), 'https://claw.example');
     expect(card.name).toBe('clawgate');
     expect(card.skills.map((s) => s.id)).toEqual(['main', 'support', 'ops']);
     expect(card.skills[1]).toEqual({ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] });
@@ -21,19 +27,19 @@ describe('agent card', () => {
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
   });
 
-  it('publishes only exposed agents, in exposeAgents order, named after the first one; unknown ids are skipped', () => {
-    const card = buildAgentCard(config(['ghost', 'support', 'ops']), 'http://h:1');
+  it('publishes only exposed agents, in exposeAgents order, named after the first one; unknown ids are skipped', async () => {
+    const card = buildAgentCard(await config(['ghost', 'support', 'ops']), 'http://h:1');
     expect(card.name).toBe('Support Bot');
     expect(card.skills.map((s) => s.id)).toEqual(['support', 'ops']);
   });
 
-  it('never publishes operator text beyond agent ids and the first identity name', () => {
-    const withDescription = [{ ...agent('main', 'M'), name: 'Secret internal codename' } as ResolvedAgent];
-    expect(JSON.stringify(buildAgentCard(config(null, withDescription), 'http://h'))).not.toContain('codename');
+  it('never publishes operator text beyond agent ids and the first identity name', async () => {
+    const withDescription = [{ ...agent('main', 'M'), name: 'Secret internal codename' }];
+    expect(JSON.stringify(buildAgentCard(await config(null, withDescription), 'http://h'))).not.toContain('codename');
   });
 
-  it('renders a stable strong ETag that changes with the origin', () => {
-    const c = config(null);
+  it('renders a stable strong ETag that changes with the origin', async () => {
+    const c = await config(null);
     const a = renderAgentCard(c, 'http://a');
     expect(renderAgentCard(c, 'http://a')).toBe(a);
     expect(a.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);

@@ -1,7 +1,8 @@
-import type { Request } from 'express';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import type { GatewaySettings } from '../config/config.types';
-import type { ConfigStore } from '../config/config.store';
 import { AdminAuthService, adminAuthConfigured } from './admin-auth.service';
+import type { PeerRequest } from './peer-address';
 
 type Admin = GatewaySettings['admin'];
 const SSO_OFF: Admin['sso'] = {
@@ -14,18 +15,19 @@ const SSO_OFF: Admin['sso'] = {
   defaultRole: 'none',
 };
 
-function serviceWith(admin: Admin): AdminAuthService {
-  const store = { current: () => ({ config: { gateway: { admin } } }) } as unknown as ConfigStore;
-  return new AdminAuthService(store);
+/** Normalized admin settings have the shape of the `gateway.admin` document, so they load as written. */
+const loadedAdmin = async (admin: Admin): Promise<Admin> => (await snapshotFrom({ gateway: { admin } })).config.gateway.admin;
+
+async function serviceWith(admin: Admin): Promise<AdminAuthService> {
+  return new AdminAuthService(new ServingConfigStore(await snapshotFrom({ gateway: { admin } })));
 }
-const req = (remoteAddress: string, headers: Record<string, string> = {}) =>
-  ({ socket: { remoteAddress }, headers }) as unknown as Request;
+const req = (remoteAddress: string, headers: Record<string, string> = {}): PeerRequest => ({ socket: { remoteAddress }, headers });
 
 describe('AdminAuthService', () => {
   const open: Admin = { tokens: [], sso: SSO_OFF, publicDocs: false };
 
   it('without configured auth: full access on loopback, 403 for everyone else', async () => {
-    const auth = serviceWith(open);
+    const auth = await serviceWith(open);
     for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
       await expect(auth.authenticate(req(local))).resolves.toEqual({ principal: { subject: 'loopback', role: 'admin', via: 'loopback' } });
     }
@@ -36,17 +38,20 @@ describe('AdminAuthService', () => {
   });
 
   it('counts a token entry whose ${VAR} is unset as configured: loopback gets no free pass', async () => {
-    const admin: Admin = { ...open, tokens: [{ name: 'ghost', token: undefined as unknown as string, role: 'admin' }] };
+    // ${GHOST} is unset: the loader keeps the entry without its token.
+    const written: Admin = { ...open, tokens: [{ name: 'ghost', token: '${GHOST}', role: 'admin' }] };
+    const admin = await loadedAdmin(written);
+    expect(admin.tokens[0].token).toBeUndefined();
     expect(adminAuthConfigured(admin)).toBe(true);
     expect(adminAuthConfigured({ ...open, sso: { ...SSO_OFF, enabled: true } })).toBe(true);
     expect(adminAuthConfigured(open)).toBe(false);
-    await expect(serviceWith(admin).authenticate(req('127.0.0.1'))).resolves.toEqual({
+    await expect((await serviceWith(written)).authenticate(req('127.0.0.1'))).resolves.toEqual({
       denial: expect.objectContaining({ status: 401, challenge: 'Bearer realm="clawgate admin"' }),
     });
   });
 
   it('with tokens: the token decides from any address; a wrong one is invalid_token', async () => {
-    const auth = serviceWith({ ...open, tokens: [{ name: 'ops', token: 'ops-token-123456789', role: 'operator' }] });
+    const auth = await serviceWith({ ...open, tokens: [{ name: 'ops', token: 'ops-token-123456789', role: 'operator' }] });
     await expect(auth.authenticate(req('203.0.113.5', { authorization: 'Bearer ops-token-123456789' }))).resolves.toEqual({
       principal: { subject: 'token:ops', role: 'operator', via: 'token' },
     });
@@ -55,7 +60,7 @@ describe('AdminAuthService', () => {
   });
 
   it('SSO headers count only from a trusted peer (the TCP address, never X-Forwarded-For)', async () => {
-    const auth = serviceWith({ ...open, sso: { ...SSO_OFF, enabled: true, trustedProxies: ['10.0.0.7'], roleMapping: { ops: 'operator' } } });
+    const auth = await serviceWith({ ...open, sso: { ...SSO_OFF, enabled: true, trustedProxies: ['10.0.0.7'], roleMapping: { ops: 'operator' } } });
     const headers = { 'x-forwarded-user': 'alice', 'x-forwarded-groups': 'ops' };
     await expect(auth.authenticate(req('10.0.0.7', headers))).resolves.toEqual({ principal: { subject: 'sso:alice', role: 'operator', via: 'sso' } });
     await expect(auth.authenticate(req('10.0.0.8', { ...headers, 'x-forwarded-for': '10.0.0.7' }))).resolves.toHaveProperty('denial.status', 401);

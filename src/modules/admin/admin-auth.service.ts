@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { bearerToken } from '../../common/http/bearer-token';
 import { isTrustedAddress } from '../../common/net/trusted-proxies';
 import { ConfigStore, type GatewaySettings } from '../config';
 import { ADMIN_REALM, AdminDenial, AdminPrincipal } from './admin-principal';
 import { matchAdminToken } from './admin-tokens';
 import { JwtAssertionVerifier } from './jwt-assertion';
-import { isLoopbackAddress, peerAddress } from './peer-address';
+import { isLoopbackAddress, peerAddress, PeerRequest } from './peer-address';
 import { identityFromClaims, identityFromHeaders, roleForGroups, SsoIdentity } from './sso-identity';
 
 type AdminSettings = GatewaySettings['admin'];
@@ -56,7 +55,7 @@ export class AdminAuthService {
 
   constructor(private readonly config: ConfigStore) {}
 
-  async authenticate(req: Request): Promise<AuthOutcome> {
+  async authenticate(req: PeerRequest): Promise<AuthOutcome> {
     const admin = this.config.current().config.gateway.admin;
     if (!adminAuthConfigured(admin)) {
       // Today's behaviour until auth is configured: full access on this machine, nothing from elsewhere.
@@ -80,7 +79,7 @@ export class AdminAuthService {
 
   /** Identity from the JWT header: undefined when absent, 'invalid' when present but not acceptable. */
   private async fromAssertion(
-    req: Request,
+    req: PeerRequest,
     jwt: NonNullable<AdminSettings['sso']['jwt']>,
   ): Promise<SsoIdentity | 'invalid' | undefined> {
     const raw = req.headers[jwt.header.toLowerCase()];

@@ -11,13 +11,14 @@ export interface AdminPrincipal {
 }
 
 const PRINCIPAL = Symbol('clawgate.adminPrincipal');
-type WithPrincipal = Request & { [PRINCIPAL]?: AdminPrincipal };
+// Any request object can carry the principal; only this module reads or writes it.
+type WithPrincipal = { [PRINCIPAL]?: AdminPrincipal };
 
-export function getPrincipal(req: Request): AdminPrincipal | undefined {
+export function getPrincipal(req: object): AdminPrincipal | undefined {
   return (req as WithPrincipal)[PRINCIPAL];
 }
 
-export function setPrincipal(req: Request, principal: AdminPrincipal): void {
+export function setPrincipal(req: object, principal: AdminPrincipal): void {
   (req as WithPrincipal)[PRINCIPAL] = principal;
 }
 

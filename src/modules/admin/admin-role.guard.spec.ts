@@ -1,14 +1,20 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { asHttp } from '../../../test/support/as-http';
 import { AppError } from '../../common/errors/app-error';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { AdminRoleGuard } from './admin-role.guard';
 import { AdminPrincipal, setPrincipal } from './admin-principal';
-import type { AdminAuthService } from './admin-auth.service';
-import type { AuditLog } from './audit-log.service';
-import { asHttp } from '../../../test/support/as-http';
+import { AdminAuthService } from './admin-auth.service';
+import { AuditLog } from './audit-log.service';
+
 
 @Controller('admin/things')
 class ThingsController {
@@ -22,22 +28,25 @@ class PublicController {
 }
 
 function contextFor(cls: new () => object, method: string, url: string, principal?: AdminPrincipal): ExecutionContext {
-  const req = { originalUrl: url, url, method: 'GET', headers: {}, socket: {} } as unknown as Request;
+  // A request from no address with no credentials; the response is a real (unsent) node response.
+  const req = { originalUrl: url, url, method: 'GET', headers: {}, socket: {} };
   if (principal) setPrincipal(req, principal);
-  const res = { setHeader: jest.fn() } as unknown as Response;
+  const res = new ServerResponse(new IncomingMessage(new Socket()));
   const handler = (cls.prototype as Record<string, unknown>)[method] as () => void;
-  return {
-    getType: () => 'http',
-    getHandler: () => handler,
-    getClass: () => cls,
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req, res], cls, handler);
 }
 
 describe('AdminRoleGuard', () => {
-  const auth = { authenticate: jest.fn().mockResolvedValue({ denial: { status: 401, detail: 'no', challenge: 'Bearer' } }) };
-  const audit = { track: jest.fn() };
-  const guard = new AdminRoleGuard(new Reflector(), auth as unknown as AdminAuthService, audit as unknown as AuditLog);
+  let auth: AdminAuthService;
+  let guard: AdminRoleGuard;
+  beforeAll(async () => {
+    // A token is configured, so a request without one is a 401.
+    const admin = { tokens: [{ name: 'root', token: 'root-token-0123456789', role: 'admin' }] };
+    const config = new ServingConfigStore(await snapshotFrom({ gateway: { admin } }));
+    auth = new AdminAuthService(config);
+    jest.spyOn(auth, 'authenticate');
+    guard = new AdminRoleGuard(new Reflector(), auth, new AuditLog(config));
+  });
   const viewer: AdminPrincipal = { subject: 'token:v', role: 'viewer', via: 'token' };
   const admin: AdminPrincipal = { subject: 'token:a', role: 'admin', via: 'token' };
 

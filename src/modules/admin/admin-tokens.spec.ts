@@ -1,11 +1,17 @@
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import type { GatewaySettings } from '../config/config.types';
 import { matchAdminToken } from './admin-tokens';
 
-const TOKENS = [
-  { name: 'ci', token: 'ci-token-0123456789', role: 'operator' as const },
-  { name: 'root', token: 'root-token-0123456789', role: 'admin' as const },
-  // An entry whose ${VAR} was unset: the loader dropped its token.
-  { name: 'ghost', token: undefined as unknown as string, role: 'admin' as const },
-];
+let TOKENS: GatewaySettings['admin']['tokens'];
+beforeAll(async () => {
+  const tokens = [
+    { name: 'ci', token: 'ci-token-0123456789', role: 'operator' },
+    { name: 'root', token: 'root-token-0123456789', role: 'admin' },
+    // An entry whose ${VAR} is unset: the loader drops its token.
+    { name: 'ghost', token: '${GHOST}', role: 'admin' },
+  ];
+  TOKENS = (await snapshotFrom({ gateway: { admin: { tokens } } })).config.gateway.admin.tokens;
+});
 
 describe('matchAdminToken', () => {
   it('finds the entry whose token equals the presented one', () => {

@@ -1,8 +1,6 @@
-import type { Request } from 'express';
-import { clientAddress, isLoopbackAddress } from './peer-address';
+import { clientAddress, isLoopbackAddress, PeerRequest } from './peer-address';
 
-const req = (remoteAddress: string, xff?: string) =>
-  ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as Request;
+const req = (remoteAddress: string, xff?: string): PeerRequest => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} });
 
 describe('peer addresses', () => {
   it('recognizes loopback in IPv4, IPv6 and IPv4-mapped form only', () => {

@@ -1,6 +1,12 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, isIPv4 } from 'node:net';
-import type { Request } from 'express';
 import { isTrustedAddress } from '../../common/net/trusted-proxies';
+
+/** The parts of a request that say where it came from (an express Request is one). */
+export interface PeerRequest {
+  readonly socket?: { readonly remoteAddress?: string };
+  readonly headers: IncomingHttpHeaders;
+}
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped form. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -10,7 +16,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /** The TCP peer of the request. Never a header: headers are whatever the client chose to send. */
-export function peerAddress(req: Request): string | undefined {
+export function peerAddress(req: PeerRequest): string | undefined {
   return req.socket?.remoteAddress ?? undefined;
 }
 
@@ -19,7 +25,7 @@ export function peerAddress(req: Request): string | undefined {
  * right-most `X-Forwarded-For` entry that is not itself a trusted proxy (entries further left were
  * written by the client and prove nothing).
  */
-export function clientAddress(req: Request, trusted: readonly string[]): string | undefined {
+export function clientAddress(req: PeerRequest, trusted: readonly string[]): string | undefined {
   const peer = peerAddress(req);
   if (!isTrustedAddress(peer, trusted)) return peer;
   const header = req.headers['x-forwarded-for'];

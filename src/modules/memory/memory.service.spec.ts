@@ -1,14 +1,19 @@
-import type { AgentsService } from '../agents/agents.service';
-import type { ConfigStore } from '../config/config.store';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { AgentsService } from '../agents/agents.service';
 import { MemoryService } from './memory.service';
 import { asHttp } from '../../../test/support/as-http';
 
 describe('MemoryService shutdown', () => {
   it('opens no engine once destroyed (HTTP still answers while modules shut down)', async () => {
-    const agent = { id: 'main', workspace: '/nonexistent/ws', sessionsDir: '/nonexistent/s', extraCollections: [] };
-    const ensureWorkspace = jest.fn(async () => undefined);
-    const agents = { get: () => agent, ensureWorkspace } as unknown as AgentsService;
-    const config = { onApplied: () => () => undefined, current: () => { throw new Error('no engine may be created'); } } as unknown as ConfigStore;
+    const snapshot = await snapshotFrom({ agents: { list: [{ id: 'main', workspace: '/nonexistent/ws' }] } }, { stateDir: '/nonexistent/state' });
+    const agents = new AgentsService(new ServingConfigStore(snapshot));
+    const ensureWorkspace = jest.spyOn(agents, 'ensureWorkspace').mockResolvedValue(undefined);
+    // The memory service's own view of the config: creating an engine would read it.
+    const config = new ServingConfigStore(snapshot);
+    jest.spyOn(config, 'current').mockImplementation(() => {
+      throw new Error('no engine may be created');
+    });
     const service = new MemoryService(config, agents, { configPath: '', stateDir: '/nonexistent/state', env: {} });
     service.onModuleInit();
     await service.onModuleDestroy();

@@ -1,4 +1,5 @@
-import type { ConfigStore } from '../config/config.store';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { ToolRegistry } from '../runtime/tool-registry';
 import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.port';
 import type { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
@@ -10,16 +11,21 @@ describe('A2aSendService', () => {
   const appended: Array<{ key: string; line: NewTranscriptLine }> = [];
   let next: () => Promise<A2aSendOutcome>;
   const calls: unknown[] = [];
-  const client = { send: (...args: unknown[]) => (calls.push(args), next()) } as unknown as A2aOutboundClient;
-  const agents = new Map([
-    ['main', { id: 'main', sandbox: { mode: 'off' } }],
-    ['boxed', { id: 'boxed', sandbox: { mode: 'all' } }],
-  ]);
-  const config = { current: () => ({ agentsById: agents, config: { defaultAgentId: 'main' } }) } as unknown as ConfigStore;
-  const sessions = { append: async (key: string, line: NewTranscriptLine) => void appended.push({ key, line }) } as unknown as SessionStore;
+  const client: Pick<A2aOutboundClient, 'send'> = { send: (...args) => (calls.push(args), next()) };
+  const sessions: Pick<SessionStore, 'append'> = {
+    append: async (key, line) => {
+      appended.push({ key, line });
+      return { ...line, id: `line-${appended.length}`, ts: new Date().toISOString() };
+    },
+  };
   const registry = new ToolRegistry();
-  const service = new A2aSendService(registry, client, config, sessions);
-  service.onModuleInit();
+  let service: A2aSendService;
+  beforeAll(async () => {
+    const agents = [{ id: 'main' }, { id: 'boxed', sandbox: { mode: 'all' } }];
+    const config = new ServingConfigStore(await snapshotFrom({ agents: { list: agents } }));
+    service = new A2aSendService(registry, client, config, sessions);
+    service.onModuleInit();
+  });
   const ctx = (sessionKey: string) => ({ sessionKey, agentId: sessionKey.split(':')[1], runId: 'run-1', signal: new AbortController().signal });
   const everyone = { tools: { allow: [], deny: [] } };
 

@@ -24,9 +24,10 @@ export const SANDBOX_REFUSAL = 'Sandboxed sessions cannot send to A2A peers.';
 export class A2aSendService implements OnModuleInit {
   constructor(
     private readonly registry: ToolRegistry,
-    private readonly client: A2aOutboundClient,
+    // Client and store are typed to what it uses, so the tool can run over stand-ins for both.
+    @Inject(A2aOutboundClient) private readonly client: Pick<A2aOutboundClient, 'send'>,
     private readonly config: ConfigStore,
-    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'append'>,
   ) {}
 
   onModuleInit(): void {

@@ -1,15 +1,18 @@
+import { snapshotFrom } from '../../../test/support/config-snapshot';
 import type { DmScope, NormalizedConfig, ResolvedBinding } from '../config/config.types';
 import { bindingAt, bindingTier, InboundMessage, resolveRoute } from './route-resolver';
 
 type Match = ResolvedBinding['match'];
 
-/** The resolver reads only bindings, defaultAgentId and session; the rest of the config is irrelevant here. */
-function config(bindings: Array<[agentId: string, match: Match]>, session: { dmScope?: DmScope; mainKey?: string } = {}): NormalizedConfig {
-  return {
-    defaultAgentId: 'main',
-    bindings: bindings.map(([agentId, match], index) => ({ index, agentId, match })),
+/** The resolver reads only bindings, defaultAgentId and session; the agents are there because bindings must name real ones. */
+async function config(bindings: Array<[agentId: string, match: Match]>, session: { dmScope?: DmScope; mainKey?: string } = {}): Promise<NormalizedConfig> {
+  const agentIds = new Set(['main', ...bindings.map(([agentId]) => agentId)]);
+  const snapshot = await snapshotFrom({
+    agents: { list: [...agentIds].map((id) => ({ id })) },
+    bindings: bindings.map(([agentId, match]) => ({ agentId, match })),
     session: { dmScope: session.dmScope ?? 'main', mainKey: session.mainKey ?? 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 } },
-  } as unknown as NormalizedConfig;
+  });
+  return snapshot.config;
 }
 
 const GROUP_MSG: InboundMessage = { channel: 'discord', peer: { kind: 'group', id: 'g1' }, guildId: 'G', teamId: 'T' };
@@ -25,21 +28,21 @@ describe('resolveRoute: tiers', () => {
     ['by-peer', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }, 'peer'],
   ];
 
-  it.each(ladder.map((step, i) => [step[2], i] as const))('the %s tier beats every less specific binding listed before it', (tier, i) => {
-    const cfg = config(ladder.slice(0, i + 1).map(([agent, match]) => [agent, match]));
+  it.each(ladder.map((step, i) => [step[2], i] as const))('the %s tier beats every less specific binding listed before it', async (tier, i) => {
+    const cfg = await config(ladder.slice(0, i + 1).map(([agent, match]) => [agent, match]));
     expect(resolveRoute(cfg, GROUP_MSG)).toEqual(
       expect.objectContaining({ agentId: ladder[i][0], matchedBy: { tier, bindingIndex: i } }),
     );
   });
 
-  it('ranks by tier, not by file order: the ladder reversed resolves the same way', () => {
-    const cfg = config([...ladder].reverse().map(([agent, match]) => [agent, match]));
+  it('ranks by tier, not by file order: the ladder reversed resolves the same way', async () => {
+    const cfg = await config([...ladder].reverse().map(([agent, match]) => [agent, match]));
     expect(resolveRoute(cfg, GROUP_MSG).matchedBy).toEqual({ tier: 'peer', bindingIndex: 0 });
     expect(resolveRoute(cfg, { ...GROUP_MSG, peer: undefined }).matchedBy).toEqual({ tier: 'guildId', bindingIndex: 1 });
   });
 
-  it('account tier beats "*" when the "*" binding comes first', () => {
-    const cfg = config([
+  it('account tier beats "*" when the "*" binding comes first', async () => {
+    const cfg = await config([
       ['any', { channel: 'http', accountId: '*' }],
       ['work', { channel: 'http', accountId: 'work' }],
     ]);
@@ -49,20 +52,20 @@ describe('resolveRoute: tiers', () => {
     expect(resolveRoute(cfg, { channel: 'http', accountId: 'other' }).agentId).toBe('any');
   });
 
-  it('falls back to the default agent with tier "default" and no binding', () => {
-    const cfg = config([['ops', { channel: 'slack' }]]);
+  it('falls back to the default agent with tier "default" and no binding', async () => {
+    const cfg = await config([['ops', { channel: 'slack' }]]);
     expect(resolveRoute(cfg, { channel: 'discord' })).toEqual({
       agentId: 'main',
       sessionKey: 'agent:main:main',
       matchedBy: { tier: 'default', bindingIndex: null },
     });
-    expect(resolveRoute(config([]), { channel: 'http' }).matchedBy.tier).toBe('default');
+    expect(resolveRoute(await config([]), { channel: 'http' }).matchedBy.tier).toBe('default');
   });
 });
 
 describe('resolveRoute: matching', () => {
-  it('takes the first binding in config order within a tier', () => {
-    const cfg = config([
+  it('takes the first binding in config order within a tier', async () => {
+    const cfg = await config([
       ['first', { channel: 'discord', peer: { kind: 'group', id: 'g1' }, accountId: '*' }],
       ['second', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }],
       ['third', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }],
@@ -70,16 +73,16 @@ describe('resolveRoute: matching', () => {
     expect(resolveRoute(cfg, GROUP_MSG)).toEqual(expect.objectContaining({ agentId: 'first', matchedBy: { tier: 'peer', bindingIndex: 0 } }));
   });
 
-  it('does not let a later binding of the same tier win by setting more fields', () => {
-    const cfg = config([
+  it('does not let a later binding of the same tier win by setting more fields', async () => {
+    const cfg = await config([
       ['guild', { channel: 'discord', guildId: 'G' }],
       ['guild-and-team', { channel: 'discord', guildId: 'G', teamId: 'T' }],
     ]);
     expect(resolveRoute(cfg, GROUP_MSG).agentId).toBe('guild');
   });
 
-  it('tiers a multi-field binding by its most specific field and still requires all its fields', () => {
-    const cfg = config([
+  it('tiers a multi-field binding by its most specific field and still requires all its fields', async () => {
+    const cfg = await config([
       ['guild', { channel: 'discord', guildId: 'G' }],
       ['peer-on-work', { channel: 'discord', accountId: 'work', peer: { kind: 'group', id: 'g1' } }],
     ]);
@@ -89,8 +92,8 @@ describe('resolveRoute: matching', () => {
     expect(resolveRoute(cfg, GROUP_MSG)).toEqual(expect.objectContaining({ agentId: 'guild', matchedBy: { tier: 'guildId', bindingIndex: 0 } }));
   });
 
-  it('accountId "*" matches every account, including a missing one', () => {
-    const cfg = config([['any', { channel: 'http', accountId: '*' }]]);
+  it('accountId "*" matches every account, including a missing one', async () => {
+    const cfg = await config([['any', { channel: 'http', accountId: '*' }]]);
     for (const accountId of ['work', 'default', undefined]) {
       expect(resolveRoute(cfg, { channel: 'http', accountId })).toEqual(
         expect.objectContaining({ agentId: 'any', matchedBy: { tier: 'accountId:*', bindingIndex: 0 } }),
@@ -98,8 +101,8 @@ describe('resolveRoute: matching', () => {
     }
   });
 
-  it('a binding without accountId matches only the default account', () => {
-    const cfg = config([
+  it('a binding without accountId matches only the default account', async () => {
+    const cfg = await config([
       ['chan', { channel: 'http' }],
       ['peer', { channel: 'http', peer: { kind: 'direct', id: 'alice' } }],
     ]);
@@ -110,8 +113,8 @@ describe('resolveRoute: matching', () => {
     expect(resolveRoute(cfg, { channel: 'http', peer: { kind: 'direct', id: 'alice' } }).agentId).toBe('peer');
   });
 
-  it('requires channel, peer kind, guildId and teamId to be equal (exact, case-sensitive)', () => {
-    const cfg = config([
+  it('requires channel, peer kind, guildId and teamId to be equal (exact, case-sensitive)', async () => {
+    const cfg = await config([
       ['peer', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }],
       ['guild', { channel: 'discord', guildId: 'G' }],
       ['team', { channel: 'slack', teamId: 'T' }],
@@ -124,22 +127,22 @@ describe('resolveRoute: matching', () => {
     expect(resolveRoute(cfg, { channel: 'slack', teamId: 'T' }).agentId).toBe('team');
   });
 
-  it('cannot be fooled by ids that contain separators', () => {
-    const cfg = config([['x', { channel: 'a', guildId: 'b:c' }]]);
+  it('cannot be fooled by ids that contain separators', async () => {
+    const cfg = await config([['x', { channel: 'a', guildId: 'b:c' }]]);
     expect(resolveRoute(cfg, { channel: 'a', guildId: 'b:c' }).agentId).toBe('x');
     expect(resolveRoute(cfg, { channel: 'a:b', guildId: 'c' }).agentId).toBe('main');
   });
 
-  it('memoizes per config object without leaking answers across configs', () => {
-    const a = config([['one', { channel: 'http' }]]);
-    const b = config([['two', { channel: 'http' }]]);
+  it('memoizes per config object without leaking answers across configs', async () => {
+    const a = await config([['one', { channel: 'http' }]]);
+    const b = await config([['two', { channel: 'http' }]]);
     expect(resolveRoute(a, { channel: 'http' }).agentId).toBe('one');
     expect(resolveRoute(b, { channel: 'http' }).agentId).toBe('two');
     expect(resolveRoute(a, { channel: 'http' }).agentId).toBe('one');
   });
 
-  it('bindingAt returns the matched binding for explanations', () => {
-    const cfg = config([['one', { channel: 'http', accountId: 'x' }]]);
+  it('bindingAt returns the matched binding for explanations', async () => {
+    const cfg = await config([['one', { channel: 'http', accountId: 'x' }]]);
     expect(bindingAt(cfg, 0)).toEqual({ index: 0, agentId: 'one', match: { channel: 'http', accountId: 'x' } });
     expect(bindingAt(cfg, null)).toBeNull();
     expect(bindingAt(cfg, 7)).toBeNull();
@@ -155,18 +158,18 @@ describe('resolveRoute: session keys', () => {
     ['per-peer', 'agent:support:direct:+1555abc'],
     ['per-channel-peer', 'agent:support:whatsapp:direct:+1555abc'],
     ['per-account-channel-peer', 'agent:support:whatsapp:biz:direct:+1555abc'],
-  ] as const)('direct message under dmScope %s', (dmScope, key) => {
-    expect(resolveRoute(bound(dmScope), dm).sessionKey).toBe(key);
+  ] as const)('direct message under dmScope %s', async (dmScope, key) => {
+    expect(resolveRoute(await bound(dmScope), dm).sessionKey).toBe(key);
   });
 
-  it('uses the default account id in per-account keys when the inbound has none', () => {
-    expect(resolveRoute(bound('per-account-channel-peer'), { ...dm, accountId: undefined }).sessionKey).toBe(
+  it('uses the default account id in per-account keys when the inbound has none', async () => {
+    expect(resolveRoute(await bound('per-account-channel-peer'), { ...dm, accountId: undefined }).sessionKey).toBe(
       'agent:support:whatsapp:default:direct:+1555abc',
     );
   });
 
-  it('group and channel peers get group keys whatever the dmScope; threads append :thread:', () => {
-    const cfg = bound('per-peer');
+  it('group and channel peers get group keys whatever the dmScope; threads append :thread:', async () => {
+    const cfg = await bound('per-peer');
     expect(resolveRoute(cfg, { channel: 'whatsapp', peer: { kind: 'group', id: 'Fam' } }).sessionKey).toBe('agent:support:whatsapp:group:fam');
     expect(resolveRoute(cfg, { channel: 'whatsapp', peer: { kind: 'channel', id: 'News' }, threadId: 'T9' }).sessionKey).toBe(
       'agent:support:whatsapp:channel:news:thread:t9',
@@ -174,14 +177,14 @@ describe('resolveRoute: session keys', () => {
     expect(resolveRoute(cfg, { ...dm, threadId: 'Q1' }).sessionKey).toBe('agent:support:direct:+1555abc:thread:q1');
   });
 
-  it('no peer means the main session; a thread without a peer is ignored', () => {
-    const cfg = bound('per-account-channel-peer');
+  it('no peer means the main session; a thread without a peer is ignored', async () => {
+    const cfg = await bound('per-account-channel-peer');
     expect(resolveRoute(cfg, { channel: 'whatsapp' }).sessionKey).toBe('agent:support:home');
     expect(resolveRoute(cfg, { channel: 'whatsapp', threadId: 'x' }).sessionKey).toBe('agent:support:home');
   });
 
-  it('keys the default agent the same way', () => {
-    const cfg = config([], { dmScope: 'per-channel-peer' });
+  it('keys the default agent the same way', async () => {
+    const cfg = await config([], { dmScope: 'per-channel-peer' });
     expect(resolveRoute(cfg, { channel: 'HTTP', peer: { kind: 'direct', id: 'Bob' } }).sessionKey).toBe('agent:main:http:direct:bob');
   });
 });

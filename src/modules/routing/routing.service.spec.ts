@@ -1,21 +1,22 @@
-import type { NormalizedConfig, ResolvedBinding, RuntimeSnapshot } from '../config/config.types';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import type { RuntimeSnapshot } from '../config/config.types';
 import { ROUTE_CACHE_MAX, RoutingService } from './routing.service';
 
-function snapshot(revision: string, agentId: string): RuntimeSnapshot {
-  const bindings: ResolvedBinding[] = [{ index: 0, agentId, match: { channel: 'http', accountId: '*' } }];
-  const config = {
-    defaultAgentId: 'main',
-    bindings,
+/** A loaded snapshot under a revision name of the test's choosing, so the cache stats read plainly. */
+async function snapshot(revision: string, agentId: string): Promise<RuntimeSnapshot> {
+  const loaded = await snapshotFrom({
+    agents: { list: [{ id: 'main' }, { id: agentId }] },
+    bindings: [{ agentId, match: { channel: 'http', accountId: '*' } }],
     session: { dmScope: 'per-peer', mainKey: 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 } },
-  } as unknown as NormalizedConfig;
-  return { revision, config } as RuntimeSnapshot;
+  });
+  return { ...loaded, revision };
 }
 
 describe('RoutingService', () => {
   let current: RuntimeSnapshot;
   let service: RoutingService;
-  beforeEach(() => {
-    current = snapshot('rev-a', 'alpha');
+  beforeEach(async () => {
+    current = await snapshot('rev-a', 'alpha');
     service = new RoutingService({ current: () => current });
   });
 
@@ -34,9 +35,9 @@ describe('RoutingService', () => {
     expect(service.stats().misses).toBe(3);
   });
 
-  it('drops the cache when the revision changes', () => {
+  it('drops the cache when the revision changes', async () => {
     expect(service.resolve({ channel: 'http' }).agentId).toBe('alpha');
-    current = snapshot('rev-b', 'beta');
+    current = await snapshot('rev-b', 'beta');
     expect(service.resolve({ channel: 'http' }).agentId).toBe('beta');
     expect(service.stats()).toEqual(expect.objectContaining({ revision: 'rev-b', resets: 1, size: 1 }));
   });

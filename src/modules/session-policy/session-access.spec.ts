@@ -1,4 +1,5 @@
-import type { ConfigStore } from '../config/config.store';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import type { RuntimeSnapshot, SessionVisibility } from '../config/config.types';
 import type { SessionStore } from '../sessions/session-store.port';
 import type { AgentToAgentSettingsInput } from './agent-to-agent-policy';
@@ -25,6 +26,18 @@ function config(
     agents: ['support', 'expert'].map((id) => ({ id, sandbox: { mode: sandboxed.includes(id) ? ('all' as const) : ('off' as const) } })),
     tools: { agentToAgent, sessions: { visibility } },
   };
+}
+
+/** The same settings as a loaded snapshot, for what reads the live config. */
+function snapshotWith(
+  visibility: SessionVisibility,
+  agentToAgent: { enabled: boolean; allow: string[] } = { enabled: true, allow: [] },
+  sandboxed: string[] = [],
+): Promise<RuntimeSnapshot> {
+  return snapshotFrom({
+    agents: { list: ['support', 'expert'].map((id) => ({ id, sandbox: { mode: sandboxed.includes(id) ? 'all' : 'off' } })) },
+    tools: { agentToAgent, sessions: { visibility } },
+  });
 }
 
 const check = (requesterKey: string, targetKey: string, cfg: SessionAccessConfig) =>
@@ -117,9 +130,9 @@ describe('checkSessionAccess', () => {
   });
 
   it('accepts a RuntimeSnapshot-shaped {config} as well as the config itself', async () => {
-    const d = await checkSessionAccess({ requesterKey: R, targetKey: SIBLING, config: { config: config('self') } as Pick<RuntimeSnapshot, 'config'>, isSpawnedBy });
+    const d = await checkSessionAccess({ requesterKey: R, targetKey: SIBLING, config: await snapshotWith('self'), isSpawnedBy });
     expect(d.allowed).toBe(false);
-    expect(isSandboxedRequester({ config: config('all', undefined, ['support']) } as Pick<RuntimeSnapshot, 'config'>, R)).toBe(true);
+    expect(isSandboxedRequester(await snapshotWith('all', undefined, ['support']), R)).toBe(true);
     expect(isSandboxedRequester(config('all'), 'agent:nobody:main')).toBe(false);
   });
 });
@@ -153,25 +166,24 @@ describe('checkLabelLookup', () => {
 });
 
 describe('SessionAccessPolicy (service)', () => {
-  function guardWith(initial: SessionAccessConfig) {
-    let current = { config: initial } as unknown as RuntimeSnapshot;
-    const store = { current: () => current } as unknown as ConfigStore;
-    const sessions = { isSpawnedBy } as unknown as SessionStore;
-    return { guard: new SessionAccessPolicy(store, sessions), swap: (cfg: SessionAccessConfig) => (current = { config: cfg } as unknown as RuntimeSnapshot) };
+  function guardWith(initial: RuntimeSnapshot) {
+    const store = new ServingConfigStore(initial);
+    const sessions: Pick<SessionStore, 'isSpawnedBy'> = { isSpawnedBy };
+    return { guard: new SessionAccessPolicy(store, sessions), swap: (next: RuntimeSnapshot) => store.apply(next) };
   }
 
   it('filters a list down to the visible keys, in order', async () => {
-    const { guard } = guardWith(config('tree'));
+    const { guard } = guardWith(await snapshotWith('tree'));
     const keys = [SIBLING, GRANDCHILD, 'agent:expert:main', R, CHILD];
     expect(await guard.filterVisible(R, keys)).toEqual([GRANDCHILD, R, CHILD]);
   });
 
   it('reads the current config on every call (hot reload)', async () => {
-    const { guard, swap } = guardWith(config('all', { enabled: false, allow: [] }));
+    const { guard, swap } = guardWith(await snapshotWith('all', { enabled: false, allow: [] }));
     expect(await guard.check(R, 'agent:expert:main')).toMatchObject({ allowed: false, message: 'Agent-to-agent messaging is disabled.' });
-    swap(config('all', { enabled: true, allow: [] }));
+    swap(await snapshotWith('all', { enabled: true, allow: [] }));
     expect((await guard.check(R, 'agent:expert:main')).allowed).toBe(true);
-    swap(config('all', { enabled: true, allow: [] }, ['support']));
+    swap(await snapshotWith('all', { enabled: true, allow: [] }, ['support']));
     expect(guard.checkLabelLookup(R, 'expert').allowed).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
-import type { ChannelRegistry } from '../channels/channel-registry';
-import type { ConfigStore } from '../config/config.store';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { ChannelRegistry } from '../channels/channel-registry';
 import type { AgentRunner } from '../runtime/agent-runner.service';
-import type { RunRecord } from '../runtime/run-registry';
+import { RunRecord, RunRegistry } from '../runtime/run-registry';
 import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.port';
 import { SessionsSendFlow } from './sessions-send-flow';
 
@@ -19,21 +20,35 @@ describe('SessionsSendFlow announce delivery', () => {
 
   it('records a failed delivery when the channel adapter throws, instead of dropping the outcome', async () => {
     const appended: Array<{ key: string; line: NewTranscriptLine }> = [];
-    const config = { current: () => ({ config: { session: { agentToAgent: { maxPingPongTurns: 0 } } } }) } as unknown as ConfigStore;
-    const runner = {
-      startRun: () => ({ runId: 'r2', done: Promise.resolve(record('posted text')) }),
-      waitForRun: async () => record('posted text'),
-    } as unknown as AgentRunner;
-    const channels = {
-      get: () => ({ id: 'http', send: () => Promise.reject(new Error('socket closed')) }),
-    } as unknown as ChannelRegistry;
-    const sessions = {
-      get: async () => ({ sessionKey: targetKey, deliveryContext: { channel: 'http', accountId: 'default', to: 'p1' } }),
-      append: async (key: string, line: NewTranscriptLine) => {
+    const config = new ServingConfigStore(
+      await snapshotFrom({ agents: { list: [{ id: 'main' }, { id: 'expert' }] }, session: { agentToAgent: { maxPingPongTurns: 0 } } }),
+    );
+    // Every step completes at once with the text the announce step would post.
+    const runs = new RunRegistry();
+    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun'> = {
+      waitForRun: (runId, timeoutMs) => runs.wait(runId, timeoutMs),
+      startRun: (input) => {
+        const { record: started } = runs.create(input.sessionKey, 'expert');
+        const done = runs.update(started.runId, { status: 'completed', reply: 'posted text', endedAt: new Date().toISOString() });
+        return { runId: started.runId, done: Promise.resolve(done) };
+      },
+    };
+    const channels = new ChannelRegistry();
+    channels.register({ id: 'http', send: () => Promise.reject(new Error('socket closed')) });
+    const sessions: Pick<SessionStore, 'get' | 'append'> = {
+      get: async (sessionKey) => ({
+        sessionKey,
+        sessionId: 's1',
+        agentId: 'expert',
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+        deliveryContext: { channel: 'http', accountId: 'default', to: 'p1' },
+      }),
+      append: async (key, line) => {
         appended.push({ key, line });
         return { ...line, id: 'x', ts: 'now' };
       },
-    } as unknown as SessionStore;
+    };
     const flow = new SessionsSendFlow(config, runner, channels, sessions);
 
     await flow.continueAfterRoundOne({

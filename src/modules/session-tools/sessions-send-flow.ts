@@ -29,9 +29,10 @@ export class SessionsSendFlow {
 
   constructor(
     private readonly config: ConfigStore,
-    private readonly runner: AgentRunner,
+    // Runner and store are typed to what the flow uses, so it can run over stand-ins for both.
+    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'waitForRun'>,
     private readonly channels: ChannelRegistry,
-    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'get' | 'append'>,
   ) {}
 
   async continueAfterRoundOne(o: RoundOneOutcome): Promise<void> {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { RoutingService } from '../../routing';
 import { AgentRunner, isTerminalRunStatus } from '../../runtime';
 import type { DeliveryContext } from '../../sessions';
@@ -15,7 +15,8 @@ export type InboundOutcome = { status: 200; body: HttpRunResultDto } | { status:
 export class HttpChannelService {
   constructor(
     private readonly routing: RoutingService,
-    private readonly runner: AgentRunner,
+    // Typed to what it uses (start a run, follow it), so the channel can run over a stand-in runner.
+    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'waitForRun'>,
   ) {}
 
   async receive(accountId: string, message: HttpInboundMessageDto, waitMs = HTTP_REPLY_WAIT_MS): Promise<InboundOutcome> {

@@ -1,10 +1,15 @@
 import * as path from 'node:path';
 import { defaultHomeDir, isInside, NormalizeContext, resolveUserPath } from './normalize-context';
 
-const ctx = {
+const ctx: NormalizeContext = {
   configPath: path.resolve('/etc/clawgate/openclaw.json'),
+  stateDir: path.resolve('/var/lib/clawgate'),
   homeDir: path.resolve('/home/ada'),
-} as NormalizeContext;
+  env: {},
+  unusableSecretPaths: new Set(),
+  errors: [],
+  warnings: [],
+};
 
 describe('resolveUserPath', () => {
   it('expands ~ and ~/ to the home dir', () => {

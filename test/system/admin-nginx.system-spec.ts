@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { AuditLog } from '../src/modules/admin/audit-log.service';
-import { startNginx, TestNginx } from './support/admin-nginx';
-import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { AuditLog } from '../../src/modules/admin/audit-log.service';
+import { startTestGateway, TestGateway } from '../support/gateway-harness';
+import { startNginx, TestNginx } from './support/nginx';
 
 /**
  * The gateway behind a real reverse proxy. nginx stands in for an SSO proxy: a session cookie selects a fixed

@@ -1,9 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { promises as fs, constants as fsConstants } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { requireProgram } from './system-program';
 
 /** A real nginx started for one test, from a config written to a temp dir; nothing outside it is touched. */
 export interface TestNginx {
@@ -13,22 +14,10 @@ export interface TestNginx {
   stop(): Promise<void>;
 }
 
-/**
- * The nginx binary, or a thrown error: the proxy test must fail — not skip — when nginx is missing, so a CI
- * machine without it is noticed. `.ci/run` installs it (`apt-get install -y nginx`).
- */
-export async function findNginx(): Promise<string> {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin', '/sbin'];
-  for (const dir of dirs.filter(Boolean)) {
-    const candidate = path.join(dir, 'nginx');
-    try {
-      await fs.access(candidate, fsConstants.X_OK);
-      return candidate;
-    } catch {
-      // try the next directory
-    }
-  }
-  throw new Error('nginx is not installed: this test needs a real nginx in front of the gateway. .ci/run installs it (apt-get install -y nginx); locally run the same.');
+/** The nginx binary, or an error naming the install (`.ci/run` installs it when missing). */
+export function findNginx(): Promise<string> {
+  // /usr/local/nginx/sbin: where a build from source installs it.
+  return requireProgram('nginx', 'sudo apt-get install -y nginx  (Debian/Ubuntu; macOS: brew install nginx)', ['/usr/local/nginx/sbin']);
 }
 
 export async function freePort(): Promise<number> {
