@@ -16,7 +16,9 @@ const LAYERS = [
 
 const layerRules = LAYERS.flatMap((layer, i) =>
   layer.map((name) => {
-    const notBelow = LAYERS.slice(i).flat().filter((other) => other !== name);
+    const notBelow = LAYERS.slice(i)
+      .flat()
+      .filter((other) => other !== name);
     return {
       name: `layer-${name}`,
       severity: 'error',
@@ -53,7 +55,7 @@ module.exports = {
     {
       name: 'entry-points-use-module-surfaces',
       severity: 'error',
-      comment: "The app module, bootstrap and the CLI import modules through their index.ts too.",
+      comment: 'The app module, bootstrap and the CLI import modules through their index.ts too.',
       from: { path: '^src/[^/]+\\.ts$|^src/cli/' },
       to: { path: '^src/modules/[^/]+/.+', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },

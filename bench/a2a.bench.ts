@@ -59,13 +59,24 @@ async function serveClawgate(stubRuns = false): Promise<string> {
     runner.startRun = (input) => {
       const runId = randomUUID();
       const at = new Date().toISOString();
-      const record: RunRecord = { runId, sessionKey: input.sessionKey, agentId: AGENT, status: 'completed', queuedAt: at, endedAt: at, toolRounds: 0 };
+      const record: RunRecord = {
+        runId,
+        sessionKey: input.sessionKey,
+        agentId: AGENT,
+        status: 'completed',
+        queuedAt: at,
+        endedAt: at,
+        toolRounds: 0,
+      };
       const reply = `[${AGENT}] ${input.message.slice(0, 200)}`;
       const done = new Promise<RunRecord>((resolve) => setImmediate(() => resolve({ ...record, reply })));
       return { runId, done };
     };
   }
-  process.on('SIGTERM', () => void gateway.close().finally(() => fs.rm(dir, { recursive: true, force: true }).finally(() => process.exit(0))));
+  process.on(
+    'SIGTERM',
+    () => void gateway.close().finally(() => fs.rm(dir, { recursive: true, force: true }).finally(() => process.exit(0))),
+  );
   return `${gateway.url}/a2a/v1`;
 }
 
@@ -186,7 +197,9 @@ async function load(role: Role, url: string): Promise<Result> {
       jsonrpc: '2.0',
       id: seq,
       method: 'SendMessage',
-      params: { message: { messageId: `m-${worker}-${seq}`, role: 'ROLE_USER', parts: [{ text: TEXT }], ...(contextId ? { contextId } : {}) } },
+      params: {
+        message: { messageId: `m-${worker}-${seq}`, role: 'ROLE_USER', parts: [{ text: TEXT }], ...(contextId ? { contextId } : {}) },
+      },
     });
     const started = performance.now();
     const res = await pool.request({ path: target.pathname, method: 'POST', headers, body });

@@ -33,7 +33,7 @@ const BUNDLED = new BundledEmbedder().fingerprint;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 const rand = rng(7);
 
@@ -144,17 +144,22 @@ async function main(): Promise<void> {
     t = performance.now();
     await bundled.embed(corpus.sample);
     const perChunk = (performance.now() - t) / corpus.sample.length;
-    console.log(`bundled embedding of chunks:               ${perChunk.toFixed(1)} ms/chunk (${(1000 / perChunk).toFixed(1)} chunks/s) → ~${((perChunk * CHUNKS) / 60_000).toFixed(1)} min for ${CHUNKS}`);
+    console.log(
+      `bundled embedding of chunks:               ${perChunk.toFixed(1)} ms/chunk (${(1000 / perChunk).toFixed(1)} chunks/s) → ~${((perChunk * CHUNKS) / 60_000).toFixed(1)} min for ${CHUNKS}`,
+    );
 
     embedder = FULL_EMBED ? bundled : new FillEmbedder();
     t = performance.now();
     memory.embedderChanged();
     await memory.idle();
     const vectorMs = performance.now() - t;
-    console.log(`store ${CHUNKS} vectors (${FULL_EMBED ? 'bundled model' : 'synthetic fill, no model time'}): ${(vectorMs / 1000).toFixed(2)} s`);
+    console.log(
+      `store ${CHUNKS} vectors (${FULL_EMBED ? 'bundled model' : 'synthetic fill, no model time'}): ${(vectorMs / 1000).toFixed(2)} s`,
+    );
     console.log(`index total (excl. model time):            ${((keywordIndexMs + (FULL_EMBED ? 0 : vectorMs)) / 1000).toFixed(2)} s`);
     const stats = memory.stats()[0];
-    if (stats.chunks !== CHUNKS || stats.embedded !== CHUNKS) throw new Error(`index holds ${stats.chunks} chunks, ${stats.embedded} embedded`);
+    if (stats.chunks !== CHUNKS || stats.embedded !== CHUNKS)
+      throw new Error(`index holds ${stats.chunks} chunks, ${stats.embedded} embedded`);
 
     const queries = Array.from({ length: QUERIES + WARMUP }, () => `${word()} ${word()} ${VOCAB[Math.floor(rand() * 600)]}`);
     const vectors = new Map<string, Float32Array>();

@@ -94,9 +94,9 @@ async function timeSteps(configPath: string, stateDir: string, env: NodeJS.Proce
   const out: Record<string, number[]> = {
     'JSON5 parse': [],
     'resolveIncludes (parses again)': [],
-    'substituteEnv': [],
-    'validateConfig': [],
-    'normalizeConfig': [],
+    substituteEnv: [],
+    validateConfig: [],
+    normalizeConfig: [],
     'stableJson (revision hash input)': [],
   };
   for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -137,7 +137,9 @@ async function main(): Promise<void> {
   const size = (await fs.stat(configPath)).size;
 
   console.log(`clawgate reload benchmark — node ${process.version}, ${os.cpus().length} CPU(s), load ${os.loadavg()[0].toFixed(1)}`);
-  console.log(`config: ${AGENTS} agents, ${BINDINGS} bindings, ${(size / 1024).toFixed(0)} KiB; ${RUNS} runs each (after ${WARMUP} warm-up)`);
+  console.log(
+    `config: ${AGENTS} agents, ${BINDINGS} bindings, ${(size / 1024).toFixed(0)} KiB; ${RUNS} runs each (after ${WARMUP} warm-up)`,
+  );
 
   // (a) pure pipeline
   const first = await loadConfig({ configPath, stateDir, env });

@@ -24,7 +24,7 @@ const WARMUP_MS = 300;
 /** Deterministic PRNG so every run measures the same workload. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 const rand = rng(42);
 const pick = (n: number) => Math.floor(rand() * n);
@@ -66,7 +66,12 @@ function inbound(): InboundMessage {
     }
     case 1: {
       const i = bindingIn(8, 11);
-      return { channel: CHANNELS[i % CHANNELS.length], guildId: `guild${i}`, peer: { kind: 'channel', id: `c${pick(100)}` }, threadId: `t${pick(10)}` };
+      return {
+        channel: CHANNELS[i % CHANNELS.length],
+        guildId: `guild${i}`,
+        peer: { kind: 'channel', id: `c${pick(100)}` },
+        threadId: `t${pick(10)}`,
+      };
     }
     case 2: {
       const i = bindingIn(12, 14);
@@ -148,10 +153,11 @@ async function main(): Promise<void> {
   for (const m of varied.slice(0, 5_000)) {
     const direct = resolveRoute(config, m);
     const cached = check.resolve(m);
-    if (direct.agentId !== cached.agentId || direct.sessionKey !== cached.sessionKey) throw new Error(`cache mismatch for ${JSON.stringify(m)}`);
+    if (direct.agentId !== cached.agentId || direct.sessionKey !== cached.sessionKey)
+      throw new Error(`cache mismatch for ${JSON.stringify(m)}`);
     tiers.set(direct.matchedBy.tier, (tiers.get(direct.matchedBy.tier) ?? 0) + 1);
   }
-  console.log(`tier mix of the inbounds: ${[...tiers].map(([t, n]) => `${t} ${((n / 50).toFixed(0))}%`).join(', ')}`);
+  console.log(`tier mix of the inbounds: ${[...tiers].map(([t, n]) => `${t} ${(n / 50).toFixed(0)}%`).join(', ')}`);
 
   const uncached = measure(varied, (m) => resolveRoute(config, m));
   const hotService = new RoutingService({ current: () => snapshot });

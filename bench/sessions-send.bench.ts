@@ -38,7 +38,12 @@ async function main(): Promise<void> {
   const { SessionsSendService } = await import('../src/modules/session-tools/sessions-send.service');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
   await fs.writeFile(path.join(dir, 'openclaw.json'), CONFIG);
-  const gw = await startGateway({ configPath: path.join(dir, 'openclaw.json'), stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });
+  const gw = await startGateway({
+    configPath: path.join(dir, 'openclaw.json'),
+    stateDir: path.join(dir, 'state'),
+    portOverride: 0,
+    env: { HOME: dir },
+  });
   const send = gw.app.get(SessionsSendService);
   const runner = gw.app.get(AgentRunner);
   try {
@@ -49,11 +54,17 @@ async function main(): Promise<void> {
     }
     for (const concurrency of [1, 8]) {
       const total = 1000;
-      const plain = await measure('plain echo run (peer)', total, concurrency, (i) =>
-        runner.startRun({ sessionKey: `agent:b:plain-${i % concurrency}`, message: `hello ${i}` }).done,
+      const plain = await measure(
+        'plain echo run (peer)',
+        total,
+        concurrency,
+        (i) => runner.startRun({ sessionKey: `agent:b:plain-${i % concurrency}`, message: `hello ${i}` }).done,
       );
       const a2a = await measure('sessions_send a → b round trip', total, concurrency, async (i) => {
-        const r = await send.send({ sessionKey: `agent:a:s-${i % concurrency}` }, { sessionKey: `agent:b:t-${i % concurrency}`, message: `hello ${i}` });
+        const r = await send.send(
+          { sessionKey: `agent:a:s-${i % concurrency}` },
+          { sessionKey: `agent:b:t-${i % concurrency}`, message: `hello ${i}` },
+        );
         if (r.status !== 'ok') throw new Error(`unexpected ${JSON.stringify(r)}`);
       });
       console.log(`ratio sessions_send / plain run at concurrency ${concurrency}: ${(a2a / plain).toFixed(2)}\n`);

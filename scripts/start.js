@@ -13,10 +13,12 @@ const env = {
 const args = [
   path.join(root, 'dist', 'cli.js'),
   'gateway',
-  '--config', process.env.OPENCLAW_CONFIG_PATH || path.join(root, 'config', 'openclaw.json'),
-  '--state-dir', process.env.OPENCLAW_STATE_DIR || path.join(root, 'data'),
+  '--config',
+  process.env.OPENCLAW_CONFIG_PATH || path.join(root, 'config', 'openclaw.json'),
+  '--state-dir',
+  process.env.OPENCLAW_STATE_DIR || path.join(root, 'data'),
   ...process.argv.slice(2),
 ];
 const child = spawn(process.execPath, args, { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 0));
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));

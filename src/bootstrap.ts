@@ -65,9 +65,7 @@ function configureHttp(app: NestExpressApplication): void {
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ProblemDetailsFilter());
   // DTOs are strict like the config: unknown fields are rejected with their names.
-  app.useGlobalPipes(
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, forbidUnknownValues: true }),
-  );
+  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, forbidUnknownValues: true }));
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -103,6 +101,6 @@ function bodyParserErrors(err: unknown, _req: Request, res: Response, next: Next
       ? `request body exceeds the ${ADMIN_BODY_LIMIT} limit`
       : e.type === 'entity.parse.failed'
         ? `request body is not valid JSON: ${e.message ?? ''}`.trim()
-        : e.message ?? 'bad request body';
+        : (e.message ?? 'bad request body');
   writeProblem(res, problem(e.status, detail));
 }

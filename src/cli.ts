@@ -1,13 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import {
-  runAgentsAdd,
-  runAgentsBind,
-  runAgentsDelete,
-  runAgentsList,
-  runAgentsSetIdentity,
-} from './cli/agents-commands';
+import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsList, runAgentsSetIdentity } from './cli/agents-commands';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
@@ -19,7 +13,10 @@ export function buildCli(): Command {
   program
     .command('gateway')
     .description('run the gateway (hot-reloads openclaw.json)')
-    .option('--config <path>', 'config file (default: $OPENCLAW_CONFIG_PATH, then <state-dir>/openclaw.json, then ~/.openclaw/openclaw.json)')
+    .option(
+      '--config <path>',
+      'config file (default: $OPENCLAW_CONFIG_PATH, then <state-dir>/openclaw.json, then ~/.openclaw/openclaw.json)',
+    )
     .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)')
     .option('--port <port>', 'listen on this port instead of gateway.port (0 = any free port)', parsePort)
     .action(runGateway);
@@ -35,9 +32,8 @@ export function buildCli(): Command {
   const agents = program
     .command('agents')
     .description('list and edit agents in openclaw.json (comments are kept; a running gateway reloads)');
-  const locate = (cmd: Command) =>
-    cmd.option('--config <path>', 'config file').option('--state-dir <dir>', 'state directory');
-  locate(agents.command('list').description('list agents').option('--bindings', 'also show each agent\'s bindings')).action(runAgentsList);
+  const locate = (cmd: Command) => cmd.option('--config <path>', 'config file').option('--state-dir <dir>', 'state directory');
+  locate(agents.command('list').description('list agents').option('--bindings', "also show each agent's bindings")).action(runAgentsList);
   locate(
     agents
       .command('add <id>')

@@ -65,13 +65,21 @@ describe('A2A channel (e2e)', () => {
   }`;
 
   const rpc = async (token: string, method: string, params: unknown) => {
-    const res = await request(gw.url).post('/a2a/v1').set('Authorization', `Bearer ${token}`).send({ jsonrpc: '2.0', id: 1, method, params });
+    const res = await request(gw.url)
+      .post('/a2a/v1')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ jsonrpc: '2.0', id: 1, method, params });
     bodies.push(res.text);
     return res;
   };
   const send = (token: string, text: string, extra: { contextId?: string; returnImmediately?: boolean } = {}) =>
     rpc(token, 'SendMessage', {
-      message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(extra.contextId ? { contextId: extra.contextId } : {}) },
+      message: {
+        messageId: `m-${Math.random()}`,
+        role: 'ROLE_USER',
+        parts: [{ text }],
+        ...(extra.contextId ? { contextId: extra.contextId } : {}),
+      },
       ...(extra.returnImmediately ? { configuration: { returnImmediately: true } } : {}),
     });
   const getTask = async (token: string, id: string) => (await rpc(token, 'GetTask', { id })).body;
@@ -85,8 +93,19 @@ describe('A2A channel (e2e)', () => {
   beforeAll(async () => {
     model = await new FakeOpenAiServer().start();
     model.always((req: RecordedRequest) => {
-      if (req.body.model === 'quiet') return { status: 200, json: { id: 'c', object: 'chat.completion', created: 0, model: 'quiet', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'stop' }] } };
-      if (req.body.model === 'broken') return { status: 503, json: { error: { message: 'upstream overloaded', type: 'server_error', param: null, code: null } } };
+      if (req.body.model === 'quiet')
+        return {
+          status: 200,
+          json: {
+            id: 'c',
+            object: 'chat.completion',
+            created: 0,
+            model: 'quiet',
+            choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'stop' }],
+          },
+        };
+      if (req.body.model === 'broken')
+        return { status: 503, json: { error: { message: 'upstream overloaded', type: 'server_error', param: null, code: null } } };
       return 'stall';
     });
     gw = await startTestGateway(config());
@@ -178,12 +197,15 @@ describe('A2A channel (e2e)', () => {
 
     it('completes one context in FIFO order', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 6; i++) ids.push((await send(TOKENS.hermes, `turn ${i}`, { contextId: 'fifo', returnImmediately: true })).body.result.task.id);
+      for (let i = 0; i < 6; i++)
+        ids.push((await send(TOKENS.hermes, `turn ${i}`, { contextId: 'fifo', returnImmediately: true })).body.result.task.id);
       const tasks = await waitFor('all turns completed', async () => {
         const all = await Promise.all(ids.map((id) => getTask(TOKENS.hermes, id)));
         return all.every((t) => t.result.status.state === 'TASK_STATE_COMPLETED') && all.map((t) => t.result);
       });
-      expect(tasks.map((t: { artifacts: Array<{ parts: Array<{ text: string }> }> }) => t.artifacts[0].parts[0].text)).toEqual(ids.map((_, i) => `[main] turn ${i}`));
+      expect(tasks.map((t: { artifacts: Array<{ parts: Array<{ text: string }> }> }) => t.artifacts[0].parts[0].text)).toEqual(
+        ids.map((_, i) => `[main] turn ${i}`),
+      );
       const stamps = tasks.map((t: { status: { timestamp: string } }) => Date.parse(t.status.timestamp));
       expect([...stamps].sort((x, y) => x - y)).toEqual(stamps);
       const { lines } = await gw.app.get<SessionStore>(SESSION_STORE).history('agent:main:a2a:default:direct:hermes:fifo');
@@ -244,7 +266,19 @@ describe('A2A channel (e2e)', () => {
     it('lists and filters tasks, shows one with its reply, 404 for an unknown id', async () => {
       const task = (await send(TOKENS.iris, 'for the admin', { contextId: 'admin-ctx' })).body.result.task;
       const list = (await request(gw.url).get('/admin/a2a/tasks').query({ peer: 'iris', contextId: 'admin-ctx' }).expect(200)).body;
-      expect(list).toEqual({ count: 1, tasks: [expect.objectContaining({ id: task.id, peer: 'iris', contextId: 'admin-ctx', agentId: 'main', state: 'TASK_STATE_COMPLETED', hasReply: true })] });
+      expect(list).toEqual({
+        count: 1,
+        tasks: [
+          expect.objectContaining({
+            id: task.id,
+            peer: 'iris',
+            contextId: 'admin-ctx',
+            agentId: 'main',
+            state: 'TASK_STATE_COMPLETED',
+            hasReply: true,
+          }),
+        ],
+      });
       expect(list.tasks[0].artifact).toBeUndefined();
       const failed = (await request(gw.url).get('/admin/a2a/tasks').query({ state: 'failed', limit: 2 }).expect(200)).body;
       expect(failed.count).toBeGreaterThan(0);

@@ -49,7 +49,12 @@ async function startGatewayProcess(configPath: string, stateDir: string, home: s
   return { child, url };
 }
 
-async function call(url: string, token: string, method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+async function call(
+  url: string,
+  token: string,
+  method: string,
+  params: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const res = await fetch(`${url}/a2a/v1`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -115,10 +120,14 @@ describe('A2A task store survives kill -9 (e2e, separate process)', () => {
     const quick: string[] = [];
     for (let i = 0; i < 2; i++) quick.push((await sendImmediately(gateway.url, IRIS, `quick task ${i}`, `ctx-quick-${i}`)).id);
     const url = gateway.url;
-    await waitFor('the quick tasks to complete', async () => {
-      const states = await Promise.all(quick.map(async (id) => (await getTask(url, IRIS, id)).status.state));
-      return states.every((s) => s === 'TASK_STATE_COMPLETED');
-    }, 20_000);
+    await waitFor(
+      'the quick tasks to complete',
+      async () => {
+        const states = await Promise.all(quick.map(async (id) => (await getTask(url, IRIS, id)).status.state));
+        return states.every((s) => s === 'TASK_STATE_COMPLETED');
+      },
+      20_000,
+    );
     // Every slow run is really in flight: the model has their requests and is sitting on them.
     await waitFor('20 stalled model calls', async () => model.requests.length >= 20, 20_000);
 

@@ -52,7 +52,8 @@ describe('A2A endpoint error paths (e2e)', () => {
       for (const c of chunks) req.write(c);
       req.end();
     });
-  const post = (payload: unknown, token: string | null = HERMES) => raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token);
+  const post = (payload: unknown, token: string | null = HERMES) =>
+    raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token);
   const rpc = (method: string, params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
   const send = (text: string, message: Record<string, unknown> = {}) =>
     rpc('SendMessage', { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }], ...message } });
@@ -89,13 +90,24 @@ describe('A2A endpoint error paths (e2e)', () => {
     ['an empty batch [] → -32600', () => post([]), 200, -32600, 'Invalid Request'],
     ['a body that is not an object → -32600', () => post('"SendMessage"'), 200, -32600, 'Invalid Request'],
     ['jsonrpc other than "2.0" → -32600', () => post({ ...send('hi'), jsonrpc: '1.0' }), 200, -32600, 'Invalid Request'],
-    ['a batch of 31 entries → one -32000', () => post(Array.from({ length: 31 }, (_, i) => rpc('GetTask', { id: 'x' }, i))), 200, -32000, 'batch exceeds the 30 request limit'],
+    [
+      'a batch of 31 entries → one -32000',
+      () => post(Array.from({ length: 31 }, (_, i) => rpc('GetTask', { id: 'x' }, i))),
+      200,
+      -32000,
+      'batch exceeds the 30 request limit',
+    ],
     ['an unknown method → -32601', () => post(rpc('tasks/frobnicate', {})), 200, -32601, 'Method not found'],
     ['an unsupported A2A method (CancelTask) → -32004', () => post(rpc('CancelTask', { id: 'x' })), 200, -32004],
     ['SendMessage without a message → -32602', () => post(rpc('SendMessage', {})), 200, -32602],
     ['a contextId outside ^[A-Za-z0-9._:-]{1,128}$ → -32602', () => post(send('hi', { contextId: 'ctx/../../etc' })), 200, -32602],
     ['a taskId (continuation) → -32004', () => post(send('hi', { taskId: 'task-1' })), 200, -32004, 'omit taskId and reuse contextId'],
-    ['only url/raw parts → -32602', () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })), 200, -32602],
+    [
+      'only url/raw parts → -32602',
+      () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })),
+      200,
+      -32602,
+    ],
     ['GetTask of an unknown id → -32001', () => post(rpc('GetTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
     ["GetTask of another peer's task → -32001", () => post(rpc('GetTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
     ['a reply over 1 MiB → -32000', () => post(send('say a lot'), BIG), 200, -32000, 'A2A response exceeds the 1 MiB limit'],
@@ -151,7 +163,7 @@ describe('A2A endpoint error paths (e2e)', () => {
 
   it('a 70 KiB multi-byte text is cut on a character boundary before the agent sees it', async () => {
     const contextId = 'ctx-long-text';
-    const text = 'a' + '€'.repeat(70 * 1024 / 3 + 10) + '𝄞'.repeat(10);
+    const text = 'a' + '€'.repeat((70 * 1024) / 3 + 10) + '𝄞'.repeat(10);
     expect(Buffer.byteLength(text)).toBeGreaterThan(70 * 1024);
     const res = json(await post(send(text, { contextId })));
     expect(res.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -188,12 +200,23 @@ describe('A2A endpoint error paths (e2e)', () => {
   });
 
   it('other methods and paths under /a2a are 404 JSON', async () => {
-    for (const res of [await request(gw.url).get('/a2a/v1'), await request(gw.url).post('/a2a/v2').set('Authorization', `Bearer ${HERMES}`), await request(gw.url).get('/a2a')]) {
+    for (const res of [
+      await request(gw.url).get('/a2a/v1'),
+      await request(gw.url).post('/a2a/v2').set('Authorization', `Bearer ${HERMES}`),
+      await request(gw.url).get('/a2a'),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/json/);
       bodies.push(res.text);
     }
-    expect((await request(gw.url).post('/a2a/v1/').set('Authorization', `Bearer ${HERMES}`).send(rpc('GetTask', { id: 'x' }))).body.error.code).toBe(-32001);
+    expect(
+      (
+        await request(gw.url)
+          .post('/a2a/v1/')
+          .set('Authorization', `Bearer ${HERMES}`)
+          .send(rpc('GetTask', { id: 'x' }))
+      ).body.error.code,
+    ).toBe(-32001);
   });
 
   afterAll(() => {

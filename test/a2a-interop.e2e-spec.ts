@@ -46,7 +46,10 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     return result;
   };
   const artifactText = (task: Task) =>
-    task.artifacts.flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+    task.artifacts
+      .flatMap((a) => a.parts)
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
 
   beforeAll(async () => {
     gw = await startTestGateway(`{
@@ -61,7 +64,9 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
       return fetch(input, { ...init, headers });
     };
     const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithToken })] }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithToken })],
+      }),
     );
     client = await factory.createFromUrl(gw.url);
   });
@@ -73,7 +78,10 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
-    expect(card.securitySchemes.bearer.scheme).toEqual({ $case: 'httpAuthSecurityScheme', value: expect.objectContaining({ scheme: 'Bearer' }) });
+    expect(card.securitySchemes.bearer.scheme).toEqual({
+      $case: 'httpAuthSecurityScheme',
+      value: expect.objectContaining({ scheme: 'Bearer' }),
+    });
   });
 
   it('SendMessage (blocking) completes with the echo reply in the artifact', async () => {

@@ -21,7 +21,12 @@ describe('A2A channel shutdown (e2e)', () => {
       const pending = request(gw.url)
         .post('/a2a/v1')
         .set('Authorization', `Bearer ${token}`)
-        .send({ jsonrpc: '2.0', id: 'blocked', method: 'SendMessage', params: { message: { messageId: 'm', parts: [{ text: 'wait for me' }] } } })
+        .send({
+          jsonrpc: '2.0',
+          id: 'blocked',
+          method: 'SendMessage',
+          params: { message: { messageId: 'm', parts: [{ text: 'wait for me' }] } },
+        })
         .then((r) => r);
       await waitFor('the run to reach the model', async () => model.requests.length === 1);
       const started = Date.now();

@@ -21,7 +21,10 @@ describe('A2A per-peer rate limit (e2e, controlled clock)', () => {
   let now = 1_000_000;
 
   const getTask = (token: string, id: unknown = 1) =>
-    request(gw.url).post('/a2a/v1').set('Authorization', `Bearer ${token}`).send({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'none' } });
+    request(gw.url)
+      .post('/a2a/v1')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'none' } });
   const limited = { code: -32000, message: 'Peer is rate limited' };
 
   beforeAll(async () => {
@@ -53,9 +56,15 @@ describe('A2A per-peer rate limit (e2e, controlled clock)', () => {
 
   it('counts invalid entries and every batch entry; a limited batch entry gets its own error', async () => {
     now += 120_000;
-    const bad = await request(gw.url).post('/a2a/v1').set('Authorization', `Bearer ${HERMES}`).set('Content-Type', 'application/json').send('{oops');
+    const bad = await request(gw.url)
+      .post('/a2a/v1')
+      .set('Authorization', `Bearer ${HERMES}`)
+      .set('Content-Type', 'application/json')
+      .send('{oops');
     expect(bad.body.error.code).toBe(-32700);
-    const batch = Array.from({ length: 6 }, (_, i) => (i === 1 ? { not: 'a request' } : { jsonrpc: '2.0', id: i, method: 'GetTask', params: { id: 'x' } }));
+    const batch = Array.from({ length: 6 }, (_, i) =>
+      i === 1 ? { not: 'a request' } : { jsonrpc: '2.0', id: i, method: 'GetTask', params: { id: 'x' } },
+    );
     const res = await request(gw.url).post('/a2a/v1').set('Authorization', `Bearer ${HERMES}`).send(batch);
     expect(res.body.map((e: { error: { code: number; message: string } }) => e.error.message)).toEqual([
       'Task not found',

@@ -49,7 +49,10 @@ function scenarioBrain(expertSkipsAtTurn?: number) {
     if (agentId === 'support') {
       if (toolResult) return { text: `Support: ${String(toolResult.reply ?? toolResult.error ?? toolResult.status)}` };
       if (step === 'ping-pong') return { text: `support follow-up ${turn}` };
-      return { tool: 'sessions_send', args: { sessionKey: EXPERT_SESSION, message: 'Customer build fails with E42. Cause?', timeoutSeconds: 30 } };
+      return {
+        tool: 'sessions_send',
+        args: { sessionKey: EXPERT_SESSION, message: 'Customer build fails with E42. Cause?', timeoutSeconds: 30 },
+      };
     }
     if (step === 'round-one') return { text: 'E42 means a stale cache; clear it.' };
     if (step === 'ping-pong') return { text: turn === expertSkipsAtTurn ? 'REPLY_SKIP' : `expert detail ${turn}` };
@@ -67,7 +70,12 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
   const say = (peer: Record<string, string>, text: string) =>
     request(gw.url).post('/channels/http/messages').set('Authorization', `Bearer ${DESK_TOKEN}`).send({ peer, text });
   const a2aSteps = (lines: TranscriptLine[]) =>
-    lines.filter((l) => l.meta?.sessionsSend).map((l) => `${l.role}:${(l.meta?.sessionsSend as { step: string; turn?: number }).step}${(l.meta?.sessionsSend as { turn?: number }).turn ?? ''}`);
+    lines
+      .filter((l) => l.meta?.sessionsSend)
+      .map(
+        (l) =>
+          `${l.role}:${(l.meta?.sessionsSend as { step: string; turn?: number }).step}${(l.meta?.sessionsSend as { turn?: number }).turn ?? ''}`,
+      );
 
   beforeEach(async () => {
     model = await new FakeOpenAiServer().start();
@@ -86,9 +94,17 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
 
     await say({ kind: 'group', id: 'tech-group' }, 'hello team').expect(200);
     const res = await say({ kind: 'direct', id: 'customer-1' }, 'my build fails with E42').expect(200);
-    expect(res.body).toMatchObject({ agentId: 'support', sessionKey: 'agent:support:main', reply: 'Support: E42 means a stale cache; clear it.' });
+    expect(res.body).toMatchObject({
+      agentId: 'support',
+      sessionKey: 'agent:support:main',
+      reply: 'Support: E42 means a stale cache; clear it.',
+    });
 
-    await waitFor('the delivery outcome in the expert transcript', async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery, 10000);
+    await waitFor(
+      'the delivery outcome in the expert transcript',
+      async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery,
+      10000,
+    );
     expect(hook.received).toHaveLength(1);
     const delivered = hook.received[0];
     expect(JSON.parse(delivered.body)).toMatchObject({
@@ -101,9 +117,12 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
     const expert = (await store.history(EXPERT_SESSION)).lines;
     // maxPingPongTurns 3, requester first: support (1), expert (2), support (3)
     expect(a2aSteps(expert)).toEqual([
-      'user:round-one', 'assistant:round-one',
-      'user:ping-pong2', 'assistant:ping-pong2',
-      'user:announce', 'assistant:announce',
+      'user:round-one',
+      'assistant:round-one',
+      'user:ping-pong2',
+      'assistant:ping-pong2',
+      'user:announce',
+      'assistant:announce',
       'system:delivery',
     ]);
     expect(expert.find((l) => (l.meta?.sessionsSend as { step: string } | undefined)?.step === 'round-one')?.provenance).toMatchObject({
@@ -126,12 +145,22 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
     store = gw.app.get(SESSION_STORE);
     await say({ kind: 'group', id: 'tech-group' }, 'hello team').expect(200);
     await say({ kind: 'direct', id: 'customer-1' }, 'my build fails with E42').expect(200);
-    await waitFor('the delivery outcome in the expert transcript', async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery, 10000);
+    await waitFor(
+      'the delivery outcome in the expert transcript',
+      async () => (await store.history(EXPERT_SESSION)).lines.at(-1)?.meta?.delivery,
+      10000,
+    );
     const support = (await store.history('agent:support:main')).lines;
     expect(a2aSteps(support)).toEqual(['user:ping-pong1', 'assistant:ping-pong1']);
     const expert = (await store.history(EXPERT_SESSION)).lines;
     expect(a2aSteps(expert)).toEqual([
-      'user:round-one', 'assistant:round-one', 'user:ping-pong2', 'assistant:ping-pong2', 'user:announce', 'assistant:announce', 'system:delivery',
+      'user:round-one',
+      'assistant:round-one',
+      'user:ping-pong2',
+      'assistant:ping-pong2',
+      'user:announce',
+      'assistant:announce',
+      'system:delivery',
     ]);
   });
 
@@ -144,7 +173,10 @@ describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the h
     const res = await say({ kind: 'direct', id: 'customer-1' }, 'my build fails with E42').expect(200);
     expect(res.body.reply).toBe('Support: Agent-to-agent messaging denied by tools.agentToAgent.allow.');
     const tool = (await store.history('agent:support:main', { includeTools: true })).lines.find((l) => l.role === 'tool');
-    expect(JSON.parse(tool?.text ?? '{}')).toEqual({ status: 'forbidden', error: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.' });
+    expect(JSON.parse(tool?.text ?? '{}')).toEqual({
+      status: 'forbidden',
+      error: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.',
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect((await store.history(EXPERT_SESSION)).lines.length).toBe(before);
     expect(hook.received).toHaveLength(0);

@@ -56,9 +56,15 @@ describe('admin API with bearer tokens (e2e)', () => {
     expect(res.headers['content-type']).toContain('application/problem+json');
     expect(res.headers['www-authenticate']).toBe('Bearer realm="clawgate admin"');
     expect(res.body).toEqual(expect.objectContaining({ status: 401, title: 'Unauthorized', instance: '/admin/config' }));
-    const wrong = await request(gw.url).get('/admin/config').set(bearer(`${ADMIN}x`)).expect(401);
+    const wrong = await request(gw.url)
+      .get('/admin/config')
+      .set(bearer(`${ADMIN}x`))
+      .expect(401);
     expect(wrong.headers['www-authenticate']).toContain('error="invalid_token"');
-    await request(gw.url).get('/admin/config').set('Authorization', `Basic ${Buffer.from(`root:${ADMIN}`).toString('base64')}`).expect(401);
+    await request(gw.url)
+      .get('/admin/config')
+      .set('Authorization', `Basic ${Buffer.from(`root:${ADMIN}`).toString('base64')}`)
+      .expect(401);
   });
 
   it('gives each role what it may do and a 403 naming the role that is missing', async () => {
@@ -68,7 +74,12 @@ describe('admin API with bearer tokens (e2e)', () => {
     expect(denied.body.detail).toBe('this endpoint requires the "operator" role; token:dash has role "viewer"');
     await request(gw.url).post('/admin/config/reload').set(bearer(OPERATOR)).expect(200);
     const etag = (await request(gw.url).get('/admin/config').set(bearer(OPERATOR)).expect(200)).headers.etag;
-    const write = await request(gw.url).post('/admin/agents').set(bearer(OPERATOR)).set('If-Match', etag).send({ id: 'ops-made' }).expect(403);
+    const write = await request(gw.url)
+      .post('/admin/agents')
+      .set(bearer(OPERATOR))
+      .set('If-Match', etag)
+      .send({ id: 'ops-made' })
+      .expect(403);
     expect(write.body.detail).toContain('requires the "admin" role');
     await request(gw.url).post('/admin/agents').set(bearer(ADMIN)).set('If-Match', etag).send({ id: 'admin-made' }).expect(201);
   });
@@ -111,22 +122,35 @@ describe('admin API with bearer tokens (e2e)', () => {
 
   it('audits every write and every denial, one JSON line each, without credentials or query strings', async () => {
     await request(gw.url).get(`/admin/config?token=${ADMIN}`).expect(401);
-    await request(gw.url).post('/admin/config/validate?dry=1').set(bearer(ADMIN)).send({ agents: { list: [{ id: 'x' }] } }).expect(200);
+    await request(gw.url)
+      .post('/admin/config/validate?dry=1')
+      .set(bearer(ADMIN))
+      .send({ agents: { list: [{ id: 'x' }] } })
+      .expect(200);
     await request(gw.url).get('/admin/config/status').set(bearer(ADMIN)).expect(200); // a read: not audited
     await gw.app.get(AuditLog).flush();
     const text = await fs.readFile(path.join(gw.stateDir, 'audit.jsonl'), 'utf8');
     for (const secret of [ADMIN, OPERATOR, VIEWER]) expect(text).not.toContain(secret);
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual(['ip', 'method', 'path', 'revision', 'role', 'status', 'subject', 'ts']);
       expect(line.path).not.toContain('?');
     }
     expect(lines.filter((l) => l.method === 'GET' && l.status === 200)).toEqual([]);
     const last = lines.slice(-2);
-    expect(last[0]).toEqual(expect.objectContaining({ subject: 'anonymous', role: 'none', method: 'GET', path: '/admin/config', status: 401, ip: '127.0.0.1' }));
-    expect(last[1]).toEqual(expect.objectContaining({ subject: 'token:root', role: 'admin', method: 'POST', path: '/admin/config/validate', status: 200 }));
+    expect(last[0]).toEqual(
+      expect.objectContaining({ subject: 'anonymous', role: 'none', method: 'GET', path: '/admin/config', status: 401, ip: '127.0.0.1' }),
+    );
+    expect(last[1]).toEqual(
+      expect.objectContaining({ subject: 'token:root', role: 'admin', method: 'POST', path: '/admin/config/validate', status: 200 }),
+    );
     expect(last[1].revision).toMatch(/^[0-9a-f]{12}$/);
-    expect(lines).toContainEqual(expect.objectContaining({ subject: 'token:dash', method: 'POST', path: '/admin/config/reload', status: 403 }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ subject: 'token:dash', method: 'POST', path: '/admin/config/reload', status: 403 }),
+    );
     expect(lines).toContainEqual(expect.objectContaining({ subject: 'token:root', method: 'POST', path: '/admin/agents', status: 201 }));
   });
 
@@ -136,7 +160,10 @@ describe('admin API with bearer tokens (e2e)', () => {
     await request(gw.url).get('/admin/audit?limit=0').set(bearer(ADMIN)).expect(400);
     await request(gw.url).get('/admin/audit?before=-1').set(bearer(ADMIN)).expect(400);
     await gw.app.get(AuditLog).flush();
-    const onDisk = (await fs.readFile(path.join(gw.stateDir, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const onDisk = (await fs.readFile(path.join(gw.stateDir, 'audit.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const seen: unknown[] = [];
     let before: number | null = null;
     do {

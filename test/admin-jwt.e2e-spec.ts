@@ -100,40 +100,78 @@ describe('SSO JWT assertions (e2e, local JWKS)', () => {
     ['expired beyond the 30 s leeway', () => assertion({}, { expSeconds: -120 })],
     ['for another audience', () => assertion({}, { aud: 'other-app.corp.example' })],
     ['from another issuer', () => assertion({}, { iss: 'evil.example' })],
-    ['without a subject, user or e-mail', () =>
-      new jose.SignJWT({ groups: ['platform'] }).setProtectedHeader({ alg: 'ES256', kid: 'proxy-1' }).setIssuer(ISSUER)
-        .setAudience(AUDIENCE).setExpirationTime('5m').sign(signingKey)],
-    ['without an expiry', () =>
-      new jose.SignJWT({ email: 'a@corp.example', groups: ['platform'] }).setProtectedHeader({ alg: 'ES256', kid: 'proxy-1' })
-        .setIssuer(ISSUER).setAudience(AUDIENCE).sign(signingKey)],
-    ['unsigned (alg none)', async () => {
-      const body = Buffer.from(JSON.stringify({ email: 'a@corp.example', groups: ['platform'], iss: ISSUER, aud: AUDIENCE, exp: 4102444800 })).toString('base64url');
-      return `${Buffer.from('{"alg":"none"}').toString('base64url')}.${body}.`;
-    }],
-    ['HMAC-signed with the public key as secret (alg confusion)', async () =>
-      new jose.SignJWT({ email: 'a@corp.example', groups: ['platform'] }).setProtectedHeader({ alg: 'HS256', kid: 'proxy-1' })
-        .setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode(jwksUrl))],
+    [
+      'without a subject, user or e-mail',
+      () =>
+        new jose.SignJWT({ groups: ['platform'] })
+          .setProtectedHeader({ alg: 'ES256', kid: 'proxy-1' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setExpirationTime('5m')
+          .sign(signingKey),
+    ],
+    [
+      'without an expiry',
+      () =>
+        new jose.SignJWT({ email: 'a@corp.example', groups: ['platform'] })
+          .setProtectedHeader({ alg: 'ES256', kid: 'proxy-1' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .sign(signingKey),
+    ],
+    [
+      'unsigned (alg none)',
+      async () => {
+        const body = Buffer.from(
+          JSON.stringify({ email: 'a@corp.example', groups: ['platform'], iss: ISSUER, aud: AUDIENCE, exp: 4102444800 }),
+        ).toString('base64url');
+        return `${Buffer.from('{"alg":"none"}').toString('base64url')}.${body}.`;
+      },
+    ],
+    [
+      'HMAC-signed with the public key as secret (alg confusion)',
+      async () =>
+        new jose.SignJWT({ email: 'a@corp.example', groups: ['platform'] })
+          .setProtectedHeader({ alg: 'HS256', kid: 'proxy-1' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(jwksUrl)),
+    ],
     ['garbage', async () => 'not.a.jwt'],
   ])('refuses an assertion %s → 401', async (_what, make) => {
-    const res = await request(gw.url).get('/admin/agents').set(HEADER, await make()).expect(401);
+    const res = await request(gw.url)
+      .get('/admin/agents')
+      .set(HEADER, await make())
+      .expect(401);
     expect(res.body.detail).toBe('the SSO identity assertion could not be verified');
     expect(res.headers['content-type']).toContain('application/problem+json');
   });
 
   it('allows 30 s of clock skew on exp', async () => {
-    await request(gw.url).get('/admin/agents').set(HEADER, await assertion({}, { expSeconds: -10 })).expect(200);
+    await request(gw.url)
+      .get('/admin/agents')
+      .set(HEADER, await assertion({}, { expSeconds: -10 }))
+      .expect(200);
   });
 
   it('fetches the JWKS once and serves later requests from the cache', async () => {
     expect(jwksFetches).toBeGreaterThanOrEqual(1);
     const before = jwksFetches;
-    for (let i = 0; i < 5; i++) await request(gw.url).get('/admin/agents').set(HEADER, await assertion()).expect(200);
+    for (let i = 0; i < 5; i++)
+      await request(gw.url)
+        .get('/admin/agents')
+        .set(HEADER, await assertion())
+        .expect(200);
     expect(jwksFetches).toBe(before);
   });
 
   it('trusts a valid assertion only from a trusted proxy (hot-reloaded list)', async () => {
     await gw.writeConfig(config(['10.0.0.0/8']));
     await request(gw.url).post('/admin/config/reload').set('Authorization', `Bearer ${ROOT}`).expect(200);
-    await request(gw.url).get('/admin/agents').set(HEADER, await assertion()).expect(401);
+    await request(gw.url)
+      .get('/admin/agents')
+      .set(HEADER, await assertion())
+      .expect(401);
   });
 });

@@ -59,7 +59,9 @@ describe('admin role matrix (e2e, generated from the route table)', () => {
   afterAll(() => gw.stop());
 
   it('documents exactly the admin routes express serves', () => {
-    const documented = adminOperations(doc).map((op) => `${op.method} ${op.path}`).sort();
+    const documented = adminOperations(doc)
+      .map((op) => `${op.method} ${op.path}`)
+      .sort();
     const served = expressAdminRoutes(gw);
     expect(served.length).toBeGreaterThanOrEqual(20);
     expect({ servedButUndocumented: served.filter((r) => !documented.includes(r)) }).toEqual({ servedButUndocumented: [] });

@@ -40,7 +40,11 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
   const responses: string[] = [];
 
   /** Every call goes through here so its status line, headers and body are kept for the final grep. */
-  async function call(method: string, route: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+  async function call(
+    method: string,
+    route: string,
+    opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
@@ -51,7 +55,9 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
     });
     const text = await res.text();
     // The label leaves out the query: it is what we sent, not what the gateway answered.
-    responses.push(`${method} ${route.split('?')[0]} -> ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}`);
+    responses.push(
+      `${method} ${route.split('?')[0]} -> ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}`,
+    );
     return { status: res.status, text };
   }
 
@@ -65,13 +71,21 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
         const messages = (JSON.parse(body) as { messages: Array<{ content: unknown }> }).messages;
         const prompt = JSON.stringify(messages[messages.length - 1]?.content);
         res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `denied: authorization=${req.headers.authorization} x-api-secret=${req.headers['x-api-secret']} prompt=${prompt}` } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `denied: authorization=${req.headers.authorization} x-api-secret=${req.headers['x-api-secret']} prompt=${prompt}`,
+            },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
     const config = path.join(tmp, 'openclaw.json');
-    await fs.writeFile(config, `{
+    await fs.writeFile(
+      config,
+      `{
       gateway: { admin: { tokens: [
         { name: "root", token: "\${ADMIN_TOKEN}", role: "admin" },
         { name: "wall", token: "${VIEWER_LITERAL}", role: "viewer" },
@@ -85,7 +99,8 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
         a2a: { enabled: true, peers: { hermes: { token: "\${HERMES_TOKEN}", url: "http://127.0.0.1:9/a2a/v1", outboundToken: "${OUTBOUND_LITERAL}" } } },
         http: { enabled: true, accounts: { desk: { token: "\${DESK_TOKEN}" } } },
       },
-    }`);
+    }`,
+    );
     build = await transpileCli();
     child = spawn(process.execPath, [build.cliJs, 'gateway', '--config', config, '--state-dir', path.join(tmp, 'state'), '--port', '0'], {
       cwd: REPO_ROOT,
@@ -137,7 +152,10 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
     // The echo model repeats what a caller typed, secrets included: the response is masked.
     const echo = await call('POST', '/channels/http/messages', {
       token: SECRETS.DESK_TOKEN,
-      body: { peer: { kind: 'direct', id: 'customer-1' }, text: `my keys: ${SECRETS.HERMES_TOKEN} ${OUTBOUND_LITERAL} ${SECRETS.OPENAI_API_KEY}` },
+      body: {
+        peer: { kind: 'direct', id: 'customer-1' },
+        text: `my keys: ${SECRETS.HERMES_TOKEN} ${OUTBOUND_LITERAL} ${SECRETS.OPENAI_API_KEY}`,
+      },
     });
     expect(echo.status).toBe(200);
     expect(echo.text).toContain('[redacted]');
@@ -149,12 +167,20 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
     });
     expect(leak.text).toContain('failed');
     expect(leak.text).toContain('[redacted]');
-    await call('POST', '/channels/http/messages', { token: `${SECRETS.DESK_TOKEN}x`, body: { peer: { kind: 'direct', id: 'x' }, text: 'hi' } });
+    await call('POST', '/channels/http/messages', {
+      token: `${SECRETS.DESK_TOKEN}x`,
+      body: { peer: { kind: 'direct', id: 'x' }, text: 'hi' },
+    });
     await call('POST', '/channels/http/messages', { token: admin, body: { peer: { kind: 'direct', id: 'x' }, text: 'hi' } });
-    const sessions = JSON.parse((await call('GET', '/admin/sessions', { token: admin })).text) as { sessions: Array<{ sessionKey: string }> };
+    const sessions = JSON.parse((await call('GET', '/admin/sessions', { token: admin })).text) as {
+      sessions: Array<{ sessionKey: string }>;
+    };
     expect(sessions.sessions.length).toBeGreaterThanOrEqual(2);
     for (const s of sessions.sessions) await call('GET', `/admin/sessions/${encodeURIComponent(s.sessionKey)}/history`, { token: admin });
-    await call('POST', `/admin/sessions/${encodeURIComponent('agent:main:main')}/send`, { token: admin, body: { agentId: 'leaky', message: SECRETS.LEAKY_KEY, timeoutSeconds: 5 } });
+    await call('POST', `/admin/sessions/${encodeURIComponent('agent:main:main')}/send`, {
+      token: admin,
+      body: { agentId: 'leaky', message: SECRETS.LEAKY_KEY, timeoutSeconds: 5 },
+    });
     await call('POST', '/admin/config/reload', { token: VIEWER_LITERAL });
     await call('GET', `/admin/config?token=${admin}`);
     await call('GET', '/admin/config', { token: SECRETS.HERMES_TOKEN });
@@ -171,7 +197,10 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
     expect(logs).toMatch(/"level":20/);
     expect(logs).toContain('config loaded');
     expect(logs).toMatch(/failed: model provider leaky returned HTTP 500.*\[redacted\]/);
-    const audited = auditFile.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { status: number; path: string });
+    const audited = auditFile
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { status: number; path: string });
     expect(audited).toContainEqual(expect.objectContaining({ path: '/admin/config', status: 401 }));
     expect(audited).toContainEqual(expect.objectContaining({ path: '/admin/config/reload', status: 403 }));
     expect(audited).toContainEqual(expect.objectContaining({ path: '/admin/config/validate', status: 422 }));

@@ -18,7 +18,13 @@ interface SsoOptions {
   defaultRole?: string;
   headers?: string;
 }
-const config = ({ bind = '127.0.0.1', trusted, roleMapping = { readers: 'viewer', ops: 'operator', platform: 'admin' }, defaultRole = 'none', headers = '' }: SsoOptions) => `{
+const config = ({
+  bind = '127.0.0.1',
+  trusted,
+  roleMapping = { readers: 'viewer', ops: 'operator', platform: 'admin' },
+  defaultRole = 'none',
+  headers = '',
+}: SsoOptions) => `{
   agents: { list: [{ id: "main" }] },
   gateway: { bind: ${JSON.stringify(bind)}, admin: {
     tokens: [{ name: "root", token: "${ROOT}", role: "admin" }],
@@ -27,7 +33,10 @@ const config = ({ bind = '127.0.0.1', trusted, roleMapping = { readers: 'viewer'
   } },
 }`;
 
-const identity = (user: string, groups?: string) => ({ 'X-Forwarded-User': user, ...(groups !== undefined ? { 'X-Forwarded-Groups': groups } : {}) });
+const identity = (user: string, groups?: string) => ({
+  'X-Forwarded-User': user,
+  ...(groups !== undefined ? { 'X-Forwarded-Groups': groups } : {}),
+});
 
 /** Rewrites the config and applies it now (with the root token), as an operator's edit would be. */
 async function apply(gw: TestGateway, base: string, options: SsoOptions): Promise<void> {

@@ -37,7 +37,11 @@ describe('agents admin API (e2e)', () => {
     expect(res.body.agent).toMatchObject({ id: 'coding-bot', name: 'Coder', identity: { emoji: '💻' } });
     expect(res.headers.etag).toBe(`"${res.body.revision}"`);
     const text = await fileText();
-    for (const comment of ['// Agents of the test gateway. This comment must survive every write.', "// the operator's own agent", '/* routing */']) {
+    for (const comment of [
+      '// Agents of the test gateway. This comment must survive every write.',
+      "// the operator's own agent",
+      '/* routing */',
+    ]) {
       expect(text).toContain(comment);
     }
     expect(text).toContain('id: "coding-bot"');
@@ -61,7 +65,11 @@ describe('agents admin API (e2e)', () => {
 
   it('refuses an agent whose id collides after normalization with 422 and leaves the file unchanged', async () => {
     const before = await fileText();
-    const res = await request(gw.url).post('/admin/agents').set('If-Match', await etag()).send({ id: 'SUPPORT' }).expect(422);
+    const res = await request(gw.url)
+      .post('/admin/agents')
+      .set('If-Match', await etag())
+      .send({ id: 'SUPPORT' })
+      .expect(422);
     expect(res.body.errors).toContainEqual(expect.objectContaining({ message: expect.stringContaining('duplicate agent id "support"') }));
     expect(await fileText()).toBe(before);
   });
@@ -77,7 +85,11 @@ describe('agents admin API (e2e)', () => {
   });
 
   it('sets identity, adds and removes bindings, deletes an agent with its bindings', async () => {
-    let res = await request(gw.url).put('/admin/agents/support/identity').set('If-Match', await etag()).send({ emoji: '🎧' }).expect(200);
+    let res = await request(gw.url)
+      .put('/admin/agents/support/identity')
+      .set('If-Match', await etag())
+      .send({ emoji: '🎧' })
+      .expect(200);
     expect(res.body.agent.identity).toEqual({ emoji: '🎧' });
     res = await request(gw.url)
       .post('/admin/agents/support/bindings')
@@ -87,12 +99,21 @@ describe('agents admin API (e2e)', () => {
     expect(res.body.bindings).toHaveLength(2);
     const all = (await request(gw.url).get('/admin/bindings').expect(200)).body;
     expect(all.map((b: { index: number }) => b.index)).toEqual([0, 1]);
-    await request(gw.url).delete('/admin/bindings/0').set('If-Match', await etag()).expect(200);
+    await request(gw.url)
+      .delete('/admin/bindings/0')
+      .set('If-Match', await etag())
+      .expect(200);
     expect((await request(gw.url).get('/admin/agents/support/bindings')).body).toEqual([
       { index: 0, agentId: 'support', match: { channel: 'http', peer: { kind: 'direct', id: 'vip' } } },
     ]);
-    await request(gw.url).delete('/admin/bindings/7').set('If-Match', await etag()).expect(404);
-    await request(gw.url).delete('/admin/agents/support').set('If-Match', await etag()).expect(200);
+    await request(gw.url)
+      .delete('/admin/bindings/7')
+      .set('If-Match', await etag())
+      .expect(404);
+    await request(gw.url)
+      .delete('/admin/agents/support')
+      .set('If-Match', await etag())
+      .expect(200);
     expect((await request(gw.url).get('/admin/bindings')).body).toEqual([]);
     await request(gw.url).get('/admin/agents/support').expect(404);
     expect(await fileText()).toContain("// the operator's own agent");

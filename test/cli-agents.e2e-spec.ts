@@ -20,7 +20,8 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
   });
 
   /** Runs the real CLI entry point against the test gateway's config file. */
-  const cli = (...args: string[]) => runCli(build.cliJs, [...args, '--config', gw.configPath, '--state-dir', gw.stateDir], { HOME: gw.dir });
+  const cli = (...args: string[]) =>
+    runCli(build.cliJs, [...args, '--config', gw.configPath, '--state-dir', gw.stateDir], { HOME: gw.dir });
 
   it('adds, names, binds and deletes an agent; the running gateway applies each edit by hot reload', async () => {
     const add = await cli('agents', 'add', 'coding', '--model', 'echo/default', '--name', 'Coder');
@@ -32,10 +33,14 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(identity.code).toBe(0);
     const bind = await cli('agents', 'bind', 'coding', '--channel', 'telegram', '--account', 'work', '--peer', 'group:dev-team');
     expect(bind.code).toBe(0);
-    const agent = await waitFor('identity and binding applied', async () => {
-      const body = (await request(gw.url).get('/admin/agents/coding')).body;
-      return body.identity?.emoji === '💻' && body.bindings?.length === 1 ? body : undefined;
-    }, 4000);
+    const agent = await waitFor(
+      'identity and binding applied',
+      async () => {
+        const body = (await request(gw.url).get('/admin/agents/coding')).body;
+        return body.identity?.emoji === '💻' && body.bindings?.length === 1 ? body : undefined;
+      },
+      4000,
+    );
     expect(agent.bindings[0].match).toEqual({ channel: 'telegram', accountId: 'work', peer: { kind: 'group', id: 'dev-team' } });
 
     const list = await cli('agents', 'list', '--bindings');

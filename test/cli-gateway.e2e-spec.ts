@@ -41,7 +41,11 @@ describe('clawgate gateway', () => {
   }, 60_000);
 
   it('exits 78 on a missing config file', async () => {
-    const run = await runCli(build.cliJs, ['gateway', '--config', path.join(tmp, 'missing.json'), '--state-dir', path.join(tmp, 's')], env());
+    const run = await runCli(
+      build.cliJs,
+      ['gateway', '--config', path.join(tmp, 'missing.json'), '--state-dir', path.join(tmp, 's')],
+      env(),
+    );
     expect(run.code).toBe(78);
     expect(run.stderr).toContain('config file not found');
   }, 60_000);

@@ -144,7 +144,8 @@ describe('clawgate config validate', () => {
 
   it('prints ok with the 12-hex revision of the normalized config, the same the gateway computes', async () => {
     const file = await writeCase('good', {
-      'openclaw.json': '// a comment\n{ agents: { list: [{ id: "main" }, { id: "Support Desk" }] }, tools: { agentToAgent: { enabled: true } } }\n',
+      'openclaw.json':
+        '// a comment\n{ agents: { list: [{ id: "main" }, { id: "Support Desk" }] }, tools: { agentToAgent: { enabled: true } } }\n',
     });
     const stateDir = path.join(tmp, 'good-state');
     const run = await runCli(['config', 'validate', file, '--state-dir', stateDir]);
@@ -179,7 +180,11 @@ describe('clawgate config validate', () => {
       // The token substituted into a place where an object belongs: the error must not echo it.
       'openclaw.json': '{ channels: { a2a: { peers: { hermes: "${HERMES}" } } } }',
     });
-    const run = await runCli(['config', 'validate'], { OPENCLAW_CONFIG_PATH: file, OPENCLAW_STATE_DIR: path.join(tmp, 'state'), HERMES: secret });
+    const run = await runCli(['config', 'validate'], {
+      OPENCLAW_CONFIG_PATH: file,
+      OPENCLAW_STATE_DIR: path.join(tmp, 'state'),
+      HERMES: secret,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('error: channels.a2a.peers.hermes: must be an object (got a string)');
     expect(run.stdout).toContain(`1 error in ${file}`);

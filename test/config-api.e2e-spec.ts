@@ -69,10 +69,14 @@ describe('config admin API (e2e)', () => {
   it('applies a valid edit within 2 s, rejects an invalid one and keeps serving the old revision', async () => {
     const before = (await request(gw.url).get('/admin/config/status')).body;
     await gw.writeConfig(BASE.replace('{ id: "main" }', '{ id: "main" }, { id: "second" }'));
-    const applied = await waitFor('the new revision', async () => {
-      const s = (await request(gw.url).get('/admin/config/status')).body;
-      return s.revision !== before.revision ? s : undefined;
-    }, 2000);
+    const applied = await waitFor(
+      'the new revision',
+      async () => {
+        const s = (await request(gw.url).get('/admin/config/status')).body;
+        return s.revision !== before.revision ? s : undefined;
+      },
+      2000,
+    );
     expect(applied.lastError).toBeNull();
 
     for (const [text, path] of [
@@ -81,10 +85,14 @@ describe('config admin API (e2e)', () => {
       [BASE.replace('agents:', 'agents: {,'), ''],
     ] as const) {
       await gw.writeConfig(text);
-      const status = await waitFor('lastError', async () => {
-        const s = (await request(gw.url).get('/admin/config/status')).body;
-        return s.lastError && s.lastError.errors[0].path === path ? s : undefined;
-      }, 3000);
+      const status = await waitFor(
+        'lastError',
+        async () => {
+          const s = (await request(gw.url).get('/admin/config/status')).body;
+          return s.lastError && s.lastError.errors[0].path === path ? s : undefined;
+        },
+        3000,
+      );
       expect(status.revision).toBe(applied.revision);
       await request(gw.url).get('/readyz').expect(200);
     }

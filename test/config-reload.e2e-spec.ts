@@ -31,10 +31,14 @@ async function agentIds(gw: TestGateway): Promise<string[]> {
 }
 
 async function newRevision(gw: TestGateway, than: string, timeoutMs = 5000) {
-  return waitFor(`a revision other than ${than}`, async () => {
-    const s = await status(gw);
-    return s.revision !== than ? s : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `a revision other than ${than}`,
+    async () => {
+      const s = await status(gw);
+      return s.revision !== than ? s : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 async function reloadCounts(gw: TestGateway): Promise<Record<'applied' | 'unchanged' | 'rejected', number>> {
@@ -97,10 +101,14 @@ describe('config hot reload (e2e)', () => {
       }
       expect(edit(last).valid).toBe(true);
       try {
-        await waitFor('the last edit to be applied', async () => {
-          const ids = await agentIds(gw);
-          return ids.join() === `main,agent-${last}` ? ids : undefined;
-        }, 10_000);
+        await waitFor(
+          'the last edit to be applied',
+          async () => {
+            const ids = await agentIds(gw);
+            return ids.join() === `main,agent-${last}` ? ids : undefined;
+          },
+          10_000,
+        );
       } finally {
         done = true;
         await Promise.all(loops);
@@ -138,7 +146,9 @@ describe('config hot reload (e2e)', () => {
       // The listener itself did not move: the same URL still answers.
       await request(gw.url).get('/healthz').expect(200);
 
-      await gw.writeConfig(`{ gateway: { port: 18790, bind: "::1", reload: { debounceMs: 50 } }, agents: { list: [{ id: "main" }, { id: "extra" }] } }`);
+      await gw.writeConfig(
+        `{ gateway: { port: 18790, bind: "::1", reload: { debounceMs: 50 } }, agents: { list: [{ id: "main" }, { id: "extra" }] } }`,
+      );
       const both = await newRevision(gw, changed.revision);
       expect(both.pendingRestart).toEqual(['gateway.port', 'gateway.bind']);
 
@@ -193,7 +203,10 @@ describe('config hot reload (e2e)', () => {
     let gw: TestGateway;
     beforeAll(async () => {
       gw = await startTestGateway(`{ ${FAST}, $include: "fragments/agents.json5" }`, {
-        files: { 'fragments/agents.json5': '{ agents: { list: [{ id: "main" }] } }', 'fragments/tools.json5': '{ tools: { sessions: { visibility: "all" } } }' },
+        files: {
+          'fragments/agents.json5': '{ agents: { list: [{ id: "main" }] } }',
+          'fragments/tools.json5': '{ tools: { sessions: { visibility: "all" } } }',
+        },
       });
     });
     afterAll(() => gw.stop());
@@ -208,7 +221,10 @@ describe('config hot reload (e2e)', () => {
 
     it('rejects a broken fragment and keeps the rest of the config', async () => {
       const start = await status(gw);
-      await fs.writeFile(path.join(gw.dir, 'fragments', 'agents.json5'), '{ agents: { list: [{ id: "main" }, { id: "from-fragment", sandbox: { mode: "some" } }] } }');
+      await fs.writeFile(
+        path.join(gw.dir, 'fragments', 'agents.json5'),
+        '{ agents: { list: [{ id: "main" }, { id: "from-fragment", sandbox: { mode: "some" } }] } }',
+      );
       const rejected = await waitFor('the rejection', async () => {
         const s = await status(gw);
         return s.lastError ? s : undefined;
@@ -285,7 +301,9 @@ describe('config hot reload (e2e)', () => {
 
     it('refuses a stale If-Match with 412 and writes nothing', async () => {
       const before = await fs.readFile(gw.configPath, 'utf8');
-      const err = await refused(writer.write([{ op: 'set', path: ['agents', 'list', 1], value: { id: 'x' } }], { ifMatch: '000000000000' }));
+      const err = await refused(
+        writer.write([{ op: 'set', path: ['agents', 'list', 1], value: { id: 'x' } }], { ifMatch: '000000000000' }),
+      );
       expect(err.status).toBe(412);
       expect(err.detail).toContain('000000000000');
       expect(await fs.readFile(gw.configPath, 'utf8')).toBe(before);
@@ -294,7 +312,9 @@ describe('config hot reload (e2e)', () => {
     it('refuses an edit that makes the config invalid with 422 listing the errors, and writes nothing', async () => {
       const before = await fs.readFile(gw.configPath, 'utf8');
       const { revision } = await status(gw);
-      const err = await refused(writer.write([{ op: 'set', path: ['agents', 'list', 0, 'modle'], value: 'echo/x' }], { ifMatch: revision }));
+      const err = await refused(
+        writer.write([{ op: 'set', path: ['agents', 'list', 0, 'modle'], value: 'echo/x' }], { ifMatch: revision }),
+      );
       expect(err.status).toBe(422);
       expect(err.errors).toContainEqual(expect.objectContaining({ path: 'agents.list[0].modle', severity: 'error' }));
       expect(await fs.readFile(gw.configPath, 'utf8')).toBe(before);
@@ -319,7 +339,9 @@ describe('config hot reload (e2e)', () => {
       try {
         const counts = await reloadCounts(gw);
         const { revision } = await status(gw);
-        const result = await writer.write([{ op: 'set', path: ['agents', 'list', 1], value: { id: 'writer', name: 'Written' } }], { ifMatch: revision });
+        const result = await writer.write([{ op: 'set', path: ['agents', 'list', 1], value: { id: 'writer', name: 'Written' } }], {
+          ifMatch: revision,
+        });
         expect(result.previousRevision).toBe(revision);
         expect(result.revision).not.toBe(revision);
         expect(result.outcome.status).toBe('applied');
@@ -328,7 +350,12 @@ describe('config hot reload (e2e)', () => {
         expect(await agentIds(gw)).toEqual(['main', 'writer']);
 
         const text = await fs.readFile(gw.configPath, 'utf8');
-        for (const kept of ['// top comment: keep me', '{ id: "main" }, // trailing comment on main', '/* block comment before tools */', 'tools: { $include: "tools.json5" },']) {
+        for (const kept of [
+          '// top comment: keep me',
+          '{ id: "main" }, // trailing comment on main',
+          '/* block comment before tools */',
+          'tools: { $include: "tools.json5" },',
+        ]) {
           expect(text).toContain(kept);
         }
         expect(text).toContain('writer');

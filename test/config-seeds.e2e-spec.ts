@@ -74,9 +74,7 @@ describe('seed configs', () => {
       expect(warningAt(snap.warnings, 'channels.a2a.peers.hermes.token')).toEqual([
         expect.objectContaining({ message: expect.stringContaining('A2A_HERMES_TOKEN') }),
       ]);
-      expect(snap.config.channels.a2a).toEqual(
-        expect.objectContaining({ enabled: true, advertisedUrl: 'https://openclaw.example.com' }),
-      );
+      expect(snap.config.channels.a2a).toEqual(expect.objectContaining({ enabled: true, advertisedUrl: 'https://openclaw.example.com' }));
     });
 
     it('outbound example: both unset variables are named, and neither value is used', async () => {

@@ -129,7 +129,10 @@ describe('http channel (e2e, echo model)', () => {
     });
 
     it('rejects a non-Bearer scheme carrying the right token', async () => {
-      const res = await request(gw.url).post('/channels/http/messages').set('Authorization', `Basic ${DESK}`).send({ peer: { kind: 'direct', id: 'a' }, text: 'x' });
+      const res = await request(gw.url)
+        .post('/channels/http/messages')
+        .set('Authorization', `Basic ${DESK}`)
+        .send({ peer: { kind: 'direct', id: 'a' }, text: 'x' });
       bodies.push(res.text);
       expect(res.status).toBe(401);
     });
@@ -140,12 +143,24 @@ describe('http channel (e2e, echo model)', () => {
       ['missing text', { peer: { kind: 'direct', id: 'alice' } }, /text is required/],
       ['an unknown field', { peer: { kind: 'direct', id: 'alice' }, text: 'hi', txet: 'hi' }, /property txet should not exist/],
       ['an unknown peer field', { peer: { kind: 'direct', id: 'alice', name: 'A' }, text: 'hi' }, /peer\.property name should not exist/],
-      ['a bad peer kind', { peer: { kind: 'dm', id: 'alice' }, text: 'hi' }, /peer\.kind must be one of the following values: direct, group, channel/],
+      [
+        'a bad peer kind',
+        { peer: { kind: 'dm', id: 'alice' }, text: 'hi' },
+        /peer\.kind must be one of the following values: direct, group, channel/,
+      ],
       ['a missing peer', { text: 'hi' }, /peer is required/],
       ['empty text', { peer: { kind: 'direct', id: 'alice' }, text: '' }, /text must be longer than or equal to 1 characters/],
-      ['text over 65536 chars', { peer: { kind: 'direct', id: 'alice' }, text: 'x'.repeat(65_537) }, /text must be shorter than or equal to 65536 characters/],
+      [
+        'text over 65536 chars',
+        { peer: { kind: 'direct', id: 'alice' }, text: 'x'.repeat(65_537) },
+        /text must be shorter than or equal to 65536 characters/,
+      ],
       ['a non-boolean wait', { peer: { kind: 'direct', id: 'alice' }, text: 'hi', wait: 'yes' }, /wait must be a boolean value/],
-      ['a threadId containing the thread marker', { peer: { kind: 'direct', id: 'a' }, text: 'hi', threadId: 'x:thread:y' }, /threadId should not contain/],
+      [
+        'a threadId containing the thread marker',
+        { peer: { kind: 'direct', id: 'a' }, text: 'hi', threadId: 'x:thread:y' },
+        /threadId should not contain/,
+      ],
     ])('answers %s with a 400 naming the field', async (_what, body, detail) => {
       const res = await post(DESK, body);
       expect(res.status).toBe(400);
@@ -158,7 +173,13 @@ describe('http channel (e2e, echo model)', () => {
     it('routes by account binding, runs, and returns the reply; the transcript has the user and assistant lines', async () => {
       const res = await post(DESK, { peer: { kind: 'direct', id: 'alice' }, text: 'hello' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ runId: expect.any(String), sessionKey: 'agent:support:main', agentId: 'support', status: 'completed', reply: '[support] hello' });
+      expect(res.body).toEqual({
+        runId: expect.any(String),
+        sessionKey: 'agent:support:main',
+        agentId: 'support',
+        status: 'completed',
+        reply: '[support] hello',
+      });
 
       const store = gw.app.get<SessionStore>(SESSION_STORE);
       const lines = (await store.history('agent:support:main')).lines.filter((l) => l.runId === res.body.runId);
@@ -218,7 +239,13 @@ describe('http channel (e2e, echo model)', () => {
   describe('outbound deliveries through the ChannelRegistry', () => {
     it('POSTs to the account webhook with a valid signature over the exact body', async () => {
       received.length = 0;
-      const result = await send({ sessionKey: 'agent:main:http:group:room-1', to: 'Room-1', text: 'announce ✓', accountId: 'noisy', threadId: 'th-1' });
+      const result = await send({
+        sessionKey: 'agent:main:http:group:room-1',
+        to: 'Room-1',
+        text: 'announce ✓',
+        accountId: 'noisy',
+        threadId: 'th-1',
+      });
       expect(result.status).toBe('delivered');
       expect(received).toHaveLength(1);
       const [hit] = received;

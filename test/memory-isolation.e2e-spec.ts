@@ -32,7 +32,8 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
   let registry: ToolRegistry;
   const open = { tools: { allow: [], deny: [] } };
   const ctx = (agentId: string) => ({ sessionKey: `agent:${agentId}:main`, agentId, signal: new AbortController().signal });
-  const call = (agentId: string, tool: string, args: Record<string, unknown>): Promise<ToolResult> => registry.call(open, tool, args, ctx(agentId));
+  const call = (agentId: string, tool: string, args: Record<string, unknown>): Promise<ToolResult> =>
+    registry.call(open, tool, args, ctx(agentId));
   const search = async (agentId: string, query: string): Promise<Hit[]> => {
     const r = await call(agentId, 'memory_search', { query });
     expect(r.status).toBe('ok');
@@ -50,7 +51,10 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
 
     // A fact enters family's transcript through a real run (echo model), as a family chat would.
     const runner = gw.app.get(AgentRunner);
-    const run = runner.startRun({ sessionKey: 'agent:family:main', message: 'Grandpa Joe keeps the spare canoe paddles in the red shed behind the barn.' });
+    const run = runner.startRun({
+      sessionKey: 'agent:family:main',
+      message: 'Grandpa Joe keeps the spare canoe paddles in the red shed behind the barn.',
+    });
     expect((await run.done).status).toBe('completed');
     const entry = await gw.app.get<SessionStore>(SESSION_STORE).get('agent:family:main');
     familyTranscript = path.join(gw.stateDir, 'agents', 'family', 'sessions', `${entry!.sessionId}.jsonl`);
@@ -79,7 +83,10 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
     expect(top.snippet).toContain('user: Grandpa Joe keeps the spare canoe paddles');
     expect(top.score).toBeGreaterThan(0.5);
     expect(top.score).toBeLessThanOrEqual(1);
-    const lines = (await fs.readFile(familyTranscript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { role: string });
+    const lines = (await fs.readFile(familyTranscript, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string });
     expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
 
     // memory_get reads it back through the same grant (read-only: there is no write tool at all).
@@ -114,7 +121,15 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
     const mainMemory = path.join(mainWs, 'MEMORY.md');
     await fs.symlink(mainMemory, path.join(familyWs, 'memory', 'leak.md'));
     await fs.symlink(mainWs, path.join(familyWs, 'memory', 'main-ws'));
-    for (const p of [mainMemory, '../workspace-main/MEMORY.md', 'memory/../../workspace-main/MEMORY.md', 'memory/leak.md', 'memory/main-ws/MEMORY.md', '/etc/passwd', `family-sessions/${path.basename(familyTranscript)}`]) {
+    for (const p of [
+      mainMemory,
+      '../workspace-main/MEMORY.md',
+      'memory/../../workspace-main/MEMORY.md',
+      'memory/leak.md',
+      'memory/main-ws/MEMORY.md',
+      '/etc/passwd',
+      `family-sessions/${path.basename(familyTranscript)}`,
+    ]) {
       const r = await call('family', 'memory_get', { path: p });
       expect({ p, status: r.status }).toEqual({ p, status: 'forbidden' });
       expect(typeof r.error).toBe('string');
@@ -147,7 +162,10 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
     expect(cols.body.embeddings).toEqual({ provider: 'bundled', fingerprint: 'bundled:use-lite-512' });
     const famCols = await request(gw.url).get('/admin/agents/family/memory/collections').expect(200);
     expect(famCols.body.collections.map((c: { name: string }) => c.name)).toEqual(['memory-root-family', 'memory-dir-family']);
-    await gw.app.get(MemoryService).forAgent('main').then((m) => m.idle());
+    await gw.app
+      .get(MemoryService)
+      .forAgent('main')
+      .then((m) => m.idle());
     const after = await request(gw.url).get('/admin/agents/main/memory/collections').expect(200);
     const fam = after.body.collections.find((c: { name: string }) => c.name === 'family-sessions');
     expect(fam).toMatchObject({ files: 1, chunks: 1, embedded: 1, path: path.join(gw.stateDir, 'agents', 'family', 'sessions') });

@@ -34,7 +34,10 @@ describe('memory of a running gateway (e2e)', () => {
     gw = await startTestGateway(config());
     mainWs = path.join(gw.stateDir, 'workspace-main');
     // First use opens the index lazily (nothing is indexed at boot).
-    expect((await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'anything' }).expect(200)).body).toEqual({ status: 'ok', results: [] });
+    expect((await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'anything' }).expect(200)).body).toEqual({
+      status: 'ok',
+      results: [],
+    });
   });
   afterAll(async () => {
     await gw.stop();
@@ -55,9 +58,17 @@ describe('memory of a running gateway (e2e)', () => {
     const file = path.join(mainWs, 'memory', 'boats', 'dinghy.md');
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, 'The dinghy outboard takes two-stroke fuel mixed 50:1.\n');
-    await waitFor('dinghy.md indexed', async () => (await search('main', 'dinghy outboard fuel'))[0]?.path === 'memory/boats/dinghy.md', 3000);
+    await waitFor(
+      'dinghy.md indexed',
+      async () => (await search('main', 'dinghy outboard fuel'))[0]?.path === 'memory/boats/dinghy.md',
+      3000,
+    );
     await fs.rm(file);
-    await waitFor('dinghy.md removed', async () => !(await search('main', 'dinghy outboard fuel')).some((h) => h.path === 'memory/boats/dinghy.md'), 3000);
+    await waitFor(
+      'dinghy.md removed',
+      async () => !(await search('main', 'dinghy outboard fuel')).some((h) => h.path === 'memory/boats/dinghy.md'),
+      3000,
+    );
     const cols = await request(gw.url).get('/admin/agents/main/memory/collections').expect(200);
     expect(cols.body.collections.find((c: { name: string }) => c.name === 'memory-dir-main')).toMatchObject({ files: 0, chunks: 0 });
   });
@@ -90,7 +101,11 @@ describe('memory of a running gateway (e2e)', () => {
     for (const c of cols.body.collections as Array<{ chunks: number; embedded: number }>) expect(c.embedded).toBe(c.chunks);
     const texts = fake.requests.flatMap((r) => r.body.input as string[]);
     expect(texts.some((t) => t.includes('lighthouse keeper'))).toBe(true);
-    expect(fake.requests.every((r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-embeddings' && r.body.model === 'fake-embed')).toBe(true);
+    expect(
+      fake.requests.every(
+        (r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-embeddings' && r.body.model === 'fake-embed',
+      ),
+    ).toBe(true);
     const before = fake.requests.length;
     expect((await search('main', 'greenhouse thermostat'))[0]).toMatchObject({ path: 'memory/garden.md' });
     expect(fake.requests.length).toBe(before + 1); // the query vector
@@ -102,7 +117,17 @@ describe('memory of a running gateway (e2e)', () => {
     expect(missing.body.detail).toBe('no agent "ghost"');
     await request(gw.url).post('/admin/agents/ghost/memory/reindex').expect(404);
     await request(gw.url).get('/admin/agents/ghost/memory/search').query({ q: 'x' }).expect(404);
-    for (const query of ['', 'q=', 'q=x&limit=0', 'q=x&limit=101', 'q=x&limit=abc', 'q=x&limit=1.5', 'q=x&minScore=2', 'q=x&other=1', 'q=a&q=b']) {
+    for (const query of [
+      '',
+      'q=',
+      'q=x&limit=0',
+      'q=x&limit=101',
+      'q=x&limit=abc',
+      'q=x&limit=1.5',
+      'q=x&minScore=2',
+      'q=x&other=1',
+      'q=a&q=b',
+    ]) {
       const res = await request(gw.url).get(`/admin/agents/main/memory/search?${query}`);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
     }
@@ -144,7 +169,10 @@ describe('memory admin roles, limits and the builtin backend (e2e)', () => {
 
   it('builtin backend: own MEMORY.md and memory/ only, keyword search, configured limits', async () => {
     const ws = path.join(gw.stateDir, 'workspace-main');
-    const sections = Array.from({ length: 12 }, (_, i) => `## Harbor log ${i}\n\n${'The harbor crane lifted containers all day long. '.repeat(12)}`);
+    const sections = Array.from(
+      { length: 12 },
+      (_, i) => `## Harbor log ${i}\n\n${'The harbor crane lifted containers all day long. '.repeat(12)}`,
+    );
     await fs.writeFile(path.join(ws, 'MEMORY.md'), sections.join('\n\n'));
     await fs.mkdir(path.join(ws, 'shared'), { recursive: true });
     await fs.writeFile(path.join(ws, 'shared', 'x.md'), 'harbor crane in the shared folder');
@@ -160,7 +188,11 @@ describe('memory admin roles, limits and the builtin backend (e2e)', () => {
       expect(hit.snippet.length).toBeLessThanOrEqual(120);
       expect(hit.endLine).toBeGreaterThanOrEqual(hit.startLine);
     }
-    const more = await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'harbor crane', limit: 5 }).set(viewer).expect(200);
+    const more = await request(gw.url)
+      .get('/admin/agents/main/memory/search')
+      .query({ q: 'harbor crane', limit: 5 })
+      .set(viewer)
+      .expect(200);
     expect(more.body.results).toHaveLength(5);
   });
 });

@@ -99,7 +99,12 @@ describe('HTTP model providers in a real gateway (e2e, fake OpenAI and Anthropic
     const { run, lines } = await spawnAndWait('claude', 'status please');
 
     expect(anthropic.violations).toEqual([]);
-    expect(run).toMatchObject({ status: 'completed', reply: 'All good here.', toolRounds: 1, usage: { inputTokens: 42, outputTokens: 10 } });
+    expect(run).toMatchObject({
+      status: 'completed',
+      reply: 'All good here.',
+      toolRounds: 1,
+      usage: { inputTokens: 42, outputTokens: 10 },
+    });
     expect(lines.map((l) => [l.role, l.text.slice(0, 9)])).toEqual([
       ['user', 'status pl'],
       ['assistant', 'Checking.'],
@@ -128,7 +133,9 @@ describe('HTTP model providers in a real gateway (e2e, fake OpenAI and Anthropic
   it('an unreachable provider fails the run with a message naming baseUrl; the gateway stays up', async () => {
     const { run } = await spawnAndWait('broken', 'anyone there?');
     expect(run.status).toBe('failed');
-    expect(run.error).toBe(`model provider dead is unreachable at ${deadUrl}/chat/completions (ECONNREFUSED): check models.providers.dead.baseUrl`);
+    expect(run.error).toBe(
+      `model provider dead is unreachable at ${deadUrl}/chat/completions (ECONNREFUSED): check models.providers.dead.baseUrl`,
+    );
 
     const health = await fetch(`${gw.url}/healthz`);
     expect(health.status).toBe(200);

@@ -37,7 +37,10 @@ describe('outbound A2A client (fake peers)', () => {
     expect(expected).toContain((await store.reload('admin')).status);
   };
   const failure = async (p: Promise<unknown>): Promise<A2aOutboundError> => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (!(err instanceof A2aOutboundError)) throw new Error(`expected an A2aOutboundError, got ${String(err)}`);
     return err;
   };
@@ -83,7 +86,12 @@ describe('outbound A2A client (fake peers)', () => {
       id: expect.any(String),
       method: 'SendMessage',
       params: {
-        message: { messageId: expect.stringMatching(/^[0-9a-f-]{36}$/), role: 'ROLE_USER', contextId: 'ctx-oc-fake', parts: [{ text: 'hello there' }] },
+        message: {
+          messageId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          role: 'ROLE_USER',
+          contextId: 'ctx-oc-fake',
+          parts: [{ text: 'hello there' }],
+        },
         configuration: { returnImmediately: true },
       },
     });
@@ -190,7 +198,9 @@ describe('outbound A2A client (fake peers)', () => {
     expect(noUrl).toMatchObject({ reason: 'no_url', message: 'peer nourl has no url configured for outbound A2A' });
     const unknown = await failure(client.send('ghost', 'x'));
     expect(unknown.message).toBe('no A2A peer "ghost" is configured (channels.a2a.peers; peers with a url: anon, fake, named)');
-    await reload(config({ extra: 'lost: { token: "inbound-secret-of-lost", url: "http://127.0.0.1:9/a2a/v1", outboundToken: "${LOST_TOKEN}" },' }));
+    await reload(
+      config({ extra: 'lost: { token: "inbound-secret-of-lost", url: "http://127.0.0.1:9/a2a/v1", outboundToken: "${LOST_TOKEN}" },' }),
+    );
     const unset = await failure(client.send('lost', 'x'));
     expect(unset.message).toBe('peer lost is unusable: the variable of channels.a2a.peers.lost.outboundToken is not set');
     expect(peer.requests).toHaveLength(0);
@@ -217,6 +227,9 @@ describe('outbound A2A client (fake peers)', () => {
   it('names the outboundToken setting when the peer rejects our credentials', async () => {
     peer.script(() => ({ status: 401, json: { error: 'unauthorized' } }));
     const err = await failure(client.send('anon', 'x'));
-    expect(err).toMatchObject({ reason: 'auth', message: 'peer anon: rejected our credentials (HTTP 401); set channels.a2a.peers.anon.outboundToken' });
+    expect(err).toMatchObject({
+      reason: 'auth',
+      message: 'peer anon: rejected our credentials (HTTP 401); set channels.a2a.peers.anon.outboundToken',
+    });
   });
 });

@@ -87,7 +87,9 @@ describe('outbound A2A between two gateways (e2e)', () => {
       role: 'system',
       runId,
       provenance: { kind: 'inter_session', sourceSessionKey: 'a2a:b', sourceChannel: 'a2a', sourceTool: 'a2a_send' },
-      meta: { a2a_outbound: { peer: 'b', target: 'a2a:b', taskId: expect.any(String), state: 'TASK_STATE_COMPLETED', status: 'ok', via: 'tool' } },
+      meta: {
+        a2a_outbound: { peer: 'b', target: 'a2a:b', taskId: expect.any(String), state: 'TASK_STATE_COMPLETED', status: 'ok', via: 'tool' },
+      },
     });
     expect(record.text).toContain('sent: hello from alice');
     expect(record.text).toContain('reply: [bob] hello from alice');
@@ -118,10 +120,19 @@ describe('outbound A2A between two gateways (e2e)', () => {
     expect(unknown.body.detail).toBe('no A2A peer "nobody" is configured (channels.a2a.peers; peers with a url: b)');
 
     const res = await send(OPERATOR, { text: 'status report please', wait: true }).expect(200);
-    expect(res.body).toEqual({ status: 'ok', taskId: expect.any(String), state: 'TASK_STATE_COMPLETED', reply: '[bob] status report please' });
+    expect(res.body).toEqual({
+      status: 'ok',
+      taskId: expect.any(String),
+      state: 'TASK_STATE_COMPLETED',
+      reply: '[bob] status report please',
+    });
 
     const accepted = await send(OPERATOR, { text: 'no need to wait' }).expect(200);
-    expect(accepted.body).toEqual({ status: 'accepted', taskId: expect.any(String), state: expect.stringMatching(/SUBMITTED|WORKING|COMPLETED/) });
+    expect(accepted.body).toEqual({
+      status: 'accepted',
+      taskId: expect.any(String),
+      state: expect.stringMatching(/SUBMITTED|WORKING|COMPLETED/),
+    });
 
     const { lines } = await storeA.history('agent:alice:a2a-outbound');
     expect(outboundLines(lines).map((l) => l.meta?.a2a_outbound)).toEqual([
@@ -141,10 +152,14 @@ describe('outbound A2A between two gateways (e2e)', () => {
     expect(before.body.detail).toBe('peer a has no url configured for outbound A2A');
 
     await b.writeConfig(configB(`${a.url}/a2a/v1`));
-    const res = await waitFor('B to pick up the url of peer a', async () => {
-      const r = await request(b.url).post('/admin/a2a/peers/a/send').send({ text: 'hello alice', wait: true });
-      return r.status === 200 ? r : undefined;
-    }, 10_000);
+    const res = await waitFor(
+      'B to pick up the url of peer a',
+      async () => {
+        const r = await request(b.url).post('/admin/a2a/peers/a/send').send({ text: 'hello alice', wait: true });
+        return r.status === 200 ? r : undefined;
+      },
+      10_000,
+    );
     expect(res.body).toMatchObject({ status: 'ok', state: 'TASK_STATE_COMPLETED', reply: 'alice got: hello alice' });
     const aPeerSession = await storeA.history('agent:alice:a2a:default:direct:b:ctx-oc-a');
     expect(aPeerSession.lines.map((l) => l.text)).toEqual(['hello alice', 'alice got: hello alice']);

@@ -71,8 +71,18 @@ describe('GET /admin/policy/check (e2e)', () => {
     ['an unknown query parameter', { from: 'support', to: 'expert', form: 'x' }, 400, /form/],
     ['from is not a configured agent', { from: 'suport', to: 'expert' }, 404, /unknown agent "suport" \(did you mean "support"\?\)/],
     ['to is not a configured agent', { from: 'support', to: 'nobody' }, 404, /unknown agent "nobody"/],
-    ['fromSession belongs to another agent', { from: 'support', to: 'expert', fromSession: 'agent:expert:home' }, 400, /belongs to agent "expert", not "support"/],
-    ['toSession belongs to another agent', { from: 'support', to: 'expert', toSession: 'agent:support:home' }, 400, /toSession .* belongs to agent "support", not "expert"/],
+    [
+      'fromSession belongs to another agent',
+      { from: 'support', to: 'expert', fromSession: 'agent:expert:home' },
+      400,
+      /belongs to agent "expert", not "support"/,
+    ],
+    [
+      'toSession belongs to another agent',
+      { from: 'support', to: 'expert', toSession: 'agent:support:home' },
+      400,
+      /toSession .* belongs to agent "support", not "expert"/,
+    ],
     ['toSession is not a session key', { from: 'support', to: 'expert', toSession: 'expert-main' }, 400, /is not a session key/],
     ['toSession is empty', { from: 'support', to: 'expert', toSession: '' }, 400, /toSession "" is not a session key/],
   ] as const)('rejects bad input (%s) with problem+json', async (_what, query, status, detail) => {
@@ -84,10 +94,14 @@ describe('GET /admin/policy/check (e2e)', () => {
 
   it('follows a config edit (hot reload): enabling A2A changes the answer', async () => {
     await gw.writeConfig(CONFIG(true));
-    const allowed = await waitFor('the A2A switch to apply', async () => {
-      const res = await check({ from: 'support', to: 'expert' });
-      return res.body.allowed === true ? res.body : undefined;
-    }, 3000);
+    const allowed = await waitFor(
+      'the A2A switch to apply',
+      async () => {
+        const res = await check({ from: 'support', to: 'expert' });
+        return res.body.allowed === true ? res.body : undefined;
+      },
+      3000,
+    );
     expect(allowed).toEqual({
       allowed: true,
       layer: null,
@@ -95,7 +109,12 @@ describe('GET /admin/policy/check (e2e)', () => {
     });
     // main is on no allow pattern: now the list, not the switch, refuses
     const denied = await check({ from: 'main', to: 'expert' }).expect(200);
-    expect(denied.body).toEqual({ allowed: false, layer: 'policy', rule: 'tools.agentToAgent.allow: no pattern matches "main"', message: DENIED });
+    expect(denied.body).toEqual({
+      allowed: false,
+      layer: 'policy',
+      rule: 'tools.agentToAgent.allow: no pattern matches "main"',
+      message: DENIED,
+    });
     // the sandbox still wins over an enabled policy
     expect((await check({ from: 'sandy', to: 'support' }).expect(200)).body).toMatchObject({ allowed: false, layer: 'visibility' });
   });

@@ -18,7 +18,10 @@ describe('routing admin API (e2e)', () => {
   });
   afterAll(() => gw.stop());
 
-  const resolve = (body: unknown) => request(gw.url).post('/admin/routing/resolve').send(body as object);
+  const resolve = (body: unknown) =>
+    request(gw.url)
+      .post('/admin/routing/resolve')
+      .send(body as object);
 
   it('resolves with matchedBy and the matched binding', async () => {
     const vip = await resolve({ channel: 'http', peer: { kind: 'direct', id: 'vip' } }).expect(200);
@@ -31,17 +34,30 @@ describe('routing admin API (e2e)', () => {
     // Same peer on another account: the peer binding needs the default account, the account binding wins.
     const work = await resolve({ channel: 'http', accountId: 'work', peer: { kind: 'direct', id: 'VIP' } }).expect(200);
     expect(work.body).toEqual(
-      expect.objectContaining({ agentId: 'support', sessionKey: 'agent:support:http:direct:vip', matchedBy: { tier: 'accountId', bindingIndex: 0 } }),
+      expect.objectContaining({
+        agentId: 'support',
+        sessionKey: 'agent:support:http:direct:vip',
+        matchedBy: { tier: 'accountId', bindingIndex: 0 },
+      }),
     );
     const fallback = await resolve({ channel: 'a2a', accountId: null }).expect(200);
-    expect(fallback.body).toEqual({ agentId: 'main', sessionKey: 'agent:main:main', matchedBy: { tier: 'default', bindingIndex: null }, binding: null });
+    expect(fallback.body).toEqual({
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      matchedBy: { tier: 'default', bindingIndex: null },
+      binding: null,
+    });
   });
 
   it.each([
     ['missing channel', { peer: { kind: 'direct', id: 'x' } }, /^channel is required/],
     ['an unknown field', { channel: 'http', acount: 'work' }, /property acount should not exist/],
     ['an unknown nested field', { channel: 'http', peer: { kind: 'direct', id: 'x', name: 'y' } }, /peer\.property name should not exist/],
-    ['a bad peer kind', { channel: 'http', peer: { kind: 'dm', id: 'x' } }, /peer\.kind must be one of the following values: direct, group, channel/],
+    [
+      'a bad peer kind',
+      { channel: 'http', peer: { kind: 'dm', id: 'x' } },
+      /peer\.kind must be one of the following values: direct, group, channel/,
+    ],
     ['a peer that is not an object', { channel: 'http', peer: 'x' }, /peer must be an object/],
     ['a channel with ":"', { channel: 'a:b' }, /channel must not contain ":"/],
     ['an empty peer id', { channel: 'http', peer: { kind: 'group', id: '' } }, /peer\.id should not be empty/],
@@ -67,10 +83,14 @@ describe('routing admin API (e2e)', () => {
     expect((await resolve(inbound).expect(200)).body.agentId).toBe('support');
 
     await gw.writeConfig(config('ops'));
-    await waitFor('the new revision', async () => {
-      const s = (await request(gw.url).get('/admin/config/status')).body;
-      return s.revision !== before ? s : undefined;
-    }, 3000);
+    await waitFor(
+      'the new revision',
+      async () => {
+        const s = (await request(gw.url).get('/admin/config/status')).body;
+        return s.revision !== before ? s : undefined;
+      },
+      3000,
+    );
 
     const after = await resolve(inbound).expect(200);
     expect(after.body).toEqual(

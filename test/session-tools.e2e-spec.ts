@@ -32,8 +32,17 @@ describe('session tools acting as a session (e2e, echo model)', () => {
   afterAll(() => gw.stop());
 
   it('sessions_spawn creates a child spawned by the caller and runs the task there', async () => {
-    const spawned = await registry.call({ tools: { allow: [], deny: [] } }, 'sessions_spawn', { task: 'summarize the logs', label: 'logs' }, ctx('agent:main:main'));
-    expect(spawned).toEqual({ status: 'accepted', runId: expect.any(String), childSessionKey: expect.stringMatching(/^agent:main:subagent:[0-9a-f-]{36}$/) });
+    const spawned = await registry.call(
+      { tools: { allow: [], deny: [] } },
+      'sessions_spawn',
+      { task: 'summarize the logs', label: 'logs' },
+      ctx('agent:main:main'),
+    );
+    expect(spawned).toEqual({
+      status: 'accepted',
+      runId: expect.any(String),
+      childSessionKey: expect.stringMatching(/^agent:main:subagent:[0-9a-f-]{36}$/),
+    });
     const run = await runner.waitForRun(spawned.runId as string, 5000);
     expect(run).toMatchObject({ status: 'completed', reply: '[main] summarize the logs' });
     const child = spawned.childSessionKey as string;
@@ -93,13 +102,18 @@ describe('session tools acting as a session (e2e, echo model)', () => {
       status: 'error',
       error: 'invalid arguments for sessions_history: missing required argument "sessionKey"',
     });
-    expect((await registry.call(open, 'sessions_list', { limit: 0 }, ctx('agent:main:main'))).error).toContain('argument "limit" must be >= 1');
+    expect((await registry.call(open, 'sessions_list', { limit: 0 }, ctx('agent:main:main'))).error).toContain(
+      'argument "limit" must be >= 1',
+    );
     expect(await tools.history('agent:main:main', { sessionKey: 'not a key' })).toMatchObject({ status: 'error' });
     expect(await tools.status('agent:main:main', { sessionKey: 'agent:main:nothing-here' })).toEqual({
       status: 'not_found',
       error: 'no session agent:main:nothing-here',
     });
-    expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'ghost' })).toEqual({ status: 'not_found', error: 'no agent "ghost"' });
+    expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'ghost' })).toEqual({
+      status: 'not_found',
+      error: 'no agent "ghost"',
+    });
   });
 
   it('a model whose provider has no API key ends the run as failed with a message naming the setting', async () => {

@@ -32,7 +32,12 @@ describe('sessions_send (e2e, echo model)', () => {
   it('waits for the reply, then runs the ping-pong and the announce in the background', async () => {
     await store.getOrCreate('agent:support:main');
     const result = await send.send({ sessionKey: 'agent:support:main' }, { agentId: 'expert', message: 'why is the build red?' });
-    expect(result).toEqual({ status: 'ok', runId: expect.any(String), sessionKey: 'agent:expert:main', reply: '[expert] why is the build red?' });
+    expect(result).toEqual({
+      status: 'ok',
+      runId: expect.any(String),
+      sessionKey: 'agent:expert:main',
+      reply: '[expert] why is the build red?',
+    });
 
     const expert = await waitFor('announce step in expert', async () => {
       const { lines } = await store.history('agent:expert:main');
@@ -40,12 +45,20 @@ describe('sessions_send (e2e, echo model)', () => {
     });
     // round one, target's ping-pong turn (turn 2 of 2), announce, delivery outcome (no channel to post to)
     expect(steps(expert)).toEqual([
-      'user:round-one', 'assistant:round-one',
-      'user:ping-pong', 'assistant:ping-pong',
-      'user:announce', 'assistant:announce',
+      'user:round-one',
+      'assistant:round-one',
+      'user:ping-pong',
+      'assistant:ping-pong',
+      'user:announce',
+      'assistant:announce',
       'system:delivery',
     ]);
-    expect(expert[0].provenance).toMatchObject({ kind: 'inter_session', sourceSessionKey: 'agent:support:main', sourceTool: 'sessions_send', hop: 1 });
+    expect(expert[0].provenance).toMatchObject({
+      kind: 'inter_session',
+      sourceSessionKey: 'agent:support:main',
+      sourceTool: 'sessions_send',
+      hop: 1,
+    });
     expect(expert.at(-1)?.text).toBe('announce skipped: the session has no delivery context (no channel to post to)');
     const { lines: supportLines } = await store.history('agent:support:main');
     expect(steps(supportLines)).toEqual(['user:ping-pong', 'assistant:ping-pong']);
@@ -76,7 +89,10 @@ describe('sessions_send (e2e, echo model)', () => {
       error: 'Sandboxed sessions_send label lookup is limited to this agent',
     });
     const hop = await send.send(
-      { sessionKey: 'agent:support:main', provenance: { kind: 'inter_session', sourceSessionKey: 'agent:expert:main', sourceTool: 'sessions_send', chainId: 'c', hop: 8 } },
+      {
+        sessionKey: 'agent:support:main',
+        provenance: { kind: 'inter_session', sourceSessionKey: 'agent:expert:main', sourceTool: 'sessions_send', chainId: 'c', hop: 8 },
+      },
       { sessionKey: 'agent:support:other', message: 'x' },
     );
     expect(hop).toEqual({ status: 'forbidden', error: 'agent-to-agent chain exceeded session.agentToAgent.maxChainHops' });
@@ -90,9 +106,16 @@ describe('sessions_send (e2e, echo model)', () => {
     expect((await registry.call(open, 'sessions_send', { agentId: 'expert' }, ctx)).error).toBe(
       'invalid arguments for sessions_send: missing required argument "message"',
     );
-    expect((await registry.call(open, 'sessions_send', { message: 'x', timeoutSeconds: -1 }, ctx)).error).toContain('argument "timeoutSeconds" must be >= 0');
-    expect(await registry.call(open, 'sessions_send', { message: 'x' }, ctx)).toEqual({ status: 'error', error: 'one of sessionKey, label or agentId is required' });
-    expect(await registry.call(open, 'sessions_send', { message: 'x', sessionKey: 'agent:expert:main:thread:1' }, ctx)).toMatchObject({ status: 'error' });
+    expect((await registry.call(open, 'sessions_send', { message: 'x', timeoutSeconds: -1 }, ctx)).error).toContain(
+      'argument "timeoutSeconds" must be >= 0',
+    );
+    expect(await registry.call(open, 'sessions_send', { message: 'x' }, ctx)).toEqual({
+      status: 'error',
+      error: 'one of sessionKey, label or agentId is required',
+    });
+    expect(await registry.call(open, 'sessions_send', { message: 'x', sessionKey: 'agent:expert:main:thread:1' }, ctx)).toMatchObject({
+      status: 'error',
+    });
     expect(await registry.call(open, 'sessions_send', { message: 'x', label: 'nobody' }, ctx)).toEqual({
       status: 'not_found',
       error: 'no session labelled "nobody" in agent support',
@@ -104,18 +127,28 @@ describe('sessions_send (e2e, echo model)', () => {
     const ok = await request(gw.url).post(`/admin/sessions/${key}/send`).send({ agentId: 'expert', message: 'ping' }).expect(200);
     expect(ok.body).toEqual({ status: 'ok', runId: expect.any(String), sessionKey: 'agent:expert:main', reply: '[expert] ping' });
     const spawned = await request(gw.url).post(`/admin/sessions/${key}/spawn`).send({ task: 'tidy up', label: 'tidy' }).expect(200);
-    expect(spawned.body).toEqual({ status: 'accepted', runId: expect.any(String), childSessionKey: expect.stringMatching(/^agent:support:subagent:/) });
+    expect(spawned.body).toEqual({
+      status: 'accepted',
+      runId: expect.any(String),
+      childSessionKey: expect.stringMatching(/^agent:support:subagent:/),
+    });
     const boxed = await request(gw.url)
       .post(`/admin/sessions/${encodeURIComponent('agent:boxed:main')}/send`)
       .send({ agentId: 'support', message: 'x' })
       .expect(200);
-    expect(boxed.body).toEqual({ status: 'forbidden', error: 'Session is not visible from this session (tools.sessions.visibility=tree).' });
+    expect(boxed.body).toEqual({
+      status: 'forbidden',
+      error: 'Session is not visible from this session (tools.sessions.visibility=tree).',
+    });
 
     const bad = await request(gw.url).post(`/admin/sessions/${key}/send`).send({ agentId: 'expert', message: 'x', extra: 1 }).expect(400);
     expect(bad.headers['content-type']).toContain('application/problem+json');
     expect(bad.body.detail).toBe('invalid sessions_send arguments: unknown argument "extra"');
     await request(gw.url).post(`/admin/sessions/${key}/spawn`).send({}).expect(400);
     await request(gw.url).post('/admin/sessions/not-a-key/send').send({ message: 'x', agentId: 'expert' }).expect(400);
-    await request(gw.url).post(`/admin/sessions/${encodeURIComponent('agent:ghost:main')}/send`).send({ message: 'x', agentId: 'expert' }).expect(404);
+    await request(gw.url)
+      .post(`/admin/sessions/${encodeURIComponent('agent:ghost:main')}/send`)
+      .send({ message: 'x', agentId: 'expert' })
+      .expect(404);
   });
 });

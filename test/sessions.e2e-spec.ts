@@ -34,7 +34,7 @@ describe('admin sessions API (e2e)', () => {
     expect(res.body).toMatchObject({ type: 'about:blank', status, detail: expect.any(String) });
   };
 
-  it('lists every configured agent\'s sessions, most recently updated first', async () => {
+  it("lists every configured agent's sessions, most recently updated first", async () => {
     const res = await request(gw.url).get('/admin/sessions').expect(200);
     expect(res.body.count).toBe(3);
     expect(res.body.sessions.map((s: { sessionKey: string }) => s.sessionKey)).toEqual([
@@ -57,25 +57,40 @@ describe('admin sessions API (e2e)', () => {
   });
 
   it('gets one session by its URL-encoded key (any case)', async () => {
-    const res = await request(gw.url).get(`/admin/sessions/${enc('agent:main:subagent:job-1')}`).expect(200);
-    expect(res.body).toMatchObject({ sessionKey: 'agent:main:subagent:job-1', agentId: 'main', spawnedBy: 'agent:main:main', label: 'research' });
-    const upper = await request(gw.url).get(`/admin/sessions/${enc('AGENT:Main:Main')}`).expect(200);
+    const res = await request(gw.url)
+      .get(`/admin/sessions/${enc('agent:main:subagent:job-1')}`)
+      .expect(200);
+    expect(res.body).toMatchObject({
+      sessionKey: 'agent:main:subagent:job-1',
+      agentId: 'main',
+      spawnedBy: 'agent:main:main',
+      label: 'research',
+    });
+    const upper = await request(gw.url)
+      .get(`/admin/sessions/${enc('AGENT:Main:Main')}`)
+      .expect(200);
     expect(upper.body.sessionKey).toBe('agent:main:main');
   });
 
   it('serves history: last 20 without tools by default, everything with includeTools=true', async () => {
-    const res = await request(gw.url).get(`/admin/sessions/${enc('agent:main:main')}/history`).expect(200);
+    const res = await request(gw.url)
+      .get(`/admin/sessions/${enc('agent:main:main')}/history`)
+      .expect(200);
     expect(res.body.sessionKey).toBe('agent:main:main');
     expect(res.body.warnings).toEqual([]);
     expect(res.body.lines.map((l: { text: string }) => l.text)).toEqual(['deploy status?', 'checking', 'deployed at 10:01']);
     expect(res.body.lines[1]).not.toHaveProperty('toolCalls');
     expect(res.body.lines[2]).toMatchObject({ role: 'assistant', runId: 'run-1', id: expect.any(String), ts: expect.any(String) });
 
-    const all = await request(gw.url).get(`/admin/sessions/${enc('agent:main:main')}/history?includeTools=true&limit=3`).expect(200);
+    const all = await request(gw.url)
+      .get(`/admin/sessions/${enc('agent:main:main')}/history?includeTools=true&limit=3`)
+      .expect(200);
     expect(all.body.lines.map((l: { role: string }) => l.role)).toEqual(['assistant', 'tool', 'assistant']);
     expect(all.body.lines[0].toolCalls).toEqual([{ name: 'exec', args: { cmd: 'kubectl' } }]);
 
-    const one = await request(gw.url).get(`/admin/sessions/${enc('agent:main:main')}/history?limit=1&includeTools=false`).expect(200);
+    const one = await request(gw.url)
+      .get(`/admin/sessions/${enc('agent:main:main')}/history?limit=1&includeTools=false`)
+      .expect(200);
     expect(one.body.lines.map((l: { text: string }) => l.text)).toEqual(['deployed at 10:01']);
   });
 
@@ -83,7 +98,9 @@ describe('admin sessions API (e2e)', () => {
     const entry = await store.getOrCreate('agent:ops:torn');
     await store.append('agent:ops:torn', { role: 'user', text: 'intact' });
     await fs.appendFile(path.join(gw.stateDir, 'agents', 'ops', 'sessions', `${entry.sessionId}.jsonl`), '{"id":"x","role":"us');
-    const res = await request(gw.url).get(`/admin/sessions/${enc('agent:ops:torn')}/history`).expect(200);
+    const res = await request(gw.url)
+      .get(`/admin/sessions/${enc('agent:ops:torn')}/history`)
+      .expect(200);
     expect(res.body.lines.map((l: { text: string }) => l.text)).toEqual(['intact']);
     expect(res.body.warnings).toEqual(['line 2: incomplete last line (interrupted write); skipped']);
   });
@@ -134,7 +151,9 @@ describe('admin sessions API (e2e)', () => {
     expect(example('/admin/sessions').sessions).toHaveLength(1);
     expect(example('/admin/sessions/{key}').sessionKey).toMatch(/^agent:/);
     expect(example('/admin/sessions/{key}/history').lines).toHaveLength(2);
-    expect(docs.paths['/admin/sessions/{key}/history'].get.responses['200'].content['application/json'].schema.$ref).toContain('SessionHistoryDto');
+    expect(docs.paths['/admin/sessions/{key}/history'].get.responses['200'].content['application/json'].schema.$ref).toContain(
+      'SessionHistoryDto',
+    );
     expect(docs.paths['/admin/sessions/{key}'].get.responses['404']).toBeDefined();
   });
 });

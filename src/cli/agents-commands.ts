@@ -1,6 +1,13 @@
 import { AppError } from '../common/errors/app-error';
 import { normalizeAgentId } from '../common/agent-id';
-import { planAddAgent, planAddBinding, planDeleteAgent, planSetIdentity, type AgentFields, type BindingMatchInput } from '../modules/agents';
+import {
+  planAddAgent,
+  planAddBinding,
+  planDeleteAgent,
+  planSetIdentity,
+  type AgentFields,
+  type BindingMatchInput,
+} from '../modules/agents';
 import { editConfigFile, formatConfigIssue, loadConfig, locateConfig, type EditPlan } from '../modules/config';
 
 /** Options every `agents` verb accepts to find the config. */
@@ -39,7 +46,11 @@ export function runAgentsSetIdentity(id: string, opts: LocateOptions & { name?: 
   if (opts.name === undefined && opts.emoji === undefined && opts.avatar === undefined) {
     return fail('set-identity needs at least one of --name, --emoji, --avatar');
   }
-  return edit(opts, planSetIdentity(id, { name: opts.name, emoji: opts.emoji, avatar: opts.avatar }), `updated identity of ${normalizeAgentId(id)}`);
+  return edit(
+    opts,
+    planSetIdentity(id, { name: opts.name, emoji: opts.emoji, avatar: opts.avatar }),
+    `updated identity of ${normalizeAgentId(id)}`,
+  );
 }
 
 export function runAgentsBind(id: string, opts: LocateOptions & { channel: string; account?: string; peer?: string }): Promise<void> {

@@ -18,7 +18,12 @@ describe('A2A protocol constants', () => {
   });
 
   it('treats COMPLETED, FAILED, CANCELED and REJECTED as terminal, and only those', () => {
-    expect(TASK_STATES.filter(isTerminalState)).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+    expect(TASK_STATES.filter(isTerminalState)).toEqual([
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_FAILED',
+      'TASK_STATE_CANCELED',
+      'TASK_STATE_REJECTED',
+    ]);
   });
 
   it('spells the version and the method names of both protocol generations', () => {

@@ -34,7 +34,12 @@ export type TaskState = (typeof TASK_STATES)[number];
 const KNOWN: ReadonlySet<string> = new Set(TASK_STATES);
 
 /** States a task never leaves. */
-const TERMINAL: ReadonlySet<TaskState> = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+const TERMINAL: ReadonlySet<TaskState> = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
 
 export function isTaskState(value: string): value is TaskState {
   return KNOWN.has(value);

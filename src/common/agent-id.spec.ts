@@ -11,7 +11,7 @@ describe('normalizeAgentId', () => {
     ['客服', 'main'],
     ['support_2', 'support_2'],
     ['a'.repeat(70), 'a'.repeat(64)],
-    ['x y'.repeat(30), ('x-y'.repeat(30)).slice(0, 64).replace(/-+$/, '')],
+    ['x y'.repeat(30), 'x-y'.repeat(30).slice(0, 64).replace(/-+$/, '')],
   ])('%p -> %p', (input, expected) => {
     expect(normalizeAgentId(input as string | undefined)).toBe(expected);
   });

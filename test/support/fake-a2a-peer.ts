@@ -123,10 +123,15 @@ export function rpcError(id: unknown, code: number, message: string): PeerReply 
 }
 
 /** A step answering the request's own id with a JSON-RPC error. */
-export const answerError = (code: number, message: string): PeerStep => (req) => rpcError(req.body?.id, code, message);
+export const answerError =
+  (code: number, message: string): PeerStep =>
+  (req) =>
+    rpcError(req.body?.id, code, message);
 
 /** A step answering with a redirect to `location`. */
-export const redirectTo = (location: string, status = 302): PeerStep => () => ({ status, raw: '', headers: { Location: location } });
+export const redirectTo =
+  (location: string, status = 302): PeerStep =>
+  () => ({ status, raw: '', headers: { Location: location } });
 
 /** An A2A 1.0 task in proto-JSON form. */
 export function wireTask(id: string, contextId: string, state: string, reply?: string): Record<string, unknown> {

@@ -126,6 +126,15 @@ function alternationProblem(messages: unknown): { status: number; message: strin
 function message(req: RecordedRequest, content: unknown[], stopReason: string, usage: Record<string, number>): FakeReply {
   return {
     status: 200,
-    json: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: req.body.model, content, stop_reason: stopReason, stop_sequence: null, usage },
+    json: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model: req.body.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    },
   };
 }

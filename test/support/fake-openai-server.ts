@@ -19,13 +19,19 @@ export class FakeOpenAiServer extends FakeModelServer {
   constructor(options: FakeOpenAiOptions = {}) {
     super({
       path: '/v1/chat/completions',
-      errorBody: (status, message) => ({ error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', param: null, code: null } }),
+      errorBody: (status, message) => ({
+        error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', param: null, code: null },
+      }),
       precheck: (req) => {
         if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-          return { status: 401, message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.' };
+          return {
+            status: 401,
+            message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+          };
         }
         if (typeof req.body?.model !== 'string') return { status: 400, message: 'you must provide a model parameter' };
-        if (!Array.isArray(req.body?.messages) || !req.body.messages.length) return { status: 400, message: "'messages' is a required property" };
+        if (!Array.isArray(req.body?.messages) || !req.body.messages.length)
+          return { status: 400, message: "'messages' is a required property" };
         return undefined;
       },
     });
@@ -46,7 +52,11 @@ export class FakeOpenAiServer extends FakeModelServer {
       const id = `call_${++this.issued}`;
       const argString = typeof args === 'string' ? args : JSON.stringify(args);
       this.issuedToolCalls.set(id, { name, arguments: argString });
-      const message = { role: 'assistant', content: text, tool_calls: [{ id, type: 'function', function: { name, arguments: argString } }] };
+      const message = {
+        role: 'assistant',
+        content: text,
+        tool_calls: [{ id, type: 'function', function: { name, arguments: argString } }],
+      };
       return completion(req, message, 'tool_calls', USAGE);
     };
   }

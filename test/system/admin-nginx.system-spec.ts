@@ -25,7 +25,8 @@ describe('admin SSO behind nginx (e2e)', () => {
         sso: { enabled: true, trustedProxies: ["127.0.0.2/32"], roleMapping: { platform: "admin", readers: "viewer" } },
       } },
     }`);
-    nginx = await startNginx((port) => `
+    nginx = await startNginx(
+      (port) => `
       map $cookie_demo_session $sso_user   { "s-alice" "alice"; "s-bob" "bob"; default ""; }
       map $cookie_demo_session $sso_email  { "s-alice" "alice@corp.example"; "s-bob" "bob@corp.example"; default ""; }
       map $cookie_demo_session $sso_groups { "s-alice" "platform"; "s-bob" "readers"; default ""; }
@@ -40,7 +41,8 @@ describe('admin SSO behind nginx (e2e)', () => {
           proxy_set_header X-Forwarded-Groups $sso_groups;
           proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         }
-      }`);
+      }`,
+    );
   }, 30_000);
   afterAll(async () => {
     await nginx?.stop();
@@ -63,8 +65,14 @@ describe('admin SSO behind nginx (e2e)', () => {
 
   it('refuses the same headers sent straight to the gateway from an untrusted address', async () => {
     await request(`http://127.0.0.1:${gw.port}`).get('/admin/agents').set(spoofed).expect(401);
-    await request(`http://127.0.0.1:${gw.port}`).get('/admin/agents').set({ ...spoofed, 'X-Forwarded-For': '127.0.0.2' }).expect(401);
-    await request(`http://127.0.0.1:${gw.port}`).get('/admin/agents').set({ 'X-Forwarded-User': 'alice', 'X-Forwarded-Groups': 'platform' }).expect(401);
+    await request(`http://127.0.0.1:${gw.port}`)
+      .get('/admin/agents')
+      .set({ ...spoofed, 'X-Forwarded-For': '127.0.0.2' })
+      .expect(401);
+    await request(`http://127.0.0.1:${gw.port}`)
+      .get('/admin/agents')
+      .set({ 'X-Forwarded-User': 'alice', 'X-Forwarded-Groups': 'platform' })
+      .expect(401);
   });
 
   it('still accepts admin bearer tokens through the proxy', async () => {
@@ -75,8 +83,12 @@ describe('admin SSO behind nginx (e2e)', () => {
     await gw.app.get(AuditLog).flush();
     const page = await request(nginx.url).get('/admin/audit?limit=100').set('Cookie', 'demo_session=s-alice').expect(200);
     const entries = page.body.entries as Array<Record<string, unknown>>;
-    expect(entries).toContainEqual(expect.objectContaining({ subject: 'sso:alice', role: 'admin', method: 'POST', status: 200, ip: '127.0.0.1' }));
-    expect(entries).toContainEqual(expect.objectContaining({ subject: 'sso:bob', role: 'viewer', path: '/admin/config/reload', status: 403 }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({ subject: 'sso:alice', role: 'admin', method: 'POST', status: 200, ip: '127.0.0.1' }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ subject: 'sso:bob', role: 'viewer', path: '/admin/config/reload', status: 403 }),
+    );
     // The direct spoofing attempts: anonymous, from the untrusted peer, whatever X-Forwarded-For claimed.
     const direct = entries.filter((e) => e.subject === 'anonymous' && e.status === 401);
     expect(direct.length).toBeGreaterThanOrEqual(3);

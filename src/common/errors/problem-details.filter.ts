@@ -23,7 +23,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // Nest's own exceptions: the ValidationPipe's 400 (its messages become the itemized errors), 404 routes.
     if (exception instanceof HttpException) {
       const body = exception.getResponse();
-      const messages = typeof body === 'object' && body && 'message' in body ? (body).message : undefined;
+      const messages = typeof body === 'object' && body && 'message' in body ? body.message : undefined;
       const list = Array.isArray(messages) ? messages.map(String) : undefined;
       const detail = list ? list.join('; ') : typeof messages === 'string' ? messages : exception.message;
       return problem(exception.getStatus(), detail, { instance, errors: list?.map((message) => ({ message })) });

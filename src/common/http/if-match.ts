@@ -3,7 +3,10 @@ import { ErrorCode } from '../errors/error-code';
 
 /** `"abc"`, `W/"abc"` or `abc` → `abc`. */
 export function stripEtag(value: string): string {
-  return value.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return value
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 }
 
 /**
@@ -12,7 +15,9 @@ export function stripEtag(value: string): string {
  */
 export function requireIfMatch(header: string | undefined): string {
   if (!header || !header.trim()) {
-    throw new AppError(ErrorCode.PreconditionRequired, 'send If-Match with the revision you read (the ETag of GET /admin/config) so concurrent edits are not lost',
+    throw new AppError(
+      ErrorCode.PreconditionRequired,
+      'send If-Match with the revision you read (the ETag of GET /admin/config) so concurrent edits are not lost',
     );
   }
   return stripEtag(header);

@@ -1,4 +1,12 @@
-import { applyDecorators, CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
@@ -44,9 +52,5 @@ const WRITE_ERRORS = [
 
 /** A handler that writes the config: documents If-Match and its errors, and answers with the new ETag. */
 export function RevisionedWrite(): MethodDecorator {
-  return applyDecorators(
-    ApiHeader(IF_MATCH_HEADER),
-    ...WRITE_ERRORS.map((r) => ApiResponse(r)),
-    UseInterceptors(RevisionEtagInterceptor),
-  );
+  return applyDecorators(ApiHeader(IF_MATCH_HEADER), ...WRITE_ERRORS.map((r) => ApiResponse(r)), UseInterceptors(RevisionEtagInterceptor));
 }

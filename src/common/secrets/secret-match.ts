@@ -32,7 +32,9 @@ export function secretIndex<T>(candidates: Iterable<SecretCandidate<T>>): Secret
  * `secretIndex` memoized per source object. Config snapshots are immutable, so an index lives exactly as
  * long as the object it was built from and a reload (new object) is never answered from a stale index.
  */
-export function secretIndexPerSource<S extends object, T>(candidatesOf: (source: S) => Iterable<SecretCandidate<T>>): (source: S) => SecretIndex<T> {
+export function secretIndexPerSource<S extends object, T>(
+  candidatesOf: (source: S) => Iterable<SecretCandidate<T>>,
+): (source: S) => SecretIndex<T> {
   const cache = new WeakMap<S, SecretIndex<T>>();
   return (source) => {
     let index = cache.get(source);

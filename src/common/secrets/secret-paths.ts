@@ -14,12 +14,7 @@ const SECRET_SUFFIXES = ['token', 'secret', 'apikey', 'password'];
  * (`models.providers.<name>.headers.*`), since those usually carry `Authorization` and friends.
  */
 export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
-  if (
-    segments.length >= 5 &&
-    segments[0] === 'models' &&
-    segments[1] === 'providers' &&
-    segments[3] === 'headers'
-  ) {
+  if (segments.length >= 5 && segments[0] === 'models' && segments[1] === 'providers' && segments[3] === 'headers') {
     return true;
   }
   const last = segments[segments.length - 1];

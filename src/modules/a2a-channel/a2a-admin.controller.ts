@@ -41,7 +41,10 @@ export class A2aAdminController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'One A2A task with its reply artifact' })
   @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
-  @ApiOkResponse({ type: A2aTaskDto, example: { ...TASK_EXAMPLE, artifact: { artifactId: '9d8c7b6a-5f4e-4d3c-2b1a-0f9e8d7c6b5a', text: '[support] hello' } } })
+  @ApiOkResponse({
+    type: A2aTaskDto,
+    example: { ...TASK_EXAMPLE, artifact: { artifactId: '9d8c7b6a-5f4e-4d3c-2b1a-0f9e8d7c6b5a', text: '[support] hello' } },
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
   getTask(@Param('id') id: string): Promise<A2aTaskDto> {
     return this.admin.getTask(id);

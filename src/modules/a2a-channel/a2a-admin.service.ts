@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '../../common/errors/app-error';
 import { ConfigStore } from '../config';
-import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, A2aTaskSummaryDto, DEFAULT_TASK_LIST_LIMIT, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
+import {
+  A2aPeerListDto,
+  A2aTaskDto,
+  A2aTaskListDto,
+  A2aTaskSummaryDto,
+  DEFAULT_TASK_LIST_LIMIT,
+  ListA2aTasksQueryDto,
+} from './dto/a2a-admin.dto';
 import type { A2aTask } from './task-model';
 import { TASK_STORE, TaskStore } from './task-store.port';
 
@@ -14,7 +21,12 @@ export class A2aAdminService {
   ) {}
 
   async listTasks(query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
-    const tasks = await this.store.list({ peer: query.peer, state: query.state, contextId: query.contextId, limit: query.limit ?? DEFAULT_TASK_LIST_LIMIT });
+    const tasks = await this.store.list({
+      peer: query.peer,
+      state: query.state,
+      contextId: query.contextId,
+      limit: query.limit ?? DEFAULT_TASK_LIST_LIMIT,
+    });
     return { count: tasks.length, tasks: tasks.map(summary) };
   }
 

@@ -58,7 +58,11 @@ describe('A2aRpcService', () => {
     expect(await handle('{"jsonrpc": "2.0",')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     expect(await handle('42')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
     expect(await handle([])).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
-    expect(await handle({ jsonrpc: '1.0', id: 5, method: 'SendMessage' })).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request' } });
+    expect(await handle({ jsonrpc: '1.0', id: 5, method: 'SendMessage' })).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32600, message: 'Invalid Request' },
+    });
     expect(await handle({ jsonrpc: '2.0', id: 6, method: 'SendMessage', params: 'x' })).toMatchObject({ id: 6, error: { code: -32600 } });
     expect((await handle(call(7, 'Frobnicate'))).error).toEqual({ code: -32601, message: 'Method not found' });
     expect((await handle(call(8, 'CancelTask'))).error.code).toBe(-32004);
@@ -96,7 +100,11 @@ describe('A2aRpcService', () => {
   it('refuses a batch over 30 entries with one error, without running any of them', async () => {
     const { handle, calls } = await setup();
     const batch = Array.from({ length: 31 }, (_, i) => call(i));
-    expect(await handle(batch)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'batch exceeds the 30 request limit' } });
+    expect(await handle(batch)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'batch exceeds the 30 request limit' },
+    });
     expect(calls).toHaveLength(0);
     expect(await handle(batch.slice(0, 30))).toHaveLength(30);
   });
@@ -117,7 +125,11 @@ describe('A2aRpcService', () => {
   it('replaces a response over 1 MiB by -32000, keeping the id; in a batch only the largest entries', async () => {
     const { handle, setReply } = await setup();
     setReply('x'.repeat(1024 * 1024));
-    expect(await handle(call('big'))).toEqual({ jsonrpc: '2.0', id: 'big', error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' } });
+    expect(await handle(call('big'))).toEqual({
+      jsonrpc: '2.0',
+      id: 'big',
+      error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' },
+    });
     const batch = await handle([call(1), call(2, 'Nope')]);
     expect(batch).toEqual([
       { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'A2A response exceeds the 1 MiB limit' } },

@@ -43,7 +43,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Whatever was unsettled belongs to a process that is gone: its runs will never report back.
     const failed = await this.store.failUnsettled(A2A_MESSAGES.restarted, this.clock.now());
     if (failed) this.logger.warn(`${failed} A2A task(s) were unsettled when the gateway stopped; marked FAILED`);
-    this.sweepTimer = setInterval(() => void this.sweep().catch((err: Error) => this.logger.error(`A2A task sweep failed: ${err.message}`)), TASK_SWEEP_INTERVAL_MS);
+    this.sweepTimer = setInterval(
+      () => void this.sweep().catch((err: Error) => this.logger.error(`A2A task sweep failed: ${err.message}`)),
+      TASK_SWEEP_INTERVAL_MS,
+    );
     this.sweepTimer.unref();
   }
 
@@ -198,4 +201,3 @@ function outcomeOf(run: RunRecord): TaskTransition {
   const error = (run.error || `agent run ${run.status}`).slice(0, MAX_STATUS_TEXT_CHARS);
   return { state: 'TASK_STATE_FAILED', statusMessage: statusMessage(error) };
 }
-

@@ -47,7 +47,12 @@ describe('A2aTaskStore (SQLite)', () => {
 
   it('keeps every field across a reopen (what a restarted process sees)', async () => {
     const t = task({ state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a1', text: 'réponse ✓' }, runId: 'r1', updatedAt: 2000 });
-    const rejected = task({ state: 'TASK_STATE_REJECTED', statusMessage: { messageId: 's1', text: 'no' }, agentId: undefined, sessionKey: undefined });
+    const rejected = task({
+      state: 'TASK_STATE_REJECTED',
+      statusMessage: { messageId: 's1', text: 'no' },
+      agentId: undefined,
+      sessionKey: undefined,
+    });
     await store.insert(t);
     await store.insert(rejected);
     await store.close();
@@ -64,7 +69,9 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(working).toMatchObject({ state: 'TASK_STATE_WORKING', runId: 'run-1', updatedAt: 1100 });
     const failed = await store.transition(t.id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 's', text: 'boom' } }, 1200);
     expect(failed).toMatchObject({ state: 'TASK_STATE_FAILED', runId: 'run-1', statusMessage: { text: 'boom' } });
-    expect(await store.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'late' } }, 1300)).toBeUndefined();
+    expect(
+      await store.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'late' } }, 1300),
+    ).toBeUndefined();
     expect(await store.get(t.id)).toEqual(failed);
     expect(await store.transition('unknown', { state: 'TASK_STATE_WORKING' }, 1)).toBeUndefined();
   });
@@ -76,7 +83,11 @@ describe('A2aTaskStore (SQLite)', () => {
     for (const t of [working, submitted, done]) await store.insert(t);
     expect(await store.failUnsettled('gateway restarted before the agent settled', 5000)).toBe(2);
     for (const t of [working, submitted]) {
-      expect(await store.get(t.id)).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: 'gateway restarted before the agent settled' }, updatedAt: 5000 });
+      expect(await store.get(t.id)).toMatchObject({
+        state: 'TASK_STATE_FAILED',
+        statusMessage: { text: 'gateway restarted before the agent settled' },
+        updatedAt: 5000,
+      });
     }
     expect((await store.get(done.id))?.state).toBe('TASK_STATE_COMPLETED');
   });
@@ -101,7 +112,11 @@ describe('A2aTaskStore (SQLite)', () => {
     for (const t of unsettled) await store.insert(t);
     // Crash recovery makes two more terminal: the two oldest completed ones go.
     await store.failUnsettled('restarted', 2000);
-    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.state)).toEqual(['TASK_STATE_FAILED', 'TASK_STATE_FAILED', 'TASK_STATE_COMPLETED']);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.state)).toEqual([
+      'TASK_STATE_FAILED',
+      'TASK_STATE_FAILED',
+      'TASK_STATE_COMPLETED',
+    ]);
     await store.close();
     // A process with a smaller cap trims on the peer's next terminal write.
     store = new A2aTaskStore(file, { ...policy, maxTerminalPerPeer: 2 });
@@ -135,7 +150,10 @@ describe('A2aTaskStore (SQLite)', () => {
     for (const t of [idle, fresh, old]) await store.insert(t);
     const first = await store.sweep(HOUR, 'Task expired before the agent settled');
     expect(first.expired.map((t) => t.id)).toEqual([idle.id]);
-    expect(first.expired[0]).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: 'Task expired before the agent settled' } });
+    expect(first.expired[0]).toMatchObject({
+      state: 'TASK_STATE_FAILED',
+      statusMessage: { text: 'Task expired before the agent settled' },
+    });
     expect(first.deleted).toBe(0);
     expect((await store.get(fresh.id))?.state).toBe('TASK_STATE_WORKING');
     const later = await store.sweep(24 * HOUR, 'x');

@@ -124,10 +124,12 @@ export class A2aTaskStore implements TaskStore {
 
   private write<T>(fn: (c: Connection) => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
-    return this.commits.run(() => fn(this.connection())).catch((err: unknown) => {
-      this.terminalCounts.clear();
-      throw err;
-    });
+    return this.commits
+      .run(() => fn(this.connection()))
+      .catch((err: unknown) => {
+        this.terminalCounts.clear();
+        throw err;
+      });
   }
 
   private applyTransition(c: Connection, id: string, change: TaskTransition, at: number): TaskRow | undefined {
@@ -147,7 +149,10 @@ export class A2aTaskStore implements TaskStore {
   /** FAILED with `reason` for every task `select` finds; each gets its own status message id. */
   private failAll(c: Connection, select: SqliteStatement, params: unknown[], reason: string, at: number): A2aTask[] {
     const ids = (select.all(...params) as Array<{ id: string }>).map((r) => r.id);
-    const rows = ids.flatMap((id) => this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason } }, at) ?? []);
+    const rows = ids.flatMap(
+      (id) =>
+        this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason } }, at) ?? [],
+    );
     const perPeer = new Map<string, number>();
     for (const row of rows) perPeer.set(row.peer, (perPeer.get(row.peer) ?? 0) + 1);
     for (const [peer, added] of perPeer) this.addTerminal(c, peer, added);

@@ -43,7 +43,10 @@ export class AgentCardController {
     const snapshot = this.config.current();
     const { a2a } = snapshot.config.channels;
     if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
-    const origin = a2a.advertisedUrl ?? snapshot.config.gateway.publicUrl?.replace(/\/+$/, '') ?? requestOrigin(req, snapshot.config.gateway.trustedProxies);
+    const origin =
+      a2a.advertisedUrl ??
+      snapshot.config.gateway.publicUrl?.replace(/\/+$/, '') ??
+      requestOrigin(req, snapshot.config.gateway.trustedProxies);
     const card = renderAgentCard(snapshot.config, origin);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);

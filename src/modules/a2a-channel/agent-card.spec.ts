@@ -10,7 +10,10 @@ interface AgentEntry {
 
 const agent = (id: string, name?: string): AgentEntry => (name ? { id, identity: { name } } : { id });
 
-const config = async (exposeAgents: string[] | null, agents = [agent('main'), agent('support', 'Support Bot'), agent('ops', 'Ops')]): Promise<NormalizedConfig> =>
+const config = async (
+  exposeAgents: string[] | null,
+  agents = [agent('main'), agent('support', 'Support Bot'), agent('ops', 'Ops')],
+): Promise<NormalizedConfig> =>
   (await snapshotFrom({ agents: { list: agents }, channels: { a2a: { exposeAgents: exposeAgents ?? undefined } } })).config;
 
 describe('agent card', () => {

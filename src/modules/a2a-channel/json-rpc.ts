@@ -16,8 +16,7 @@ export interface JsonRpcErrorObject {
 }
 
 export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
 
 export const RPC_CODES = {
   parseError: -32700,

@@ -10,7 +10,9 @@ describe('extractMessageText', () => {
   });
 
   it('ignores url, raw and 0.3 file parts', () => {
-    expect(extractMessageText([{ url: 'https://evil.example/x' }, { raw: 'aGk=' }, { kind: 'file', file: { uri: 'x' } }, { text: 'hi' }])).toBe('hi');
+    expect(
+      extractMessageText([{ url: 'https://evil.example/x' }, { raw: 'aGk=' }, { kind: 'file', file: { uri: 'x' } }, { text: 'hi' }]),
+    ).toBe('hi');
   });
 
   it.each([

@@ -8,7 +8,8 @@ export interface OriginRequest {
 }
 
 /** host, host:port, [v6] or [v6]:port — anything else in Host is not put into a published URL. */
-const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST_HEADER =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;

@@ -3,7 +3,9 @@ import { AppError } from '../../common/errors/app-error';
 import { jsonRpcErrorOf } from './json-rpc';
 import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
 
-const message = (extra: Record<string, unknown> = {}) => ({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra } });
+const message = (extra: Record<string, unknown> = {}) => ({
+  message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra },
+});
 
 function failure(fn: () => unknown): { code: number; message: string } {
   try {
@@ -17,7 +19,13 @@ function failure(fn: () => unknown): { code: number; message: string } {
 
 describe('parseSendMessageParams', () => {
   it('accepts a minimal 1.0 message and defaults to blocking without a context', () => {
-    expect(parseSendMessageParams(message())).toEqual({ messageId: 'm1', contextId: undefined, text: 'hi', truncated: false, returnImmediately: false });
+    expect(parseSendMessageParams(message())).toEqual({
+      messageId: 'm1',
+      contextId: undefined,
+      text: 'hi',
+      truncated: false,
+      returnImmediately: false,
+    });
   });
 
   it('accepts every documented role spelling, and no role at all', () => {

@@ -45,8 +45,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
 `;
 
-export const COLUMNS = 'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, created_at, updated_at';
-
+export const COLUMNS =
+  'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, created_at, updated_at';
 
 export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
   return {

@@ -60,10 +60,18 @@ describe('AdminAuthService', () => {
   });
 
   it('SSO headers count only from a trusted peer (the TCP address, never X-Forwarded-For)', async () => {
-    const auth = await serviceWith({ ...open, sso: { ...SSO_OFF, enabled: true, trustedProxies: ['10.0.0.7'], roleMapping: { ops: 'operator' } } });
+    const auth = await serviceWith({
+      ...open,
+      sso: { ...SSO_OFF, enabled: true, trustedProxies: ['10.0.0.7'], roleMapping: { ops: 'operator' } },
+    });
     const headers = { 'x-forwarded-user': 'alice', 'x-forwarded-groups': 'ops' };
-    await expect(auth.authenticate(req('10.0.0.7', headers))).resolves.toEqual({ principal: { subject: 'sso:alice', role: 'operator', via: 'sso' } });
-    await expect(auth.authenticate(req('10.0.0.8', { ...headers, 'x-forwarded-for': '10.0.0.7' }))).resolves.toHaveProperty('denial.status', 401);
+    await expect(auth.authenticate(req('10.0.0.7', headers))).resolves.toEqual({
+      principal: { subject: 'sso:alice', role: 'operator', via: 'sso' },
+    });
+    await expect(auth.authenticate(req('10.0.0.8', { ...headers, 'x-forwarded-for': '10.0.0.7' }))).resolves.toHaveProperty(
+      'denial.status',
+      401,
+    );
     // Trusted peer, no identity headers: nobody.
     await expect(auth.authenticate(req('10.0.0.7'))).resolves.toHaveProperty('denial.status', 401);
     // Authenticated, no mapped group, defaultRole none: an identity with role none (the gate answers 403).

@@ -54,7 +54,9 @@ export class AdminGate {
 
   private deny(req: Request, res: Response, denial: AdminDenial): void {
     // The audit log has every denial; this line helps while setting up a proxy (peer address included).
-    this.logger.debug(`${req.method} ${req.originalUrl.split('?')[0]} from ${peerAddress(req) ?? '?'} denied (${denial.status}): ${denial.detail}`);
+    this.logger.debug(
+      `${req.method} ${req.originalUrl.split('?')[0]} from ${peerAddress(req) ?? '?'} denied (${denial.status}): ${denial.detail}`,
+    );
     sendDenial(req, res, denial);
   }
 }

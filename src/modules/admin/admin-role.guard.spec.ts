@@ -15,7 +15,6 @@ import { AdminPrincipal, setPrincipal } from './admin-principal';
 import { AdminAuthService } from './admin-auth.service';
 import { AuditLog } from './audit-log.service';
 
-
 @Controller('admin/things')
 class ThingsController {
   @Get() @RequiresRole('viewer') list(): void {}

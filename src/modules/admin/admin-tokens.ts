@@ -11,7 +11,10 @@ type TokenEntry = GatewaySettings['admin']['tokens'][number];
 const tokenIndex = secretIndexPerSource((tokens: readonly TokenEntry[]) => tokens.map((entry) => ({ secret: entry.token, value: entry })));
 
 /** The configured admin token equal to `presented`, or undefined; timing-safe across all entries (see findBySecret). */
-export function matchAdminToken(tokens: readonly TokenEntry[], presented: string | undefined): { name: string; role: AdminRole } | undefined {
+export function matchAdminToken(
+  tokens: readonly TokenEntry[],
+  presented: string | undefined,
+): { name: string; role: AdminRole } | undefined {
   const entry = findBySecret(presented, tokenIndex(tokens));
   // Name and role only: the token itself never leaves this module.
   return entry && { name: entry.name, role: entry.role };

@@ -21,8 +21,26 @@ export class AuditController {
     type: AuditPageDto,
     example: {
       entries: [
-        { ts: '2026-11-29T10:05:00.000Z', subject: 'sso:alice@example.com', role: 'admin', ip: '10.1.2.3', method: 'POST', path: '/admin/agents', status: 201, revision: '3f9a1c2b7d10' },
-        { ts: '2026-11-29T10:04:12.000Z', subject: 'anonymous', role: 'none', ip: '10.9.9.9', method: 'GET', path: '/admin/config', status: 401, revision: '0b1c2d3e4f50' },
+        {
+          ts: '2026-11-29T10:05:00.000Z',
+          subject: 'sso:alice@example.com',
+          role: 'admin',
+          ip: '10.1.2.3',
+          method: 'POST',
+          path: '/admin/agents',
+          status: 201,
+          revision: '3f9a1c2b7d10',
+        },
+        {
+          ts: '2026-11-29T10:04:12.000Z',
+          subject: 'anonymous',
+          role: 'none',
+          ip: '10.9.9.9',
+          method: 'GET',
+          path: '/admin/config',
+          status: 401,
+          revision: '0b1c2d3e4f50',
+        },
       ],
       next: 4096,
     },

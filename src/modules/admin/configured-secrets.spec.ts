@@ -9,7 +9,9 @@ describe('configuredSecrets', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-secrets-'));
     try {
       const configPath = path.join(dir, 'openclaw.json');
-      await fs.writeFile(configPath, `{
+      await fs.writeFile(
+        configPath,
+        `{
         gateway: { admin: { tokens: [{ name: "a", token: "\${ADMIN_T}", role: "admin" }, { name: "ghost", token: "\${UNSET_T}", role: "viewer" }] } },
         models: { providers: { p: { api: "openai-chat", baseUrl: "http://127.0.0.1:1/v1", apiKey: "prov-key-123", headers: { "X-Org": "org-secret-1" } } } },
         memory: { embeddings: { provider: "none", apiKey: "emb-key-123" } },
@@ -17,7 +19,8 @@ describe('configuredSecrets', () => {
           a2a: { peers: { hermes: { token: "peer-in-123", outboundToken: "peer-out-123" } } },
           http: { accounts: { desk: { token: "desk-123456" } } },
         },
-      }`);
+      }`,
+      );
       const result = await loadConfig({ configPath, stateDir: path.join(dir, 'state'), env: { ADMIN_T: 'admin-from-env' } });
       if (!result.ok) throw new Error(JSON.stringify(result.errors));
       const secrets = configuredSecrets(result.snapshot, { OPENAI_API_KEY: 'sk-env-openai', ANTHROPIC_API_KEY: '', UNRELATED: 'x' });

@@ -41,7 +41,7 @@ export class JwtAssertionVerifier {
     } catch (err) {
       // The code says why (expired, wrong audience, unknown key, JWKS unreachable); never log the token.
       const e = err as { code?: string; claim?: string; message?: string };
-      const reason = e.code ? `${e.code}${e.claim ? ` (${e.claim})` : ''}` : e.message ?? String(err);
+      const reason = e.code ? `${e.code}${e.claim ? ` (${e.claim})` : ''}` : (e.message ?? String(err));
       const unreachable = !e.code || e.code === 'ERR_JWKS_TIMEOUT' || e.code === 'ERR_JWKS_INVALID';
       if (unreachable) this.logger.warn(`SSO assertion not verified: ${reason} (JWKS ${settings.jwksUrl})`);
       else this.logger.debug(`SSO assertion rejected: ${reason}`);

@@ -1,6 +1,9 @@
 import { clientAddress, isLoopbackAddress, PeerRequest } from './peer-address';
 
-const req = (remoteAddress: string, xff?: string): PeerRequest => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} });
+const req = (remoteAddress: string, xff?: string): PeerRequest => ({
+  socket: { remoteAddress },
+  headers: xff ? { 'x-forwarded-for': xff } : {},
+});
 
 describe('peer addresses', () => {
   it('recognizes loopback in IPv4, IPv6 and IPv4-mapped form only', () => {

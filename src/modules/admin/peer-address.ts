@@ -29,7 +29,7 @@ export function clientAddress(req: PeerRequest, trusted: readonly string[]): str
   const peer = peerAddress(req);
   if (!isTrustedAddress(peer, trusted)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : header ?? '')
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean);

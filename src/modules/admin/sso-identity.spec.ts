@@ -30,15 +30,24 @@ describe('SSO identity', () => {
   });
 
   it('takes the user header, else the e-mail header (header names are case-insensitive)', () => {
-    expect(identityFromHeaders({ 'x-forwarded-user': 'alice', 'x-forwarded-groups': 'ops' }, SSO)).toEqual({ subject: 'alice', groups: ['ops'] });
+    expect(identityFromHeaders({ 'x-forwarded-user': 'alice', 'x-forwarded-groups': 'ops' }, SSO)).toEqual({
+      subject: 'alice',
+      groups: ['ops'],
+    });
     expect(identityFromHeaders({ 'x-forwarded-email': 'bob@example.com' }, SSO)).toEqual({ subject: 'bob@example.com', groups: [] });
     expect(identityFromHeaders({ 'x-forwarded-groups': 'platform' }, SSO)).toBeUndefined();
     expect(identityFromHeaders({ 'x-forwarded-user': '   ' }, SSO)).toBeUndefined();
-    expect(identityFromHeaders({ 'x-remote-user': 'carol' }, { ...SSO, userHeader: 'X-Remote-User' })).toEqual({ subject: 'carol', groups: [] });
+    expect(identityFromHeaders({ 'x-remote-user': 'carol' }, { ...SSO, userHeader: 'X-Remote-User' })).toEqual({
+      subject: 'carol',
+      groups: [],
+    });
   });
 
   it('takes e-mail, user, preferred_username or sub from JWT claims, and their groups', () => {
-    expect(identityFromClaims({ sub: '123', email: 'a@example.com', groups: ['ops'] })).toEqual({ subject: 'a@example.com', groups: ['ops'] });
+    expect(identityFromClaims({ sub: '123', email: 'a@example.com', groups: ['ops'] })).toEqual({
+      subject: 'a@example.com',
+      groups: ['ops'],
+    });
     expect(identityFromClaims({ sub: '123' })).toEqual({ subject: '123', groups: [] });
     expect(identityFromClaims({ groups: ['platform'] })).toBeUndefined();
   });

@@ -32,7 +32,14 @@ function subjectOf(...candidates: unknown[]): string | undefined {
 /** Groups from a header or claim: a comma-separated string or a list of strings; blanks dropped. */
 export function parseGroups(value: unknown): string[] {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return [...new Set(items.filter((g): g is string => typeof g === 'string').map((g) => g.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      items
+        .filter((g): g is string => typeof g === 'string')
+        .map((g) => g.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Identity from the plain proxy headers (user, else e-mail; groups). Undefined when neither is present. */

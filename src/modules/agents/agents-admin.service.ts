@@ -56,7 +56,11 @@ export class AgentsAdminService {
     return { agent: this.get(id), revision };
   }
 
-  async setIdentity(id: string, identity: NonNullable<AgentFields['identity']>, ifMatch: string): Promise<{ agent: AgentView; revision: string }> {
+  async setIdentity(
+    id: string,
+    identity: NonNullable<AgentFields['identity']>,
+    ifMatch: string,
+  ): Promise<{ agent: AgentView; revision: string }> {
     this.agents.get(id);
     const revision = await this.write(planSetIdentity(id, identity), ifMatch, id);
     return { agent: this.get(id), revision };
@@ -88,7 +92,9 @@ export class AgentsAdminService {
       // The agent exists (we checked) but not in the root file: it comes from an $include.
       if (err instanceof AgentNotInFileError && agentId) {
         const files = [...new Set(this.store.current().includedPaths.values())];
-        throw new AppError(ErrorCode.Conflict, `agent "${err.agentId}" is defined in an included file (${files.join(', ')}); edit that file instead`,
+        throw new AppError(
+          ErrorCode.Conflict,
+          `agent "${err.agentId}" is defined in an included file (${files.join(', ')}); edit that file instead`,
         );
       }
       throw err;

@@ -51,7 +51,10 @@ export class AgentsController {
 
   @Patch(':id')
   @RequiresRole('admin')
-  @ApiOperation({ summary: 'Change fields of an agent', description: 'Only the given fields change; nested objects (identity, sandbox, tools) are replaced whole.' })
+  @ApiOperation({
+    summary: 'Change fields of an agent',
+    description: 'Only the given fields change; nested objects (identity, sandbox, tools) are replaced whole.',
+  })
   @RevisionedWrite()
   @ApiOkResponse({ type: AgentWriteResultDto })
   update(@Param('id') id: string, @Body() body: UpdateAgentDto, @IfMatch() ifMatch: string): Promise<AgentWriteResultDto> {

@@ -32,7 +32,12 @@ export class ConfigAdminService {
 export function invalidConfig(errors: ConfigIssue[], warnings: ConfigIssue[] = [], servingRevision?: string): AppError {
   const n = errors.length;
   const serving = servingRevision ? `; still serving revision ${servingRevision}` : '';
-  return new AppError(ErrorCode.ConfigInvalid, `${n} error${n === 1 ? '' : 's'} in the config${serving}: ${errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}${n > 3 ? '; ...' : ''}`,
+  return new AppError(
+    ErrorCode.ConfigInvalid,
+    `${n} error${n === 1 ? '' : 's'} in the config${serving}: ${errors
+      .slice(0, 3)
+      .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+      .join('; ')}${n > 3 ? '; ...' : ''}`,
     [...errors.map((e) => ({ ...e, severity: 'error' })), ...warnings.map((w) => ({ ...w, severity: 'warning' }))],
   );
 }

@@ -43,7 +43,12 @@ function keyReferenceSection(markdown: string): string {
 
 /** Cells of a table line; `\|` inside a cell is a literal bar, not a separator. */
 function cells(line: string): string[] {
-  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 function statementOf(cell: string): Statement {
@@ -120,7 +125,9 @@ describe('defaults in docs/configuration.md', () => {
     const stated = new Set(rows.filter((r) => r.statement.value !== undefined).flatMap((r) => r.keys));
     const missing = [...inCode]
       .filter(([key]) => !stated.has(key))
-      .map(([key, value]) => `${key}: the code defaults to ${show(value)}, the doc ${documented.has(key) ? 'states no value' : 'has no row'}`);
+      .map(
+        ([key, value]) => `${key}: the code defaults to ${show(value)}, the doc ${documented.has(key) ? 'states no value' : 'has no row'}`,
+      );
     expect(missing).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ function* containers(value: unknown, at = 'CONFIG_DEFAULTS'): Generator<[string,
 function schemaDefaultsByKey(schema: JsonSchema): Map<string, unknown> {
   const definitions = (schema.definitions ?? {}) as Record<string, JsonSchema>;
   const deref = (node: JsonSchema): JsonSchema =>
-    typeof node.$ref === 'string' ? definitions[node.$ref.replace('#/definitions/', '')] ?? node : node;
+    typeof node.$ref === 'string' ? (definitions[node.$ref.replace('#/definitions/', '')] ?? node) : node;
   const out = new Map<string, unknown>();
   const walk = (raw: JsonSchema, prefix: string, depth: number): void => {
     if (depth > 20) throw new Error(`schema nests too deep at ${prefix}`);

@@ -10,10 +10,13 @@ import type { OpenClawConfig } from './schema/openclaw.schema';
  */
 type DefaultsFor<T> = { [K in keyof T]?: DefaultValue<NonNullable<T[K]>> };
 type DefaultValue<V> =
-  V extends Map<string, unknown> ? Readonly<Record<string, never>>
-  : V extends readonly unknown[] ? readonly []
-  : V extends object ? DefaultsFor<V>
-  : V;
+  V extends Map<string, unknown>
+    ? Readonly<Record<string, never>>
+    : V extends readonly unknown[]
+      ? readonly []
+      : V extends object
+        ? DefaultsFor<V>
+        : V;
 
 interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'>> {
   /** Defaults of every element of a list or map of entries, by the kind of entry. */

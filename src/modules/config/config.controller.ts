@@ -19,7 +19,10 @@ export class ConfigController {
 
   @Get()
   @RequiresRole('viewer')
-  @ApiOperation({ summary: 'The current config (secrets redacted)', description: 'ETag is the revision; send it as If-Match on writes. If-None-Match with the current ETag answers 304.' })
+  @ApiOperation({
+    summary: 'The current config (secrets redacted)',
+    description: 'ETag is the revision; send it as If-Match on writes. If-None-Match with the current ETag answers 304.',
+  })
   @ApiOkResponse({ type: ConfigDocumentDto })
   @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match.' })
   get(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response): ConfigDocumentDto | undefined {
@@ -45,7 +48,8 @@ export class ConfigController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Validate a config without applying it',
-    description: 'Send the file as text (Content-Type application/json5 or text/plain) or as a JSON object. $include paths resolve relative to the live config file.',
+    description:
+      'Send the file as text (Content-Type application/json5 or text/plain) or as a JSON object. $include paths resolve relative to the live config file.',
   })
   @ApiConsumes('application/json5', 'text/plain', 'application/json')
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { agents: { list: [{ id: 'main' }] } } } })
@@ -58,7 +62,10 @@ export class ConfigController {
   @Post('reload')
   @RequiresRole('operator')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Reload openclaw.json now', description: 'Applies the file if valid; a rejected change leaves the running config untouched.' })
+  @ApiOperation({
+    summary: 'Reload openclaw.json now',
+    description: 'Applies the file if valid; a rejected change leaves the running config untouched.',
+  })
   @ApiOkResponse({ type: ReloadOutcomeDto })
   @ApiResponse({ status: 422, type: ProblemDto, description: 'The file is invalid; still serving the previous revision.' })
   reload(): Promise<ReloadOutcomeDto> {
@@ -74,4 +81,3 @@ function bodyAsText(body: unknown): string {
   if (body && typeof body === 'object' && !Array.isArray(body)) return JSON.stringify(body);
   throw badRequest('send the config as JSON5 text (Content-Type application/json5) or as a JSON object');
 }
-

@@ -14,13 +14,7 @@ export class ConfigModule {
     return {
       module: ConfigModule,
       controllers: [ConfigController],
-      providers: [
-        { provide: GATEWAY_OPTIONS, useValue: options },
-        ConfigStore,
-        ConfigWatcher,
-        ConfigWriter,
-        ConfigAdminService,
-      ],
+      providers: [{ provide: GATEWAY_OPTIONS, useValue: options }, ConfigStore, ConfigWatcher, ConfigWriter, ConfigAdminService],
       exports: [GATEWAY_OPTIONS, ConfigStore, ConfigWriter],
     };
   }

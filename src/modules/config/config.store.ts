@@ -183,12 +183,7 @@ export class ConfigStore {
     return RESTART_KEYS.filter((k) => now[k] !== then[k]);
   }
 
-  private outcome(
-    status: ReloadOutcome['status'],
-    trigger: ReloadTrigger,
-    errors: ConfigIssue[],
-    warnings: ConfigIssue[],
-  ): ReloadOutcome {
+  private outcome(status: ReloadOutcome['status'], trigger: ReloadTrigger, errors: ConfigIssue[], warnings: ConfigIssue[]): ReloadOutcome {
     return { status, trigger, revision: this.current().revision, errors, warnings, pendingRestart: [...this.pendingRestart] };
   }
 
@@ -200,10 +195,7 @@ export class ConfigStore {
   private async saveLastGood(snapshot: RuntimeSnapshot): Promise<void> {
     try {
       await fs.mkdir(this.options.stateDir, { recursive: true });
-      await writeFileAtomic(
-        path.join(this.options.stateDir, 'openclaw.last-good.json'),
-        `${JSON.stringify(snapshot.document, null, 2)}\n`,
-      );
+      await writeFileAtomic(path.join(this.options.stateDir, 'openclaw.last-good.json'), `${JSON.stringify(snapshot.document, null, 2)}\n`);
     } catch (err) {
       this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
     }

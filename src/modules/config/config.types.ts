@@ -140,8 +140,7 @@ export interface HttpChannelSettings {
 
 /** Everything a load produced: the snapshot on success, the errors otherwise, warnings either way. */
 export type LoadResult =
-  | { ok: true; snapshot: RuntimeSnapshot; warnings: ConfigIssue[] }
-  | { ok: false; errors: ConfigIssue[]; warnings: ConfigIssue[] };
+  { ok: true; snapshot: RuntimeSnapshot; warnings: ConfigIssue[] } | { ok: false; errors: ConfigIssue[]; warnings: ConfigIssue[] };
 
 /** One immutable view of the configuration; services read `configStore.current()` per request. */
 export interface RuntimeSnapshot {

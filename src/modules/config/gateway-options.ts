@@ -42,11 +42,7 @@ export function locateConfig(input: LocateInput): LocatedConfig {
     return path.resolve(cwd, p);
   };
   const envStateDir = input.env.OPENCLAW_STATE_DIR?.trim();
-  const stateDir = input.cliStateDir
-    ? abs(input.cliStateDir)
-    : envStateDir
-      ? abs(envStateDir)
-      : path.join(home, '.openclaw');
+  const stateDir = input.cliStateDir ? abs(input.cliStateDir) : envStateDir ? abs(envStateDir) : path.join(home, '.openclaw');
   const envConfig = input.env.OPENCLAW_CONFIG_PATH?.trim();
   if (input.cliConfig) return { configPath: abs(input.cliConfig), stateDir, configSource: 'cli' };
   if (envConfig) return { configPath: abs(envConfig), stateDir, configSource: 'env' };

@@ -1,7 +1,20 @@
 export { ConfigWatcher } from './config-watcher.service';
 export { ConfigModule } from './config.module';
 export { ConfigStore } from './config.store';
-export type { A2aChannelSettings, DmScope, GatewaySettings, HttpChannelSettings, MemorySettings, ModelProviderSettings, NormalizedConfig, PeerKind, ResolvedAgent, ResolvedBinding, RuntimeSnapshot, SessionVisibility } from './config.types';
+export type {
+  A2aChannelSettings,
+  DmScope,
+  GatewaySettings,
+  HttpChannelSettings,
+  MemorySettings,
+  ModelProviderSettings,
+  NormalizedConfig,
+  PeerKind,
+  ResolvedAgent,
+  ResolvedBinding,
+  RuntimeSnapshot,
+  SessionVisibility,
+} from './config.types';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
 export { providerApiKey } from './normalize/model-providers';

@@ -222,7 +222,10 @@ export class AgentMemory {
       if (this.closed) return;
       // Settings may have changed while the model worked: store only under the fingerprint that made them.
       if (this.deps.embedder()?.fingerprint !== embedder.fingerprint) continue;
-      index.storeEmbeddings(embedder.fingerprint, batch.map((b, i) => ({ hash: b.hash, vector: vectors[i] })));
+      index.storeEmbeddings(
+        embedder.fingerprint,
+        batch.map((b, i) => ({ hash: b.hash, vector: vectors[i] })),
+      );
     }
   }
 

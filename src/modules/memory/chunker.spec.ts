@@ -56,7 +56,9 @@ describe('chunker', () => {
       [2, 'user: the boiler code is 4471'],
       [4, 'assistant: noted'],
     ]);
-    expect(chunkFile('transcript', jsonl)).toEqual([{ startLine: 2, endLine: 4, text: 'user: the boiler code is 4471\n\nassistant: noted' }]);
+    expect(chunkFile('transcript', jsonl)).toEqual([
+      { startLine: 2, endLine: 4, text: 'user: the boiler code is 4471\n\nassistant: noted' },
+    ]);
   });
 
   it('returns nothing for empty input', () => {

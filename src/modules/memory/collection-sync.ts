@@ -88,7 +88,10 @@ async function indexFile(
     return counts;
   }
   const rel = relativeInCollection(c, file) as string;
-  index.replaceFile({ collectionKey: c.key, collection: c.name, path: file, rel, hash, size: stat.size, mtimeMs: stat.mtimeMs }, chunkFile(fileKind(file), text));
+  index.replaceFile(
+    { collectionKey: c.key, collection: c.name, path: file, rel, hash, size: stat.size, mtimeMs: stat.mtimeMs },
+    chunkFile(fileKind(file), text),
+  );
   counts.indexed++;
   return counts;
 }

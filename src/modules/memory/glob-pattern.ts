@@ -58,7 +58,10 @@ function compile(pattern: string): string {
         out += '\\[';
         i++;
       } else {
-        const body = pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         out += `[${body}]`;
         i = end + 1;
       }
@@ -68,7 +71,9 @@ function compile(pattern: string): string {
         out += '\\{';
         i++;
       } else {
-        out += `(?:${splitTopLevel(pattern.slice(i + 1, end)).map(compile).join('|')})`;
+        out += `(?:${splitTopLevel(pattern.slice(i + 1, end))
+          .map(compile)
+          .join('|')})`;
         i = end + 1;
       }
     } else {

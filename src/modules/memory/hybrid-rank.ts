@@ -9,11 +9,13 @@ export const RRF_K = 60;
  * matching every chunk on "what" and "the", which would flood the keyword list with noise.
  */
 const STOPWORDS = new Set(
-  ('a about above after again all am an and any are as at be because been before being below between both but by can ' +
+  (
+    'a about above after again all am an and any are as at be because been before being below between both but by can ' +
     'could did do does doing down during each few for from further had has have having he her here hers him his how i ' +
     'if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over ' +
     'own same she should so some such than that the their theirs them then there these they this those through to too ' +
-    'under until up very was we were what when where which while who whom why will with would you your yours').split(' '),
+    'under until up very was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
 );
 const MAX_QUERY_TERMS = 32;
 
@@ -54,9 +56,7 @@ export function reciprocalRankFusion(lists: ReadonlyArray<readonly number[]>, k 
     list.forEach((id, i) => sums.set(id, (sums.get(id) ?? 0) + 1 / (k + i + 1)));
   }
   const best = lists.length / (k + 1);
-  return [...sums]
-    .map(([id, sum]) => ({ id, score: Math.min(1, sum / best) }))
-    .sort((a, b) => b.score - a.score || a.id - b.id);
+  return [...sums].map(([id, sum]) => ({ id, score: Math.min(1, sum / best) })).sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
 /**

@@ -18,7 +18,17 @@ const family = { id: 'family', workspace: '/s/workspace-family', sessionsDir: '/
 
 describe('agentCollections', () => {
   it('builds the default, session, path and extra collections of one agent, in that order', () => {
-    const cols = agentCollections(main, memory({ sessionsEnabled: true, paths: [{ path: 'notes', name: 'notes' }, { path: '/srv/kb', name: 'kb', pattern: '*.txt' }] }), [main, family]);
+    const cols = agentCollections(
+      main,
+      memory({
+        sessionsEnabled: true,
+        paths: [
+          { path: 'notes', name: 'notes' },
+          { path: '/srv/kb', name: 'kb', pattern: '*.txt' },
+        ],
+      }),
+      [main, family],
+    );
     expect(cols.map((c) => [c.name, c.kind, c.root, c.pattern])).toEqual([
       ['memory-root-main', 'memory-root', '/s/workspace-main', 'MEMORY.md'],
       ['memory-dir-main', 'memory-dir', '/s/workspace-main/memory', '**/*.md'],
@@ -37,14 +47,30 @@ describe('agentCollections', () => {
   });
 
   it('with backend builtin: only MEMORY.md and memory/, and it says which settings it ignores', () => {
-    const builtin = { ...memory({ sessionsEnabled: true, includeDefaultMemory: false, paths: [{ path: 'notes', name: 'notes' }] }), backend: 'builtin' as const };
+    const builtin = {
+      ...memory({ sessionsEnabled: true, includeDefaultMemory: false, paths: [{ path: 'notes', name: 'notes' }] }),
+      backend: 'builtin' as const,
+    };
     expect(agentCollections(main, builtin, [main, family]).map((c) => c.name)).toEqual(['memory-root-main', 'memory-dir-main']);
-    expect(ignoredByBuiltin(main, builtin)).toEqual(['memorySearch.qmd.extraCollections', 'memory.qmd.paths', 'memory.qmd.sessions.enabled']);
+    expect(ignoredByBuiltin(main, builtin)).toEqual([
+      'memorySearch.qmd.extraCollections',
+      'memory.qmd.paths',
+      'memory.qmd.sessions.enabled',
+    ]);
     expect(ignoredByBuiltin(main, memory())).toEqual([]);
   });
 
   it('drops the defaults without includeDefaultMemory and keeps the first of two equal names', () => {
-    const cols = agentCollections({ ...main, extraCollections: [{ path: '/a', name: 'x' }, { path: '/b', name: 'x' }] }, memory({ includeDefaultMemory: false }));
+    const cols = agentCollections(
+      {
+        ...main,
+        extraCollections: [
+          { path: '/a', name: 'x' },
+          { path: '/b', name: 'x' },
+        ],
+      },
+      memory({ includeDefaultMemory: false }),
+    );
     expect(cols.map((c) => [c.name, c.root])).toEqual([['x', '/a']]);
   });
 

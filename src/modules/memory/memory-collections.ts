@@ -76,13 +76,14 @@ export function ignoredByBuiltin(agent: Pick<ResolvedAgent, 'extraCollections'>,
 
 function finish(out: Array<Omit<MemoryCollection, 'key'>>): MemoryCollection[] {
   const seen = new Set<string>();
-  return out
-    .filter((c) => !seen.has(c.name) && seen.add(c.name))
-    .map((c) => ({ ...c, root: path.resolve(c.root), key: collectionKey(c) }));
+  return out.filter((c) => !seen.has(c.name) && seen.add(c.name)).map((c) => ({ ...c, root: path.resolve(c.root), key: collectionKey(c) }));
 }
 
 export function collectionKey(c: Pick<MemoryCollection, 'name' | 'root' | 'pattern'>): string {
-  return createHash('sha256').update(`${c.name}\u0000${path.resolve(c.root)}\u0000${c.pattern}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${c.name}\u0000${path.resolve(c.root)}\u0000${c.pattern}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** The path of `file` relative to the collection root when the collection includes it, else undefined. */

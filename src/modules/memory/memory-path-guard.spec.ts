@@ -18,7 +18,10 @@ describe('resolveMemoryPath (memory_get confinement)', () => {
   let shared: string;
   let outside: string;
   const cols = () =>
-    agentCollections({ id: 'fam', workspace: ws, sessionsDir: path.join(root, 'sessions'), extraCollections: [{ path: shared, name: 'shared-notes' }] }, memory);
+    agentCollections(
+      { id: 'fam', workspace: ws, sessionsDir: path.join(root, 'sessions'), extraCollections: [{ path: shared, name: 'shared-notes' }] },
+      memory,
+    );
 
   beforeAll(async () => {
     root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'memguard-')));
@@ -71,11 +74,20 @@ describe('resolveMemoryPath (memory_get confinement)', () => {
   });
 
   it('says not_found for a missing file inside a collection', async () => {
-    expect(await resolveMemoryPath('memory/nope.md', ws, cols())).toEqual({ status: 'not_found', error: "no file memory/nope.md in this agent's memory" });
+    expect(await resolveMemoryPath('memory/nope.md', ws, cols())).toEqual({
+      status: 'not_found',
+      error: "no file memory/nope.md in this agent's memory",
+    });
   });
 
   it('reads line ranges', async () => {
-    expect(await readLines(path.join(ws, 'MEMORY.md'), 2, 1)).toEqual({ text: 'line two', from: 2, to: 2, totalLines: 3, truncated: false });
+    expect(await readLines(path.join(ws, 'MEMORY.md'), 2, 1)).toEqual({
+      text: 'line two',
+      from: 2,
+      to: 2,
+      totalLines: 3,
+      truncated: false,
+    });
     expect(await readLines(path.join(ws, 'MEMORY.md'))).toMatchObject({ text: 'line one\nline two\nline three', from: 1, to: 3 });
     expect(await readLines(path.join(ws, 'MEMORY.md'), 9)).toMatchObject({ text: '', from: 9, to: 8 });
   });

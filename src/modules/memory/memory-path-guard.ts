@@ -8,7 +8,7 @@ export type ResolvedMemoryPath =
   | { status: 'forbidden'; error: string }
   | { status: 'not_found'; error: string };
 
-const OUTSIDE = 'path is outside this agent\'s memory collections';
+const OUTSIDE = "path is outside this agent's memory collections";
 
 /**
  * Confines memory_get to the files the agent could find with memory_search: a path is accepted only when

@@ -5,7 +5,12 @@ export const MEMORY_SEARCH_SCHEMA = {
   type: 'object',
   properties: {
     query: { type: 'string', minLength: 1, maxLength: 2000, description: 'What to look for, in plain words.' },
-    maxResults: { type: 'integer', minimum: 1, maximum: 100, description: `Results to return [memory.qmd.limits.maxResults, ${CONFIG_DEFAULTS.memory.qmd.limits.maxResults}].` },
+    maxResults: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: `Results to return [memory.qmd.limits.maxResults, ${CONFIG_DEFAULTS.memory.qmd.limits.maxResults}].`,
+    },
     minScore: { type: 'number', minimum: 0, maximum: 1, description: 'Drop results scoring below this (scores are in [0, 1]).' },
   },
   required: ['query'],

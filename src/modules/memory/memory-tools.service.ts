@@ -27,7 +27,7 @@ export class MemoryToolsService implements OnModuleInit {
     });
     this.registry.register<MemoryGetArgs>({
       name: BUILT_IN_TOOLS.memoryGet,
-      description: 'Read a file (or a range of its lines) from this agent\'s memory, by a path memory_search returned.',
+      description: "Read a file (or a range of its lines) from this agent's memory, by a path memory_search returned.",
       parameters: MEMORY_GET_SCHEMA,
       handler: (ctx, args) => this.memory.get(agentIdFromSessionKey(ctx.sessionKey), args),
     });

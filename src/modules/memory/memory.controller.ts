@@ -18,7 +18,7 @@ export class MemoryController {
   @RequiresRole('viewer')
   @ApiOperation({
     summary: "The agent's memory collections and how much of each is indexed",
-    description: 'Opens (and indexes, on first use) the agent\'s memory. `embedded` < `chunks` while vectors are being computed.',
+    description: "Opens (and indexes, on first use) the agent's memory. `embedded` < `chunks` while vectors are being computed.",
   })
   @ApiParam(AGENT)
   @ApiOkResponse({ type: MemoryCollectionsDto })
@@ -31,11 +31,16 @@ export class MemoryController {
   @RequiresRole('viewer')
   @ApiOperation({
     summary: 'Search as the agent would with memory_search',
-    description: 'Hybrid search (BM25 + vectors, reciprocal rank fusion) over the agent\'s own collections; the response is exactly the memory_search result.',
+    description:
+      "Hybrid search (BM25 + vectors, reciprocal rank fusion) over the agent's own collections; the response is exactly the memory_search result.",
   })
   @ApiParam(AGENT)
   @ApiOkResponse({ type: MemorySearchResultDto })
-  @ApiResponse({ status: 400, type: ProblemDto, description: 'q missing or too long, limit not an integer in 1..100, or an unknown parameter.' })
+  @ApiResponse({
+    status: 400,
+    type: ProblemDto,
+    description: 'q missing or too long, limit not an integer in 1..100, or an unknown parameter.',
+  })
   @ApiResponse(NOT_FOUND)
   search(@Param('id') id: string, @Query() query: MemorySearchQueryDto): Promise<MemorySearchResultDto> {
     return this.memory.search(id, { query: query.q, maxResults: query.limit, minScore: query.minScore });
@@ -46,7 +51,8 @@ export class MemoryController {
   @RequiresRole('operator')
   @ApiOperation({
     summary: "Re-read every file of the agent's collections",
-    description: 'Ignores the stored content hashes, re-chunks every file, drops files that are gone, and answers once keyword and vector indexes are complete.',
+    description:
+      'Ignores the stored content hashes, re-chunks every file, drops files that are gone, and answers once keyword and vector indexes are complete.',
   })
   @ApiParam(AGENT)
   @ApiOkResponse({ type: MemoryReindexDto })

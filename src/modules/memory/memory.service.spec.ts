@@ -6,7 +6,10 @@ import { asHttp } from '../../../test/support/as-http';
 
 describe('MemoryService shutdown', () => {
   it('opens no engine once destroyed (HTTP still answers while modules shut down)', async () => {
-    const snapshot = await snapshotFrom({ agents: { list: [{ id: 'main', workspace: '/nonexistent/ws' }] } }, { stateDir: '/nonexistent/state' });
+    const snapshot = await snapshotFrom(
+      { agents: { list: [{ id: 'main', workspace: '/nonexistent/ws' }] } },
+      { stateDir: '/nonexistent/state' },
+    );
     const agents = new AgentsService(new ServingConfigStore(snapshot));
     const ensureWorkspace = jest.spyOn(agents, 'ensureWorkspace').mockResolvedValue(undefined);
     // The memory service's own view of the config: creating an engine would read it.
@@ -17,7 +20,10 @@ describe('MemoryService shutdown', () => {
     const service = new MemoryService(config, agents, { configPath: '', stateDir: '/nonexistent/state', env: {} });
     service.onModuleInit();
     await service.onModuleDestroy();
-    await expect(asHttp(service.search('main', { query: 'anything' }))).rejects.toMatchObject({ status: 503, detail: 'the gateway is shutting down' });
+    await expect(asHttp(service.search('main', { query: 'anything' }))).rejects.toMatchObject({
+      status: 503,
+      detail: 'the gateway is shutting down',
+    });
     expect(ensureWorkspace).not.toHaveBeenCalled();
   });
 });

@@ -101,7 +101,11 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   async search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
     const engine = await this.forAgent(agentId);
     const { maxResults, maxSnippetChars } = this.config.current().config.memory.qmd;
-    const results = await engine.search(args.query, { maxResults: args.maxResults ?? maxResults, minScore: args.minScore, maxSnippetChars });
+    const results = await engine.search(args.query, {
+      maxResults: args.maxResults ?? maxResults,
+      minScore: args.minScore,
+      maxSnippetChars,
+    });
     return { status: 'ok', results };
   }
 
@@ -145,7 +149,9 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   async reindex(agentId: string): Promise<ReindexReport> {
     const engine = await this.forAgent(agentId);
     const counts = await engine.reindex();
-    const totals = engine.stats().reduce((t, s) => ({ chunks: t.chunks + s.chunks, embedded: t.embedded + s.embedded }), { chunks: 0, embedded: 0 });
+    const totals = engine
+      .stats()
+      .reduce((t, s) => ({ chunks: t.chunks + s.chunks, embedded: t.embedded + s.embedded }), { chunks: 0, embedded: 0 });
     return { agentId: engine.agentId, ...counts, ...totals };
   }
 
@@ -165,7 +171,9 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private collectionsOf(agent: ResolvedAgent, snapshot: RuntimeSnapshot): MemoryCollection[] {
     const ignored = ignoredByBuiltin(agent, snapshot.config.memory);
     if (ignored.length) {
-      this.logger.warn(`memory of ${agent.id}: memory.backend is "builtin", so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not used; set memory.backend: "qmd"`);
+      this.logger.warn(
+        `memory of ${agent.id}: memory.backend is "builtin", so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not used; set memory.backend: "qmd"`,
+      );
     }
     return agentCollections(agent, snapshot.config.memory, snapshot.config.agents);
   }
@@ -180,7 +188,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
 
   /** A reload: agents that went away are closed; the others get their new collections (and embedder). */
   private apply(next: RuntimeSnapshot): void {
-    const embedderChanged = this.embedderState !== undefined && this.embedderState.key !== embedderSettingsKey(next.config.memory.embeddings, this.options.env);
+    const embedderChanged =
+      this.embedderState !== undefined && this.embedderState.key !== embedderSettingsKey(next.config.memory.embeddings, this.options.env);
     for (const [id, engine] of this.engines) {
       const agent = next.agentsById.get(id);
       if (!agent) {

@@ -32,7 +32,9 @@ describe('OpenAiEmbedder against a local OpenAI-format server', () => {
 
   it('splits large inputs into several requests', async () => {
     const before = server.requests.length;
-    const vectors = await new OpenAiEmbedder({ baseUrl, apiKey: 'sk-local', model: 'm' }).embed(Array.from({ length: 130 }, (_, i) => `t${i}`));
+    const vectors = await new OpenAiEmbedder({ baseUrl, apiKey: 'sk-local', model: 'm' }).embed(
+      Array.from({ length: 130 }, (_, i) => `t${i}`),
+    );
     expect(vectors).toHaveLength(130);
     expect(server.requests.length - before).toBe(3);
   });

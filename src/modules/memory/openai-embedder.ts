@@ -55,7 +55,9 @@ export class OpenAiEmbedder implements Embedder {
     }
     const body = JSON.parse(text) as { data?: Array<{ index?: number; embedding?: unknown }> };
     if (!Array.isArray(body.data) || body.data.length !== input.length) {
-      throw new Error(`embeddings endpoint returned ${Array.isArray(body.data) ? body.data.length : 'no'} vectors for ${input.length} inputs`);
+      throw new Error(
+        `embeddings endpoint returned ${Array.isArray(body.data) ? body.data.length : 'no'} vectors for ${input.length} inputs`,
+      );
     }
     const vectors = new Array<Float32Array>(input.length);
     body.data.forEach((d, i) => {

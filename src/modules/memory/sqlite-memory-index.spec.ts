@@ -5,7 +5,15 @@ import { HashingEmbedder } from '../../../test/fixtures/memory/hashing-embedder'
 import { openSqlite } from '../../common/storage/sqlite';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
-const file = (collectionKey: string, p: string) => ({ collectionKey, collection: collectionKey, path: p, rel: path.basename(p), hash: p, size: 1, mtimeMs: 1 });
+const file = (collectionKey: string, p: string) => ({
+  collectionKey,
+  collection: collectionKey,
+  path: p,
+  rel: path.basename(p),
+  hash: p,
+  size: 1,
+  mtimeMs: 1,
+});
 
 describe('SqliteMemoryIndex', () => {
   let dir: string;
@@ -24,7 +32,9 @@ describe('SqliteMemoryIndex', () => {
   it('opens one WAL database with the schema', () => {
     const db = openSqlite(index.file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get()).toMatchObject({ sql: expect.stringContaining("porter unicode61") });
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get()).toMatchObject({
+      sql: expect.stringContaining('porter unicode61'),
+    });
     db.close();
   });
 
@@ -35,7 +45,16 @@ describe('SqliteMemoryIndex', () => {
     expect(both).toHaveLength(2);
     const onlyA = index.keywordSearch('"runs"', ['a'], 10);
     expect(index.chunks(onlyA)).toEqual([
-      { id: onlyA[0], collectionKey: 'a', collection: 'a', path: '/a/x.md', rel: 'x.md', startLine: 1, endLine: 2, text: 'We were running along the river' },
+      {
+        id: onlyA[0],
+        collectionKey: 'a',
+        collection: 'a',
+        path: '/a/x.md',
+        rel: 'x.md',
+        startLine: 1,
+        endLine: 2,
+        text: 'We were running along the river',
+      },
     ]);
   });
 
@@ -63,7 +82,10 @@ describe('SqliteMemoryIndex', () => {
     const pending = index.pendingEmbeddings(emb.fingerprint, 10);
     expect(pending.map((p) => p.text)).toEqual(['apples and pears', 'boats on the lake']);
     const vectors = await emb.embed(pending.map((p) => p.text));
-    index.storeEmbeddings(emb.fingerprint, pending.map((p, i) => ({ hash: p.hash, vector: vectors[i] })));
+    index.storeEmbeddings(
+      emb.fingerprint,
+      pending.map((p, i) => ({ hash: p.hash, vector: vectors[i] })),
+    );
     expect(index.pendingEmbeddings(emb.fingerprint, 10)).toEqual([]);
 
     // The file grows: only the new chunk needs a vector.

@@ -84,17 +84,16 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   fileState(collectionKey: string, file: string): IndexedFileState | undefined {
     const row = this.sql('SELECT hash, size, mtime_ms FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as
-      | { hash: string; size: number; mtime_ms: number }
-      | undefined;
+      { hash: string; size: number; mtime_ms: number } | undefined;
     return row && { hash: row.hash, size: row.size, mtimeMs: row.mtime_ms };
   }
 
   replaceFile(file: IndexedFile, chunks: Chunk[]): void {
     this.tx(() => {
       this.deleteFile(file.collectionKey, file.path);
-      const { lastInsertRowid } = this
-        .sql('INSERT INTO files (collection_key, collection, path, rel, hash, size, mtime_ms, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(file.collectionKey, file.collection, file.path, file.rel, file.hash, file.size, file.mtimeMs, new Date().toISOString());
+      const { lastInsertRowid } = this.sql(
+        'INSERT INTO files (collection_key, collection, path, rel, hash, size, mtime_ms, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(file.collectionKey, file.collection, file.path, file.rel, file.hash, file.size, file.mtimeMs, new Date().toISOString());
       const insert = this.sql('INSERT INTO chunks (file_id, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)');
       for (const c of chunks) insert.run(lastInsertRowid, c.startLine, c.endLine, c.text, textHash(c.text));
     });
@@ -112,9 +111,9 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   retainCollections(keys: readonly string[]): number {
     return this.tx(() => {
-      const stale = this
-        .sql('SELECT collection_key, path FROM files WHERE collection_key NOT IN (SELECT value FROM json_each(?))')
-        .all(JSON.stringify(keys)) as Array<{ collection_key: string; path: string }>;
+      const stale = this.sql('SELECT collection_key, path FROM files WHERE collection_key NOT IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(keys),
+      ) as Array<{ collection_key: string; path: string }>;
       for (const f of stale) this.deleteFile(f.collection_key, f.path);
       return stale.length;
     });
@@ -125,7 +124,9 @@ export class SqliteMemoryIndex implements MemoryIndex {
     if (current === (fingerprint ?? '')) return;
     this.tx(() => {
       this.sql('DELETE FROM embeddings WHERE fingerprint != ?').run(fingerprint ?? '');
-      this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(fingerprint ?? '');
+      this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+        fingerprint ?? '',
+      );
     });
     this.matrix = undefined;
   }
@@ -133,13 +134,11 @@ export class SqliteMemoryIndex implements MemoryIndex {
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId = 0): PendingEmbedding[] {
     // Walks chunks in id order from a cursor, so a pass over N chunks costs O(N) rather than rescanning
     // the already-embedded prefix for every batch.
-    const rows = this
-      .sql(
-        `SELECT c.id AS chunkId, c.hash AS hash, c.text AS text FROM chunks c
+    const rows = this.sql(
+      `SELECT c.id AS chunkId, c.hash AS hash, c.text AS text FROM chunks c
          WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = c.hash AND e.fingerprint = ?)
          ORDER BY c.id LIMIT ?`,
-      )
-      .all(afterChunkId, fingerprint, limit) as PendingEmbedding[];
+    ).all(afterChunkId, fingerprint, limit) as PendingEmbedding[];
     const seen = new Set<string>();
     return rows.filter((r) => !seen.has(r.hash) && seen.add(r.hash));
   }
@@ -162,15 +161,13 @@ export class SqliteMemoryIndex implements MemoryIndex {
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[] {
     // Ranking inside the FTS subquery (ORDER BY rank = bm25) lets FTS5 use its own ranking path; ordering
     // by bm25() over the joined rows was ~6x slower at 10k chunks with common terms.
-    const rows = this
-      .sql(
-        `SELECT c.id AS id FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank) r
+    const rows = this.sql(
+      `SELECT c.id AS id FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank) r
          JOIN chunks c ON c.id = r.id
          JOIN files f ON f.id = c.file_id
          WHERE f.collection_key IN (SELECT value FROM json_each(?))
          ORDER BY r.rank LIMIT ?`,
-      )
-      .all(ftsQuery, JSON.stringify(collectionKeys), limit) as Array<{ id: number }>;
+    ).all(ftsQuery, JSON.stringify(collectionKeys), limit) as Array<{ id: number }>;
     return rows.map((r) => r.id);
   }
 
@@ -180,27 +177,23 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   chunks(ids: readonly number[]): ChunkRow[] {
     if (!ids.length) return [];
-    const rows = this
-      .sql(
-        `SELECT c.id AS id, f.collection_key AS collectionKey, f.collection AS collection, f.path AS path, f.rel AS rel,
+    const rows = this.sql(
+      `SELECT c.id AS id, f.collection_key AS collectionKey, f.collection AS collection, f.path AS path, f.rel AS rel,
                 c.start_line AS startLine, c.end_line AS endLine, c.text AS text
          FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(ids)) as ChunkRow[];
+    ).all(JSON.stringify(ids)) as ChunkRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   stats(fingerprint: string | undefined): CollectionStats[] {
-    const rows = this
-      .sql(
-        `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
+    const rows = this.sql(
+      `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
                 count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt
          FROM files f LEFT JOIN chunks c ON c.file_id = f.id
          LEFT JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?
          GROUP BY f.collection_key`,
-      )
-      .all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null }>;
+    ).all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null }>;
     return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined }));
   }
 
@@ -210,22 +203,24 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   private vectors(fingerprint: string): VectorMatrix | undefined {
     if (this.matrix?.fingerprint === fingerprint) return this.matrix.value;
-    const rows = this
-      .sql(
-        `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
+    const rows = this.sql(
+      `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
          FROM chunks c JOIN files f ON f.id = c.file_id
          JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?`,
-      )
-      .all(fingerprint) as Array<{ id: number; collectionKey: string; dims: number; vec: Buffer }>;
+    ).all(fingerprint) as Array<{ id: number; collectionKey: string; dims: number; vec: Buffer }>;
     if (!rows.length) return undefined;
     const dims = rows[0].dims;
-    const value = new VectorMatrix(dims, rows.filter((r) => r.dims === dims));
+    const value = new VectorMatrix(
+      dims,
+      rows.filter((r) => r.dims === dims),
+    );
     this.matrix = { fingerprint, value };
     return value;
   }
 
   private deleteFile(collectionKey: string, file: string): boolean {
-    const row = this.sql('SELECT id FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as { id: number } | undefined;
+    const row = this.sql('SELECT id FROM files WHERE collection_key = ? AND path = ?').get(collectionKey, file) as
+      { id: number } | undefined;
     if (!row) return false;
     // Chunks go first and explicitly, so the FTS delete trigger sees every row.
     this.sql('DELETE FROM chunks WHERE file_id = ?').run(row.id);

@@ -3,7 +3,16 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { A2A_LEGACY_METHODS, A2A_METHODS, TaskState } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
-import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText, sendMessageParams } from './a2a-wire';
+import {
+  isSettled,
+  METHOD_NOT_FOUND,
+  PeerProtocolError,
+  PeerTaskView,
+  readSendResult,
+  readTask,
+  replyText,
+  sendMessageParams,
+} from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
 import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';

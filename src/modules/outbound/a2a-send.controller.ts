@@ -34,14 +34,26 @@ export class A2aSendController {
     examples: {
       completed: {
         summary: 'wait=true, answered',
-        value: { status: 'ok', taskId: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b', state: 'TASK_STATE_COMPLETED', reply: '[support] 3 tickets are open.' },
+        value: {
+          status: 'ok',
+          taskId: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b',
+          state: 'TASK_STATE_COMPLETED',
+          reply: '[support] 3 tickets are open.',
+        },
       },
-      accepted: { summary: 'wait=false', value: { status: 'accepted', taskId: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b', state: 'TASK_STATE_WORKING' } },
+      accepted: {
+        summary: 'wait=false',
+        value: { status: 'accepted', taskId: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b', state: 'TASK_STATE_WORKING' },
+      },
     },
   })
   @ApiResponse({ status: 400, type: ProblemDto, description: 'Malformed body (unknown field, blank text).' })
   @ApiResponse({ status: 404, type: ProblemDto, description: 'No such peer.' })
-  @ApiResponse({ status: 409, type: ProblemDto, description: 'Outbound impossible by config: channel disabled, peer without url, unset token variable.' })
+  @ApiResponse({
+    status: 409,
+    type: ProblemDto,
+    description: 'Outbound impossible by config: channel disabled, peer without url, unset token variable.',
+  })
   @ApiResponse({ status: 502, type: ProblemDto, description: 'The peer refused, redirected, answered garbage or could not be reached.' })
   @ApiResponse({ status: 504, type: ProblemDto, description: 'The peer did not answer SendMessage within 30 s.' })
   send(@Param('name') name: string, @Body() body: A2aSendDto): Promise<A2aSendResultDto> {

@@ -26,7 +26,12 @@ describe('A2aSendService', () => {
     service = new A2aSendService(registry, client, config, sessions);
     service.onModuleInit();
   });
-  const ctx = (sessionKey: string) => ({ sessionKey, agentId: sessionKey.split(':')[1], runId: 'run-1', signal: new AbortController().signal });
+  const ctx = (sessionKey: string) => ({
+    sessionKey,
+    agentId: sessionKey.split(':')[1],
+    runId: 'run-1',
+    signal: new AbortController().signal,
+  });
   const everyone = { tools: { allow: [], deny: [] } };
 
   beforeEach(() => {
@@ -43,7 +48,10 @@ describe('A2aSendService', () => {
   });
 
   it('refuses sandboxed agents without calling out', async () => {
-    expect(await registry.call(everyone, 'a2a_send', { peer: 'b', text: 'x' }, ctx('agent:boxed:main'))).toEqual({ status: 'forbidden', error: SANDBOX_REFUSAL });
+    expect(await registry.call(everyone, 'a2a_send', { peer: 'b', text: 'x' }, ctx('agent:boxed:main'))).toEqual({
+      status: 'forbidden',
+      error: SANDBOX_REFUSAL,
+    });
     expect(calls).toEqual([]);
   });
 
@@ -60,7 +68,17 @@ describe('A2aSendService', () => {
           text: 'a2a_send to a2a:b: task t1 TASK_STATE_COMPLETED (ok)\nsent: ping\nreply: pong',
           runId: 'run-1',
           provenance: { kind: 'inter_session', sourceSessionKey: 'a2a:b', sourceChannel: 'a2a', sourceTool: 'a2a_send' },
-          meta: { a2a_outbound: { peer: 'b', target: 'a2a:b', taskId: 't1', state: 'TASK_STATE_COMPLETED', status: 'ok', method: 'SendMessage', via: 'tool' } },
+          meta: {
+            a2a_outbound: {
+              peer: 'b',
+              target: 'a2a:b',
+              taskId: 't1',
+              state: 'TASK_STATE_COMPLETED',
+              status: 'ok',
+              method: 'SendMessage',
+              via: 'tool',
+            },
+          },
         },
       },
     ]);
@@ -70,14 +88,24 @@ describe('A2aSendService', () => {
     next = async () => {
       throw new A2aOutboundError('unknown_peer', 'no A2A peer "x" is configured');
     };
-    expect(await service.sendAsTool(ctx('agent:main:main'), { peer: 'x', text: 'hi' })).toEqual({ status: 'not_found', peer: 'x', error: 'no A2A peer "x" is configured' });
+    expect(await service.sendAsTool(ctx('agent:main:main'), { peer: 'x', text: 'hi' })).toEqual({
+      status: 'not_found',
+      peer: 'x',
+      error: 'no A2A peer "x" is configured',
+    });
     expect(appended).toEqual([]);
 
     next = async () => {
       throw new A2aOutboundError('refused', 'peer b: redirect');
     };
-    expect(await service.sendAsTool(ctx('agent:main:main'), { peer: 'b', text: 'hi' })).toEqual({ status: 'error', peer: 'b', error: 'peer b: redirect' });
-    expect(appended[0].line.meta).toEqual({ a2a_outbound: { peer: 'b', target: 'a2a:b', taskId: null, status: 'error', reason: 'refused', via: 'tool' } });
+    expect(await service.sendAsTool(ctx('agent:main:main'), { peer: 'b', text: 'hi' })).toEqual({
+      status: 'error',
+      peer: 'b',
+      error: 'peer b: redirect',
+    });
+    expect(appended[0].line.meta).toEqual({
+      a2a_outbound: { peer: 'b', target: 'a2a:b', taskId: null, status: 'error', reason: 'refused', via: 'tool' },
+    });
   });
 
   it('the operator path records in agent:<default>:a2a-outbound and turns failures into problems', async () => {
@@ -88,6 +116,9 @@ describe('A2aSendService', () => {
     next = async () => {
       throw new A2aOutboundError('no_url', 'peer c has no url configured for outbound A2A');
     };
-    await expect(asHttp(service.sendAsOperator('c', { text: 'hi' }))).rejects.toMatchObject({ status: 409, detail: 'peer c has no url configured for outbound A2A' });
+    await expect(asHttp(service.sendAsOperator('c', { text: 'hi' }))).rejects.toMatchObject({
+      status: 409,
+      detail: 'peer c has no url configured for outbound A2A',
+    });
   });
 });

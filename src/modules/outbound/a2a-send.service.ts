@@ -83,7 +83,10 @@ export class A2aSendService implements OnModuleInit {
   }
 
   private async record(sessionKey: string, sent: string, o: A2aSendOutcome, via: 'tool' | 'admin', runId?: string): Promise<void> {
-    const lines = [`a2a_send to a2a:${o.peer}: task ${o.taskId ?? '(none: the peer answered with a message)'} ${o.state} (${o.status})`, `sent: ${sent}`];
+    const lines = [
+      `a2a_send to a2a:${o.peer}: task ${o.taskId ?? '(none: the peer answered with a message)'} ${o.state} (${o.status})`,
+      `sent: ${sent}`,
+    ];
     if (o.reply !== undefined) lines.push(`reply: ${o.reply}`);
     if (o.error !== undefined) lines.push(`error: ${o.error}`);
     await this.sessions.append(sessionKey, {
@@ -91,7 +94,14 @@ export class A2aSendService implements OnModuleInit {
       text: lines.join('\n'),
       runId,
       ...(o.reply !== undefined
-        ? { provenance: { kind: 'inter_session', sourceSessionKey: `a2a:${o.peer}`, sourceChannel: A2A_CHANNEL, sourceTool: BUILT_IN_TOOLS.a2aSend } }
+        ? {
+            provenance: {
+              kind: 'inter_session',
+              sourceSessionKey: `a2a:${o.peer}`,
+              sourceChannel: A2A_CHANNEL,
+              sourceTool: BUILT_IN_TOOLS.a2aSend,
+            },
+          }
         : {}),
       meta: {
         a2a_outbound: {
@@ -108,7 +118,13 @@ export class A2aSendService implements OnModuleInit {
     });
   }
 
-  private async recordFailure(sessionKey: string, args: A2aSendArgs, err: A2aOutboundError, via: 'tool' | 'admin', runId?: string): Promise<void> {
+  private async recordFailure(
+    sessionKey: string,
+    args: A2aSendArgs,
+    err: A2aOutboundError,
+    via: 'tool' | 'admin',
+    runId?: string,
+  ): Promise<void> {
     const peer = outboundPeerName(args.peer);
     await this.sessions.append(sessionKey, {
       role: 'system',

@@ -15,15 +15,30 @@ describe('A2A wire', () => {
         id: 't1',
         contextId: 'ctx-oc-x',
         status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'done' }] } },
-        artifacts: [{ artifactId: 'a', parts: [{ text: 'line 1' }, { data: { n: 1 } }, { url: 'http://ignored' }] }, { parts: [{ text: 'line 2' }] }],
+        artifacts: [
+          { artifactId: 'a', parts: [{ text: 'line 1' }, { data: { n: 1 } }, { url: 'http://ignored' }] },
+          { parts: [{ text: 'line 2' }] },
+        ],
       },
     });
-    expect(view).toEqual({ taskId: 't1', contextId: 'ctx-oc-x', state: 'TASK_STATE_COMPLETED', artifactText: 'line 1\n{"n":1}\nline 2', statusText: 'done' });
+    expect(view).toEqual({
+      taskId: 't1',
+      contextId: 'ctx-oc-x',
+      state: 'TASK_STATE_COMPLETED',
+      artifactText: 'line 1\n{"n":1}\nline 2',
+      statusText: 'done',
+    });
     expect(replyText(view)).toBe('line 1\n{"n":1}\nline 2');
   });
 
   it('reads A2A 0.3 answers: a bare task with lowercase states and kind-tagged parts, or a message', () => {
-    expect(readSendResult({ kind: 'task', id: 't2', status: { state: 'input-required', message: { parts: [{ kind: 'text', text: 'which one?' }] } } })).toEqual({
+    expect(
+      readSendResult({
+        kind: 'task',
+        id: 't2',
+        status: { state: 'input-required', message: { parts: [{ kind: 'text', text: 'which one?' }] } },
+      }),
+    ).toEqual({
       taskId: 't2',
       state: 'TASK_STATE_INPUT_REQUIRED',
       statusText: 'which one?',
@@ -33,13 +48,21 @@ describe('A2A wire', () => {
       state: 'TASK_STATE_COMPLETED',
       artifactText: 'hello',
     });
-    expect(readSendResult({ message: { messageId: 'm', parts: [{ text: 'direct' }], taskId: 't9' } })).toMatchObject({ taskId: 't9', artifactText: 'direct' });
+    expect(readSendResult({ message: { messageId: 'm', parts: [{ text: 'direct' }], taskId: 't9' } })).toMatchObject({
+      taskId: 't9',
+      artifactText: 'direct',
+    });
   });
 
   it('falls back to the status message when there is no artifact', () => {
-    expect(replyText(readTask({ id: 't', status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Agent completed without reply text' }] } } }))).toBe(
-      'Agent completed without reply text',
-    );
+    expect(
+      replyText(
+        readTask({
+          id: 't',
+          status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Agent completed without reply text' }] } },
+        }),
+      ),
+    ).toBe('Agent completed without reply text');
   });
 
   it('refuses what is not a task or message', () => {

@@ -60,7 +60,10 @@ describe('isLiteralHost', () => {
 });
 
 describe('guardedLookup', () => {
-  const resolver = (table: Record<string, Array<{ address: string; family: 4 | 6 }>>): HostResolver => async (h) => table[h] ?? [];
+  const resolver =
+    (table: Record<string, Array<{ address: string; family: 4 | 6 }>>): HostResolver =>
+    async (h) =>
+      table[h] ?? [];
   const lookup = (fn: ReturnType<typeof guardedLookup>, host: string, all: boolean) =>
     new Promise<{ err: NodeJS.ErrnoException | null; address: unknown; family?: number }>((resolve) =>
       fn(host, { all }, (err, address, family) => resolve({ err, address, family })),

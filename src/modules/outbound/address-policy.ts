@@ -49,7 +49,11 @@ const LISTS = RANGES.map((r) => {
  * deprecated but still routable on some stacks) and the NAT64 well-known prefix (`64:ff9b::/96`). Matched on
  * the WHATWG-canonical spelling, which writes the embedded address as two hex groups.
  */
-const EMBEDDED_V4 = [/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/, /^::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/, /^64:ff9b::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/];
+const EMBEDDED_V4 = [
+  /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/,
+  /^::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/,
+  /^64:ff9b::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/,
+];
 
 /** The category of a non-public address (`loopback`, `private`, ...), or undefined for a public one. */
 export function nonPublicCategory(address: string): string | undefined {

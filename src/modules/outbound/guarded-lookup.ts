@@ -49,7 +49,11 @@ export function guardedLookup(resolver: HostResolver): ConnectLookup {
             }
           }
         }
-        if (options?.all) return callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+        if (options?.all)
+          return callback(
+            null,
+            wanted.map((a) => ({ address: a.address, family: a.family })),
+          );
         callback(null, wanted[0].address, wanted[0].family);
       },
       (err: NodeJS.ErrnoException) => callback(err, ''),

@@ -126,7 +126,9 @@ describe('GuardedTransport', () => {
   });
 
   it('refuses a declared Content-Length past 16 MiB without reading', async () => {
-    expect((await failure(transport.request({ kind: 'a2a', destination: dest(`${target.origin}/declared-huge`) }))).failure).toBe('too_large');
+    expect((await failure(transport.request({ kind: 'a2a', destination: dest(`${target.origin}/declared-huge`) }))).failure).toBe(
+      'too_large',
+    );
   });
 
   it('refuses a DNS name that resolves to loopback before any byte reaches it', async () => {

@@ -129,7 +129,11 @@ export class GuardedTransport implements OnModuleDestroy {
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
         discard(res.body);
-        throw new OutboundError('redirect', `${url.host} answered with a redirect (HTTP ${res.statusCode}); redirects are not followed`, res.statusCode);
+        throw new OutboundError(
+          'redirect',
+          `${url.host} answered with a redirect (HTTP ${res.statusCode}); redirects are not followed`,
+          res.statusCode,
+        );
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {

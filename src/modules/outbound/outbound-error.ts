@@ -2,14 +2,7 @@
  * Why an outbound call did not produce a usable response. Messages name the host at most — never the full
  * URL (its path or query may carry credentials), a header or a body.
  */
-export type OutboundFailure =
-  | 'invalid_destination'
-  | 'refused_address'
-  | 'redirect'
-  | 'timeout'
-  | 'aborted'
-  | 'too_large'
-  | 'network';
+export type OutboundFailure = 'invalid_destination' | 'refused_address' | 'redirect' | 'timeout' | 'aborted' | 'too_large' | 'network';
 
 /** Node error code set on refusals raised inside the connector, so they survive undici's error plumbing. */
 export const REFUSED_ADDRESS_CODE = 'E_CLAWGATE_OUTBOUND_REFUSED';

@@ -23,10 +23,7 @@ export function resolveOutboundPeer(snapshot: RuntimeSnapshot, rawName: string):
   }
   if (!peer.outboundToken && declaresOutboundToken(snapshot, name)) {
     // Sending without the credential the operator configured would be a silent downgrade, never the intent.
-    throw new A2aOutboundError(
-      'unusable',
-      `peer ${name} is unusable: the variable of channels.a2a.peers.${name}.outboundToken is not set`,
-    );
+    throw new A2aOutboundError('unusable', `peer ${name} is unusable: the variable of channels.a2a.peers.${name}.outboundToken is not set`);
   }
   return {
     name,

@@ -71,7 +71,9 @@ export async function callPeer(
   try {
     body = JSON.parse(text);
   } catch {
-    throw status < 200 || status >= 300 ? fail('http', `answered HTTP ${status}`) : fail('protocol', 'answered with a body that is not JSON');
+    throw status < 200 || status >= 300
+      ? fail('http', `answered HTTP ${status}`)
+      : fail('protocol', 'answered with a body that is not JSON');
   }
   const envelope = body as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
   if (envelope?.error && typeof envelope.error === 'object') {
@@ -89,7 +91,9 @@ export async function callPeer(
 /** Untrusted peer text → one short line without control characters or our secrets. */
 export function sanitize(text: string, secrets: string[]): string {
   // eslint-disable-next-line no-control-regex
-  const out = maskSecretValues(text, secrets).replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  const out = maskSecretValues(text, secrets)
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;
 }
 
@@ -100,7 +104,10 @@ function fromTransport(peer: PeerEndpoint, err: unknown): A2aOutboundError {
       ? 'timeout'
       : err.failure === 'aborted'
         ? 'aborted'
-        : err.failure === 'refused_address' || err.failure === 'redirect' || err.failure === 'invalid_destination' || err.failure === 'too_large'
+        : err.failure === 'refused_address' ||
+            err.failure === 'redirect' ||
+            err.failure === 'invalid_destination' ||
+            err.failure === 'too_large'
           ? 'refused'
           : 'unreachable';
   return new A2aOutboundError(reason, `peer ${peer.name}: ${err.message}`);

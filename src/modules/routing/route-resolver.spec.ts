@@ -5,12 +5,19 @@ import { bindingAt, bindingTier, InboundMessage, resolveRoute } from './route-re
 type Match = ResolvedBinding['match'];
 
 /** The resolver reads only bindings, defaultAgentId and session; the agents are there because bindings must name real ones. */
-async function config(bindings: Array<[agentId: string, match: Match]>, session: { dmScope?: DmScope; mainKey?: string } = {}): Promise<NormalizedConfig> {
+async function config(
+  bindings: Array<[agentId: string, match: Match]>,
+  session: { dmScope?: DmScope; mainKey?: string } = {},
+): Promise<NormalizedConfig> {
   const agentIds = new Set(['main', ...bindings.map(([agentId]) => agentId)]);
   const snapshot = await snapshotFrom({
     agents: { list: [...agentIds].map((id) => ({ id })) },
     bindings: bindings.map(([agentId, match]) => ({ agentId, match })),
-    session: { dmScope: session.dmScope ?? 'main', mainKey: session.mainKey ?? 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 } },
+    session: {
+      dmScope: session.dmScope ?? 'main',
+      mainKey: session.mainKey ?? 'main',
+      agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 },
+    },
   });
   return snapshot.config;
 }
@@ -28,12 +35,15 @@ describe('resolveRoute: tiers', () => {
     ['by-peer', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }, 'peer'],
   ];
 
-  it.each(ladder.map((step, i) => [step[2], i] as const))('the %s tier beats every less specific binding listed before it', async (tier, i) => {
-    const cfg = await config(ladder.slice(0, i + 1).map(([agent, match]) => [agent, match]));
-    expect(resolveRoute(cfg, GROUP_MSG)).toEqual(
-      expect.objectContaining({ agentId: ladder[i][0], matchedBy: { tier, bindingIndex: i } }),
-    );
-  });
+  it.each(ladder.map((step, i) => [step[2], i] as const))(
+    'the %s tier beats every less specific binding listed before it',
+    async (tier, i) => {
+      const cfg = await config(ladder.slice(0, i + 1).map(([agent, match]) => [agent, match]));
+      expect(resolveRoute(cfg, GROUP_MSG)).toEqual(
+        expect.objectContaining({ agentId: ladder[i][0], matchedBy: { tier, bindingIndex: i } }),
+      );
+    },
+  );
 
   it('ranks by tier, not by file order: the ladder reversed resolves the same way', async () => {
     const cfg = await config([...ladder].reverse().map(([agent, match]) => [agent, match]));
@@ -70,7 +80,9 @@ describe('resolveRoute: matching', () => {
       ['second', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }],
       ['third', { channel: 'discord', peer: { kind: 'group', id: 'g1' } }],
     ]);
-    expect(resolveRoute(cfg, GROUP_MSG)).toEqual(expect.objectContaining({ agentId: 'first', matchedBy: { tier: 'peer', bindingIndex: 0 } }));
+    expect(resolveRoute(cfg, GROUP_MSG)).toEqual(
+      expect.objectContaining({ agentId: 'first', matchedBy: { tier: 'peer', bindingIndex: 0 } }),
+    );
   });
 
   it('does not let a later binding of the same tier win by setting more fields', async () => {
@@ -89,7 +101,9 @@ describe('resolveRoute: matching', () => {
     expect(bindingTier(cfg.bindings[1])).toBe('peer');
     expect(resolveRoute(cfg, { ...GROUP_MSG, accountId: 'work' }).agentId).toBe('peer-on-work');
     // Same peer on the default account: the peer binding's accountId does not match, the guild one does.
-    expect(resolveRoute(cfg, GROUP_MSG)).toEqual(expect.objectContaining({ agentId: 'guild', matchedBy: { tier: 'guildId', bindingIndex: 0 } }));
+    expect(resolveRoute(cfg, GROUP_MSG)).toEqual(
+      expect.objectContaining({ agentId: 'guild', matchedBy: { tier: 'guildId', bindingIndex: 0 } }),
+    );
   });
 
   it('accountId "*" matches every account, including a missing one', async () => {
@@ -170,7 +184,9 @@ describe('resolveRoute: session keys', () => {
 
   it('group and channel peers get group keys whatever the dmScope; threads append :thread:', async () => {
     const cfg = await bound('per-peer');
-    expect(resolveRoute(cfg, { channel: 'whatsapp', peer: { kind: 'group', id: 'Fam' } }).sessionKey).toBe('agent:support:whatsapp:group:fam');
+    expect(resolveRoute(cfg, { channel: 'whatsapp', peer: { kind: 'group', id: 'Fam' } }).sessionKey).toBe(
+      'agent:support:whatsapp:group:fam',
+    );
     expect(resolveRoute(cfg, { channel: 'whatsapp', peer: { kind: 'channel', id: 'News' }, threadId: 'T9' }).sessionKey).toBe(
       'agent:support:whatsapp:channel:news:thread:t9',
     );

@@ -70,7 +70,7 @@ export function resolveRoute(config: NormalizedConfig, inbound: InboundMessage):
 
 /** The binding at `bindings[index]` of this config (for explaining a result), or null. */
 export function bindingAt(config: NormalizedConfig, index: number | null): ResolvedBinding | null {
-  return index === null ? null : compiledRoutes(config).byIndex.get(index) ?? null;
+  return index === null ? null : (compiledRoutes(config).byIndex.get(index) ?? null);
 }
 
 /** Direct peer → key by dmScope; group/channel peer → group key; no peer → the agent's main session. */

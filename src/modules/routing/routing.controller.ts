@@ -23,7 +23,10 @@ export class RoutingController {
   @ApiBody({
     type: ResolveRouteRequestDto,
     examples: {
-      direct: { summary: 'Direct message', value: { channel: 'whatsapp', accountId: 'work', peer: { kind: 'direct', id: '+15551234567' } } },
+      direct: {
+        summary: 'Direct message',
+        value: { channel: 'whatsapp', accountId: 'work', peer: { kind: 'direct', id: '+15551234567' } },
+      },
       guildThread: {
         summary: 'Message in a Discord guild thread',
         value: { channel: 'discord', peer: { kind: 'channel', id: '998877' }, guildId: '123456789012345678', threadId: '55443322' },

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
-import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore, type TranscriptLine } from '../sessions';
+import {
+  agentIdFromSessionKey,
+  SESSION_STORE,
+  type InterSessionProvenance,
+  type SessionCreateOptions,
+  type SessionStore,
+  type TranscriptLine,
+} from '../sessions';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';
@@ -122,7 +129,13 @@ export class AgentRunner implements OnModuleDestroy {
       this.recentMessages(input.sessionKey),
       buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
     ]);
-    await this.sessions.append(input.sessionKey, { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta });
+    await this.sessions.append(input.sessionKey, {
+      role: 'user',
+      text: input.message,
+      provenance: input.provenance,
+      runId,
+      meta: input.meta,
+    });
 
     try {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
@@ -146,7 +159,13 @@ export class AgentRunner implements OnModuleDestroy {
         }
         if (round >= MAX_TOOL_ROUNDS) throw new Error(`tool round limit (${MAX_TOOL_ROUNDS}) reached without a final answer`);
         messages.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
-        await this.sessions.append(input.sessionKey, { role: 'assistant', text: response.text, toolCalls: response.toolCalls, runId, meta: input.meta });
+        await this.sessions.append(input.sessionKey, {
+          role: 'assistant',
+          text: response.text,
+          toolCalls: response.toolCalls,
+          runId,
+          meta: input.meta,
+        });
         for (const call of response.toolCalls) {
           const result = await this.callTool(agent, call, input, runId, signal);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
@@ -195,7 +214,10 @@ function toChatMessage(line: TranscriptLine): ChatMessage[] {
 }
 
 function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt'> {
-  const message = (signal.aborted ? (signal.reason as Error)?.message ?? 'aborted' : err?.message ?? String(err)).slice(0, MAX_ERROR_CHARS);
+  const message = (signal.aborted ? ((signal.reason as Error)?.message ?? 'aborted') : (err?.message ?? String(err))).slice(
+    0,
+    MAX_ERROR_CHARS,
+  );
   return { status: signal.aborted ? 'aborted' : 'failed', error: message, endedAt: now() };
 }
 

@@ -80,7 +80,10 @@ export class RunRegistry {
     if (TERMINAL.has(record.status)) return Promise.resolve({ ...record });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.waiters.set(runId, (this.waiters.get(runId) ?? []).filter((w) => w !== done));
+        this.waiters.set(
+          runId,
+          (this.waiters.get(runId) ?? []).filter((w) => w !== done),
+        );
         resolve({ ...(this.runs.get(runId) as RunRecord) });
       }, timeoutMs);
       const done = (r: RunRecord) => {

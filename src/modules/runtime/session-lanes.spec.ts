@@ -7,9 +7,24 @@ describe('SessionLanes', () => {
     const lanes = new SessionLanes();
     const order: string[] = [];
     let release!: () => void;
-    const first = lanes.run('s', 'main', () => new Promise<void>((r) => (release = () => { order.push('a'); r(); })));
-    const second = lanes.run('s', 'main', async () => { order.push('b'); });
-    const third = lanes.run('s', 'main', async () => { order.push('c'); });
+    const first = lanes.run(
+      's',
+      'main',
+      () =>
+        new Promise<void>(
+          (r) =>
+            (release = () => {
+              order.push('a');
+              r();
+            }),
+        ),
+    );
+    const second = lanes.run('s', 'main', async () => {
+      order.push('b');
+    });
+    const third = lanes.run('s', 'main', async () => {
+      order.push('c');
+    });
     await tick();
     expect(lanes.state('s')).toEqual({ running: 1, queued: 2 });
     expect(order).toEqual([]);
@@ -37,7 +52,9 @@ describe('SessionLanes', () => {
 
   it('keeps going after a failed task and reports the failure to its caller only', async () => {
     const lanes = new SessionLanes();
-    const failing = lanes.run('s', 'main', async () => { throw new Error('boom'); });
+    const failing = lanes.run('s', 'main', async () => {
+      throw new Error('boom');
+    });
     const next = lanes.run('s', 'main', async () => 'next');
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe('next');

@@ -58,6 +58,8 @@ describe('ToolRegistry', () => {
 
   it('refuses to register the same name twice', () => {
     const r = registry();
-    expect(() => r.register({ name: 'thrower', description: '', parameters: {}, handler: async () => ({ status: 'ok' }) })).toThrow('registered twice');
+    expect(() => r.register({ name: 'thrower', description: '', parameters: {}, handler: async () => ({ status: 'ok' }) })).toThrow(
+      'registered twice',
+    );
   });
 });

@@ -65,7 +65,14 @@ export class ToolRegistry {
   async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.tools.get(name);
     if (!entry || !isToolAllowed(agent, name)) {
-      return { status: 'error', error: `unknown tool "${name}"; available: ${this.toolsFor(agent).map((t) => t.name).join(', ') || 'none'}` };
+      return {
+        status: 'error',
+        error: `unknown tool "${name}"; available: ${
+          this.toolsFor(agent)
+            .map((t) => t.name)
+            .join(', ') || 'none'
+        }`,
+      };
     }
     const input = args ?? {};
     if (!entry.validate(input)) {
@@ -91,7 +98,8 @@ function describeErrors(errors: ErrorObject[]): string {
     .map((e) => {
       const where = e.instancePath ? `argument "${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'arguments';
       if (e.keyword === 'required') return `missing required argument "${(e.params as { missingProperty: string }).missingProperty}"`;
-      if (e.keyword === 'additionalProperties') return `unknown argument "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      if (e.keyword === 'additionalProperties')
+        return `unknown argument "${(e.params as { additionalProperty: string }).additionalProperty}"`;
       return `${where} ${e.message}`;
     })
     .join('; ');

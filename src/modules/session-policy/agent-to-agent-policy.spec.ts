@@ -17,7 +17,11 @@ describe('createAgentToAgentPolicy', () => {
       const p = rawPolicy(enabled);
       expect(p.enabled).toBe(false);
       expect(p.isAllowed('support', 'expert')).toBe(false);
-      expect(p.explain('support', 'expert')).toEqual({ allowed: false, failed: 'disabled', rule: 'tools.agentToAgent.enabled is not true' });
+      expect(p.explain('support', 'expert')).toEqual({
+        allowed: false,
+        failed: 'disabled',
+        rule: 'tools.agentToAgent.enabled is not true',
+      });
     });
 
     it('a missing settings object behaves as disabled', () => {

@@ -28,11 +28,20 @@ export class PolicyController {
         examples: {
           allowed: {
             summary: 'cross-agent, allowed',
-            value: { allowed: true, layer: null, rule: 'visibility=all; tools.agentToAgent.allow: "support" matched support, "expert" matched expert' },
+            value: {
+              allowed: true,
+              layer: null,
+              rule: 'visibility=all; tools.agentToAgent.allow: "support" matched support, "expert" matched expert',
+            },
           },
           policy: {
             summary: 'Agent-to-agent messaging switched off',
-            value: { allowed: false, layer: 'policy', rule: 'tools.agentToAgent.enabled is not true', message: 'Agent-to-agent messaging is disabled.' },
+            value: {
+              allowed: false,
+              layer: 'policy',
+              rule: 'tools.agentToAgent.enabled is not true',
+              message: 'Agent-to-agent messaging is disabled.',
+            },
           },
           visibility: {
             summary: 'visibility too narrow',
@@ -47,7 +56,11 @@ export class PolicyController {
       },
     },
   })
-  @ApiResponse({ status: 400, type: ProblemDto, description: 'from/to missing, or a session key that is malformed or belongs to another agent.' })
+  @ApiResponse({
+    status: 400,
+    type: ProblemDto,
+    description: 'from/to missing, or a session key that is malformed or belongs to another agent.',
+  })
   @ApiResponse({ status: 404, type: ProblemDto, description: 'from or to names an agent that is not configured.' })
   check(@Query() query: PolicyCheckQueryDto): Promise<PolicyCheckResultDto> {
     return this.policy.check(query);

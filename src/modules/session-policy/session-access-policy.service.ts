@@ -33,9 +33,7 @@ export class SessionAccessPolicy {
     // One snapshot for the whole list, so a reload mid-filter cannot mix two configs in one answer.
     const config = this.configStore.current();
     const isSpawnedBy = (target: string, ancestor: string) => this.sessions.isSpawnedBy(target, ancestor);
-    const decisions = await Promise.all(
-      keys.map((targetKey) => checkSessionAccess({ requesterKey, targetKey, config, isSpawnedBy })),
-    );
+    const decisions = await Promise.all(keys.map((targetKey) => checkSessionAccess({ requesterKey, targetKey, config, isSpawnedBy })));
     return keys.filter((_, i) => decisions[i].allowed);
   }
 

@@ -81,7 +81,11 @@ describe('checkSessionAccess', () => {
       ['agent::main', R],
     ]) {
       const d = await check(r, t, config('all'));
-      expect(d).toMatchObject({ allowed: false, layer: 'visibility', message: 'Session is not visible from this session (tools.sessions.visibility=all).' });
+      expect(d).toMatchObject({
+        allowed: false,
+        layer: 'visibility',
+        message: 'Session is not visible from this session (tools.sessions.visibility=all).',
+      });
       expect(d.rule).toMatch(/^malformed session key /);
     }
   });
@@ -123,7 +127,11 @@ describe('checkSessionAccess', () => {
       rule: 'sandbox clamps visibility to tree: cross-agent access is forbidden',
       message: 'Session is not visible from this session (tools.sessions.visibility=tree).',
     });
-    expect(await check(R, CHILD, open)).toEqual({ allowed: true, layer: null, rule: 'sandbox clamps visibility to tree: target spawned by requester' });
+    expect(await check(R, CHILD, open)).toEqual({
+      allowed: true,
+      layer: null,
+      rule: 'sandbox clamps visibility to tree: target spawned by requester',
+    });
     expect((await check(R, SIBLING, open)).rule).toBe('sandbox clamps visibility to tree: target not spawned by requester');
     // expert is not sandboxed, so it still reaches support even though support is
     expect((await check('agent:expert:main', R, config('all', { enabled: true, allow: [] }, ['support']))).allowed).toBe(true);

@@ -40,8 +40,7 @@ export type SessionAccessLayer = 'visibility' | 'policy';
  * (docs/sessions.md#refusal-messages).
  */
 export type SessionAccessDecision =
-  | { allowed: true; layer: null; rule: string }
-  | { allowed: false; layer: SessionAccessLayer; rule: string; message: string };
+  { allowed: true; layer: null; rule: string } | { allowed: false; layer: SessionAccessLayer; rule: string; message: string };
 
 const SANDBOX_RULE = 'sandbox clamps visibility to tree';
 
@@ -119,7 +118,12 @@ export function checkLabelLookup(input: {
   }
   // Agent ids are canonical lowercase; a differently-cased id still names another agent only if it differs.
   if (a !== input.targetAgentId.trim().toLowerCase() && sandboxed(cfg, a)) {
-    return { allowed: false, layer: 'visibility', rule: 'sandbox limits label lookup to its own agent', message: SANDBOX_LABEL_LOOKUP_MESSAGE };
+    return {
+      allowed: false,
+      layer: 'visibility',
+      rule: 'sandbox limits label lookup to its own agent',
+      message: SANDBOX_LABEL_LOOKUP_MESSAGE,
+    };
   }
   return allow('label lookup permitted');
 }

@@ -11,10 +11,18 @@ import { SessionToolsService } from './session-tools.service';
 import { SessionsSendService } from './sessions-send.service';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
-const KEY_PARAM = { name: 'key', description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).', example: 'agent:support:main' };
+const KEY_PARAM = {
+  name: 'key',
+  description: 'Session key to act as, URL-encoded (e.g. agent%3Asupport%3Amain).',
+  example: 'agent:support:main',
+};
 const TOOL_RESULT = {
   description: 'Exactly the tool result: `status` is ok | accepted | forbidden | not_found | timeout | error.',
-  schema: { type: 'object', additionalProperties: true, example: { status: 'ok', runId: '6f1c…', sessionKey: 'agent:expert:main', reply: '…' } },
+  schema: {
+    type: 'object',
+    additionalProperties: true,
+    example: { status: 'ok', runId: '6f1c…', sessionKey: 'agent:expert:main', reply: '…' },
+  },
 };
 
 /**
@@ -35,9 +43,17 @@ export class SessionActionsController {
   @Post('send')
   @RequiresRole('operator')
   @HttpCode(200)
-  @ApiOperation({ summary: 'sessions_send as this session', description: 'Waits up to timeoutSeconds [30] for the reply; 0 answers accepted at once.' })
+  @ApiOperation({
+    summary: 'sessions_send as this session',
+    description: 'Waits up to timeoutSeconds [30] for the reply; 0 answers accepted at once.',
+  })
   @ApiParam(KEY_PARAM)
-  @ApiBody({ schema: { ...SESSIONS_SEND_SCHEMA, example: { agentId: 'expert', message: 'Can you check the build?', timeoutSeconds: 30 } } as Record<string, unknown> })
+  @ApiBody({
+    schema: { ...SESSIONS_SEND_SCHEMA, example: { agentId: 'expert', message: 'Can you check the build?', timeoutSeconds: 30 } } as Record<
+      string,
+      unknown
+    >,
+  })
   @ApiOkResponse(TOOL_RESULT)
   @ApiResponse({ status: 400, type: ProblemDto, description: 'Malformed key or arguments.' })
   @ApiResponse({ status: 404, type: ProblemDto, description: 'The key belongs to no configured agent.' })
@@ -49,9 +65,14 @@ export class SessionActionsController {
   @Post('spawn')
   @RequiresRole('operator')
   @HttpCode(200)
-  @ApiOperation({ summary: 'sessions_spawn as this session', description: 'Creates agent:<id>:subagent:<uuid> spawned by this session and runs the task there.' })
+  @ApiOperation({
+    summary: 'sessions_spawn as this session',
+    description: 'Creates agent:<id>:subagent:<uuid> spawned by this session and runs the task there.',
+  })
   @ApiParam(KEY_PARAM)
-  @ApiBody({ schema: { ...SESSIONS_SPAWN_SCHEMA, example: { task: 'Summarize yesterday’s tickets', label: 'tickets' } } as Record<string, unknown> })
+  @ApiBody({
+    schema: { ...SESSIONS_SPAWN_SCHEMA, example: { task: 'Summarize yesterday’s tickets', label: 'tickets' } } as Record<string, unknown>,
+  })
   @ApiOkResponse(TOOL_RESULT)
   @ApiResponse({ status: 400, type: ProblemDto })
   @ApiResponse({ status: 404, type: ProblemDto })

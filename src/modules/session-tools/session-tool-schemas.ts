@@ -58,8 +58,29 @@ export const SESSIONS_SPAWN_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export interface SessionsListArgs { limit?: number; agentId?: string; label?: string; activeMinutes?: number }
-export interface SessionsHistoryArgs { sessionKey: string; limit?: number; includeTools?: boolean }
-export interface SessionStatusArgs { sessionKey?: string }
-export interface SessionsSendArgs { sessionKey?: string; label?: string; agentId?: string; message: string; timeoutSeconds?: number }
-export interface SessionsSpawnArgs { task: string; label?: string; agentId?: string }
+export interface SessionsListArgs {
+  limit?: number;
+  agentId?: string;
+  label?: string;
+  activeMinutes?: number;
+}
+export interface SessionsHistoryArgs {
+  sessionKey: string;
+  limit?: number;
+  includeTools?: boolean;
+}
+export interface SessionStatusArgs {
+  sessionKey?: string;
+}
+export interface SessionsSendArgs {
+  sessionKey?: string;
+  label?: string;
+  agentId?: string;
+  message: string;
+  timeoutSeconds?: number;
+}
+export interface SessionsSpawnArgs {
+  task: string;
+  label?: string;
+  agentId?: string;
+}

@@ -4,7 +4,15 @@ import { AppError } from '../../common/errors/app-error';
 import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
 import { AgentRunner, ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
-import { agentIdFromSessionKey, isValidSessionKey, mainSessionKey, SESSION_STORE, subagentSessionKey, type SessionEntry, type SessionStore } from '../sessions';
+import {
+  agentIdFromSessionKey,
+  isValidSessionKey,
+  mainSessionKey,
+  SESSION_STORE,
+  subagentSessionKey,
+  type SessionEntry,
+  type SessionStore,
+} from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SessionsSendService } from './sessions-send.service';
 import {
@@ -57,8 +65,7 @@ export class SessionToolsService implements OnModuleInit {
     });
     this.registry.register<SessionsSendArgs>({
       name: BUILT_IN_TOOLS.sessionsSend,
-      description:
-        'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply.',
+      description: 'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply.',
       parameters: SESSIONS_SEND_SCHEMA,
       handler: (ctx, args) => this.sender.send(ctx, args),
     });
@@ -78,8 +85,16 @@ export class SessionToolsService implements OnModuleInit {
       activeMinutes: args.activeMinutes,
       limit: 10_000,
     });
-    const visible = new Set(await this.access.filterVisible(requesterKey, candidates.map((s) => s.sessionKey)));
-    const sessions = candidates.filter((s) => visible.has(s.sessionKey)).slice(0, limit).map(describeSession);
+    const visible = new Set(
+      await this.access.filterVisible(
+        requesterKey,
+        candidates.map((s) => s.sessionKey),
+      ),
+    );
+    const sessions = candidates
+      .filter((s) => visible.has(s.sessionKey))
+      .slice(0, limit)
+      .map(describeSession);
     return { status: 'ok', count: sessions.length, sessions };
   }
 

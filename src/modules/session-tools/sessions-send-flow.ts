@@ -99,7 +99,10 @@ export class SessionsSendFlow {
       // The port does not promise that send never throws; a throwing adapter is a failed delivery, still recorded.
       outcome = await adapter.send({ sessionKey, to: ctx.to, text, accountId: ctx.accountId, threadId: ctx.threadId }).then(
         (result) => ({ ...result }),
-        (err: unknown) => ({ status: 'failed' as const, detail: `channel "${ctx.channel}" could not deliver: ${(err as Error)?.message ?? String(err)}` }),
+        (err: unknown) => ({
+          status: 'failed' as const,
+          detail: `channel "${ctx.channel}" could not deliver: ${(err as Error)?.message ?? String(err)}`,
+        }),
       );
     }
     this.logger.log(`announce for ${sessionKey}: ${outcome.status}`);

@@ -4,7 +4,14 @@ import { normalizeAgentId } from '../../common/agent-id';
 import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
 import { AgentRunner, isTerminalRunStatus, type ToolContext, type ToolResult } from '../runtime';
-import { agentIdFromSessionKey, mainSessionKey, parseSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
+import {
+  agentIdFromSessionKey,
+  mainSessionKey,
+  parseSessionKey,
+  SESSION_STORE,
+  type InterSessionProvenance,
+  type SessionStore,
+} from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './sessions-send-prompts';
@@ -81,7 +88,12 @@ export class SessionsSendService implements OnModuleDestroy {
     const record = await this.runner.waitForRun(round.runId, timeoutSeconds * 1000);
     if (record.status === 'completed') return { status: 'ok', runId: record.runId, sessionKey: targetKey, reply: record.reply ?? '' };
     if (!isTerminalRunStatus(record.status)) {
-      return { status: 'timeout', runId: record.runId, sessionKey: targetKey, error: `no reply within ${timeoutSeconds}s; the run goes on` };
+      return {
+        status: 'timeout',
+        runId: record.runId,
+        sessionKey: targetKey,
+        error: `no reply within ${timeoutSeconds}s; the run goes on`,
+      };
     }
     return { status: 'error', runId: record.runId, sessionKey: targetKey, error: record.error ?? `run ${record.status}` };
   }
@@ -122,4 +134,3 @@ export class SessionsSendService implements OnModuleDestroy {
     return { status: 'error', error: 'one of sessionKey, label or agentId is required' };
   }
 }
-

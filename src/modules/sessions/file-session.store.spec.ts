@@ -44,7 +44,15 @@ describe('FileSessionStore', () => {
     });
 
     it('rejects malformed keys with 400 and never touches the disk for them', async () => {
-      for (const bad of ['main', 'agent:main:', 'agent::x', 'agent:../etc:x', 'agent:main:a\nb', 'agent:a/b:c', `agent:main:${'x'.repeat(1100)}`]) {
+      for (const bad of [
+        'main',
+        'agent:main:',
+        'agent::x',
+        'agent:../etc:x',
+        'agent:main:a\nb',
+        'agent:a/b:c',
+        `agent:main:${'x'.repeat(1100)}`,
+      ]) {
         await expect(asHttp(store.getOrCreate(bad))).rejects.toMatchObject({ status: 400 });
         await expect(asHttp(store.get(bad))).rejects.toMatchObject({ status: 400 });
       }
@@ -100,7 +108,13 @@ describe('FileSessionStore', () => {
         path.join(dir, 'sessions.json'),
         JSON.stringify({
           'agent:main:old': { sessionKey: 'agent:main:old', sessionId: 'old1', agentId: 'main', createdAt: old, updatedAt: old },
-          'agent:main:recent': { sessionKey: 'agent:main:recent', sessionId: 'recent1', agentId: 'main', createdAt: old, updatedAt: recent },
+          'agent:main:recent': {
+            sessionKey: 'agent:main:recent',
+            sessionId: 'recent1',
+            agentId: 'main',
+            createdAt: old,
+            updatedAt: recent,
+          },
         }),
       );
       expect((await store.list({ activeMinutes: 60 })).map((e) => e.sessionKey)).toEqual(['agent:main:recent']);
@@ -175,7 +189,14 @@ describe('FileSessionStore', () => {
       const dir = env.sessionsDir('ops');
       await fs.mkdir(dir, { recursive: true });
       const t = new Date().toISOString();
-      const entry = (k: string, parent: string) => ({ sessionKey: k, sessionId: k.split(':')[2], agentId: 'ops', spawnedBy: parent, createdAt: t, updatedAt: t });
+      const entry = (k: string, parent: string) => ({
+        sessionKey: k,
+        sessionId: k.split(':')[2],
+        agentId: 'ops',
+        spawnedBy: parent,
+        createdAt: t,
+        updatedAt: t,
+      });
       await fs.writeFile(
         path.join(dir, 'sessions.json'),
         JSON.stringify({ 'agent:ops:a': entry('agent:ops:a', 'agent:ops:b'), 'agent:ops:b': entry('agent:ops:b', 'agent:ops:a') }),

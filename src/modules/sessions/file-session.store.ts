@@ -17,7 +17,15 @@ import type {
   SessionStore,
   TranscriptLine,
 } from './session-store.port';
-import { appendLine, buildLine, ensureTranscript, readTranscript, readTranscriptTail, transcriptPath, withoutTools } from './transcript-file';
+import {
+  appendLine,
+  buildLine,
+  ensureTranscript,
+  readTranscript,
+  readTranscriptTail,
+  transcriptPath,
+  withoutTools,
+} from './transcript-file';
 
 export const DEFAULT_LIST_LIMIT = 50;
 /** Bound on the "already logged" set for corrupt transcript lines; cleared when full. */
@@ -258,9 +266,7 @@ export class FileSessionStore implements SessionStore, OnApplicationShutdown {
 
   /** From the current snapshot; an agent no longer configured keeps its sessions at the default place. */
   private sessionsDir(agentId: string): string {
-    return (
-      this.config.current().agentsById.get(agentId)?.sessionsDir ?? path.join(this.config.stateDir, 'agents', agentId, 'sessions')
-    );
+    return this.config.current().agentsById.get(agentId)?.sessionsDir ?? path.join(this.config.stateDir, 'agents', agentId, 'sessions');
   }
 
   private activeSince(activeMinutes: number | undefined): number | undefined {

@@ -1,4 +1,19 @@
-export { agentIdFromSessionKey, directSessionKey, groupSessionKey, isValidSessionKey, mainSessionKey, parseSessionKey, subagentSessionKey } from './session-key';
+export {
+  agentIdFromSessionKey,
+  directSessionKey,
+  groupSessionKey,
+  isValidSessionKey,
+  mainSessionKey,
+  parseSessionKey,
+  subagentSessionKey,
+} from './session-key';
 export { SESSION_STORE } from './session-store.port';
-export type { DeliveryContext, InterSessionProvenance, SessionCreateOptions, SessionEntry, SessionStore, TranscriptLine } from './session-store.port';
+export type {
+  DeliveryContext,
+  InterSessionProvenance,
+  SessionCreateOptions,
+  SessionEntry,
+  SessionStore,
+  TranscriptLine,
+} from './session-store.port';
 export { SessionsModule } from './sessions.module';

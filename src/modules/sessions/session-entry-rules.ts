@@ -15,7 +15,9 @@ export interface LabelHolders {
 export function assertLabelFree(index: LabelHolders, label: string, key: string): void {
   const holder = index.labelHolder(label);
   if (holder !== undefined && holder !== key) {
-    throw new AppError(ErrorCode.Conflict, `label ${JSON.stringify(label)} is already used by session ${holder} (labels are unique per agent)`,
+    throw new AppError(
+      ErrorCode.Conflict,
+      `label ${JSON.stringify(label)} is already used by session ${holder} (labels are unique per agent)`,
       [{ label, sessionKey: holder, agentId: index.agentId }],
     );
   }

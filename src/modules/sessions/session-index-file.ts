@@ -101,4 +101,3 @@ function deliveryContext(v: unknown): DeliveryContext | undefined {
   }
   return Object.keys(out).length ? out : undefined;
 }
-

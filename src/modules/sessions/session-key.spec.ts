@@ -92,17 +92,30 @@ describe('session keys: parsing', () => {
       expect.objectContaining({ kind: 'channel', channel: 'slack', peerId: 'c9', threadId: '42' }),
     );
     expect(parseSessionKey('agent:ops:discord:group:g1')).toEqual(expect.objectContaining({ kind: 'group', peerId: 'g1' }));
-    expect(parseSessionKey('agent:main:subagent:1234')).toEqual({ kind: 'subagent', key: 'agent:main:subagent:1234', agentId: 'main', subagentId: '1234' });
+    expect(parseSessionKey('agent:main:subagent:1234')).toEqual({
+      kind: 'subagent',
+      key: 'agent:main:subagent:1234',
+      agentId: 'main',
+      subagentId: '1234',
+    });
     expect(parseSessionKey('agent:main:main:thread:9')).toEqual(expect.objectContaining({ kind: 'main', mainKey: 'main', threadId: '9' }));
   });
 
   it('keeps peer and thread ids that contain ":"', () => {
-    const key = groupSessionKey({ agentId: 'a', channel: 'matrix', kind: 'group', peerId: '!room:example.org', threadId: '$ev:example.org' });
+    const key = groupSessionKey({
+      agentId: 'a',
+      channel: 'matrix',
+      kind: 'group',
+      peerId: '!room:example.org',
+      threadId: '$ev:example.org',
+    });
     expect(parseSessionKey(key)).toEqual(
       expect.objectContaining({ kind: 'group', channel: 'matrix', peerId: '!room:example.org', threadId: '$ev:example.org' }),
     );
     const direct = directSessionKey(dm({ dmScope: 'per-channel-peer', peerId: '@u:server:direct:x' }));
-    expect(parseSessionKey(direct)).toEqual(expect.objectContaining({ dmScope: 'per-channel-peer', channel: 'whatsapp', peerId: '@u:server:direct:x' }));
+    expect(parseSessionKey(direct)).toEqual(
+      expect.objectContaining({ dmScope: 'per-channel-peer', channel: 'whatsapp', peerId: '@u:server:direct:x' }),
+    );
     // A peer id may even contain :thread: when a thread follows (split at the last marker).
     const tricky = directSessionKey(dm({ dmScope: 'per-peer', peerId: 'a:thread:b', threadId: 'c' }));
     expect(parseSessionKey(tricky)).toEqual(expect.objectContaining({ peerId: 'a:thread:b', threadId: 'c' }));

@@ -80,7 +80,13 @@ export class SessionsController {
       sessionKey: 'agent:main:main',
       lines: [
         { id: 'b7e0d1c2-1111-4222-8333-944455566677', ts: '2026-11-29T10:05:00.000Z', role: 'user', text: 'Status of the deploy?' },
-        { id: 'c8f1e2d3-2222-4333-9444-a55566677788', ts: '2026-11-29T10:05:02.000Z', role: 'assistant', text: 'Deployed at 10:01.', runId: 'run-7f3a' },
+        {
+          id: 'c8f1e2d3-2222-4333-9444-a55566677788',
+          ts: '2026-11-29T10:05:02.000Z',
+          role: 'assistant',
+          text: 'Deployed at 10:01.',
+          runId: 'run-7f3a',
+        },
       ],
       warnings: [],
     },

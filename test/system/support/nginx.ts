@@ -50,9 +50,13 @@ export async function startNginx(httpBlock: (port: number) => string, readyPath 
     '}',
   ].join('\n');
   await fs.writeFile(path.join(dir, 'nginx.conf'), conf);
-  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, 'exit');
@@ -63,7 +67,10 @@ export async function startNginx(httpBlock: (port: number) => string, readyPath 
       const log = await fs.readFile(path.join(dir, 'error.log'), 'utf8').catch(() => '');
       throw new Error(`nginx exited with ${child.exitCode}: ${stderr}${log}`);
     }
-    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer on ${url} within 10 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));

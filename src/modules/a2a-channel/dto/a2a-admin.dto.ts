@@ -22,7 +22,11 @@ export class ListA2aTasksQueryDto {
   @Matches(PEER_NAME_PATTERN, { message: `peer must be a peer name (${PEER_NAME_PATTERN.source})` })
   peer?: string;
 
-  @ApiPropertyOptional({ enum: TASK_STATES, example: 'TASK_STATE_COMPLETED', description: 'Only tasks in this state (`completed` works too).' })
+  @ApiPropertyOptional({
+    enum: TASK_STATES,
+    example: 'TASK_STATE_COMPLETED',
+    description: 'Only tasks in this state (`completed` works too).',
+  })
   @IsOptional()
   @taskStateParam
   @IsIn(TASK_STATES, { message: `state must be one of: ${TASK_STATES.join(', ')}` })

@@ -7,11 +7,18 @@ export const AUDIT_PAGE_MAX = 500;
 
 export class AuditQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: AUDIT_PAGE_DEFAULT, description: 'Entries per page.' })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(AUDIT_PAGE_MAX)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(AUDIT_PAGE_MAX)
   limit?: number;
 
   @ApiPropertyOptional({ minimum: 0, description: 'Cursor: the `next` of the previous page. Omit for the newest entries.' })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
   before?: number;
 }
 
@@ -20,7 +27,12 @@ export class AuditEntryDto {
   @ApiProperty({ example: 'sso:alice@example.com', description: '`token:<name>`, `sso:<user>`, `loopback`, or `anonymous` (no identity).' })
   subject!: string;
   @ApiProperty({ enum: ['none', 'viewer', 'operator', 'admin'] }) role!: string;
-  @ApiProperty({ nullable: true, type: String, example: '10.1.2.3', description: 'Client address (the TCP peer, or the client a trusted proxy forwarded for).' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '10.1.2.3',
+    description: 'Client address (the TCP peer, or the client a trusted proxy forwarded for).',
+  })
   ip!: string | null;
   @ApiProperty({ example: 'POST' }) method!: string;
   @ApiProperty({ example: '/admin/agents', description: 'Without the query string.' }) path!: string;

@@ -1,17 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { MODEL_REF_PATTERN } from '../../config';
 
 export class AgentIdentityDto {
@@ -22,15 +11,23 @@ export class AgentIdentityDto {
 
 export class AgentSandboxDto {
   @ApiPropertyOptional({ enum: ['off', 'all'] }) @IsOptional() @IsIn(['off', 'all']) mode?: 'off' | 'all';
-  @ApiPropertyOptional({ enum: ['session', 'agent', 'shared'] }) @IsOptional() @IsIn(['session', 'agent', 'shared'])
+  @ApiPropertyOptional({ enum: ['session', 'agent', 'shared'] })
+  @IsOptional()
+  @IsIn(['session', 'agent', 'shared'])
   scope?: 'session' | 'agent' | 'shared';
 }
 
 export class AgentToolsDto {
   @ApiPropertyOptional({ type: [String], example: ['sessions_list', 'sessions_send'] })
-  @IsOptional() @IsArray() @IsString({ each: true }) allow?: string[];
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  allow?: string[];
   @ApiPropertyOptional({ type: [String], example: ['sessions_spawn'] })
-  @IsOptional() @IsArray() @IsString({ each: true }) deny?: string[];
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  deny?: string[];
 }
 
 /** Fields an operator may set on an agent (all optional for PATCH). */
@@ -38,29 +35,42 @@ export class UpdateAgentDto {
   @ApiPropertyOptional({ example: 'Support desk' }) @IsOptional() @IsString() @MaxLength(200) name?: string;
   @ApiPropertyOptional({ example: '~/workspaces/support' }) @IsOptional() @IsString() @MinLength(1) workspace?: string;
   @ApiPropertyOptional({ example: 'echo/default', description: '"provider/model"' })
-  @IsOptional() @IsString() @Matches(MODEL_REF_PATTERN, { message: 'model must look like "provider/model", e.g. "echo/default"' })
+  @IsOptional()
+  @IsString()
+  @Matches(MODEL_REF_PATTERN, { message: 'model must look like "provider/model", e.g. "echo/default"' })
   model?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() default?: boolean;
-  @ApiPropertyOptional({ type: AgentIdentityDto }) @IsOptional() @ValidateNested() @Type(() => AgentIdentityDto) identity?: AgentIdentityDto;
+  @ApiPropertyOptional({ type: AgentIdentityDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AgentIdentityDto)
+  identity?: AgentIdentityDto;
   @ApiPropertyOptional({ type: AgentSandboxDto }) @IsOptional() @ValidateNested() @Type(() => AgentSandboxDto) sandbox?: AgentSandboxDto;
   @ApiPropertyOptional({ type: AgentToolsDto }) @IsOptional() @ValidateNested() @Type(() => AgentToolsDto) tools?: AgentToolsDto;
 }
 
 export class CreateAgentDto extends UpdateAgentDto {
   @ApiProperty({ example: 'coding', description: 'Normalized to lowercase [a-z0-9_-].' })
-  @IsDefined() @IsString() @MinLength(1) @MaxLength(256)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
   id!: string;
 }
 
 export class BindingPeerDto {
-  @ApiProperty({ enum: ['direct', 'group', 'channel'] }) @IsDefined() @IsIn(['direct', 'group', 'channel']) kind!: 'direct' | 'group' | 'channel';
+  @ApiProperty({ enum: ['direct', 'group', 'channel'] }) @IsDefined() @IsIn(['direct', 'group', 'channel']) kind!:
+    'direct' | 'group' | 'channel';
   @ApiProperty({ example: 'family-group' }) @IsDefined() @IsString() @MinLength(1) id!: string;
 }
 
 export class BindingMatchDto {
   @ApiProperty({ example: 'http' }) @IsDefined() @IsString() @MinLength(1) channel!: string;
   @ApiPropertyOptional({ example: 'work', description: '"*" = any account; unset = the default account only.' })
-  @IsOptional() @IsString() @MinLength(1) accountId?: string;
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  accountId?: string;
   @ApiPropertyOptional({ type: BindingPeerDto }) @IsOptional() @ValidateNested() @Type(() => BindingPeerDto) peer?: BindingPeerDto;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) guildId?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) teamId?: string;

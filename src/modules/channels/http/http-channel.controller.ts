@@ -38,7 +38,7 @@ export class HttpChannelController {
       'caller\'s identity (bindings match it as `{channel: "http", accountId}`). The message is routed like any inbound ' +
       'message (session key by `session.dmScope`), run, and — unless `wait: false` — the reply is returned. A run that ' +
       'fails answers 200 with `status: "failed"` and `error`. Deliveries back to the conversation (announce results, ' +
-      'agent-initiated messages) are POSTed to the account\'s `webhookUrl` with header ' +
+      "agent-initiated messages) are POSTed to the account's `webhookUrl` with header " +
       '`X-Clawgate-Signature: sha256=<hex>`: the lowercase hex HMAC-SHA256 of the exact body bytes keyed by the account ' +
       'token; body `{sessionKey, to, text, threadId?, ts}`. Without a webhookUrl they are kept in the session transcript.',
   })
@@ -55,7 +55,13 @@ export class HttpChannelController {
   @ApiOkResponse({
     type: HttpRunResultDto,
     description: 'The run finished (completed, failed or aborted).',
-    example: { runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b', sessionKey: 'agent:support:main', agentId: 'support', status: 'completed', reply: '[support] hello' },
+    example: {
+      runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b',
+      sessionKey: 'agent:support:main',
+      agentId: 'support',
+      status: 'completed',
+      reply: '[support] hello',
+    },
   })
   @ApiAcceptedResponse({
     type: HttpRunAcceptedDto,

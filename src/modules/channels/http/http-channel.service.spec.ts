@@ -37,7 +37,12 @@ describe('HttpChannelService', () => {
   it('routes as channel http with the account, and creates the session with the conversation as delivery context', async () => {
     const { service, started, routing } = await setup();
     await service.receive('desk', { ...message, wait: false });
-    expect(routing.resolve).toHaveBeenCalledWith({ channel: 'http', accountId: 'desk', peer: { kind: 'direct', id: 'Alice' }, threadId: 't1' });
+    expect(routing.resolve).toHaveBeenCalledWith({
+      channel: 'http',
+      accountId: 'desk',
+      peer: { kind: 'direct', id: 'Alice' },
+      threadId: 't1',
+    });
     expect(started[0]).toMatchObject({
       sessionKey: 'agent:support:http:direct:alice:thread:t1',
       message: 'hello',
@@ -48,7 +53,10 @@ describe('HttpChannelService', () => {
   it('answers 202 "running" when the run is not done within the wait, without cancelling it', async () => {
     const { service, runs } = await setup();
     const outcome = await service.receive('desk', message, 20);
-    expect(outcome).toEqual({ status: 202, body: { runId: expect.any(String), sessionKey: 'agent:support:http:direct:alice:thread:t1', status: 'running' } });
+    expect(outcome).toEqual({
+      status: 202,
+      body: { runId: expect.any(String), sessionKey: 'agent:support:http:direct:alice:thread:t1', status: 'running' },
+    });
     expect(runs.get(outcome.body.runId)?.status).toBe('queued');
   });
 

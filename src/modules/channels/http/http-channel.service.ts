@@ -40,7 +40,12 @@ export class HttpChannelService {
     }
     // A failed run is still a processed request: 200 with status "failed" and the reason, like an A2A task
     // that ends FAILED. A 5xx would tell the integrator to retry a message the agent has already seen.
-    const body: HttpRunResultDto = { runId, sessionKey: route.sessionKey, agentId: route.agentId, status: run.status as HttpRunResultDto['status'] };
+    const body: HttpRunResultDto = {
+      runId,
+      sessionKey: route.sessionKey,
+      agentId: route.agentId,
+      status: run.status as HttpRunResultDto['status'],
+    };
     if (run.status === 'completed') body.reply = run.reply ?? '';
     else body.error = run.error ?? run.status;
     return { status: 200, body };

@@ -21,7 +21,8 @@ describe('postSignedWebhook (through the GuardedTransport)', () => {
         seen.push({ url: req.url ?? '', signature: String(req.headers['x-clawgate-signature']), body });
         if (req.url === '/ok') res.writeHead(200).end('a body nobody reads');
         else if (req.url === '/error') res.writeHead(500).end('secret-looking internals');
-        else if (req.url === '/slow') return; // never answers; closed in afterAll
+        else if (req.url === '/slow')
+          return; // never answers; closed in afterAll
         else res.writeHead(307, { Location: '/ok' }).end();
       });
     });
@@ -57,7 +58,10 @@ describe('postSignedWebhook (through the GuardedTransport)', () => {
   });
 
   it('reports a non-2xx status without the response body', async () => {
-    expect(await postSignedWebhook(transport, hook(`${base}/error`), '{}', 'k')).toEqual({ ok: false, reason: 'webhook answered HTTP 500' });
+    expect(await postSignedWebhook(transport, hook(`${base}/error`), '{}', 'k')).toEqual({
+      ok: false,
+      reason: 'webhook answered HTTP 500',
+    });
   });
 
   it('never follows a redirect', async () => {
@@ -67,12 +71,18 @@ describe('postSignedWebhook (through the GuardedTransport)', () => {
   });
 
   it('gives up after the timeout', async () => {
-    expect(await postSignedWebhook(transport, hook(`${base}/slow`), '{}', 'k', 100)).toEqual({ ok: false, reason: 'webhook did not answer within 100 ms' });
+    expect(await postSignedWebhook(transport, hook(`${base}/slow`), '{}', 'k', 100)).toEqual({
+      ok: false,
+      reason: 'webhook did not answer within 100 ms',
+    });
   });
 
   it('refuses a webhook host name that resolves to a private address, sending nothing', async () => {
     const outcome = await postSignedWebhook(transport, hook(`http://hooks.example.test:${port}/ok`), '{}', 'k');
-    expect(outcome).toEqual({ ok: false, reason: expect.stringMatching(/^webhook refused: hooks\.example\.test resolves to a loopback address/) });
+    expect(outcome).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^webhook refused: hooks\.example\.test resolves to a loopback address/),
+    });
     expect(seen).toEqual([]);
   });
 

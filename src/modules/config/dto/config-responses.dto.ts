@@ -50,4 +50,3 @@ export class ReloadOutcomeDto {
   @ApiProperty({ type: [ConfigIssueDto] }) warnings!: ConfigIssueDto[];
   @ApiProperty({ type: [String] }) pendingRestart!: string[];
 }
-

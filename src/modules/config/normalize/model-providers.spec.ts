@@ -51,7 +51,9 @@ describe('model providers', () => {
     it('names OPENAI_API_KEY for openai', () => {
       const { warnings } = normalize({ agents: { defaults: { model: 'openai/gpt-4o' } } });
       expect(messages(warnings)).toEqual([
-        expect.stringMatching(/^agents\.defaults\.model: no API key for provider openai: set OPENAI_API_KEY or models\.providers\.openai\.apiKey/),
+        expect.stringMatching(
+          /^agents\.defaults\.model: no API key for provider openai: set OPENAI_API_KEY or models\.providers\.openai\.apiKey/,
+        ),
       ]);
     });
 
@@ -64,7 +66,14 @@ describe('model providers', () => {
     });
 
     it('needs no key for echo and ollama', () => {
-      const { warnings, errors } = normalize({ agents: { list: [{ id: 'a', model: 'echo/x' }, { id: 'b', model: 'ollama/qwen3:8b' }] } });
+      const { warnings, errors } = normalize({
+        agents: {
+          list: [
+            { id: 'a', model: 'echo/x' },
+            { id: 'b', model: 'ollama/qwen3:8b' },
+          ],
+        },
+      });
       expect([...errors, ...warnings]).toEqual([]);
     });
   });
@@ -107,10 +116,18 @@ describe('model providers', () => {
 
   it('overlays a built-in provider field by field: new baseUrl, same key variable', () => {
     const ctx = context();
-    const { models } = validateConfig({ models: { providers: { openai: { baseUrl: 'https://proxy.example/v1', timeoutMs: 5000 } } } }).config!;
+    const { models } = validateConfig({
+      models: { providers: { openai: { baseUrl: 'https://proxy.example/v1', timeoutMs: 5000 } } },
+    }).config!;
     const providers = normalizeModelProviders(ctx, models?.providers);
     expect(providers.openai).toEqual(
-      expect.objectContaining({ api: 'openai-chat', baseUrl: 'https://proxy.example/v1', apiKeyEnv: 'OPENAI_API_KEY', requiresKey: true, timeoutMs: 5000 }),
+      expect.objectContaining({
+        api: 'openai-chat',
+        baseUrl: 'https://proxy.example/v1',
+        apiKeyEnv: 'OPENAI_API_KEY',
+        requiresKey: true,
+        timeoutMs: 5000,
+      }),
     );
     // The built-in table itself is not modified by an override.
     expect(BUILT_IN_PROVIDERS.openai.baseUrl).toBe('https://api.openai.com/v1');

@@ -40,7 +40,10 @@ export function normalizeModelProviders(
     const api = entry.api ?? base?.api;
     const at = `models.providers.${name}`;
     if (!api) {
-      ctx.errors.push({ path: `${at}.api`, message: 'is required for a provider that is not built in (openai-chat or anthropic-messages)' });
+      ctx.errors.push({
+        path: `${at}.api`,
+        message: 'is required for a provider that is not built in (openai-chat or anthropic-messages)',
+      });
       continue;
     }
     const baseUrl = entry.baseUrl ?? base?.baseUrl;
@@ -63,12 +66,7 @@ export function normalizeModelProviders(
 }
 
 /** Checks an agent's `provider/model` against the providers; warns when a key is missing. */
-export function checkModelRef(
-  ctx: NormalizeContext,
-  providers: Record<string, ModelProviderSettings>,
-  model: string,
-  path: string,
-): void {
+export function checkModelRef(ctx: NormalizeContext, providers: Record<string, ModelProviderSettings>, model: string, path: string): void {
   const providerName = model.slice(0, model.indexOf('/'));
   const provider = providers[providerName];
   if (!provider) {

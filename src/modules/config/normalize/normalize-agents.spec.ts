@@ -29,30 +29,33 @@ const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.me
 
 describe('normalizeAgents', () => {
   describe('the implicit main agent', () => {
-    it.each([['no agents section', undefined], ['an empty list', { list: [] }], ['an empty map', { entries: {} }]])(
-      '%s gives one default agent "main" with every path under the state dir',
-      (_label, agents) => {
-        const { agents: resolved, defaultAgentId, errors } = run(agents);
-        expect(errors).toEqual([]);
-        expect(defaultAgentId).toBe('main');
-        expect(resolved).toEqual([
-          expect.objectContaining({
-            id: 'main',
-            isDefault: true,
-            workspace: path.join(STATE, 'workspace-main'),
-            agentDir: path.join(STATE, 'agents', 'main', 'agent'),
-            sessionsDir: path.join(STATE, 'agents', 'main', 'sessions'),
-            model: FALLBACK_MODEL,
-            tools: { allow: [], deny: [] },
-            sandbox: { mode: 'off', scope: undefined },
-          }),
-        ]);
-      },
-    );
+    it.each([
+      ['no agents section', undefined],
+      ['an empty list', { list: [] }],
+      ['an empty map', { entries: {} }],
+    ])('%s gives one default agent "main" with every path under the state dir', (_label, agents) => {
+      const { agents: resolved, defaultAgentId, errors } = run(agents);
+      expect(errors).toEqual([]);
+      expect(defaultAgentId).toBe('main');
+      expect(resolved).toEqual([
+        expect.objectContaining({
+          id: 'main',
+          isDefault: true,
+          workspace: path.join(STATE, 'workspace-main'),
+          agentDir: path.join(STATE, 'agents', 'main', 'agent'),
+          sessionsDir: path.join(STATE, 'agents', 'main', 'sessions'),
+          model: FALLBACK_MODEL,
+          tools: { allow: [], deny: [] },
+          sandbox: { mode: 'off', scope: undefined },
+        }),
+      ]);
+    });
 
     it('inherits agents.defaults and checks the defaults model once', () => {
       const { agents, checked } = run({ defaults: { model: 'openai/gpt-4o', workspace: '~/agents' } });
-      expect(agents[0]).toEqual(expect.objectContaining({ id: 'main', model: 'openai/gpt-4o', workspace: path.join(HOME, 'agents', 'main') }));
+      expect(agents[0]).toEqual(
+        expect.objectContaining({ id: 'main', model: 'openai/gpt-4o', workspace: path.join(HOME, 'agents', 'main') }),
+      );
       expect(checked).toEqual([['openai/gpt-4o', 'agents.defaults.model']]);
     });
   });
@@ -89,9 +92,7 @@ describe('normalizeAgents', () => {
 
     it('rejects two entries that normalize to the same id, naming both paths', () => {
       const { errors, agents } = run({ list: [{ id: 'Main' }, { id: 'other' }, { id: ' main' }] });
-      expect(messages(errors)).toEqual([
-        'agents.list[2].id: duplicate agent id "main" (after normalization; also at agents.list[0])',
-      ]);
+      expect(messages(errors)).toEqual(['agents.list[2].id: duplicate agent id "main" (after normalization; also at agents.list[0])']);
       expect(agents.map((a) => a.id)).toEqual(['main', 'other']);
     });
 
@@ -137,7 +138,13 @@ describe('normalizeAgents', () => {
     });
 
     it('replaces arrays: an agent list replaces the defaults list, an unset one inherits it', () => {
-      const { agents } = run({ defaults, list: [{ id: 'a', tools: { allow: ['memory_search'] } }, { id: 'b', tools: { deny: [] } }] });
+      const { agents } = run({
+        defaults,
+        list: [
+          { id: 'a', tools: { allow: ['memory_search'] } },
+          { id: 'b', tools: { deny: [] } },
+        ],
+      });
       expect(agents[0].tools).toEqual({ allow: ['memory_search'], deny: ['a2a_send'] });
       expect(agents[1].tools).toEqual({ allow: ['sessions_list', 'sessions_send'], deny: [] });
     });
@@ -213,7 +220,12 @@ describe('normalizeAgents', () => {
 
       const ws = path.join(STATE, 'workspace-a');
       const inside = run({
-        list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [{ path: 'notes/daily', pattern: '*.md' }, { path: path.join(ws, 'docs') }] } } }],
+        list: [
+          {
+            id: 'a',
+            memorySearch: { qmd: { extraCollections: [{ path: 'notes/daily', pattern: '*.md' }, { path: path.join(ws, 'docs') }] } },
+          },
+        ],
       });
       expect(inside.errors).toEqual([]);
       expect(inside.agents[0].extraCollections).toEqual([

@@ -53,8 +53,7 @@ export function normalizeAgents(
   // The defaults' model is checked once, where it is written, if any agent inherits it.
   const inherited = raw.length === 0 || raw.some((r) => !r.entry.model);
   if (defaults.model && inherited) checkModel(defaults.model, 'agents.defaults.model');
-  const isFlagged = (id: string) =>
-    raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
+  const isFlagged = (id: string) => raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
   const flagged = resolved.filter((a) => isFlagged(a.id));
   if (flagged.length > 1) {
     ctx.warnings.push({
@@ -90,9 +89,7 @@ function resolveAgent(
     : defaults.workspace
       ? path.join(resolveUserPath(ctx, defaults.workspace), id)
       : path.join(ctx.stateDir, `workspace-${id}`);
-  const agentDir = entry.agentDir
-    ? resolveUserPath(ctx, entry.agentDir)
-    : path.join(ctx.stateDir, 'agents', id, 'agent');
+  const agentDir = entry.agentDir ? resolveUserPath(ctx, entry.agentDir) : path.join(ctx.stateDir, 'agents', id, 'agent');
   const collections = [
     ...resolveCollections(ctx, defaults.memorySearch?.qmd?.extraCollections, workspace, ['agents', 'defaults']),
     ...resolveCollections(ctx, entry.memorySearch?.qmd?.extraCollections, workspace, source),

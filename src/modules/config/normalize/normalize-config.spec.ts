@@ -34,7 +34,13 @@ describe('normalizeConfig', () => {
       expect.objectContaining({ port: 18789, bind: '127.0.0.1', trustedProxies: [], reload: { mode: 'hybrid', debounceMs: 300 } }),
     );
     expect(config.gateway.admin.sso).toEqual(
-      expect.objectContaining({ enabled: false, userHeader: 'X-Forwarded-User', emailHeader: 'X-Forwarded-Email', groupsHeader: 'X-Forwarded-Groups', defaultRole: 'none' }),
+      expect.objectContaining({
+        enabled: false,
+        userHeader: 'X-Forwarded-User',
+        emailHeader: 'X-Forwarded-Email',
+        groupsHeader: 'X-Forwarded-Groups',
+        defaultRole: 'none',
+      }),
     );
     expect(config.tools).toEqual({ agentToAgent: { enabled: false, allow: [] }, sessions: { visibility: 'tree' } });
     expect(config.session).toEqual({ dmScope: 'main', mainKey: 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 } });
@@ -42,10 +48,20 @@ describe('normalizeConfig', () => {
       expect.objectContaining({ backend: 'builtin', embeddings: expect.objectContaining({ provider: 'bundled' }) }),
     );
     expect(config.memory.qmd).toEqual({
-      includeDefaultMemory: true, sessionsEnabled: false, paths: [], debounceMs: 1500, maxResults: 6, maxSnippetChars: 700,
+      includeDefaultMemory: true,
+      sessionsEnabled: false,
+      paths: [],
+      debounceMs: 1500,
+      maxResults: 6,
+      maxSnippetChars: 700,
     });
     expect(config.channels.a2a).toEqual({
-      enabled: false, advertisedUrl: undefined, replyTimeoutMs: 120000, rateLimitPerMinute: 30, exposeAgents: null, peers: {},
+      enabled: false,
+      advertisedUrl: undefined,
+      replyTimeoutMs: 120000,
+      rateLimitPerMinute: 30,
+      exposeAgents: null,
+      peers: {},
     });
     expect(config.channels.http).toEqual({ enabled: false, accounts: {} });
     expect(config.bindings).toEqual([]);
@@ -151,16 +167,16 @@ describe('normalizeConfig', () => {
 
     it('rejects indexSessions that contradicts sessions.enabled', () => {
       const { errors } = normalize({ memory: { qmd: { indexSessions: true, sessions: { enabled: false } } } });
-      expect(messages(errors)).toEqual(['memory.qmd.indexSessions: conflicts with memory.qmd.sessions.enabled; keep only sessions.enabled']);
+      expect(messages(errors)).toEqual([
+        'memory.qmd.indexSessions: conflicts with memory.qmd.sessions.enabled; keep only sessions.enabled',
+      ]);
     });
 
     it('needs a name for an absolute or ~ path in memory.qmd.paths', () => {
       const { errors, config } = normalize({
         memory: { qmd: { paths: [{ path: '~/notes' }, { path: 'docs' }, { path: '/srv/kb', name: 'kb' }] } },
       });
-      expect(messages(errors)).toEqual([
-        'memory.qmd.paths[0].name: is required because "~/notes" lies outside the agent workspaces',
-      ]);
+      expect(messages(errors)).toEqual(['memory.qmd.paths[0].name: is required because "~/notes" lies outside the agent workspaces']);
       expect(config.memory.qmd.paths).toEqual([
         { path: 'docs', name: 'docs' },
         { path: path.resolve('/srv/kb'), name: 'kb' },
@@ -176,7 +192,11 @@ describe('normalizeConfig', () => {
       );
       expect(errors).toEqual([]);
       expect(config.channels.a2a.peers.hermes).toEqual({
-        name: 'hermes', token: undefined, url: 'https://h.example/a2a/v1', outboundToken: undefined, usable: false,
+        name: 'hermes',
+        token: undefined,
+        url: 'https://h.example/a2a/v1',
+        outboundToken: undefined,
+        usable: false,
       });
       expect(config.channels.a2a.peers.zeus.usable).toBe(true);
     });
@@ -193,7 +213,9 @@ describe('normalizeConfig', () => {
 
     it('rejects two http accounts sharing one token', () => {
       const { errors } = normalize({ channels: { http: { accounts: { a: { token: 't' }, b: { token: 't' } } } } });
-      expect(messages(errors)).toEqual(['channels.http.accounts.b.token: is the same as the token of "a"; every caller needs its own token']);
+      expect(messages(errors)).toEqual([
+        'channels.http.accounts.b.token: is the same as the token of "a"; every caller needs its own token',
+      ]);
     });
 
     it('two peers whose variables are both unset do not count as sharing a token', () => {

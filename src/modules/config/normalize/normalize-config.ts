@@ -20,9 +20,7 @@ export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
   const providers = normalizeModelProviders(ctx, cfg.models?.providers);
-  const { agents, defaultAgentId } = normalizeAgents(ctx, cfg.agents, (model, path) =>
-    checkModelRef(ctx, providers, model, path),
-  );
+  const { agents, defaultAgentId } = normalizeAgents(ctx, cfg.agents, (model, path) => checkModelRef(ctx, providers, model, path));
   const agentIds = agents.map((a) => a.id);
   warnUnknownTools(ctx, cfg.agents);
 
@@ -61,7 +59,10 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
   const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
     [['agents', 'defaults'], agents?.defaults?.tools],
     ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
-    ...[...(agents?.entries ?? [])].map(([id, e]): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'entries', id], e.tools]),
+    ...[...(agents?.entries ?? [])].map(([id, e]): [Array<string | number>, AgentToolsConfig | undefined] => [
+      ['agents', 'entries', id],
+      e.tools,
+    ]),
   ];
   for (const [owner, tools] of owners) {
     for (const key of ['allow', 'deny'] as const) {
@@ -143,7 +144,7 @@ function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConf
       agentId,
       match: {
         channel,
-        ...(accountId ?? account ? { accountId: accountId ?? account } : {}),
+        ...((accountId ?? account) ? { accountId: accountId ?? account } : {}),
         ...(peer ? { peer: { kind: peer.kind, id: peer.id } } : {}),
         ...(guildId ? { guildId } : {}),
         ...(teamId ? { teamId } : {}),
@@ -158,7 +159,10 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
   const qmd = m?.qmd;
   if (qmd?.indexSessions !== undefined) {
     if (qmd.sessions?.enabled !== undefined && qmd.sessions.enabled !== qmd.indexSessions) {
-      ctx.errors.push({ path: 'memory.qmd.indexSessions', message: 'conflicts with memory.qmd.sessions.enabled; keep only sessions.enabled' });
+      ctx.errors.push({
+        path: 'memory.qmd.indexSessions',
+        message: 'conflicts with memory.qmd.sessions.enabled; keep only sessions.enabled',
+      });
     } else {
       ctx.warnings.push({ path: 'memory.qmd.indexSessions', message: 'is deprecated; use memory.qmd.sessions.enabled (applied)' });
     }
@@ -213,7 +217,11 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
   for (const [id, account] of c?.http?.accounts ?? []) {
     accounts[id] = { id, token: account.token, webhookUrl: account.webhookUrl, usable: !!account.token };
   }
-  rejectSharedTokens(ctx, 'channels.http.accounts', Object.values(accounts).map((a) => ({ name: a.id, token: a.token })));
+  rejectSharedTokens(
+    ctx,
+    'channels.http.accounts',
+    Object.values(accounts).map((a) => ({ name: a.id, token: a.token })),
+  );
   return {
     a2a: {
       enabled: a2a?.enabled ?? defaults.a2a.enabled,

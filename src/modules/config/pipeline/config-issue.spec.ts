@@ -29,7 +29,10 @@ describe('formatConfigIssue', () => {
   });
 
   it('ConfigLoadError carries the issues and a readable message', () => {
-    const err = new ConfigLoadError([{ path: 'a', message: 'one' }, { path: 'b', message: 'two' }]);
+    const err = new ConfigLoadError([
+      { path: 'a', message: 'one' },
+      { path: 'b', message: 'two' },
+    ]);
     expect(err.issues).toHaveLength(2);
     expect(err.message).toBe('a: one\nb: two');
     expect(err.name).toBe('ConfigLoadError');

@@ -30,9 +30,7 @@ export class ConfigLoadError extends AppError {
 }
 
 export function formatConfigIssue(issue: ConfigIssue): string {
-  const where = issue.file
-    ? `${issue.file}${issue.line !== undefined ? `:${issue.line}:${issue.column ?? 1}` : ''}: `
-    : '';
+  const where = issue.file ? `${issue.file}${issue.line !== undefined ? `:${issue.line}:${issue.column ?? 1}` : ''}: ` : '';
   return `${where}${issue.path ? `${issue.path}: ` : ''}${issue.message}`;
 }
 

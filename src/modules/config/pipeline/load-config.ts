@@ -51,9 +51,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     const config = normalizeConfig(ctx, validated.config);
     if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
 
-    const contents = await Promise.all(
-      included.files.map((f, i) => (i === 0 ? Promise.resolve(rootText) : fs.readFile(f, 'utf8'))),
-    );
+    const contents = await Promise.all(included.files.map((f, i) => (i === 0 ? Promise.resolve(rootText) : fs.readFile(f, 'utf8'))));
     const snapshot: RuntimeSnapshot = {
       revision: sha256(stableJson(config)).slice(0, 12),
       loadedAt: (input.now ?? (() => new Date()))(),
@@ -85,9 +83,7 @@ async function readRootFile(configPath: string): Promise<string> {
     ]);
   }
   if (size > INCLUDE_LIMITS.maxFileBytes) {
-    throw new ConfigLoadError([
-      { path: '', file: configPath, message: `file is larger than ${INCLUDE_LIMITS.maxFileBytes} bytes` },
-    ]);
+    throw new ConfigLoadError([{ path: '', file: configPath, message: `file is larger than ${INCLUDE_LIMITS.maxFileBytes} bytes` }]);
   }
   return fs.readFile(configPath, 'utf8');
 }

@@ -50,8 +50,6 @@ describe('parseJson5', () => {
 
   it.each(['', '   \n\t', '\uFEFF'])('reports an empty file (%j) as "file is empty"', (text) => {
     const err = parseError(text);
-    expect(err.issues).toEqual([
-      { path: '', file: '/etc/clawgate/clawgate.json5', message: 'file is empty' },
-    ]);
+    expect(err.issues).toEqual([{ path: '', file: '/etc/clawgate/clawgate.json5', message: 'file is empty' }]);
   });
 });

@@ -82,14 +82,8 @@ describe('resolveIncludes', () => {
   });
 
   it('lets siblings override included values, deep-merging objects and concatenating arrays', async () => {
-    const inc = await write(
-      'base.json5',
-      '{ name: "inc", list: [1, 2], obj: { a: 1, b: 1 }, keep: true, gone: { deep: 1 } }',
-    );
-    await write(
-      'clawgate.json5',
-      '{ $include: "base.json5", name: "root", list: [3], obj: { b: 2, c: 3 }, gone: null, extra: 1 }',
-    );
+    const inc = await write('base.json5', '{ name: "inc", list: [1, 2], obj: { a: 1, b: 1 }, keep: true, gone: { deep: 1 } }');
+    await write('clawgate.json5', '{ $include: "base.json5", name: "root", list: [3], obj: { b: 2, c: 3 }, gone: null, extra: 1 }');
     const r = await resolveIncludes(root());
     expect(r.value).toEqual({
       name: 'root',
@@ -177,9 +171,7 @@ describe('resolveIncludes', () => {
     await write('a.json5', '{ $include: "b.json5" }');
     const b = await write('b.json5', '{ nested: { $include: "a.json5" } }');
     const err = await failure('{ $include: "a.json5" }');
-    expect(err.issues).toEqual([
-      { path: 'nested.$include', file: b, message: 'include cycle: a.json5 -> b.json5 -> a.json5' },
-    ]);
+    expect(err.issues).toEqual([{ path: 'nested.$include', file: b, message: 'include cycle: a.json5 -> b.json5 -> a.json5' }]);
   });
 
   it('reports a file including itself', async () => {
@@ -231,16 +223,14 @@ describe('resolveIncludes', () => {
     await write('big.json5', docOfSize(INCLUDE_LIMITS.maxFileBytes));
     await write('clawgate.json5', '{ $include: "big.json5" }');
     const r = await resolveIncludes(root());
-    expect(((r.value as { a: string }).a).length).toBe(INCLUDE_LIMITS.maxFileBytes - 9);
+    expect((r.value as { a: string }).a.length).toBe(INCLUDE_LIMITS.maxFileBytes - 9);
   });
 
   it('rejects an included file of 2 MiB + 1 byte', async () => {
     await write('big.json5', docOfSize(INCLUDE_LIMITS.maxFileBytes + 1));
     expect((await fs.stat(path.join(dir, 'big.json5'))).size).toBe(2 * 1024 * 1024 + 1);
     const err = await failure('{ $include: "big.json5" }');
-    expect(err.issues[0].message).toBe(
-      'included file big.json5 is 2097153 bytes; the limit is 2097152 bytes (2 MiB)',
-    );
+    expect(err.issues[0].message).toBe('included file big.json5 is 2097153 bytes; the limit is 2097152 bytes (2 MiB)');
   });
 
   it.each([
@@ -271,9 +261,7 @@ describe('resolveIncludes', () => {
   it('reports a syntax error in an included file with its position and the include site', async () => {
     const bad = await write('bad.json5', '{\n  a: 1,\n  b: ]\n}');
     const err = await failure('{ x: { $include: "bad.json5" } }');
-    expect(err.issues).toEqual([
-      { path: 'x.$include', file: bad, line: 3, column: 6, message: "invalid character ']'" },
-    ]);
+    expect(err.issues).toEqual([{ path: 'x.$include', file: bad, line: 3, column: 6, message: "invalid character ']'" }]);
   });
 
   it('rejects a root document that is not an object', async () => {

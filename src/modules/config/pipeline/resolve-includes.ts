@@ -143,13 +143,7 @@ async function resolveDirective(spec: unknown, segs: Segment[], ctx: Context, fr
 }
 
 /** Reads, checks and resolves one included file. Records an issue and returns undefined on failure. */
-async function loadIncluded(
-  given: string,
-  segs: Segment[],
-  at: string,
-  ctx: Context,
-  frame: Frame,
-): Promise<Resolved | undefined> {
+async function loadIncluded(given: string, segs: Segment[], at: string, ctx: Context, frame: Frame): Promise<Resolved | undefined> {
   const fail = (message: string): undefined => {
     ctx.issues.push({ path: at, file: frame.file, message });
     return undefined;
@@ -164,9 +158,11 @@ async function loadIncluded(
   try {
     real = await fs.realpath(lexical);
   } catch (err) {
-    return fail(errorCode(err) === 'ENOENT'
-      ? `"$include" target ${given} does not exist`
-      : `cannot resolve "$include" target ${given}: ${errorCode(err)}`);
+    return fail(
+      errorCode(err) === 'ENOENT'
+        ? `"$include" target ${given} does not exist`
+        : `cannot resolve "$include" target ${given}: ${errorCode(err)}`,
+    );
   }
   if (!isInside(ctx.configDir, real)) return fail(outside);
 
@@ -292,7 +288,6 @@ function isInside(dir: string, p: string): boolean {
 function displayName(configDir: string, real: string): string {
   return isInside(configDir, real) ? path.relative(configDir, real) : path.basename(real);
 }
-
 
 /** defineProperty so a `__proto__` key in a config file stays data and never touches prototypes. */
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {

@@ -11,6 +11,14 @@ describe('stableJson', () => {
   });
 
   it('writes Maps as objects and drops undefined fields', () => {
-    expect(stableJson({ m: new Map([['y', 1], ['x', 2]]), u: undefined })).toBe('{"m":{"x":2,"y":1}}');
+    expect(
+      stableJson({
+        m: new Map([
+          ['y', 1],
+          ['x', 2],
+        ]),
+        u: undefined,
+      }),
+    ).toBe('{"m":{"x":2,"y":1}}');
   });
 });

@@ -43,10 +43,7 @@ describe('substituteEnv', () => {
 
   it('reports every distinct missing variable of a string once', () => {
     const r = run({ a: '${X1}${X2}${X1}' });
-    expect(r.errors.map((e) => e.message)).toEqual([
-      'missing environment variable X1',
-      'missing environment variable X2',
-    ]);
+    expect(r.errors.map((e) => e.message)).toEqual(['missing environment variable X1', 'missing environment variable X2']);
   });
 
   it('warns about a missing secret, removes the key and lists the path as unusable', () => {
@@ -88,10 +85,7 @@ describe('substituteEnv', () => {
   it('treats provider header values as secrets and quotes keys that are not identifiers', () => {
     const headers = { 'X-Org': '${ORG}', 'x api key': '${KEY}', Authorization: 'Bearer ${TOKEN_A}' };
     const r = run({ models: { providers: { openai: { headers } } } });
-    expect(r.unusableSecretPaths).toEqual([
-      'models.providers.openai.headers.X-Org',
-      'models.providers.openai.headers["x api key"]',
-    ]);
+    expect(r.unusableSecretPaths).toEqual(['models.providers.openai.headers.X-Org', 'models.providers.openai.headers["x api key"]']);
     expect(r.value).toEqual({ models: { providers: { openai: { headers: { Authorization: 'Bearer s3cr3t-a' } } } } });
   });
 

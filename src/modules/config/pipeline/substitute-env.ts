@@ -98,4 +98,3 @@ export function substituteEnv(
   result.value = top === DROP ? undefined : top;
   return result;
 }
-

@@ -68,9 +68,7 @@ describe('validateConfig', () => {
     expect(errorsOf({ bindings: [{ agentId: 'a', match: { channel: 'x', peer: { kind: 'dm', id: 'p' } } }] })).toEqual([
       'bindings[0].match.peer.kind: must be one of: direct, group, channel (got "dm")',
     ]);
-    expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual([
-      'gateway.reload.mode: must be one of: hybrid, off (got "poll")',
-    ]);
+    expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual(['gateway.reload.mode: must be one of: hybrid, off (got "poll")']);
   });
 
   it('reports one message per field when the type is wrong, not every failed constraint', () => {
@@ -124,7 +122,9 @@ describe('validateConfig', () => {
     it('rejects peer names outside ^[a-z0-9][a-z0-9._-]{0,63}$ and names each bad one', () => {
       const long = 'a'.repeat(65);
       const errors = errorsOf({
-        channels: { a2a: { peers: { Hermes: { token: 'a' }, '.dot': { token: 'b' }, [long]: { token: 'c' }, ['b'.repeat(64)]: { token: 'd' } } } },
+        channels: {
+          a2a: { peers: { Hermes: { token: 'a' }, '.dot': { token: 'b' }, [long]: { token: 'c' }, ['b'.repeat(64)]: { token: 'd' } } },
+        },
       });
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(/^channels\.a2a\.peers: invalid name "Hermes", "\.dot", "a{65}": names must match/);
@@ -150,7 +150,9 @@ describe('validateConfig', () => {
 
   describe('CIDR lists', () => {
     it('lists every entry that is not an address or block, and only those', () => {
-      const errors = errorsOf({ gateway: { trustedProxies: ['10.0.0.0/8', '10.0.0.0/33', 'proxy.local', '::1', 'fd00::/129', '1.2.3.4/8/1', '192.168.1.1'] } });
+      const errors = errorsOf({
+        gateway: { trustedProxies: ['10.0.0.0/8', '10.0.0.0/33', 'proxy.local', '::1', 'fd00::/129', '1.2.3.4/8/1', '192.168.1.1'] },
+      });
       expect(errors).toEqual([
         'gateway.trustedProxies: "10.0.0.0/33", "proxy.local", "fd00::/129", "1.2.3.4/8/1": not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)',
       ]);
@@ -203,8 +205,10 @@ describe('validateConfig', () => {
     const doc = { channels: { a2a: { peers: { hermes: {} } } } };
     expect(errorsOf(doc)).toEqual(['channels.a2a.peers.hermes.token: is required']);
     expect(validateConfig(doc, new Set(['channels.a2a.peers.hermes.token'])).errors).toEqual([]);
-    expect(lines(validateConfig({ channels: { a2a: { peers: { hermes: {}, other: {} } } } }, new Set(['channels.a2a.peers.hermes.token'])).errors)).toEqual([
-      'channels.a2a.peers.other.token: is required',
-    ]);
+    expect(
+      lines(
+        validateConfig({ channels: { a2a: { peers: { hermes: {}, other: {} } } } }, new Set(['channels.a2a.peers.hermes.token'])).errors,
+      ),
+    ).toEqual(['channels.a2a.peers.other.token: is required']);
   });
 });

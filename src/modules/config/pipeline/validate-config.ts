@@ -108,9 +108,7 @@ function describeType(value: unknown): string {
 }
 
 /** Constraints that say the value has the wrong type; when one fails, range/format messages are noise. */
-const TYPE_CONSTRAINTS = new Set([
-  'isInt', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation',
-]);
+const TYPE_CONSTRAINTS = new Set(['isInt', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation']);
 
 function flattenErrors(errors: ValidationError[], parent: (string | number)[]): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -167,12 +165,6 @@ function describeGot(value: unknown): string {
 
 function knownKeysOf(target: unknown): string[] {
   if (!target || typeof target !== 'object') return [];
-  const metas = getMetadataStorage().getTargetValidationMetadatas(
-    (target).constructor,
-    '',
-    true,
-    false,
-  );
+  const metas = getMetadataStorage().getTargetValidationMetadatas(target.constructor, '', true, false);
   return [...new Set(metas.map((m) => m.propertyName))];
 }
-

@@ -7,15 +7,21 @@ export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
 
 @StrictObject('A directory of files an agent may search (read-only).')
 export class MemoryCollectionConfig {
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('Directory (relative to the agent workspace, absolute, or ~/...).')
   path!: string;
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
   @Describe('Collection name; required when the path lies outside the agent workspace.')
   name?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Glob of files to index; when unset, an extra collection on a session directory also indexes its *.jsonl transcripts.')
   @Default(CONFIG_DEFAULTS.each.memoryCollection.pattern)
   pattern?: string;
@@ -23,7 +29,8 @@ export class MemoryCollectionConfig {
 
 @StrictObject()
 export class AgentQmdSearchConfig {
-  @IsOptional() @NestedArray(() => MemoryCollectionConfig)
+  @IsOptional()
+  @NestedArray(() => MemoryCollectionConfig)
   @Describe('Extra collections this agent may search, directionally and read-only.')
   @Default(CONFIG_DEFAULTS.agents.defaults.memorySearch.qmd.extraCollections)
   extraCollections?: MemoryCollectionConfig[];
@@ -31,7 +38,8 @@ export class AgentQmdSearchConfig {
 
 @StrictObject()
 export class AgentMemorySearchConfig {
-  @IsOptional() @NestedObject(() => AgentQmdSearchConfig)
+  @IsOptional()
+  @NestedObject(() => AgentQmdSearchConfig)
   qmd?: AgentQmdSearchConfig;
 }
 
@@ -44,23 +52,29 @@ export class AgentIdentityConfig {
 
 @StrictObject()
 export class AgentSandboxConfig {
-  @IsOptional() @IsIn(['off', 'all'])
+  @IsOptional()
+  @IsIn(['off', 'all'])
   @Describe('all: the agent only sees sessions it spawned and cannot reach other agents.')
   @Default(CONFIG_DEFAULTS.agents.defaults.sandbox.mode)
   mode?: 'off' | 'all';
 
-  @IsOptional() @IsIn(['session', 'agent', 'shared'])
+  @IsOptional()
+  @IsIn(['session', 'agent', 'shared'])
   scope?: 'session' | 'agent' | 'shared';
 }
 
 @StrictObject()
 export class AgentToolsConfig {
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   @Describe('Tool names the agent may use (empty or unset: all).')
   @Default(CONFIG_DEFAULTS.agents.defaults.tools.allow)
   allow?: string[];
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   @Describe('Tool names the agent may not use (deny wins over allow).')
   @Default(CONFIG_DEFAULTS.agents.defaults.tools.deny)
   deny?: string[];
@@ -69,21 +83,28 @@ export class AgentToolsConfig {
 /** Fields shared by `agents.defaults` and every agent entry. */
 @StrictObject()
 export class AgentDefaultsConfig {
-  @IsOptional() @IsString() @Matches(MODEL_REF_PATTERN, { message: 'must look like "provider/model", e.g. "echo/default"' })
+  @IsOptional()
+  @IsString()
+  @Matches(MODEL_REF_PATTERN, { message: 'must look like "provider/model", e.g. "echo/default"' })
   @Default(CONFIG_DEFAULTS.agents.defaults.model)
   model?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('In defaults: the parent dir of agent workspaces (the id is appended).')
   workspace?: string;
 
-  @IsOptional() @NestedObject(() => AgentMemorySearchConfig)
+  @IsOptional()
+  @NestedObject(() => AgentMemorySearchConfig)
   memorySearch?: AgentMemorySearchConfig;
 
-  @IsOptional() @NestedObject(() => AgentSandboxConfig)
+  @IsOptional()
+  @NestedObject(() => AgentSandboxConfig)
   sandbox?: AgentSandboxConfig;
 
-  @IsOptional() @NestedObject(() => AgentToolsConfig)
+  @IsOptional()
+  @NestedObject(() => AgentToolsConfig)
   tools?: AgentToolsConfig;
 }
 
@@ -92,26 +113,33 @@ export class AgentMapEntryConfig extends AgentDefaultsConfig {
   @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.each.agent.default) default?: boolean;
   @IsOptional() @IsString() @MaxLength(200) name?: string;
   @IsOptional() @IsString() @MinLength(1) agentDir?: string;
-  @IsOptional() @NestedObject(() => AgentIdentityConfig) @Default(CONFIG_DEFAULTS.each.agent.identity)
+  @IsOptional()
+  @NestedObject(() => AgentIdentityConfig)
+  @Default(CONFIG_DEFAULTS.each.agent.identity)
   identity?: AgentIdentityConfig;
 }
 
 @StrictObject('An agent: an isolated workspace, state dir, session store and model. Fields it leaves unset come from agents.defaults.')
 export class AgentEntryConfig extends AgentMapEntryConfig {
-  @IsDefined() @IsString() @MaxLength(256)
+  @IsDefined()
+  @IsString()
+  @MaxLength(256)
   @Describe('Agent id; normalized to lowercase [a-z0-9_-], max 64.')
   id!: string;
 }
 
 @StrictObject()
 export class AgentsConfig {
-  @IsOptional() @NestedObject(() => AgentDefaultsConfig)
+  @IsOptional()
+  @NestedObject(() => AgentDefaultsConfig)
   defaults?: AgentDefaultsConfig;
 
-  @IsOptional() @NestedArray(() => AgentEntryConfig)
+  @IsOptional()
+  @NestedArray(() => AgentEntryConfig)
   @Default(CONFIG_DEFAULTS.agents.list)
   list?: AgentEntryConfig[];
 
-  @IsOptional() @NestedMap(() => AgentMapEntryConfig, 'AgentMapEntryConfig', undefined, 'Map form: agent id → entry.')
+  @IsOptional()
+  @NestedMap(() => AgentMapEntryConfig, 'AgentMapEntryConfig', undefined, 'Map form: agent id → entry.')
   entries?: Map<string, AgentMapEntryConfig>;
 }

@@ -10,50 +10,68 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
 
 @StrictObject('A trusted A2A peer.')
 export class A2aPeerConfig {
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('Bearer token this peer presents to us. Use ${VAR}.')
   token!: string;
 
-  @IsOptional() @IsUrl(HTTP_URL)
+  @IsOptional()
+  @IsUrl(HTTP_URL)
   @Describe("The peer's JSON-RPC endpoint, for outbound messages.")
   url?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Bearer token we present to the peer.')
   outboundToken?: string;
 }
 
 @StrictObject('Inbound A2A v1.0 channel.')
 export class A2aChannelConfig {
-  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.channels.a2a.enabled)
+  @IsOptional()
+  @IsBoolean()
+  @Default(CONFIG_DEFAULTS.channels.a2a.enabled)
   enabled?: boolean;
 
-  @IsOptional() @IsUrl(HTTP_URL)
+  @IsOptional()
+  @IsUrl(HTTP_URL)
   @Describe('Public origin published in the Agent Card [derived from the request].')
   advertisedUrl?: string;
 
-  @IsOptional() @IsInt() @Min(5000) @Max(600000)
+  @IsOptional()
+  @IsInt()
+  @Min(5000)
+  @Max(600000)
   @Describe('Longest blocking wait for a reply, ms.')
   @Default(CONFIG_DEFAULTS.channels.a2a.replyTimeoutMs)
   replyTimeoutMs?: number;
 
-  @IsOptional() @IsInt() @Min(0)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
   @Describe('JSON-RPC entries per peer per sliding minute; 0 = off.')
   @Default(CONFIG_DEFAULTS.channels.a2a.rateLimitPerMinute)
   rateLimitPerMinute?: number;
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   @Describe('Agent ids published as skills [all].')
   exposeAgents?: string[];
 
-  @IsOptional() @NestedMap(() => A2aPeerConfig, 'A2aPeerConfig', PEER_NAME_PATTERN)
+  @IsOptional()
+  @NestedMap(() => A2aPeerConfig, 'A2aPeerConfig', PEER_NAME_PATTERN)
   @Default(CONFIG_DEFAULTS.channels.a2a.peers)
   peers?: Map<string, A2aPeerConfig>;
 }
 
 @StrictObject()
 export class HttpAccountConfig {
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('Bearer token of this account; also the webhook signing key.')
   token!: string;
 
@@ -62,10 +80,13 @@ export class HttpAccountConfig {
 
 @StrictObject('Generic HTTP integration channel.')
 export class HttpChannelConfig {
-  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.channels.http.enabled)
+  @IsOptional()
+  @IsBoolean()
+  @Default(CONFIG_DEFAULTS.channels.http.enabled)
   enabled?: boolean;
 
-  @IsOptional() @NestedMap(() => HttpAccountConfig, 'HttpAccountConfig', PEER_NAME_PATTERN)
+  @IsOptional()
+  @NestedMap(() => HttpAccountConfig, 'HttpAccountConfig', PEER_NAME_PATTERN)
   @Default(CONFIG_DEFAULTS.channels.http.accounts)
   accounts?: Map<string, HttpAccountConfig>;
 }

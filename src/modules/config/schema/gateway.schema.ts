@@ -1,39 +1,22 @@
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsIP,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  Min,
-  MinLength,
-  IsArray,
-  IsDefined,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Max, Min, MinLength, IsArray, IsDefined } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import {
-  Default,
-  Describe,
-  IsCidr,
-  NestedArray,
-  NestedObject,
-  StrictObject,
-  StringMap,
-} from './schema-decorators';
+import { Default, Describe, IsCidr, NestedArray, NestedObject, StrictObject, StringMap } from './schema-decorators';
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 @StrictObject('How the gateway notices edits of openclaw.json.')
 export class GatewayReloadConfig {
-  @IsOptional() @IsIn(['hybrid', 'off'])
+  @IsOptional()
+  @IsIn(['hybrid', 'off'])
   @Describe('hybrid: watch the file and apply valid edits live; off: reload only via the admin API.')
   @Default(CONFIG_DEFAULTS.gateway.reload.mode)
   mode?: 'hybrid' | 'off';
 
-  @IsOptional() @IsInt() @Min(0) @Max(60000)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(60000)
   @Describe('Quiet time after the last change before reloading, in ms.')
   @Default(CONFIG_DEFAULTS.gateway.reload.debounceMs)
   debounceMs?: number;
@@ -41,74 +24,100 @@ export class GatewayReloadConfig {
 
 @StrictObject('A bearer token for the admin API.')
 export class AdminTokenConfig {
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('Who holds the token; shown in the audit log.')
   name!: string;
 
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('The secret. Use ${VAR} so it is not committed.')
   token!: string;
 
-  @IsDefined() @IsIn(ADMIN_ROLES)
+  @IsDefined()
+  @IsIn(ADMIN_ROLES)
   role!: AdminRole;
 }
 
 @StrictObject('Verify a signed identity assertion set by the SSO proxy.')
 export class SsoJwtConfig {
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Header carrying the JWT.')
   @Default(CONFIG_DEFAULTS.gateway.admin.sso.jwt.header)
   header?: string;
 
-  @IsDefined() @IsUrl(URL_OPTIONS)
+  @IsDefined()
+  @IsUrl(URL_OPTIONS)
   jwksUrl!: string;
 
   @IsOptional() @IsString() issuer?: string;
   @IsOptional() @IsString() audience?: string;
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   algorithms?: string[];
 }
 
 @StrictObject('Identity from an SSO reverse proxy.')
 export class SsoConfig {
-  @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.gateway.admin.sso.enabled)
+  @IsOptional()
+  @IsBoolean()
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.enabled)
   enabled?: boolean;
 
-  @IsOptional() @IsArray() @IsCidr()
+  @IsOptional()
+  @IsArray()
+  @IsCidr()
   @Describe('Only TCP peers inside these blocks may assert identity headers.')
   @Default(CONFIG_DEFAULTS.gateway.admin.sso.trustedProxies)
   trustedProxies?: string[];
 
-  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.userHeader)
+  @IsOptional()
+  @IsString()
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.userHeader)
   userHeader?: string;
-  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.emailHeader)
+  @IsOptional()
+  @IsString()
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.emailHeader)
   emailHeader?: string;
-  @IsOptional() @IsString() @Default(CONFIG_DEFAULTS.gateway.admin.sso.groupsHeader)
+  @IsOptional()
+  @IsString()
+  @Default(CONFIG_DEFAULTS.gateway.admin.sso.groupsHeader)
   groupsHeader?: string;
 
-  @IsOptional() @NestedObject(() => SsoJwtConfig)
+  @IsOptional()
+  @NestedObject(() => SsoJwtConfig)
   jwt?: SsoJwtConfig;
 
-  @IsOptional() @StringMap({ enum: ADMIN_ROLES }, 'Group name → role.')
+  @IsOptional()
+  @StringMap({ enum: ADMIN_ROLES }, 'Group name → role.')
   @Default(CONFIG_DEFAULTS.gateway.admin.sso.roleMapping)
   roleMapping?: Record<string, AdminRole>;
 
-  @IsOptional() @IsIn(['none', ...ADMIN_ROLES])
+  @IsOptional()
+  @IsIn(['none', ...ADMIN_ROLES])
   @Default(CONFIG_DEFAULTS.gateway.admin.sso.defaultRole)
   defaultRole?: 'none' | AdminRole;
 }
 
 @StrictObject('Admin API access.')
 export class AdminConfig {
-  @IsOptional() @NestedArray(() => AdminTokenConfig)
+  @IsOptional()
+  @NestedArray(() => AdminTokenConfig)
   @Default(CONFIG_DEFAULTS.gateway.admin.tokens)
   tokens?: AdminTokenConfig[];
 
-  @IsOptional() @NestedObject(() => SsoConfig)
+  @IsOptional()
+  @NestedObject(() => SsoConfig)
   sso?: SsoConfig;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   @Describe('Serve /docs without authentication.')
   @Default(CONFIG_DEFAULTS.gateway.admin.publicDocs)
   publicDocs?: boolean;
@@ -116,28 +125,37 @@ export class AdminConfig {
 
 @StrictObject('The HTTP listener. port and bind need a restart; everything else is hot.')
 export class GatewayConfig {
-  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   @Describe('Listening port; 0 picks a free port. Restart needed.')
   @Default(CONFIG_DEFAULTS.gateway.port)
   port?: number;
 
-  @IsOptional() @IsIP()
+  @IsOptional()
+  @IsIP()
   @Describe('Listening address. Restart needed.')
   @Default(CONFIG_DEFAULTS.gateway.bind)
   bind?: string;
 
-  @IsOptional() @IsArray() @IsCidr()
+  @IsOptional()
+  @IsArray()
+  @IsCidr()
   @Describe('Reverse proxies whose X-Forwarded-* headers are believed.')
   @Default(CONFIG_DEFAULTS.gateway.trustedProxies)
   trustedProxies?: string[];
 
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   @Describe('The public origin of this gateway, when behind a proxy.')
   publicUrl?: string;
 
-  @IsOptional() @NestedObject(() => GatewayReloadConfig)
+  @IsOptional()
+  @NestedObject(() => GatewayReloadConfig)
   reload?: GatewayReloadConfig;
 
-  @IsOptional() @NestedObject(() => AdminConfig)
+  @IsOptional()
+  @NestedObject(() => AdminConfig)
   admin?: AdminConfig;
 }

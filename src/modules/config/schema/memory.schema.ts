@@ -5,7 +5,8 @@ import { Default, Describe, NestedArray, NestedObject, StrictObject } from './sc
 
 @StrictObject()
 export class QmdSessionsConfig {
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   @Describe("Index the agent's own transcripts.")
   @Default(CONFIG_DEFAULTS.memory.qmd.sessions.enabled)
   enabled?: boolean;
@@ -13,32 +14,48 @@ export class QmdSessionsConfig {
 
 @StrictObject()
 export class QmdUpdateConfig {
-  @IsOptional() @IsInt() @Min(0) @Max(600000) @Default(CONFIG_DEFAULTS.memory.qmd.update.debounceMs)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  @Default(CONFIG_DEFAULTS.memory.qmd.update.debounceMs)
   debounceMs?: number;
 }
 
 @StrictObject()
 export class QmdLimitsConfig {
-  @IsOptional() @IsInt() @Min(1) @Max(100) @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxResults)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxResults)
   maxResults?: number;
-  @IsOptional() @IsInt() @Min(50) @Max(20000) @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxSnippetChars)
+  @IsOptional()
+  @IsInt()
+  @Min(50)
+  @Max(20000)
+  @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxSnippetChars)
   maxSnippetChars?: number;
 }
 
 @StrictObject()
 export class QmdConfig {
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   @Describe('Index MEMORY.md and memory/**/*.md of each agent.')
   @Default(CONFIG_DEFAULTS.memory.qmd.includeDefaultMemory)
   includeDefaultMemory?: boolean;
 
   @IsOptional() @NestedObject(() => QmdSessionsConfig) sessions?: QmdSessionsConfig;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   @Describe('Deprecated alias of sessions.enabled.')
   indexSessions?: boolean;
 
-  @IsOptional() @NestedArray(() => MemoryCollectionConfig) @Default(CONFIG_DEFAULTS.memory.qmd.paths)
+  @IsOptional()
+  @NestedArray(() => MemoryCollectionConfig)
+  @Default(CONFIG_DEFAULTS.memory.qmd.paths)
   paths?: MemoryCollectionConfig[];
   @IsOptional() @NestedObject(() => QmdUpdateConfig) update?: QmdUpdateConfig;
   @IsOptional() @NestedObject(() => QmdLimitsConfig) limits?: QmdLimitsConfig;
@@ -46,7 +63,9 @@ export class QmdConfig {
 
 @StrictObject()
 export class EmbeddingsConfig {
-  @IsOptional() @IsIn(['bundled', 'openai', 'none']) @Default(CONFIG_DEFAULTS.memory.embeddings.provider)
+  @IsOptional()
+  @IsIn(['bundled', 'openai', 'none'])
+  @Default(CONFIG_DEFAULTS.memory.embeddings.provider)
   provider?: 'bundled' | 'openai' | 'none';
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) baseUrl?: string;
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
@@ -55,12 +74,15 @@ export class EmbeddingsConfig {
 
 @StrictObject()
 export class MemoryConfig {
-  @IsOptional() @IsIn(['builtin', 'qmd'])
+  @IsOptional()
+  @IsIn(['builtin', 'qmd'])
   @Describe('qmd selects the collection model (engine is built in).')
   @Default(CONFIG_DEFAULTS.memory.backend)
   backend?: 'builtin' | 'qmd';
 
-  @IsOptional() @IsIn(['auto', 'on', 'off']) @Default(CONFIG_DEFAULTS.memory.citations)
+  @IsOptional()
+  @IsIn(['auto', 'on', 'off'])
+  @Default(CONFIG_DEFAULTS.memory.citations)
   citations?: 'auto' | 'on' | 'off';
   @IsOptional() @NestedObject(() => QmdConfig) qmd?: QmdConfig;
   @IsOptional() @NestedObject(() => EmbeddingsConfig) embeddings?: EmbeddingsConfig;

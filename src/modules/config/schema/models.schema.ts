@@ -7,25 +7,33 @@ export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 @StrictObject('A model provider; built-in names (echo, anthropic, openai, ollama) may be overridden.')
 export class ModelProviderConfig {
-  @IsOptional() @IsIn(MODEL_APIS)
+  @IsOptional()
+  @IsIn(MODEL_APIS)
   @Describe('Wire protocol; required unless the name is a built-in provider.')
   api?: (typeof MODEL_APIS)[number];
 
-  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   baseUrl?: string;
 
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
 
-  @IsOptional() @StringMap(undefined, 'Extra HTTP headers (treated as secrets).')
+  @IsOptional()
+  @StringMap(undefined, 'Extra HTTP headers (treated as secrets).')
   @Default(CONFIG_DEFAULTS.each.modelProvider.headers)
   headers?: Record<string, string>;
 
-  @IsOptional() @IsInt() @Min(1000) @Max(600000) @Default(CONFIG_DEFAULTS.each.modelProvider.timeoutMs)
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  @Default(CONFIG_DEFAULTS.each.modelProvider.timeoutMs)
   timeoutMs?: number;
 }
 
 @StrictObject()
 export class ModelsConfig {
-  @IsOptional() @NestedMap(() => ModelProviderConfig, 'ModelProviderConfig', PROVIDER_NAME_PATTERN)
+  @IsOptional()
+  @NestedMap(() => ModelProviderConfig, 'ModelProviderConfig', PROVIDER_NAME_PATTERN)
   providers?: Map<string, ModelProviderConfig>;
 }

@@ -11,7 +11,8 @@ import { Default, Describe, NestedArray, NestedObject, StrictObject } from './sc
 /** The root of openclaw.json. Every nested class is strict: unknown keys are errors. */
 @StrictObject('clawgate gateway configuration (openclaw.json).')
 export class OpenClawConfig {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   @Describe('Path or URL of this JSON Schema, for editors.')
   $schema?: string;
 

@@ -14,15 +14,21 @@ export class BindingPeerConfig {
 
 @StrictObject('What an inbound message must carry for the binding to apply.')
 export class BindingMatchConfig {
-  @IsDefined() @IsString() @MinLength(1)
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
   @Describe('Channel id (free-form; e.g. http, a2a, whatsapp).')
   channel!: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Account id; "*" matches any account; unset matches only the default account.')
   accountId?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Deprecated alias of accountId.')
   account?: string;
 
@@ -39,12 +45,15 @@ export class BindingConfig {
 
 @StrictObject('Agent-to-agent policy (layer 3).')
 export class AgentToAgentToolsConfig {
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   @Describe('Must be exactly true for any cross-agent action.')
   @Default(CONFIG_DEFAULTS.tools.agentToAgent.enabled)
   enabled?: boolean;
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   @Describe('Agent id patterns; empty = all; "*" globs are case-insensitive, exact ids case-sensitive.')
   @Default(CONFIG_DEFAULTS.tools.agentToAgent.allow)
   allow?: string[];
@@ -52,7 +61,9 @@ export class AgentToAgentToolsConfig {
 
 @StrictObject('Session visibility (layer 2).')
 export class SessionsToolsConfig {
-  @IsOptional() @IsIn(SESSION_VISIBILITIES) @Default(CONFIG_DEFAULTS.tools.sessions.visibility)
+  @IsOptional()
+  @IsIn(SESSION_VISIBILITIES)
+  @Default(CONFIG_DEFAULTS.tools.sessions.visibility)
   visibility?: (typeof SESSION_VISIBILITIES)[number];
 }
 
@@ -64,12 +75,18 @@ export class ToolsConfig {
 
 @StrictObject()
 export class SessionAgentToAgentConfig {
-  @IsOptional() @IsInt() @Min(0) @Max(5)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5)
   @Describe('Reply turns after the first answer; 0 disables ping-pong.')
   @Default(CONFIG_DEFAULTS.session.agentToAgent.maxPingPongTurns)
   maxPingPongTurns?: number;
 
-  @IsOptional() @IsInt() @Min(1) @Max(32)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(32)
   @Describe('Longest chain of sessions_send hops.')
   @Default(CONFIG_DEFAULTS.session.agentToAgent.maxChainHops)
   maxChainHops?: number;
@@ -77,10 +94,14 @@ export class SessionAgentToAgentConfig {
 
 @StrictObject()
 export class SessionConfig {
-  @IsOptional() @IsIn(DM_SCOPES) @Default(CONFIG_DEFAULTS.session.dmScope)
+  @IsOptional()
+  @IsIn(DM_SCOPES)
+  @Default(CONFIG_DEFAULTS.session.dmScope)
   dmScope?: (typeof DM_SCOPES)[number];
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   @Describe('Name of the main session.')
   @Default(CONFIG_DEFAULTS.session.mainKey)
   mainKey?: string;

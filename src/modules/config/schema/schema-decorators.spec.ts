@@ -12,7 +12,17 @@ describe('parseCidr', () => {
   });
 
   it('rejects prefixes out of range, junk, host names and extra slashes', () => {
-    for (const bad of ['10.0.0.0/33', 'fd00::/129', '10.0.0.0/-1', '10.0.0.0/8a', '10.0.0.0/', '1.2.3.4/8/1', 'proxy.local', '300.1.1.1', '']) {
+    for (const bad of [
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.0/-1',
+      '10.0.0.0/8a',
+      '10.0.0.0/',
+      '1.2.3.4/8/1',
+      'proxy.local',
+      '300.1.1.1',
+      '',
+    ]) {
       expect(parseCidr(bad)).toBeNull();
     }
   });
@@ -29,10 +39,16 @@ describe('Describe, Default and the typed decorators on one property', () => {
   it('all end up in the JSON Schema, whatever their order, and the default is a copy', () => {
     const proxies = Object.freeze([]) as readonly [];
     class Sample {
-      @IsOptional() @IsCidr() @Describe('Proxies.') @Default(proxies)
+      @IsOptional()
+      @IsCidr()
+      @Describe('Proxies.')
+      @Default(proxies)
       first?: string[];
 
-      @IsOptional() @Default(proxies) @Describe('Proxies.') @IsCidr()
+      @IsOptional()
+      @Default(proxies)
+      @Describe('Proxies.')
+      @IsCidr()
       second?: string[];
     }
     const schema = targetConstructorToSchema(Sample) as { properties: Record<string, Record<string, unknown>> };

@@ -1,12 +1,5 @@
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsObject,
-  registerDecorator,
-  ValidateNested,
-  ValidationArguments,
-  ValidationOptions,
-} from 'class-validator';
+import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
 import { isRecord } from '../../../common/is-record';
@@ -78,12 +71,7 @@ export function NestedArray(cls: () => new () => object): PropertyDecorator {
  * A map `{ <name>: Entry }`. Declared as `Map<string, Entry>` on the class so class-transformer builds
  * entry instances (a plain Record would not be validated). `keyPattern` restricts the names.
  */
-export function NestedMap(
-  cls: () => new () => object,
-  refName: string,
-  keyPattern?: RegExp,
-  description?: string,
-): PropertyDecorator {
+export function NestedMap(cls: () => new () => object, refName: string, keyPattern?: RegExp, description?: string): PropertyDecorator {
   return (target, key) => {
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
@@ -108,9 +96,7 @@ export function StringMap(valuePattern?: { enum: readonly string[] }, descriptio
       validator: {
         validate: (value: unknown) =>
           isPlainRecord(value) &&
-          Object.values(value).every(
-            (v) => typeof v === 'string' && (!valuePattern || valuePattern.enum.includes(v)),
-          ),
+          Object.values(value).every((v) => typeof v === 'string' && (!valuePattern || valuePattern.enum.includes(v))),
         defaultMessage: (args: ValidationArguments) => {
           const bad = isPlainRecord(args.value)
             ? Object.keys(args.value).filter((k) => {
@@ -119,9 +105,7 @@ export function StringMap(valuePattern?: { enum: readonly string[] }, descriptio
               })
             : [];
           const names = bad.length ? ` (check ${bad.map((b) => JSON.stringify(b)).join(', ')})` : '';
-          return valuePattern
-            ? `must map names to one of: ${valuePattern.enum.join(', ')}${names}`
-            : `must map names to strings${names}`;
+          return valuePattern ? `must map names to one of: ${valuePattern.enum.join(', ')}${names}` : `must map names to strings${names}`;
         },
       },
     });

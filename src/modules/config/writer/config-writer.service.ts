@@ -35,13 +35,17 @@ export class ConfigWriter {
     return this.store.exclusive(async (reloadNow) => {
       const current = this.store.current();
       if (options.ifMatch !== undefined && options.ifMatch !== current.revision) {
-        throw new AppError(ErrorCode.PreconditionFailed, `the config changed: If-Match is ${options.ifMatch} but the current revision is ${current.revision}; GET /admin/config and retry`,
+        throw new AppError(
+          ErrorCode.PreconditionFailed,
+          `the config changed: If-Match is ${options.ifMatch} but the current revision is ${current.revision}; GET /admin/config and retry`,
         );
       }
       const text = await fs.readFile(current.configPath, 'utf8');
       const others = await Promise.all(current.files.slice(1).map((f) => fs.readFile(f, 'utf8').catch(() => '')));
       if (hashContents([text, ...others]) !== current.contentHash) {
-        throw new AppError(ErrorCode.PreconditionFailed, 'openclaw.json was changed on disk and that change is not applied (it may be invalid); see GET /admin/config/status',
+        throw new AppError(
+          ErrorCode.PreconditionFailed,
+          'openclaw.json was changed on disk and that change is not applied (it may be invalid); see GET /admin/config/status',
         );
       }
       await editConfigFile({

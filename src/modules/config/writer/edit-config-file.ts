@@ -70,7 +70,10 @@ function refuseIncludedSections(edits: ReadonlyArray<Json5Edit>, included: Reado
     for (let n = 1; n <= edit.path.length; n++) {
       const file = included.get(toDottedPath(edit.path.slice(0, n)));
       if (file) {
-        throw new AppError(ErrorCode.Conflict, `${toDottedPath(edit.path)} is defined in the included file ${file}; edit that file instead`);
+        throw new AppError(
+          ErrorCode.Conflict,
+          `${toDottedPath(edit.path)} is defined in the included file ${file}; edit that file instead`,
+        );
       }
     }
   }

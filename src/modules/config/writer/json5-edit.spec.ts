@@ -133,7 +133,7 @@ describe('applyJson5Edits on a realistic config', () => {
     expect(JSON5.parse(out)).toEqual(want);
     expect(out).toContain('    list: [\n      /* helper agent */\n      {\n');
     expectCommentsKept(CONFIG, out, ['// the main agent']);
-    expectPrefixKept(CONFIG, out, '      {\n        id: \'main\'');
+    expectPrefixKept(CONFIG, out, "      {\n        id: 'main'");
   });
 
   it('(5) removes properties but leaves the comment lines above them', () => {

@@ -11,9 +11,7 @@ import * as JSON5 from 'json5';
 import { toDottedPath } from '../pipeline/config-issue';
 
 export type JsonPath = ReadonlyArray<string | number>;
-export type Json5Edit =
-  | { op: 'set'; path: JsonPath; value: unknown }
-  | { op: 'remove'; path: JsonPath };
+export type Json5Edit = { op: 'set'; path: JsonPath; value: unknown } | { op: 'remove'; path: JsonPath };
 
 export class Json5EditError extends Error {
   constructor(message: string) {
@@ -26,13 +24,36 @@ export class Json5EditError extends Error {
 class SerializeError extends Error {}
 
 /** One object property (key set) or array element; start/end cover `key: value` or the element. */
-interface Entry { start: number; end: number; key?: string; value: JNode }
-interface Container { kind: 'object' | 'array'; start: number; end: number; entries: Entry[] }
-interface Scalar { kind: 'scalar'; start: number; end: number; quote?: string }
+interface Entry {
+  start: number;
+  end: number;
+  key?: string;
+  value: JNode;
+}
+interface Container {
+  kind: 'object' | 'array';
+  start: number;
+  end: number;
+  entries: Entry[];
+}
+interface Scalar {
+  kind: 'scalar';
+  start: number;
+  end: number;
+  quote?: string;
+}
 type JNode = Container | Scalar;
 /** Layout conventions detected from the file so inserted text looks like the rest of it. */
-interface Style { unit: string; eol: string; trailing: boolean }
-interface Doc { text: string; root: Container; style: Style }
+interface Style {
+  unit: string;
+  eol: string;
+  trailing: boolean;
+}
+interface Doc {
+  text: string;
+  root: Container;
+  style: Style;
+}
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const INLINE_ARRAY_MAX = 72;
@@ -49,7 +70,11 @@ export function applyJson5Edits(text: string, edits: ReadonlyArray<Json5Edit>): 
 }
 
 function checkJson5(text: string, what: string): void {
-  try { JSON5.parse(text); } catch (e) { throw new Json5EditError(`${what}: ${(e as Error).message}`); }
+  try {
+    JSON5.parse(text);
+  } catch (e) {
+    throw new Json5EditError(`${what}: ${(e as Error).message}`);
+  }
 }
 
 function applyOne(text: string, edit: Json5Edit): string {
@@ -97,7 +122,9 @@ function findEntry(node: JNode, seg: string | number, label: string, fail: (m: s
   if (node.kind !== 'object') throw fail(`${label} is an array, not an object`);
   // JSON5 keeps the last of duplicate keys, so that is the one whose value matters.
   let index = -1;
-  node.entries.forEach((e, i) => { if (e.key === seg) index = i; });
+  node.entries.forEach((e, i) => {
+    if (e.key === seg) index = i;
+  });
   return { container: node, index, entry: index < 0 ? undefined : node.entries[index] };
 }
 

@@ -29,7 +29,10 @@ export class MemorySearchQueryDto {
 
 export class MemoryHitDto {
   @ApiProperty({ example: 'family-sessions' }) collection!: string;
-  @ApiProperty({ example: 'family-sessions/3b7c1f9e-2a41-4d51-9a0e-6f1f3c2b9d10.jsonl', description: 'Workspace-relative, or `<collection>/<path>`; accepted by memory_get.' })
+  @ApiProperty({
+    example: 'family-sessions/3b7c1f9e-2a41-4d51-9a0e-6f1f3c2b9d10.jsonl',
+    description: 'Workspace-relative, or `<collection>/<path>`; accepted by memory_get.',
+  })
   path!: string;
   @ApiProperty({ example: 2, description: '1-based; for transcripts the JSONL line number.' }) startLine!: number;
   @ApiProperty({ example: 4 }) endLine!: number;
@@ -65,7 +68,11 @@ export class MemoryEmbeddingsDto {
 
 export class MemoryCollectionsDto {
   @ApiProperty({ example: 'main' }) agentId!: string;
-  @ApiProperty({ enum: ['builtin', 'qmd'], example: 'qmd', description: 'builtin: MEMORY.md and memory/ only; qmd: the full collection model.' })
+  @ApiProperty({
+    enum: ['builtin', 'qmd'],
+    example: 'qmd',
+    description: 'builtin: MEMORY.md and memory/ only; qmd: the full collection model.',
+  })
   backend!: 'builtin' | 'qmd';
   @ApiProperty({ type: MemoryEmbeddingsDto }) embeddings!: MemoryEmbeddingsDto;
   @ApiProperty({ type: [MemoryCollectionDto] }) collections!: MemoryCollectionDto[];

@@ -31,13 +31,21 @@ export class A2aSendResultDto {
   })
   status!: 'ok' | 'accepted' | 'timeout' | 'error';
 
-  @ApiProperty({ type: String, nullable: true, example: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b', description: 'Null when the peer answered with a message instead of a task.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b',
+    description: 'Null when the peer answered with a message instead of a task.',
+  })
   taskId!: string | null;
 
   @ApiProperty({ enum: TASK_STATES, example: 'TASK_STATE_COMPLETED' })
   state!: string;
 
-  @ApiPropertyOptional({ example: '[support] 3 tickets are open.', description: 'The task’s artifact text (or status message) once settled.' })
+  @ApiPropertyOptional({
+    example: '[support] 3 tickets are open.',
+    description: 'The task’s artifact text (or status message) once settled.',
+  })
   reply?: string;
 
   @ApiPropertyOptional({ example: 'peer hermes reported TASK_STATE_FAILED: model timed out' })

@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, NotContains, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  NotContains,
+  ValidateNested,
+} from 'class-validator';
 import { PEER_KINDS, type PeerKind } from '../../config';
 import { BINDING_TIERS, InboundMessage, RouteTier } from '../route-resolver';
 
@@ -15,7 +26,9 @@ export class InboundPeerDto {
   kind!: PeerKind;
 
   @ApiProperty({ example: '+15551234567' })
-  @IsString() @IsNotEmpty() @MaxLength(MAX_ID)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
   id!: string;
 }
 
@@ -23,28 +36,51 @@ export class InboundPeerDto {
 export class ResolveRouteRequestDto {
   @ApiProperty({ example: 'whatsapp', description: 'Channel id as used in bindings[].match.channel.' })
   // class-validator reports in reverse declaration order, so IsDefined goes last to lead the message.
-  @IsString() @IsNotEmpty() @MaxLength(MAX_ID) @Matches(NO_COLON, { message: 'channel must not contain ":"' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
+  @Matches(NO_COLON, { message: 'channel must not contain ":"' })
   @IsDefined({ message: 'channel is required' })
   channel!: string;
 
   @ApiPropertyOptional({ example: 'work', description: 'Missing = the default account ("default").' })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(MAX_ID) @Matches(NO_COLON, { message: 'accountId must not contain ":"' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
+  @Matches(NO_COLON, { message: 'accountId must not contain ":"' })
   accountId?: string;
 
   @ApiPropertyOptional({ type: InboundPeerDto, description: 'Who the message is from (direct) or where it was posted (group/channel).' })
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => InboundPeerDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => InboundPeerDto)
   peer?: InboundPeerDto;
 
   @ApiPropertyOptional({ example: '123456789012345678' })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(MAX_ID)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
   guildId?: string;
 
   @ApiPropertyOptional({ example: 'T024BE7LD' })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(MAX_ID)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
   teamId?: string;
 
-  @ApiPropertyOptional({ example: '1700000000.000100', description: 'Thread inside the peer conversation; appends :thread:<id> to the session key.' })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(MAX_ID) @NotContains(':thread:')
+  @ApiPropertyOptional({
+    example: '1700000000.000100',
+    description: 'Thread inside the peer conversation; appends :thread:<id> to the session key.',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
+  @NotContains(':thread:')
   threadId?: string;
 }
 

@@ -16,7 +16,14 @@ describe('toAnthropicMessages', () => {
       toAnthropicMessages([
         { role: 'user', text: 'first' },
         { role: 'user', text: 'second' },
-        { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'a', arguments: { x: 1 } }, { id: 't2', name: 'b', arguments: {} }] },
+        {
+          role: 'assistant',
+          text: '',
+          toolCalls: [
+            { id: 't1', name: 'a', arguments: { x: 1 } },
+            { id: 't2', name: 'b', arguments: {} },
+          ],
+        },
         { role: 'tool', toolCallId: 't1', name: 'a', text: 'r1' },
         { role: 'tool', toolCallId: 't2', name: 'b', text: 'r2' },
         { role: 'user', text: 'and now?' },
@@ -24,7 +31,13 @@ describe('toAnthropicMessages', () => {
         { role: 'assistant', text: 'answer' },
       ]),
     ).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -76,7 +89,10 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
     ...over,
   });
   const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(() => undefined, (e: Error) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: Error) => e,
+    );
     if (!err) throw new Error('expected the call to fail');
     return err;
   };
@@ -107,7 +123,15 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
   it('omits tools when there are none and joins several text blocks', async () => {
     server.script(() => ({
       status: 200,
-      json: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }], usage: {} },
+      json: {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+        usage: {},
+      },
     }));
     const res = await provider.complete(settings(), request());
     expect(res.text).toBe('one\ntwo');
@@ -115,7 +139,10 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
   });
 
   it('maps a tool use both ways: tool_use out, tool_use + tool_result turns back in', async () => {
-    server.script(server.toolUse('session_status', { sessionKey: 'agent:main:main' }, 'Let me check.'), server.textAfterToolResult('all idle'));
+    server.script(
+      server.toolUse('session_status', { sessionKey: 'agent:main:main' }, 'Let me check.'),
+      server.textAfterToolResult('all idle'),
+    );
     const first = await provider.complete(settings(), request({ tools: [STATUS_TOOL] }));
     expect(first).toEqual({
       text: 'Let me check.',
@@ -163,7 +190,9 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
 
   it("overloaded / 500 pass the provider's message", async () => {
     server.script(server.error(529, 'Overloaded'), server.error(500, `Internal error near ${KEY}`));
-    expect((await failure(provider.complete(settings(), request()))).message).toBe('model provider anthropic returned HTTP 529: Overloaded');
+    expect((await failure(provider.complete(settings(), request()))).message).toBe(
+      'model provider anthropic returned HTTP 529: Overloaded',
+    );
     const err = await failure(provider.complete(settings(), request()));
     expect(err.message).toBe('model provider anthropic returned HTTP 500: Internal error near ***');
   });

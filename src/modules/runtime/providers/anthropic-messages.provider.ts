@@ -82,7 +82,10 @@ function toBlocks(m: ChatMessage): { role: AnthropicMessage['role']; blocks: Ant
 export function parseAnthropicResponse(settings: ModelProviderSettings, raw: unknown): ModelResponse {
   const body = raw as AnthropicResponseBody;
   if (body?.error && !body.content) {
-    throw providerError(settings, `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`);
+    throw providerError(
+      settings,
+      `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`,
+    );
   }
   if (!Array.isArray(body?.content)) throw malformed(settings, 'no content[] array');
   const texts: string[] = [];

@@ -13,7 +13,9 @@ export class EchoProvider implements ModelProvider {
   complete(_settings: unknown, request: ModelRequest): Promise<ModelResponse> {
     if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
     const last = [...request.messages].reverse().find((m) => m.role === 'user');
-    const text = Array.from(last?.text ?? '').slice(0, ECHO_MAX_CHARS).join('');
+    const text = Array.from(last?.text ?? '')
+      .slice(0, ECHO_MAX_CHARS)
+      .join('');
     return Promise.resolve({ text: `[${request.agentId}] ${text}`, toolCalls: [] });
   }
 }

@@ -32,7 +32,13 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
     try {
       // Never follow a redirect: a 307/308 would replay the request — API key included — to wherever the
       // Location points. Model calls are not on the GuardedTransport (they need more than its 30 s cap).
-      res = await fetch(url, { method: 'POST', headers: input.headers, body: JSON.stringify(input.body), signal: combined, redirect: 'manual' });
+      res = await fetch(url, {
+        method: 'POST',
+        headers: input.headers,
+        body: JSON.stringify(input.body),
+        signal: combined,
+        redirect: 'manual',
+      });
     } catch (err) {
       throw transportError(err, input, timeout.signal, fail);
     }
@@ -53,7 +59,9 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
     try {
       return JSON.parse(text);
     } catch {
-      throw fail(`model provider ${settings.name} returned a malformed response (not JSON): ${snippet(maskSecretValues(text, secretsOf(settings)))}`);
+      throw fail(
+        `model provider ${settings.name} returned a malformed response (not JSON): ${snippet(maskSecretValues(text, secretsOf(settings)))}`,
+      );
     }
   } finally {
     clearTimeout(timer);
@@ -117,13 +125,13 @@ function transportError(err: unknown, input: PostJsonInput, timeout: AbortSignal
   // The run was aborted: hand back its reason untouched so the runner records `aborted`, not `failed`.
   if (signal.aborted) return signal.reason ?? err;
   if (timeout.aborted) {
-    return fail(`model provider ${settings.name} did not answer within ${settings.timeoutMs} ms (models.providers.${settings.name}.timeoutMs)`);
+    return fail(
+      `model provider ${settings.name} did not answer within ${settings.timeoutMs} ms (models.providers.${settings.name}.timeoutMs)`,
+    );
   }
   const e = err as Error & { cause?: { code?: string; message?: string } };
   const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
-  return fail(
-    `model provider ${settings.name} is unreachable at ${input.url} (${cause}): check models.providers.${settings.name}.baseUrl`,
-  );
+  return fail(`model provider ${settings.name} is unreachable at ${input.url} (${cause}): check models.providers.${settings.name}.baseUrl`);
 }
 
 function secretsOf(settings: ModelProviderSettings): string[] {
@@ -156,6 +164,7 @@ export function buildHeaders(own: Record<string, string | undefined>, settings: 
 
 /** `${baseUrl}${path}` without doubled slashes; a missing baseUrl is a config problem, named as such. */
 export function endpoint(settings: ModelProviderSettings, path: string): string {
-  if (!settings.baseUrl) throw new ModelProviderError(`model provider ${settings.name} has no baseUrl: set models.providers.${settings.name}.baseUrl`);
+  if (!settings.baseUrl)
+    throw new ModelProviderError(`model provider ${settings.name} has no baseUrl: set models.providers.${settings.name}.baseUrl`);
   return `${settings.baseUrl.replace(/\/+$/, '')}${path}`;
 }

@@ -39,7 +39,10 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
     ...over,
   });
   const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(() => undefined, (e: Error) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: Error) => e,
+    );
     if (!err) throw new Error('expected the call to fail');
     return err;
   };
@@ -58,7 +61,9 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
         { role: 'system', content: 'You are main.' },
         { role: 'user', content: 'hello' },
       ],
-      tools: [{ type: 'function', function: { name: 'session_status', description: 'Show a session.', parameters: STATUS_TOOL.parameters } }],
+      tools: [
+        { type: 'function', function: { name: 'session_status', description: 'Show a session.', parameters: STATUS_TOOL.parameters } },
+      ],
       tool_choice: 'auto',
     });
   });
@@ -99,7 +104,9 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'session_status', arguments: '{"sessionKey":"agent:main:main"}' } }],
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'session_status', arguments: '{"sessionKey":"agent:main:main"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: '{"status":"ok"}' },
     ]);

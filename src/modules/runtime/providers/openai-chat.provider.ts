@@ -69,7 +69,11 @@ function toOpenAiMessage(m: ChatMessage): OpenAiMessage {
     role: 'assistant',
     // OpenAI documents null content for a pure tool-call turn; an empty string is rejected by some servers.
     content: m.text || null,
-    tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+    tool_calls: m.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    })),
   };
 }
 
@@ -81,15 +85,19 @@ export function parseOpenAiResponse(settings: ModelProviderSettings, raw: unknow
   const body = raw as OpenAiResponseBody & { error?: unknown };
   // Some compatible proxies report failures as a 200 with an `error` object instead of an HTTP status.
   if (body?.error && !body.choices) {
-    throw providerError(settings, `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`);
+    throw providerError(
+      settings,
+      `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`,
+    );
   }
   const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined;
   if (!message || typeof message !== 'object') throw malformed(settings, 'no choices[0].message');
-  if (message.content != null && typeof message.content !== 'string') throw malformed(settings, 'choices[0].message.content is not a string');
+  if (message.content != null && typeof message.content !== 'string')
+    throw malformed(settings, 'choices[0].message.content is not a string');
   const rawCalls = message.tool_calls ?? [];
   if (!Array.isArray(rawCalls)) throw malformed(settings, 'choices[0].message.tool_calls is not an array');
   const toolCalls = rawCalls.map((c, i) => parseToolCall(settings, c, i));
-  return { text: (message.content) ?? '', toolCalls, usage: usageOf(body.usage) };
+  return { text: message.content ?? '', toolCalls, usage: usageOf(body.usage) };
 }
 
 function parseToolCall(settings: ModelProviderSettings, raw: unknown, index: number): ToolCall {
@@ -121,4 +129,3 @@ function usageOf(usage: OpenAiResponseBody['usage']): ModelResponse['usage'] {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
 }
-

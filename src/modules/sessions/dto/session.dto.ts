@@ -42,7 +42,13 @@ export class ListSessionsQueryDto {
 }
 
 export class SessionHistoryQueryDto {
-  @ApiPropertyOptional({ example: 20, default: DEFAULT_HISTORY_LIMIT, minimum: 1, maximum: MAX_HISTORY_LIMIT, description: 'The last N lines.' })
+  @ApiPropertyOptional({
+    example: 20,
+    default: DEFAULT_HISTORY_LIMIT,
+    minimum: 1,
+    maximum: MAX_HISTORY_LIMIT,
+    description: 'The last N lines.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -98,7 +104,11 @@ export class TranscriptLineDto {
   @ApiProperty({ example: '2026-11-29T10:05:00.000Z' }) ts!: string;
   @ApiProperty({ enum: ['user', 'assistant', 'tool', 'system'], example: 'user' }) role!: string;
   @ApiProperty({ example: 'What changed in the last deploy?' }) text!: string;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Omitted when includeTools=false.' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'Omitted when includeTools=false.',
+  })
   toolCalls?: unknown[];
   @ApiPropertyOptional({ type: ProvenanceDto }) provenance?: ProvenanceDto;
   @ApiPropertyOptional({ example: 'run-7f3a' }) runId?: string;

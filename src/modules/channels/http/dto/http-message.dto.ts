@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, MaxLength, NotContains, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  NotContains,
+  ValidateNested,
+} from 'class-validator';
 import { PEER_KINDS, type PeerKind } from '../../../config';
 
 /** Peer and thread ids are opaque platform ids; the cap keeps them sane inside session keys and file indexes. */
@@ -12,33 +24,47 @@ export const MAX_TEXT_CHARS = 65_536;
 
 export class HttpPeerDto {
   @ApiProperty({ enum: PEER_KINDS, example: 'direct', description: '`direct` for a person; `group`/`channel` for a shared conversation.' })
-  @IsIn(PEER_KINDS) @IsDefined({ message: 'kind is required' })
+  @IsIn(PEER_KINDS)
+  @IsDefined({ message: 'kind is required' })
   kind!: PeerKind;
 
   @ApiProperty({ example: 'customer-4711', description: 'Who sent the message (direct) or where it was posted (group/channel).' })
-  @IsString() @IsNotEmpty() @MaxLength(MAX_ID) @IsDefined({ message: 'id is required' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
+  @IsDefined({ message: 'id is required' })
   id!: string;
 }
 
 /** An inbound message of the http channel. Unknown fields are rejected (400 naming them). */
 export class HttpInboundMessageDto {
   @ApiProperty({ type: HttpPeerDto })
-  @IsObject() @ValidateNested() @Type(() => HttpPeerDto) @IsDefined({ message: 'peer is required' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HttpPeerDto)
+  @IsDefined({ message: 'peer is required' })
   peer!: HttpPeerDto;
 
   @ApiProperty({ example: 'hello', minLength: 1, maxLength: MAX_TEXT_CHARS })
-  @IsString() @Length(1, MAX_TEXT_CHARS) @IsDefined({ message: 'text is required' })
+  @IsString()
+  @Length(1, MAX_TEXT_CHARS)
+  @IsDefined({ message: 'text is required' })
   text!: string;
 
   @ApiPropertyOptional({ example: 'ticket-981', description: 'Thread inside the peer conversation; the session key gets `:thread:<id>`.' })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(MAX_ID) @NotContains(':thread:')
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID)
+  @NotContains(':thread:')
   threadId?: string;
 
   @ApiPropertyOptional({
     default: true,
     description: 'true: wait (up to 120 s) for the agent and return its reply; false: answer 202 at once with the run id.',
   })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   wait?: boolean;
 }
 
