@@ -173,7 +173,7 @@ function spawnServer(role: Role): Promise<{ child: ChildProcess; url: string }> 
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`${role} server exited (${code}) before it was ready`)));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /READY (\S+)/.exec(out);
       if (m) resolve({ child, url: m[1] });

@@ -33,11 +33,11 @@ async function startGatewayProcess(configPath: string, stateDir: string, home: s
   );
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "listening on" line within 90 s; stderr:\n${stderr}`)), 90_000);
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening; stderr:\n${stderr}`)));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(stdout);
       if (m) {

@@ -60,7 +60,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     const fetchWithToken: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
       headers.set('Authorization', `Bearer ${HERMES}`);
-      seen.push({ url: String(input), headers });
+      seen.push({ url: input instanceof Request ? input.url : input.toString(), headers });
       return fetch(input, { ...init, headers });
     };
     const factory = new ClientFactory(

@@ -13,11 +13,13 @@ const EXPERT_SESSION = 'agent:expert:http:group:tech-group';
 /** A webhook receiver that records what the http channel posts. */
 async function startWebhook(): Promise<{ url: string; received: Array<{ body: string; signature?: string }>; close(): Promise<void> }> {
   const received: Array<{ body: string; signature?: string }> = [];
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['x-clawgate-signature'] as string | undefined });
-    res.writeHead(204).end();
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['x-clawgate-signature'] as string | undefined });
+      res.writeHead(204).end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

@@ -74,7 +74,7 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
         res.end(
           JSON.stringify({
             error: {
-              message: `denied: authorization=${req.headers.authorization} x-api-secret=${req.headers['x-api-secret']} prompt=${prompt}`,
+              message: `denied: authorization=${req.headers.authorization} x-api-secret=${String(req.headers['x-api-secret'])} prompt=${prompt}`,
             },
           }),
         );

@@ -25,7 +25,7 @@ describe('agents admin API (e2e)', () => {
   });
   afterEach(() => gw.stop());
 
-  const etag = async () => (await request(gw.url).get('/admin/config').expect(200)).headers.etag as string;
+  const etag = async () => (await request(gw.url).get('/admin/config').expect(200)).headers.etag;
   const fileText = () => fs.readFile(gw.configPath, 'utf8');
 
   it('creates an agent with the current ETag: file edited in place, comments kept, applied at once', async () => {

@@ -49,7 +49,7 @@ describe('memory of a running gateway (e2e)', () => {
     await fs.writeFile(path.join(mainWs, 'MEMORY.md'), '# People\n\nThe lighthouse keeper is called Ophelia Brandt.\n');
     await waitFor('MEMORY.md indexed', async () => (await search('main', 'lighthouse keeper')).some((h) => h.path === 'MEMORY.md'), 3000);
     const elapsed = Date.now() - started;
-    // eslint-disable-next-line no-console
+
     console.log(`MEMORY.md edit searchable after ${elapsed} ms`);
     expect(elapsed).toBeLessThan(3000);
   });

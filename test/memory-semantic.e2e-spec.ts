@@ -71,7 +71,7 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
         else if (mode === 'hybrid') misses.push(c.query);
       }
     }
-    // eslint-disable-next-line no-console
+
     console.log(
       `semantic top-3 over ${cases.length} queries: hybrid ${found.hybrid}, vector ${found.vector}, BM25 ${found.keyword}` +
         (misses.length ? `; hybrid misses: ${misses.join(' | ')}` : ''),

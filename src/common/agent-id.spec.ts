@@ -13,7 +13,7 @@ describe('normalizeAgentId', () => {
     ['a'.repeat(70), 'a'.repeat(64)],
     ['x y'.repeat(30), 'x-y'.repeat(30).slice(0, 64).replace(/-+$/, '')],
   ])('%p -> %p', (input, expected) => {
-    expect(normalizeAgentId(input as string | undefined)).toBe(expected);
+    expect(normalizeAgentId(input)).toBe(expected);
   });
 
   it('cuts an over-long valid-looking id after cleaning and never ends with a dash', () => {

@@ -4,7 +4,6 @@ import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { ExecutionContext } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { asHttp } from '../../../test/support/as-http';

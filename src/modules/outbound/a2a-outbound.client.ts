@@ -33,7 +33,10 @@ export const MAX_REPLY_CHARS = 65_536;
 const MAX_POLL_FAILURES = 3;
 
 export interface A2aSendOutcome {
-  /** ok: settled with an answer; accepted: sent, not waited for; timeout: still running at replyTimeoutMs; error: the peer's task failed or polling broke. */
+  /**
+   * ok: settled with an answer; accepted: sent, not waited for; timeout: still running at replyTimeoutMs;
+   * error: the peer's task failed or polling broke.
+   */
   status: 'ok' | 'accepted' | 'timeout' | 'error';
   peer: string;
   /** Null when the peer answered with a message instead of a task. */

@@ -90,8 +90,8 @@ export async function callPeer(
 
 /** Untrusted peer text → one short line without control characters or our secrets. */
 export function sanitize(text: string, secrets: string[]): string {
-  // eslint-disable-next-line no-control-regex
   const out = maskSecretValues(text, secrets)
+    // eslint-disable-next-line no-control-regex -- control characters are what it strips
     .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
     .trim();
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;

@@ -37,7 +37,7 @@ describe('isPlainRecord', () => {
 
 describe('Describe, Default and the typed decorators on one property', () => {
   it('all end up in the JSON Schema, whatever their order, and the default is a copy', () => {
-    const proxies = Object.freeze([]) as readonly [];
+    const proxies: readonly [] = Object.freeze<[]>([]);
     class Sample {
       @IsOptional()
       @IsCidr()

@@ -125,7 +125,7 @@ function MapKeysMatch(pattern: RegExp, options?: ValidationOptions): PropertyDec
       propertyName: key as string,
       options,
       validator: {
-        validate: (value: unknown) => !(value instanceof Map) || [...value.keys()].every((k) => pattern.test(k)),
+        validate: (value: unknown) => !(value instanceof Map) || [...(value as Map<string, unknown>).keys()].every((k) => pattern.test(k)),
         defaultMessage: (args: ValidationArguments) => {
           const bad = [...(args.value as Map<string, unknown>).keys()].filter((k) => !pattern.test(k));
           return `invalid name ${bad.map((b) => JSON.stringify(b)).join(', ')}: names must match ${pattern.source}`;

@@ -55,7 +55,7 @@ export async function editConfigFile(input: EditConfigFileInput): Promise<EditCo
 
 function parseRoot(text: string): Record<string, unknown> {
   try {
-    const doc = JSON5.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    const doc: unknown = JSON5.parse(text.replace(/^\uFEFF/, ''));
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;
   } catch {
     // fall through: the file on disk is broken; say so instead of guessing
