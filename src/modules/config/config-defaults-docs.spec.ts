@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { keyReferenceSection, normalizePlaceholders, readConfigDoc } from '../../../test/support/config-reference';
 import { BUILT_IN_TOOL_NAMES } from '../../common/built-in-tools';
 import { configDefaultsByKey } from './config-default-keys';
 
@@ -15,8 +14,6 @@ import { configDefaultsByKey } from './config-default-keys';
  *   the code, it stays unset or is derived.
  */
 
-const DOC_PATH = path.resolve(__dirname, '../../../docs/configuration.md');
-const PLACEHOLDER = '<name>';
 /** A key as the reference writes it: `agents.defaults.model`, `agents.list[].tools.allow`, `models.providers.<name>`. */
 const KEY_PATH = /^[A-Za-z]\w*(?:\[\]|\.\w+|\.<\w+>)*$/;
 
@@ -31,14 +28,6 @@ interface ReferenceRow {
   keys: string[];
   cell: string;
   statement: Statement;
-}
-
-function keyReferenceSection(markdown: string): string {
-  const start = markdown.search(/^## .*Key reference.*$/m);
-  if (start < 0) throw new Error('docs/configuration.md has no "## … Key reference" section');
-  const rest = markdown.slice(start + 3);
-  const end = rest.search(/^## /m);
-  return end < 0 ? rest : rest.slice(0, end);
 }
 
 /** Cells of a table line; `\|` inside a cell is a literal bar, not a separator. */
@@ -62,10 +51,6 @@ function statementOf(cell: string): Statement {
   }
   const fallback = /^,\s*else\s+(.*)$/.exec(rest.trim());
   return fallback && KEY_PATH.test(span) ? { ...statementOf(fallback[1]), inheritsFrom: normalizePlaceholders(span) } : {};
-}
-
-function normalizePlaceholders(text: string): string {
-  return text.replace(/<[A-Za-z][A-Za-z0-9_-]*>/g, PLACEHOLDER);
 }
 
 /** The rows of every table in the section that has a "Default" column. */
@@ -93,7 +78,7 @@ function referenceRows(section: string): ReferenceRow[] {
 const show = (value: unknown) => JSON.stringify(value);
 
 describe('defaults in docs/configuration.md', () => {
-  const doc = readFileSync(DOC_PATH, 'utf8');
+  const doc = readConfigDoc();
   const rows = referenceRows(keyReferenceSection(doc));
   const inCode = configDefaultsByKey();
   const documented = new Set(rows.flatMap((r) => r.keys));

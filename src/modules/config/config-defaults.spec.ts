@@ -1,8 +1,8 @@
+import { type JsonSchema, walkSchemaProperties } from '../../../test/support/config-reference';
 import { configDefaultsByKey } from './config-default-keys';
 import { CONFIG_DEFAULTS } from './config-defaults';
 import { buildConfigJsonSchema } from './schema/export-schema';
 
-type JsonSchema = Record<string, unknown>;
 
 /** Every object and array reachable from `value`, with where it was found. */
 function* containers(value: unknown, at = 'CONFIG_DEFAULTS'): Generator<[string, object]> {
@@ -16,26 +16,10 @@ function* containers(value: unknown, at = 'CONFIG_DEFAULTS'): Generator<[string,
  * (`agents.list[].sandbox.mode`, `models.providers.<name>.timeoutMs`).
  */
 function schemaDefaultsByKey(schema: JsonSchema): Map<string, unknown> {
-  const definitions = (schema.definitions ?? {}) as Record<string, JsonSchema>;
-  const deref = (node: JsonSchema): JsonSchema =>
-    typeof node.$ref === 'string' ? (definitions[node.$ref.replace('#/definitions/', '')] ?? node) : node;
   const out = new Map<string, unknown>();
-  const walk = (raw: JsonSchema, prefix: string, depth: number): void => {
-    if (depth > 20) throw new Error(`schema nests too deep at ${prefix}`);
-    const node = deref(raw);
-    if (node.type === 'array' && node.items && typeof node.items === 'object') {
-      walk(node.items as JsonSchema, `${prefix}[]`, depth + 1);
-      return;
-    }
-    for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) {
-      const keyPath = prefix ? `${prefix}.${key}` : key;
-      if ('default' in child) out.set(keyPath, child.default);
-      walk(child, keyPath, depth + 1);
-    }
-    const values = node.additionalProperties;
-    if (values && typeof values === 'object') walk(values as JsonSchema, `${prefix}.<name>`, depth + 1);
-  };
-  walk(schema, '', 0);
+  walkSchemaProperties(schema, (keyPath, property) => {
+    if ('default' in property) out.set(keyPath, property.default);
+  });
   return out;
 }
 

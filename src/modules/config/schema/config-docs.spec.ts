@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { JsonSchema, keyReferenceSection, normalizePlaceholders, readConfigDoc, walkSchemaProperties } from '../../../../test/support/config-reference';
 import { buildConfigJsonSchema } from './export-schema';
 
 /**
@@ -15,66 +14,19 @@ import { buildConfigJsonSchema } from './export-schema';
  * walked; the doc must describe them in their own sections instead.
  */
 
-type JsonSchema = Record<string, unknown>;
-
-const DOC_PATH = path.resolve(__dirname, '../../../../docs/configuration.md');
-const PLACEHOLDER = '<name>';
 /** Keys documented in their own sections rather than as reference rows. */
 const SEPARATELY_DOCUMENTED = new Set(['$include', '$schema']);
 
 /** Every property path of the schema, e.g. `gateway.admin.sso.jwt.jwksUrl`, `agents.list[].id`. */
 function configKeyPaths(schema: JsonSchema): string[] {
-  const definitions = (schema.definitions ?? {}) as Record<string, JsonSchema>;
   const out: string[] = [];
-
-  const deref = (node: JsonSchema): JsonSchema => {
-    const ref = node.$ref;
-    if (typeof ref !== 'string') return node;
-    const target = definitions[ref.replace('#/definitions/', '')];
-    if (!target) throw new Error(`unresolved $ref ${ref}`);
-    return target;
-  };
-
-  const walk = (raw: JsonSchema, prefix: string, depth: number): void => {
-    if (depth > 20) throw new Error(`schema nests too deep at ${prefix}`);
-    const node = deref(raw);
-    if (node.type === 'array' && node.items && typeof node.items === 'object') {
-      walk(node.items as JsonSchema, `${prefix}[]`, depth + 1);
-      return;
-    }
-    const properties = node.properties as Record<string, JsonSchema> | undefined;
-    if (properties) {
-      for (const [key, child] of Object.entries(properties)) {
-        if (SEPARATELY_DOCUMENTED.has(key)) continue;
-        const keyPath = prefix ? `${prefix}.${key}` : key;
-        out.push(keyPath);
-        walk(child, keyPath, depth + 1);
-      }
-    }
-    // A map of config objects (`peers`, `providers`, `entries`): its entries' keys are documented under a
-    // placeholder name. Maps of plain strings (`headers`, `roleMapping`) are leaves.
-    const values = node.additionalProperties;
-    if (values && typeof values === 'object') {
-      const entry = deref(values as JsonSchema);
-      if (entry.properties || entry.additionalProperties) walk(entry, `${prefix}.${PLACEHOLDER}`, depth + 1);
-    }
-  };
-
-  walk(schema, '', 0);
+  // A map of config objects (`peers`, `providers`, `entries`): its entries' keys are documented under a
+  // placeholder name. Maps of plain strings (`headers`, `roleMapping`) are leaves.
+  walkSchemaProperties(schema, (keyPath) => out.push(keyPath), {
+    skip: SEPARATELY_DOCUMENTED,
+    entersMap: (entry) => Boolean(entry.properties || entry.additionalProperties),
+  });
   return out;
-}
-
-function normalizePlaceholders(text: string): string {
-  return text.replace(/<[A-Za-z][A-Za-z0-9_-]*>/g, PLACEHOLDER);
-}
-
-/** The text of the "Key reference" section: from its `##` heading to the next `##` heading. */
-function keyReferenceSection(markdown: string): string {
-  const start = markdown.search(/^## .*Key reference.*$/m);
-  if (start < 0) throw new Error('docs/configuration.md has no "## … Key reference" section');
-  const rest = markdown.slice(start + 3);
-  const end = rest.search(/^## /m);
-  return end < 0 ? rest : rest.slice(0, end);
 }
 
 /** Backticked paths in the first cell of every table row (fenced code blocks skipped). */
@@ -90,7 +42,7 @@ function documentedRowKeys(section: string): Set<string> {
 }
 
 describe('docs/configuration.md', () => {
-  const doc = readFileSync(DOC_PATH, 'utf8');
+  const doc = readConfigDoc();
   const schemaKeys = configKeyPaths(buildConfigJsonSchema());
   const rowKeys = documentedRowKeys(keyReferenceSection(doc));
 
