@@ -1,4 +1,6 @@
 import { type JsonSchema, walkSchemaProperties } from '../../../test/support/config-reference';
+import { snapshotFrom } from '../../../test/support/config-snapshot';
+import { isRecord } from '../../common/is-record';
 import { configDefaultsByKey } from './config-default-keys';
 import { CONFIG_DEFAULTS } from './config-defaults';
 import { buildConfigJsonSchema } from './schema/export-schema';
@@ -62,5 +64,45 @@ describe('the exported JSON Schema', () => {
   it('has no default that CONFIG_DEFAULTS does not have', () => {
     const extra = [...inSchema.keys()].filter((key) => !inCode.has(key));
     expect(extra).toEqual([]);
+  });
+});
+
+/**
+ * Keys whose default lands somewhere else in the normalized config: agents.defaults is folded into every
+ * resolved agent, memory.qmd settings into each agent's memory, and the SSO JWT block exists only when
+ * configured. Every other default must appear at its own key, so a key added to the schema but forgotten by
+ * normalization fails here.
+ */
+const RESHAPED_BY_NORMALIZATION = new Set([
+  'gateway.admin.sso.jwt.header',
+  'agents.defaults.model',
+  'agents.defaults.memorySearch.qmd.extraCollections',
+  'agents.defaults.sandbox.mode',
+  'agents.defaults.tools.allow',
+  'agents.defaults.tools.deny',
+  'agents.list',
+  'memory.qmd.sessions.enabled',
+  'memory.qmd.update.debounceMs',
+  'memory.qmd.limits.maxResults',
+  'memory.qmd.limits.maxSnippetChars',
+]);
+
+/** The value at a dotted key of the normalized config (maps are Maps there). */
+function valueAt(root: unknown, key: string): unknown {
+  let node = root;
+  for (const segment of key.split('.')) node = node instanceof Map ? node.get(segment) : isRecord(node) ? node[segment] : undefined;
+  return node;
+}
+
+describe('normalization', () => {
+  it('carries every default to the same key of the snapshot of an empty config', async () => {
+    const { config } = await snapshotFrom({});
+    const direct = [...configDefaultsByKey()].filter(([key]) => !key.includes('[]') && !key.includes('<'));
+    expect(direct.length).toBeGreaterThan(30);
+    const missed = direct
+      .filter(([key]) => !RESHAPED_BY_NORMALIZATION.has(key))
+      .filter(([key, value]) => JSON.stringify(valueAt(config, key)) !== JSON.stringify(value))
+      .map(([key, value]) => `${key}: the snapshot has ${JSON.stringify(valueAt(config, key))}, the default is ${JSON.stringify(value)}`);
+    expect(missed).toEqual([]);
   });
 });
