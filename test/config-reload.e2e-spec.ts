@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { AppError } from '../src/common/errors/app-error';
 import { problemFromAppError } from '../src/common/errors/problem-details';
+import { POLL_INTERVAL_MS } from '../src/modules/config/config-watcher.service';
 import { ConfigStore } from '../src/modules/config/config.store';
 import { ConfigWriter } from '../src/modules/config/writer/config-writer.service';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
@@ -256,8 +257,8 @@ describe('config hot reload (e2e)', () => {
     it('ignores file edits until POST /admin/config/reload applies them', async () => {
       const start = await status(gw);
       await gw.writeConfig('{ gateway: { reload: { mode: "off", debounceMs: 50 } }, agents: { list: [{ id: "main" }, { id: "later" }] } }');
-      // Well past stability (200 ms) + debounce (50 ms): a watcher would have applied it by now.
-      await sleep(1200);
+      // Well past stability (200 ms) + debounce (50 ms) + one backstop period: a watcher would have applied it by now.
+      await sleep(POLL_INTERVAL_MS + 1200);
       expect((await status(gw)).revision).toBe(start.revision);
       expect(await agentIds(gw)).toEqual(['main']);
 

@@ -8,7 +8,8 @@ import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/conf
 import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 
-export type ReloadTrigger = 'boot' | 'watch' | 'admin' | 'write';
+/** `watch`: a file watcher event; `poll`: the watcher's stat backstop saw a change no event reported. */
+export type ReloadTrigger = 'boot' | 'watch' | 'poll' | 'admin' | 'write';
 
 /** What one reload attempt did. `unchanged`: the files or the normalized config did not change. */
 export interface ReloadOutcome {

@@ -1,4 +1,5 @@
 import type { ConfigIssue } from './pipeline/config-issue';
+import type { FileStamp } from './pipeline/file-stamp';
 import type { AdminRole } from '../../common/auth/roles';
 
 /**
@@ -153,6 +154,12 @@ export interface RuntimeSnapshot {
   files: string[];
   /** sha256 over the contents of `files`, to recognize a change event that changed nothing. */
   contentHash: string;
+  /**
+   * Path → stamp (device, inode, size, mtime, ctime) of every file of `files`, and of `configPath` as given,
+   * taken right before the file was read; the watcher's backstop compares the files on disk with these.
+   * A root given as text (validate, tests) has none.
+   */
+  fileStamps: ReadonlyMap<string, FileStamp>;
   /** Dotted path of a key → the included file that provides it. */
   includedPaths: ReadonlyMap<string, string>;
   /** The merged document before ${VAR} substitution (safe to copy to disk: secrets stay as ${VAR}). */

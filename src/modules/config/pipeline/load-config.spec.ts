@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LoadResult, RuntimeSnapshot } from '../config.types';
+import { statStamp } from './file-stamp';
 import { loadConfig } from './load-config';
 import { INCLUDE_LIMITS } from './resolve-includes';
 
@@ -63,6 +64,44 @@ describe('loadConfig', () => {
     expect(s.files[1]).toBe(real);
     expect(s.includedPaths.get('agents')).toBe(real);
     expect(s.includedPaths.has('tools')).toBe(false);
+  });
+
+  it('stamps every file it read (and the root as given) with the stat taken before the read', async () => {
+    const s = await ok('{ $include: "agents.json5" }', {}, { 'agents.json5': '{ agents: { list: [{ id: "a" }] } }' });
+    const [root, fragment] = s.files;
+    expect([...s.fileStamps.keys()].sort()).toEqual([root, fragment].sort());
+    // Unchanged files: the stamp is what a stat gives now.
+    expect(s.fileStamps.get(root)).toBe(await statStamp(root));
+    expect(s.fileStamps.get(fragment)).toBe(await statStamp(fragment));
+    // A chmod (ctime), an in-place write (size, mtime) and a rename-over (inode) each give another stamp.
+    const before = await statStamp(fragment);
+    await fs.chmod(fragment, 0o600);
+    const chmodded = await statStamp(fragment);
+    await fs.writeFile(fragment, '{ agents: { list: [{ id: "b" }] } }');
+    const written = await statStamp(fragment);
+    await fs.writeFile(`${fragment}.tmp`, '{ agents: { list: [{ id: "b" }] } }');
+    await fs.rename(`${fragment}.tmp`, fragment);
+    const renamed = await statStamp(fragment);
+    expect(new Set([before, chmodded, written, renamed]).size).toBe(4);
+    expect(await statStamp(path.join(dir, 'gone.json5'))).toBe('missing:ENOENT');
+  });
+
+  it('stamps a symlinked root under both names: as given (what a re-pointed link changes) and as resolved', async () => {
+    await fs.writeFile(path.join(dir, 'real.json'), '{}');
+    const configPath = path.join(dir, 'link.json');
+    await fs.symlink('real.json', configPath);
+    const r = await loadConfig({ configPath, stateDir: dir, homeDir: dir, env: {} });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const real = await fs.realpath(path.join(dir, 'real.json'));
+    expect(r.snapshot.files).toEqual([real]);
+    expect([...r.snapshot.fileStamps.keys()].sort()).toEqual([configPath, real].sort());
+    expect(r.snapshot.fileStamps.get(configPath)).toBe(await statStamp(real));
+    expect(r.snapshot.fileStamps.get(real)).toBe(await statStamp(real));
+  });
+
+  it('has no stamp for a root given as text (nothing was read)', async () => {
+    const r = await loadConfig({ configPath: path.join(dir, 'openclaw.json'), stateDir: dir, homeDir: dir, env: {}, rootText: '{}' });
+    expect(r.ok && r.snapshot.fileStamps.size).toBe(0);
   });
 
   it('returns (never throws) the errors of whichever step failed, with warnings collected so far', async () => {

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import type { LoadResult, RuntimeSnapshot } from '../config.types';
 import { normalizeConfig } from '../normalize/normalize-config';
 import { defaultHomeDir, NormalizeContext } from '../normalize/normalize-context';
 import { ConfigIssue, ConfigLoadError } from './config-issue';
+import { fileStamp, FileStamp } from './file-stamp';
 import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
@@ -29,7 +31,8 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
   const env = input.env ?? process.env;
   const warnings: ConfigIssue[] = [];
   try {
-    const rootText = input.rootText ?? (await readRootFile(input.configPath));
+    const root = input.rootText === undefined ? await readRootFile(input.configPath) : { text: input.rootText, stamp: undefined };
+    const rootText = root.text;
     const included = await resolveIncludes(input.configPath, rootText);
     const substituted = substituteEnv(included.value, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);
@@ -59,6 +62,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       stateDir: input.stateDir,
       files: included.files,
       contentHash: hashContents(contents),
+      fileStamps: snapshotStamps(input.configPath, included.files[0], root.stamp, included.stamps),
       includedPaths: included.includedPaths,
       document: included.value,
       config: deepFreeze(config),
@@ -72,10 +76,14 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
   }
 }
 
-async function readRootFile(configPath: string): Promise<string> {
+/** The root file's text and its stamp, stat'ed before the read (see file-stamp.ts). */
+async function readRootFile(configPath: string): Promise<{ text: string; stamp: FileStamp }> {
+  let stamp: FileStamp;
   let size: number;
   try {
-    size = (await fs.stat(configPath)).size;
+    const stat = await fs.stat(configPath, { bigint: true });
+    stamp = fileStamp(stat);
+    size = Number(stat.size);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ConfigLoadError([
@@ -85,7 +93,25 @@ async function readRootFile(configPath: string): Promise<string> {
   if (size > INCLUDE_LIMITS.maxFileBytes) {
     throw new ConfigLoadError([{ path: '', file: configPath, message: `file is larger than ${INCLUDE_LIMITS.maxFileBytes} bytes` }]);
   }
-  return fs.readFile(configPath, 'utf8');
+  return { text: await fs.readFile(configPath, 'utf8'), stamp };
+}
+
+/**
+ * The stamps the watcher's backstop compares with: the root as given (`configPath`, which may be a symlink)
+ * and as resolved (`files[0]`) both get the stat of the root read; included files the stat of their read.
+ */
+function snapshotStamps(
+  configPath: string,
+  rootReal: string,
+  rootStamp: FileStamp | undefined,
+  included: ReadonlyMap<string, FileStamp>,
+): ReadonlyMap<string, FileStamp> {
+  const stamps = new Map(included);
+  if (rootStamp !== undefined) {
+    stamps.set(path.resolve(configPath), rootStamp);
+    stamps.set(rootReal, rootStamp);
+  }
+  return stamps;
 }
 
 export function sha256(text: string): string {

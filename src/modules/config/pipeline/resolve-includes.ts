@@ -1,6 +1,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
+import { fileStamp, FileStamp } from './file-stamp';
 import { parseJson5 } from './parse-json5';
 import { isPlainObject } from '../../../common/is-record';
 
@@ -23,6 +24,11 @@ export interface IncludeResult {
    * sibling) -> absolute real path of that file. Only the keys at each include site are recorded.
    */
   includedPaths: Map<string, string>;
+  /**
+   * Real path of each included file (and of the root when this function read it) -> its stamp, taken right
+   * before the file was read.
+   */
+  stamps: Map<string, FileStamp>;
 }
 
 export const INCLUDE_LIMITS = { maxDepth: 10, maxFileBytes: 2 * 1024 * 1024 };
@@ -41,6 +47,7 @@ interface Context {
   configDir: string;
   issues: ConfigIssue[];
   files: Set<string>;
+  stamps: Map<string, FileStamp>;
 }
 
 /** The file currently being walked. */
@@ -71,11 +78,13 @@ export async function resolveIncludes(rootFile: string, rootText?: string): Prom
   }
   const rootReal = await fs.realpath(rootAbs).catch(() => rootAbs);
 
+  const stamps = new Map<string, FileStamp>();
   let text = rootText;
   if (text === undefined) {
     const read = await readLimited(rootReal, 'config file');
     if ('message' in read) return rootFail(read.message);
     text = read.text;
+    stamps.set(rootReal, read.stamp);
   } else if (Buffer.byteLength(text, 'utf8') > INCLUDE_LIMITS.maxFileBytes) {
     return rootFail(tooBig('config file', Buffer.byteLength(text, 'utf8')));
   }
@@ -83,7 +92,7 @@ export async function resolveIncludes(rootFile: string, rootText?: string): Prom
   const parsed = parseJson5(text, rootAbs); // throws its own ConfigLoadError
   if (!isPlainObject(parsed)) return rootFail(`the config must be an object, got ${kindOf(parsed)}`);
 
-  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]) };
+  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), stamps };
   const frame: Frame = { file: rootAbs, dir: configDir, depth: 0, chain: [rootReal] };
   const resolved = await resolveNode(parsed, [], ctx, frame);
   if (ctx.issues.length) throw new ConfigLoadError(ctx.issues);
@@ -92,6 +101,7 @@ export async function resolveIncludes(rootFile: string, rootText?: string): Prom
     value: resolved.value as Record<string, unknown>,
     files: [...ctx.files],
     includedPaths: resolved.origins,
+    stamps,
   };
 }
 
@@ -179,6 +189,7 @@ async function loadIncluded(given: string, segs: Segment[], at: string, ctx: Con
   const read = await readLimited(real, `included file ${given}`);
   if ('message' in read) return fail(read.message);
   ctx.files.add(real);
+  ctx.stamps.set(real, read.stamp);
 
   let parsed: unknown;
   try {
@@ -264,13 +275,16 @@ function isBelow(p: string, parent: string): boolean {
   return p.startsWith(`${parent}.`) || p.startsWith(`${parent}[`);
 }
 
-/** Stat before reading so a huge (or endless, e.g. /dev/zero-like) file is never loaded. */
-async function readLimited(real: string, label: string): Promise<{ text: string } | { message: string }> {
+/**
+ * Stat before reading so a huge (or endless, e.g. /dev/zero-like) file is never loaded. The same stat is the
+ * file's stamp: taken before the read, so any later change differs from it.
+ */
+async function readLimited(real: string, label: string): Promise<{ text: string; stamp: FileStamp } | { message: string }> {
   try {
-    const stat = await fs.stat(real);
+    const stat = await fs.stat(real, { bigint: true });
     if (!stat.isFile()) return { message: `${label} is not a regular file` };
-    if (stat.size > INCLUDE_LIMITS.maxFileBytes) return { message: tooBig(label, stat.size) };
-    return { text: await fs.readFile(real, 'utf8') };
+    if (stat.size > BigInt(INCLUDE_LIMITS.maxFileBytes)) return { message: tooBig(label, Number(stat.size)) };
+    return { text: await fs.readFile(real, 'utf8'), stamp: fileStamp(stat) };
   } catch (err) {
     return { message: `cannot read ${label}: ${errorCode(err)}` };
   }
