@@ -9,6 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
+import { lockStateDir } from './common/fs/state-dir-lock';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
@@ -27,15 +28,34 @@ export interface RunningGateway {
 const ADMIN_BODY_LIMIT = '2mb';
 
 /**
- * Builds and starts the gateway: load the config (throws ConfigLoadError when invalid — the CLI exits 78),
- * wire HTTP, start watching, listen on gateway.bind:gateway.port (or `--port`).
+ * Builds and starts the gateway: lock the state dir (throws StateDirInUseError when another gateway has it —
+ * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), wire HTTP,
+ * start watching, listen on gateway.bind:gateway.port (or `--port`).
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  // Before Nest builds anything: from the first constructor on, modules may read and write the state dir (on
+  // init the A2A task service fails every unsettled task), and a second gateway must stop before all of that.
+  const lock = await lockStateDir(options.stateDir);
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    });
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+  // The lock is let go only once the app has closed, so every last write (sessions, audit log) happens under it.
+  // On a signal, Nest's shutdown hook closes the app and the process ends, which releases the lock.
+  const close = async () => {
+    try {
+      await app.close();
+    } finally {
+      await lock.release();
+    }
+  };
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   try {
@@ -46,9 +66,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await app.listen(options.portOverride ?? port, bind);
     const address = app.getHttpServer().address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return { app, url: `http://${host}:${address.port}`, port: address.port, close: () => app.close() };
+    return { app, url: `http://${host}:${address.port}`, port: address.port, close };
   } catch (err) {
-    await app.close().catch(() => undefined);
+    await close().catch(() => undefined);
     throw err;
   }
 }

@@ -1,7 +1,10 @@
+import { StateDirInUseError } from '../common/fs/state-dir-lock';
 import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
 export const EXIT_CONFIG = 78;
+/** sysexits EX_TEMPFAIL: another gateway holds the state dir; starting again once it has stopped will work. */
+export const EXIT_STATE_DIR_IN_USE = 75;
 
 export async function runGateway(opts: { config?: string; stateDir?: string; port?: number }): Promise<void> {
   const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
@@ -20,6 +23,10 @@ export async function runGateway(opts: { config?: string; stateDir?: string; por
       process.stderr.write(`clawgate: invalid config ${located.configPath}; not starting:\n`);
       for (const issue of err.issues) process.stderr.write(`  ${formatConfigIssue(issue)}\n`);
       process.exit(EXIT_CONFIG);
+    }
+    if (err instanceof StateDirInUseError) {
+      process.stderr.write(`clawgate: ${err.detail}; not starting\n`);
+      process.exit(EXIT_STATE_DIR_IN_USE);
     }
     throw err;
   }

@@ -10,8 +10,15 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** What a scripted step answers: JSON, raw text (for malformed bodies), or no answer at all. */
-export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall';
+/**
+ * What a scripted step answers: JSON, raw text (for malformed bodies), no answer at all, or an answer held
+ * back until `after` settles (a slow model the test decides when to let finish).
+ */
+export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall' | HeldReply;
+export interface HeldReply {
+  after: Promise<unknown>;
+  reply: FakeReply;
+}
 export type FakeStep = (req: RecordedRequest) => FakeReply;
 
 export interface FakeApiRules {
@@ -74,6 +81,11 @@ export class FakeModelServer {
     this.clientAborts = 0;
   }
 
+  /** Answers like `step`, but only once `gate` settles; the request stays open until then. */
+  held(gate: Promise<unknown>, step: FakeStep): FakeStep {
+    return (req) => ({ after: gate, reply: step(req) });
+  }
+
   /** Records a violation and answers it as the API's 400, so a provider that sends a bad shape fails loudly. */
   reject(message: string): FakeReply {
     this.violations.push(message);
@@ -97,7 +109,12 @@ export class FakeModelServer {
     }
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
     this.requests.push(recorded);
-    const reply = this.replyFor(recorded);
+    let reply = this.replyFor(recorded);
+    while (typeof reply === 'object' && 'after' in reply) {
+      const { after, reply: next } = reply;
+      await after.catch(() => undefined);
+      reply = next;
+    }
     if (reply === 'stall') {
       // Never answer; the provider's timeout or the run's abort must end it. `close` fires when the client hangs up.
       res.on('close', () => {

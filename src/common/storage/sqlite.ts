@@ -24,9 +24,9 @@ export interface SqliteDatabase {
 
 type SqliteConstructor = new (file: string, options?: { timeout?: number }) => SqliteDatabase;
 
-/** Opens (creating) a database file; waits up to 5 s for a lock held by another connection. */
-export function openSqlite(file: string): SqliteDatabase {
+/** Opens (creating) a database file; waits up to `busyTimeoutMs` (5 s) for a lock held by another connection. */
+export function openSqlite(file: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}): SqliteDatabase {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require('better-sqlite3') as SqliteConstructor;
-  return new Database(file, { timeout: 5000 });
+  return new Database(file, { timeout: busyTimeoutMs });
 }
