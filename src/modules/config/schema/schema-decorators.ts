@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
@@ -75,6 +75,11 @@ export function NestedMap(cls: () => new () => object, refName: string, keyPatte
   return (target, key) => {
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
+    // class-transformer skips every name the Map class has a member of (`get`, `keys`, `size`, ...), so an
+    // entry with such a name would vanish; the map is built here from the document, every name as written.
+    Transform(({ value, obj }: TransformFnParams) => entryMap(cls(), (obj as Record<string | symbol, unknown>)[key], value), {
+      toClassOnly: true,
+    })(target, key);
     if (keyPattern) MapKeysMatch(keyPattern)(target, key);
     addToSchema(target, key, {
       type: 'object',
@@ -115,6 +120,12 @@ export function StringMap(valuePattern?: { enum: readonly string[] }, descriptio
       ...(description ? { description } : {}),
     });
   };
+}
+
+/** The entries of a map as schema instances; anything but an object is left as class-transformer made it, for the validators. */
+function entryMap(cls: new () => object, raw: unknown, transformed: unknown): unknown {
+  if (!isPlainRecord(raw)) return transformed;
+  return new Map(Object.entries(raw).map(([name, entry]) => [name, plainToInstance(cls, entry) as unknown]));
 }
 
 function MapKeysMatch(pattern: RegExp, options?: ValidationOptions): PropertyDecorator {
