@@ -176,6 +176,15 @@ describe('loadConfig', () => {
       expect(Object.keys(s.config.models.providers)).toEqual(expect.arrayContaining(names));
     });
 
+    it('rejects an array where an object belongs instead of crashing in normalization', async () => {
+      expect(errorsOf(await load('{ bindings: [[{ agentId: "main", match: { channel: "http" } }]] }'))).toEqual([
+        'bindings[0]: must be an object (got an array)',
+      ]);
+      expect(errorsOf(await load('{ memory: { qmd: { paths: [[{ path: "notes" }]] } } }'))).toEqual([
+        'memory.qmd.paths[0]: must be an object (got an array)',
+      ]);
+    });
+
     it('does not take a built-in object property for a model provider', async () => {
       expect(errorsOf(await load('{ agents: { list: [{ id: "main", model: "constructor/x" }] } }'))).toEqual([
         expect.stringMatching(/^agents\.list\[0\]\.model: unknown model provider "constructor"/),

@@ -149,6 +149,22 @@ describe('validateConfig', () => {
     });
   });
 
+  it('rejects an array where an object belongs, at any level (the validators would look inside it)', () => {
+    const got = 'must be an object (got an array)';
+    expect(errorsOf({ tools: { sessions: [{ visibility: 'all' }] } })).toEqual([`tools.sessions: ${got}`]);
+    expect(errorsOf({ gateway: { reload: [], admin: { sso: { jwt: [] } } } })).toEqual([`gateway.reload: ${got}`, `gateway.admin.sso.jwt: ${got}`]);
+    expect(errorsOf({ agents: { list: [{ id: 'a' }, [{ id: 'b' }]] } })).toEqual([`agents.list[1]: ${got}`]);
+    expect(errorsOf({ bindings: [[{ agentId: 'main', match: { channel: 'http' } }]] })).toEqual([`bindings[0]: ${got}`]);
+    expect(errorsOf({ agents: { list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [[]] } } }] } })).toEqual([
+      `agents.list[0].memorySearch.qmd.extraCollections[0]: ${got}`,
+    ]);
+    expect(errorsOf({ agents: { entries: { x: [] } }, channels: { a2a: { peers: { p: [{ token: 't' }] } } } })).toEqual([
+      `agents.entries.x: ${got}`,
+      `channels.a2a.peers.p: ${got}`,
+    ]);
+    expect(errorsOf({ memory: { qmd: { paths: [[{ path: 'x' }]] } } })).toEqual([`memory.qmd.paths[0]: ${got}`]);
+  });
+
   describe('reserved key names', () => {
     // JSON.parse, because `__proto__` in an object literal would set the prototype instead of adding a key.
     const doc = (json: string): unknown => JSON.parse(json);

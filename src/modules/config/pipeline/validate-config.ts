@@ -4,6 +4,7 @@ import { getMetadataStorage, validateSync, ValidationError } from 'class-validat
 import { OpenClawConfig } from '../schema/openclaw.schema';
 import { isPlainRecord } from '../schema/schema-decorators';
 import { ConfigIssue, toDottedPath } from './config-issue';
+import { arraysWhereObjectsBelong } from './misplaced-arrays';
 import { reservedKeyIssues } from './reserved-keys';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
@@ -29,6 +30,8 @@ export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = ne
   if (reserved.length) return { errors: reserved };
   const shapeErrors = checkContainerShapes(doc);
   if (shapeErrors.length) return { errors: shapeErrors };
+  const misplaced = arraysWhereObjectsBelong(doc);
+  if (misplaced.length) return { errors: misplaced };
 
   const instance = new OpenClawConfig();
   const errors: ConfigIssue[] = [];
