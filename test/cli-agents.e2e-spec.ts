@@ -53,6 +53,17 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(await fs.readFile(gw.configPath, 'utf8')).toContain('// kept by the CLI');
   });
 
+  it('adds an id starting with _ under the id the gateway and the admin API give it', async () => {
+    const add = await cli('agents', 'add', '_ops');
+    expect(add.code).toBe(0);
+    expect(add.stdout).toMatch(/added agent ops \(revision [0-9a-f]{12}\)/);
+    expect(await fs.readFile(gw.configPath, 'utf8')).toContain('id: "ops"');
+    await waitFor('ops in the gateway', async () => (await request(gw.url).get('/admin/agents/_ops')).body?.id === 'ops', 4000);
+    const del = await cli('agents', 'delete', '_ops');
+    expect(del.code).toBe(0);
+    await waitFor('ops removed', async () => (await request(gw.url).get('/admin/agents/ops')).status === 404, 4000);
+  });
+
   it('refuses invalid edits with exit 1, a message naming the problem, and an unchanged file', async () => {
     const before = await fs.readFile(gw.configPath, 'utf8');
     const dup = await cli('agents', 'add', 'MAIN');

@@ -40,6 +40,33 @@ describe('clawgate gateway', () => {
     expect(await fs.readFile(config, 'utf8')).toContain('modle');
   }, 60_000);
 
+  it.each([
+    {
+      what: 'a key named constructor',
+      file: 'reserved-key.json5',
+      text: '{ models: { providers: { local: { api: "echo", headers: { constructor: "x" } } } } }',
+      expected: '  models.providers.local.headers.constructor: reserved key name',
+    },
+    {
+      what: '20,000 levels of nesting',
+      file: 'too-deep.json5',
+      text: `{ agents: ${'{ a: '.repeat(20_000)}1${' }'.repeat(20_000)} }`,
+      expected: `too-deep.json5: agents${'.a'.repeat(63)}: nested too deeply: objects and arrays may nest at most 64 levels`,
+    },
+  ])(
+    'exits 78 on $what, naming the path',
+    async ({ file, text, expected }) => {
+      const config = path.join(tmp, file);
+      await fs.writeFile(config, text);
+      const run = await runCli(build.cliJs, ['gateway', '--config', config, '--state-dir', path.join(tmp, `state-${file}`)], env());
+      expect(run.code).toBe(78);
+      expect(run.stderr).toContain(`clawgate: invalid config ${config}; not starting:`);
+      expect(run.stderr).toContain(expected);
+      expect(run.stdout).not.toContain('listening');
+    },
+    60_000,
+  );
+
   it('exits 78 on a missing config file', async () => {
     const run = await runCli(
       build.cliJs,

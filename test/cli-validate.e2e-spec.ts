@@ -111,6 +111,21 @@ const BAD: BadCase[] = [
     expected: ['gateway.trustedProxies: "10.1.0.0/33": not an IP address or CIDR block'],
   },
   {
+    name: 'reserved-key-in-a-string-map',
+    files: { 'openclaw.json': '{ gateway: { admin: { sso: { roleMapping: { constructor: "admin" } } } } }' },
+    expected: ['error: gateway.admin.sso.roleMapping.constructor: reserved key name'],
+  },
+  {
+    name: 'proto-key-in-a-binding',
+    files: { 'openclaw.json': '{ bindings: [{ agentId: "main", match: { channel: "http", __proto__: { accountId: "*" } } }] }' },
+    expected: ['error: bindings[0].match.__proto__: reserved key name'],
+  },
+  {
+    name: 'nested-too-deeply',
+    files: { 'openclaw.json': `{ agents: ${'['.repeat(20_000)}${']'.repeat(20_000)} }` },
+    expected: [/openclaw\.json: agents(\[0\]){63}: nested too deeply: objects and arrays may nest at most 64 levels/],
+  },
+  {
     name: 'malformed-json5',
     // The stray comma is on line 3, column 25.
     files: { 'openclaw.json': '{\n  agents: {\n    list: [{ id: "a" }, , ],\n  },\n}\n' },

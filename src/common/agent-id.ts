@@ -13,7 +13,8 @@ export function isCanonicalAgentId(id: string): boolean {
 /**
  * Canonical agent id: trimmed, lowercase, `[a-z0-9_-]`, at most 64 chars. Ids that are already valid are
  * only lowercased; anything else has runs of other characters turned into `-` so `"Code Bot!"` becomes
- * `code-bot`. An id with nothing usable left becomes `main`.
+ * `code-bot`, and loses leading `-`/`_` (a canonical id starts with a letter or digit, and session keys
+ * accept only canonical ids) and trailing `-`. An id with nothing usable left becomes `main`.
  */
 export function normalizeAgentId(raw: string | undefined | null): string {
   const trimmed = (raw ?? '').trim();
@@ -22,7 +23,7 @@ export function normalizeAgentId(raw: string | undefined | null): string {
   const cleaned = trimmed
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^[-_]+|-+$/g, '')
     .slice(0, 64)
     .replace(/-+$/g, '');
   return cleaned || DEFAULT_AGENT_ID;

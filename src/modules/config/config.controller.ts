@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Res } from '@nestjs/com
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { badRequest } from '../../common/errors/app-error';
-import { ConfigAdminService } from './config-admin.service';
+import { ConfigAdminService, invalidConfig } from './config-admin.service';
+import { nestingIssue } from './pipeline/nesting-limit';
 import { stripEtag } from '../../common/http/if-match';
 import { ConfigStore } from './config.store';
 import { ProblemDto } from '../../common/errors/problem.dto';
@@ -78,6 +79,11 @@ function bodyAsText(body: unknown): string {
     if (!body.trim()) throw badRequest('the request body is empty; send the config as JSON5 text or a JSON object');
     return body;
   }
-  if (body && typeof body === 'object' && !Array.isArray(body)) return JSON.stringify(body);
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    // JSON.stringify recurses: a body nested too deeply is answered like the same text would be, not with a crash.
+    const tooDeep = nestingIssue(body);
+    if (tooDeep) throw invalidConfig([tooDeep]);
+    return JSON.stringify(body);
+  }
   throw badRequest('send the config as JSON5 text (Content-Type application/json5) or as a JSON object');
 }

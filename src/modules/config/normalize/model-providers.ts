@@ -68,7 +68,8 @@ export function normalizeModelProviders(
 /** Checks an agent's `provider/model` against the providers; warns when a key is missing. */
 export function checkModelRef(ctx: NormalizeContext, providers: Record<string, ModelProviderSettings>, model: string, path: string): void {
   const providerName = model.slice(0, model.indexOf('/'));
-  const provider = providers[providerName];
+  // Own entries only: `constructor/x` must not find Object's constructor.
+  const provider = Object.hasOwn(providers, providerName) ? providers[providerName] : undefined;
   if (!provider) {
     const hint = suggestClosest(providerName, Object.keys(providers));
     ctx.errors.push({

@@ -96,6 +96,20 @@ describe('normalizeAgents', () => {
       expect(agents.map((a) => a.id)).toEqual(['main', 'other']);
     });
 
+    it('gives ids that start with _ or - the canonical form session keys need, in both forms', () => {
+      const listed = run({ list: [{ id: '_ops' }, { id: '__proto__' }, { id: '-x-' }] });
+      expect(listed.agents.map((a) => a.id)).toEqual(['ops', 'proto__', 'x']);
+      const mapped = run({ entries: { _ops: {}, '__Team__': {} } });
+      expect(mapped.agents.map((a) => a.id)).toEqual(['ops', 'team__']);
+    });
+
+    it('rejects the id constructor in both forms, as agents.entries could not hold it as a key', () => {
+      expect(messages(run({ list: [{ id: 'main' }, { id: 'Constructor' }] }).errors)).toEqual([
+        'agents.list[1].id: agent id "constructor" is a reserved name',
+      ]);
+      expect(messages(run({ entries: { Constructor: {} } }).errors)).toEqual(['agents.entries.Constructor: agent id "constructor" is a reserved name']);
+    });
+
     it('rejects duplicates in the map form too', () => {
       const { errors } = run({ entries: { 'Code Bot': {}, 'code-bot': {} } });
       expect(messages(errors)).toEqual([

@@ -3,6 +3,7 @@ import { DEFAULT_AGENT_ID, normalizeAgentId } from '../../../common/agent-id';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { MemoryCollectionSettings, ResolvedAgent } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
+import { RESERVED_KEY_NAMES } from '../pipeline/reserved-keys';
 import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryCollectionConfig } from '../schema/agents.schema';
 import { isInside, NormalizeContext, resolveUserPath } from './normalize-context';
 
@@ -33,6 +34,11 @@ export function normalizeAgents(
   for (const { rawId, entry, source } of raw) {
     const id = normalizeAgentId(rawId);
     const idPath = toDottedPath(source[1] === 'list' ? [...source, 'id'] : source);
+    // The same rule as for keys, so an agent means the same in agents.list and in agents.entries.
+    if (RESERVED_KEY_NAMES.has(id)) {
+      ctx.errors.push({ path: idPath, message: `agent id "${id}" is a reserved name` });
+      continue;
+    }
     const earlier = seen.get(id);
     if (earlier) {
       ctx.errors.push({

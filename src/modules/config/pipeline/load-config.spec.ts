@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import type { LoadResult, RuntimeSnapshot } from '../config.types';
 import { statStamp } from './file-stamp';
 import { loadConfig } from './load-config';
+import { MAX_NESTING_DEPTH } from './nesting-limit';
+import { RESERVED_KEY_MESSAGE } from './reserved-keys';
 import { INCLUDE_LIMITS } from './resolve-includes';
 
 /** The whole pipeline on real files; each step has its own spec, this one checks how they are chained. */
@@ -125,6 +127,108 @@ describe('loadConfig', () => {
     await fs.writeFile(configPath, '{ agents: { list: [{ id: "on-disk" }] } }');
     const r = await loadConfig({ configPath, stateDir: dir, homeDir: dir, env: {}, rootText: '{ agents: { list: [{ id: "posted" }] } }' });
     expect(r.ok && r.snapshot.config.agents.map((a) => a.id)).toEqual(['posted']);
+  });
+
+  describe('documents the schema classes cannot hold', () => {
+    const errorsOf = (r: LoadResult) => (r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`));
+    const reserved = (p: string) => `${p}: ${RESERVED_KEY_MESSAGE}`;
+    const chain = (levels: number, open: string, close: string, inner = '1') => open.repeat(levels) + inner + close.repeat(levels);
+
+    it('rejects a key named constructor in a string map instead of crashing in the validator', async () => {
+      expect(errorsOf(await load('{ gateway: { admin: { sso: { roleMapping: { constructor: "admin" } } } } }'))).toEqual([
+        reserved('gateway.admin.sso.roleMapping.constructor'),
+      ]);
+      expect(errorsOf(await load('{ models: { providers: { local: { api: "echo", headers: { constructor: "x" } } } } }'))).toEqual([
+        reserved('models.providers.local.headers.constructor'),
+      ]);
+    });
+
+    it('rejects 20,000 levels of nesting, naming the path where the limit is exceeded and the file', async () => {
+      const objects = await load(`{ agents: ${chain(20_000, '{ a: ', ' }')} }`);
+      const arrays = await load(`{ bindings: ${chain(20_000, '[', ']')} }`);
+      const deepest = (first: string, seg: string) => [first, ...Array<string>(MAX_NESTING_DEPTH - 1).fill(seg)].join('');
+      expect(objects.ok ? [] : objects.errors).toEqual([
+        {
+          path: deepest('agents', '.a'),
+          file: expect.stringContaining('openclaw-'),
+          message: `nested too deeply: objects and arrays may nest at most ${MAX_NESTING_DEPTH} levels`,
+        },
+      ]);
+      expect(arrays.ok ? [] : arrays.errors.map((e) => e.path)).toEqual([deepest('bindings', '[0]')]);
+    });
+
+    it('counts the nesting of an included file from its $include and names that file', async () => {
+      // The include site `agents` is level 2, so the file may add 62 levels below its own root object.
+      const fits = await load('{ agents: { $include: "deep.json5" } }', {}, { 'deep.json5': `{ a: ${chain(62, '{ a: ', ' }')} }` });
+      expect(errorsOf(fits)).toEqual(['agents.a: unknown key']);
+      const over = await load('{ agents: { $include: "deep.json5" } }', {}, { 'deep.json5': `{ a: ${chain(63, '{ a: ', ' }')} }` });
+      expect(over.ok ? [] : over.errors).toEqual([
+        expect.objectContaining({ path: `agents${'.a'.repeat(63)}`, file: path.join(await fs.realpath(dir), 'deep.json5') }),
+      ]);
+    });
+
+    it('rejects __proto__ keys with their path instead of dropping them', async () => {
+      const r = await load(`{
+        agents: { list: [{ id: "main" }] },
+        bindings: [{ agentId: "main", match: { channel: "http", __proto__: { accountId: "*" } } }],
+      }`);
+      expect(errorsOf(r)).toEqual([reserved('bindings[0].match.__proto__')]);
+      expect(errorsOf(await load('{ __proto__: { gateway: { port: 1 } } }'))).toEqual([reserved('__proto__')]);
+      expect(errorsOf(await load('{ $include: "part.json5" }', {}, { 'part.json5': '{ tools: { "__proto__": {} } }' }))).toEqual([
+        reserved('tools.__proto__'),
+      ]);
+    });
+
+    it('rejects map entries named after built-in object properties instead of dropping them', async () => {
+      const r = await load(`{
+        channels: {
+          a2a: { peers: { constructor: { token: "t1" }, toString: { token: "t2" }, ok: { token: "t3" } } },
+          http: { accounts: { valueOf: { token: "t4" } } },
+        },
+        models: { providers: { hasOwnProperty: { api: "echo" } } },
+        agents: { entries: { __proto__: {}, isPrototypeOf: {} } },
+        tools: { toString: {} },
+      }`);
+      expect(errorsOf(r)).toEqual([
+        reserved('channels.a2a.peers.constructor'),
+        reserved('channels.a2a.peers.toString'),
+        reserved('channels.http.accounts.valueOf'),
+        reserved('models.providers.hasOwnProperty'),
+        reserved('agents.entries.__proto__'),
+        reserved('agents.entries.isPrototypeOf'),
+        reserved('tools.toString'),
+      ]);
+    });
+
+    it('keeps map entries whose names are members of Map (get, keys, size, ...) as written', async () => {
+      // (forEach too, but peer and account names are lowercase)
+      const names = ['get', 'set', 'has', 'delete', 'clear', 'keys', 'values', 'entries', 'size'];
+      const map = (entry: (name: string, i: number) => string) => `{ ${names.map((n, i) => `${n}: ${entry(n, i)}`).join(', ')} }`;
+      const s = await ok(`{
+        agents: { entries: ${map(() => '{}')} },
+        channels: { a2a: { peers: ${map((_, i) => `{ token: "p${i}" }`)} }, http: { accounts: ${map((_, i) => `{ token: "h${i}" }`)} } },
+        models: { providers: ${map(() => '{ api: "echo" }')} },
+      }`);
+      expect(s.config.agents.map((a) => a.id)).toEqual(names);
+      expect(Object.keys(s.config.channels.a2a.peers)).toEqual(names);
+      expect(Object.keys(s.config.channels.http.accounts)).toEqual(names);
+      expect(Object.keys(s.config.models.providers)).toEqual(expect.arrayContaining(names));
+    });
+
+    it('rejects an array where an object belongs instead of crashing in normalization', async () => {
+      expect(errorsOf(await load('{ bindings: [[{ agentId: "main", match: { channel: "http" } }]] }'))).toEqual([
+        'bindings[0]: must be an object (got an array)',
+      ]);
+      expect(errorsOf(await load('{ memory: { qmd: { paths: [[{ path: "notes" }]] } } }'))).toEqual([
+        'memory.qmd.paths[0]: must be an object (got an array)',
+      ]);
+    });
+
+    it('does not take a built-in object property for a model provider', async () => {
+      expect(errorsOf(await load('{ agents: { list: [{ id: "main", model: "constructor/x" }] } }'))).toEqual([
+        expect.stringMatching(/^agents\.list\[0\]\.model: unknown model provider "constructor"/),
+      ]);
+    });
   });
 
   it('reports a missing or oversized file by name', async () => {

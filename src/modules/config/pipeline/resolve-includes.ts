@@ -2,6 +2,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
 import { fileStamp, FileStamp } from './file-stamp';
+import { nestingIssue } from './nesting-limit';
 import { parseJson5 } from './parse-json5';
 import { isPlainObject } from '../../../common/is-record';
 
@@ -91,6 +92,9 @@ export async function resolveIncludes(rootFile: string, rootText?: string): Prom
 
   const parsed = parseJson5(text, rootAbs); // throws its own ConfigLoadError
   if (!isPlainObject(parsed)) return rootFail(`the config must be an object, got ${kindOf(parsed)}`);
+  // Before anything walks the document recursively.
+  const tooDeep = nestingIssue(parsed);
+  if (tooDeep) throw new ConfigLoadError([{ ...tooDeep, file: rootAbs }]);
 
   const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), stamps };
   const frame: Frame = { file: rootAbs, dir: configDir, depth: 0, chain: [rootReal] };
@@ -202,6 +206,12 @@ async function loadIncluded(given: string, segs: Segment[], at: string, ctx: Con
   }
   if (!isPlainObject(parsed)) {
     return fail(`included file ${given} must contain an object, got ${kindOf(parsed)}`);
+  }
+  // The file's content lands at the include site, so the depth counts from there.
+  const tooDeep = nestingIssue(parsed, segs);
+  if (tooDeep) {
+    ctx.issues.push({ ...tooDeep, file: real });
+    return undefined;
   }
 
   const inner = await resolveNode(parsed, segs, ctx, {

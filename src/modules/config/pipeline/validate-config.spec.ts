@@ -1,5 +1,6 @@
 import { A2aPeerConfig } from '../schema/channels.schema';
-import type { ConfigIssue } from './config-issue';
+import { ConfigIssue, toDottedPath } from './config-issue';
+import { RESERVED_KEY_MESSAGE, RESERVED_KEY_NAMES } from './reserved-keys';
 import { validateConfig } from './validate-config';
 
 /** `path: message` lines, the way the CLI prints them; easier to read in a failing expectation. */
@@ -145,6 +146,57 @@ describe('validateConfig', () => {
       expect(errorsOf({ gateway: { admin: { sso: { roleMapping: { devs: 'operator', ops: 'root' } } } } })).toEqual([
         'gateway.admin.sso.roleMapping: must map names to one of: viewer, operator, admin (check "ops")',
       ]);
+    });
+  });
+
+  it('rejects an array where an object belongs, at any level (the validators would look inside it)', () => {
+    const got = 'must be an object (got an array)';
+    expect(errorsOf({ tools: { sessions: [{ visibility: 'all' }] } })).toEqual([`tools.sessions: ${got}`]);
+    expect(errorsOf({ gateway: { reload: [], admin: { sso: { jwt: [] } } } })).toEqual([`gateway.reload: ${got}`, `gateway.admin.sso.jwt: ${got}`]);
+    expect(errorsOf({ agents: { list: [{ id: 'a' }, [{ id: 'b' }]] } })).toEqual([`agents.list[1]: ${got}`]);
+    expect(errorsOf({ bindings: [[{ agentId: 'main', match: { channel: 'http' } }]] })).toEqual([`bindings[0]: ${got}`]);
+    expect(errorsOf({ agents: { list: [{ id: 'a', memorySearch: { qmd: { extraCollections: [[]] } } }] } })).toEqual([
+      `agents.list[0].memorySearch.qmd.extraCollections[0]: ${got}`,
+    ]);
+    expect(errorsOf({ agents: { entries: { x: [] } }, channels: { a2a: { peers: { p: [{ token: 't' }] } } } })).toEqual([
+      `agents.entries.x: ${got}`,
+      `channels.a2a.peers.p: ${got}`,
+    ]);
+    expect(errorsOf({ memory: { qmd: { paths: [[{ path: 'x' }]] } } })).toEqual([`memory.qmd.paths[0]: ${got}`]);
+  });
+
+  describe('reserved key names', () => {
+    // JSON.parse, because `__proto__` in an object literal would set the prototype instead of adding a key.
+    const doc = (json: string): unknown => JSON.parse(json);
+
+    it.each([...RESERVED_KEY_NAMES])('rejects %s as a section key, an object key, a map name and a string-map name', (name) => {
+      const key = JSON.stringify(name);
+      const at = toDottedPath([name]);
+      expect(errorsOf(doc(`{ ${key}: {} }`))).toEqual([`${at}: ${RESERVED_KEY_MESSAGE}`]);
+      expect(errorsOf(doc(`{ "tools": { ${key}: {} } }`))).toEqual([`${toDottedPath(['tools', name])}: ${RESERVED_KEY_MESSAGE}`]);
+      expect(errorsOf(doc(`{ "channels": { "http": { "accounts": { ${key}: { "token": "t" } } } } }`))).toEqual([
+        `${toDottedPath(['channels', 'http', 'accounts', name])}: ${RESERVED_KEY_MESSAGE}`,
+      ]);
+      expect(errorsOf(doc(`{ "models": { "providers": { "p": { "api": "echo", "headers": { ${key}: "v" } } } } }`))).toEqual([
+        `${toDottedPath(['models', 'providers', 'p', 'headers', name])}: ${RESERVED_KEY_MESSAGE}`,
+      ]);
+    });
+
+    it('reports every reserved key, inside arrays too, in the order of the document', () => {
+      expect(
+        errorsOf(doc('{ "agents": { "list": [{ "id": "a", "valueOf": 1 }, { "id": "b", "tools": { "__proto__": [] } }] }, "constructor": 1 }')),
+      ).toEqual([
+        `agents.list[0].valueOf: ${RESERVED_KEY_MESSAGE}`,
+        `agents.list[1].tools.__proto__: ${RESERVED_KEY_MESSAGE}`,
+        `constructor: ${RESERVED_KEY_MESSAGE}`,
+      ]);
+    });
+
+    it('leaves names that only resemble them alone', () => {
+      const result = validateConfig({
+        gateway: { admin: { sso: { roleMapping: { Constructor: 'admin', proto: 'viewer', tostring: 'operator' } } } },
+      });
+      expect(lines(result.errors)).toEqual([]);
     });
   });
 

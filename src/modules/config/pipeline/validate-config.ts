@@ -4,6 +4,8 @@ import { getMetadataStorage, validateSync, ValidationError } from 'class-validat
 import { OpenClawConfig } from '../schema/openclaw.schema';
 import { isPlainRecord } from '../schema/schema-decorators';
 import { ConfigIssue, toDottedPath } from './config-issue';
+import { arraysWhereObjectsBelong } from './misplaced-arrays';
+import { reservedKeyIssues } from './reserved-keys';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
@@ -23,8 +25,13 @@ export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = ne
   if (!isPlainRecord(doc)) {
     return { errors: [{ path: '', message: 'the config must be a JSON5 object' }] };
   }
+  // Reserved names first: the schema classes cannot even be built from a document that has them.
+  const reserved = reservedKeyIssues(doc);
+  if (reserved.length) return { errors: reserved };
   const shapeErrors = checkContainerShapes(doc);
   if (shapeErrors.length) return { errors: shapeErrors };
+  const misplaced = arraysWhereObjectsBelong(doc);
+  if (misplaced.length) return { errors: misplaced };
 
   const instance = new OpenClawConfig();
   const errors: ConfigIssue[] = [];

@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
@@ -47,11 +47,42 @@ function addToSchema(target: object, key: string | symbol, part: Record<string, 
   JSONSchema(merged)(target, key as string);
 }
 
+type SchemaClass = new () => object;
+
+/** How a property nests schema objects: one, an array of them, or a map of them. */
+export interface NestedShape {
+  kind: 'object' | 'array' | 'map';
+  cls: () => SchemaClass;
+}
+
+/**
+ * The nested properties of each schema class, recorded by the decorators below. ValidateNested lets an
+ * array through wherever an object belongs (it validates the array's elements instead), so validation
+ * walks these to catch `sessions: [{ ... }]` or `list: [[ ... ]]` before that array reaches normalization.
+ */
+const nestedShapes = new Map<object, Map<string, NestedShape>>();
+
+function recordShape(target: object, key: string | symbol, shape: NestedShape): void {
+  const byKey = nestedShapes.get(target.constructor) ?? new Map<string, NestedShape>();
+  nestedShapes.set(target.constructor, byKey);
+  byKey.set(String(key), shape);
+}
+
+/** The nested properties of `cls`, its base classes' included. */
+export function nestedShapesOf(cls: SchemaClass): ReadonlyMap<string, NestedShape> {
+  const out = new Map<string, NestedShape>();
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    for (const [key, shape] of nestedShapes.get(c) ?? []) if (!out.has(key)) out.set(key, shape);
+  }
+  return out;
+}
+
 /** A nested config object of the given class. */
 export function NestedObject(cls: () => new () => object): PropertyDecorator {
   return (target, key) => {
     ValidateNested()(target, key);
     Type(cls)(target, key);
+    recordShape(target, key, { kind: 'object', cls });
   };
 }
 
@@ -64,6 +95,7 @@ export function NestedArray(cls: () => new () => object): PropertyDecorator {
     IsArray()(target, key);
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
+    recordShape(target, key, { kind: 'array', cls });
   };
 }
 
@@ -75,6 +107,12 @@ export function NestedMap(cls: () => new () => object, refName: string, keyPatte
   return (target, key) => {
     ValidateNested({ each: true })(target, key);
     Type(cls)(target, key);
+    // class-transformer skips every name the Map class has a member of (`get`, `keys`, `size`, ...), so an
+    // entry with such a name would vanish; the map is built here from the document, every name as written.
+    Transform(({ value, obj }: TransformFnParams) => entryMap(cls(), (obj as Record<string | symbol, unknown>)[key], value), {
+      toClassOnly: true,
+    })(target, key);
+    recordShape(target, key, { kind: 'map', cls });
     if (keyPattern) MapKeysMatch(keyPattern)(target, key);
     addToSchema(target, key, {
       type: 'object',
@@ -115,6 +153,12 @@ export function StringMap(valuePattern?: { enum: readonly string[] }, descriptio
       ...(description ? { description } : {}),
     });
   };
+}
+
+/** The entries of a map as schema instances; anything but an object is left as class-transformer made it, for the validators. */
+function entryMap(cls: new () => object, raw: unknown, transformed: unknown): unknown {
+  if (!isPlainRecord(raw)) return transformed;
+  return new Map(Object.entries(raw).map(([name, entry]) => [name, plainToInstance(cls, entry) as unknown]));
 }
 
 function MapKeysMatch(pattern: RegExp, options?: ValidationOptions): PropertyDecorator {

@@ -197,6 +197,16 @@ describe('applyJson5Edits on a realistic config', () => {
     expect(JSON5.parse(out).agents.list[1]['display-name']).toBe("Helper's bot");
   });
 
+  it('escapes U+2028 and U+2029 in the strings and keys it writes (json5 warns about them raw)', () => {
+    const value = { 'a\u2028b': 'line\u2028sep\u2029para' };
+    const out = edit(CONFIG, { op: 'set', path: ['server', 'host'], value: 'x\u2028y' }, { op: 'set', path: ['tools', 'web'], value });
+    expect(out).not.toMatch(/[\u2028\u2029]/);
+    expect(out).toContain("host: 'x\\u2028y',");
+    expect(out).toContain('"a\\u2028b": "line\\u2028sep\\u2029para"');
+    expect(JSON5.parse(out).server.host).toBe('x\u2028y');
+    expect(JSON5.parse(out).tools.web).toEqual(value);
+  });
+
   it('writes keys that are not identifiers double-quoted, and special numbers', () => {
     const out = edit(CONFIG, { op: 'set', path: ['tools', 'web', 'x-limit'], value: { max: Infinity, min: -Infinity, n: NaN } });
     expect(out).toContain('"x-limit": {\n        max: Infinity,\n        min: -Infinity,\n        n: NaN,\n      },');

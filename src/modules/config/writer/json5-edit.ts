@@ -314,10 +314,18 @@ function serialize(value: unknown, indent: string, style: Style, seen: unknown[]
   return open + style.eol + body + style.eol + indent + close;
 }
 
-const formatKey = (key: string) => (IDENT.test(key) ? key : JSON.stringify(key));
+const formatKey = (key: string) => (IDENT.test(key) ? key : jsonString(key));
+
+/**
+ * JSON.stringify, with U+2028/U+2029 escaped too: JSON leaves them raw, and json5 warns about them on the
+ * console at every parse (every reload) of a file that has them raw inside a string.
+ */
+function jsonString(s: string): string {
+  return JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
 
 function quoteString(s: string, quote: string): string {
-  const json = JSON.stringify(s);
+  const json = jsonString(s);
   if (quote === '"') return json;
   // Re-quote JSON's escaping for single quotes: `\"` needs no escape, a bare `'` does.
   const body = json.slice(1, -1).replace(/\\.|'/g, (m) => (m === '\\"' ? '"' : m === "'" ? "\\'" : m));
