@@ -7,6 +7,7 @@ import { GATEWAY_OPTIONS, GatewayOptions } from './gateway-options';
 import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/config-issue';
 import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
+import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
 
 /** `watch`: a file watcher event; `poll`: the watcher's stat backstop saw a change no event reported. */
 export type ReloadTrigger = 'boot' | 'watch' | 'poll' | 'admin' | 'write';
@@ -57,6 +58,7 @@ export class ConfigStore {
 
   /** Loads the config at boot; throws ConfigLoadError (the caller exits 78) when it is invalid. */
   async init(): Promise<RuntimeSnapshot> {
+    await this.removeStaleTempFiles();
     const result = await this.load();
     this.logWarnings(result.warnings);
     if (!result.ok) throw new ConfigLoadError(result.errors);
@@ -190,6 +192,16 @@ export class ConfigStore {
 
   private logWarnings(warnings: ConfigIssue[]): void {
     for (const w of warnings) this.logger.warn(`config warning: ${formatConfigIssue(w)}`);
+  }
+
+  /**
+   * A gateway killed in the middle of an admin edit or a last-good copy leaves the temp file of that atomic
+   * write next to the file; nothing else ever removes it. Runs before this process writes either file.
+   */
+  private async removeStaleTempFiles(): Promise<void> {
+    for (const target of [this.options.configPath, path.join(this.options.stateDir, 'openclaw.last-good.json')]) {
+      for (const file of await removeStaleTempFiles(target)) this.logger.warn(`removed ${file} left by an interrupted write`);
+    }
   }
 
   /** The document before ${VAR} substitution, so no secret from the environment lands on disk. */
