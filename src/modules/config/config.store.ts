@@ -7,6 +7,7 @@ import { GATEWAY_OPTIONS, GatewayOptions } from './gateway-options';
 import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/config-issue';
 import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 
 export type ReloadTrigger = 'boot' | 'watch' | 'admin' | 'write';
 
@@ -191,11 +192,16 @@ export class ConfigStore {
     for (const w of warnings) this.logger.warn(`config warning: ${formatConfigIssue(w)}`);
   }
 
-  /** The document before ${VAR} substitution, so no secret from the environment lands on disk. */
+  /**
+   * The document before ${VAR} substitution, so no secret from the environment lands on disk. Secrets
+   * written literally in the file are copied as they are, hence a file only the gateway's user can read.
+   */
   private async saveLastGood(snapshot: RuntimeSnapshot): Promise<void> {
     try {
-      await fs.mkdir(this.options.stateDir, { recursive: true });
-      await writeFileAtomic(path.join(this.options.stateDir, 'openclaw.last-good.json'), `${JSON.stringify(snapshot.document, null, 2)}\n`);
+      await fs.mkdir(this.options.stateDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFileAtomic(path.join(this.options.stateDir, 'openclaw.last-good.json'), `${JSON.stringify(snapshot.document, null, 2)}\n`, {
+        newFileMode: PRIVATE_FILE_MODE,
+      });
     } catch (err) {
       this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
     }
