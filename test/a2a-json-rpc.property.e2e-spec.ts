@@ -3,7 +3,7 @@ import { A2A_LEGACY_METHODS, A2A_METHODS } from '../src/common/a2a-protocol';
 import { MAX_BATCH_ENTRIES } from '../src/modules/a2a-channel/a2a-limits';
 import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
-import { PROPERTY_SEED, propertyParameters, propertyRuns } from './support/property-runs';
+import { PROPERTY_SEED, propertyParameters, propertyRuns, propertyTimeout } from './support/property-runs';
 
 /**
  * Property: whatever an authenticated peer posts to /a2a/v1 — arbitrary JSON, requests with arbitrary
@@ -16,6 +16,7 @@ import { PROPERTY_SEED, propertyParameters, propertyRuns } from './support/prope
 
 const TOKEN = 'property-peer-token-4b7e9a2c';
 const RUNS = propertyRuns(300);
+const TIMEOUT_MS = propertyTimeout(300);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -223,35 +224,39 @@ describe(`A2A JSON-RPC answers every request well-formed (property, ${RUNS} runs
     return { status: res.status, text: await res.text() };
   }
 
-  it('answers nothing, or one well-formed response per answered entry', async () => {
-    await fc.assert(
-      fc.asyncProperty(body, async (sent) => {
-        const bytes = Buffer.from(sent);
-        const res = await post(bytes);
-        expect(res.status).toBe(200);
-        let payload: unknown;
-        try {
-          payload = JSON.parse(bytes.toString('utf8'));
-        } catch {
-          return checkResponse(JSON.parse(res.text), null);
-        }
-        if (!Array.isArray(payload)) {
-          const expected = expectedFor(payload);
-          if (!expected.answered) return expect(res.text).toBe('');
-          return checkResponse(JSON.parse(res.text), expected.id);
-        }
-        // An empty or oversized batch is refused whole, with one response.
-        if (payload.length === 0 || payload.length > MAX_BATCH_ENTRIES) {
-          return checkResponse(JSON.parse(res.text), null, payload.length > MAX_BATCH_ENTRIES);
-        }
-        const answered = payload.map(expectedFor).filter((e): e is Extract<Expected, { answered: true }> => e.answered);
-        if (!answered.length) return expect(res.text).toBe('');
-        const responses = JSON.parse(res.text) as unknown[];
-        expect(Array.isArray(responses)).toBe(true);
-        expect(responses).toHaveLength(answered.length);
-        responses.forEach((r, i) => checkResponse(r, answered[i].id));
-      }),
-      propertyParameters(300),
-    );
-  }, 120_000);
+  it(
+    'answers nothing, or one well-formed response per answered entry',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(body, async (sent) => {
+          const bytes = Buffer.from(sent);
+          const res = await post(bytes);
+          expect(res.status).toBe(200);
+          let payload: unknown;
+          try {
+            payload = JSON.parse(bytes.toString('utf8'));
+          } catch {
+            return checkResponse(JSON.parse(res.text), null);
+          }
+          if (!Array.isArray(payload)) {
+            const expected = expectedFor(payload);
+            if (!expected.answered) return expect(res.text).toBe('');
+            return checkResponse(JSON.parse(res.text), expected.id);
+          }
+          // An empty or oversized batch is refused whole, with one response.
+          if (payload.length === 0 || payload.length > MAX_BATCH_ENTRIES) {
+            return checkResponse(JSON.parse(res.text), null, payload.length > MAX_BATCH_ENTRIES);
+          }
+          const answered = payload.map(expectedFor).filter((e): e is Extract<Expected, { answered: true }> => e.answered);
+          if (!answered.length) return expect(res.text).toBe('');
+          const responses = JSON.parse(res.text) as unknown[];
+          expect(Array.isArray(responses)).toBe(true);
+          expect(responses).toHaveLength(answered.length);
+          responses.forEach((r, i) => checkResponse(r, answered[i].id));
+        }),
+        propertyParameters(300),
+      );
+    },
+    TIMEOUT_MS,
+  );
 });

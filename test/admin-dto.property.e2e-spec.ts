@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MAX_BODY_DEPTH } from '../src/bootstrap';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
-import { PROPERTY_SEED, propertyParameters, propertyRuns } from './support/property-runs';
+import { PROPERTY_SEED, propertyParameters, propertyRuns, propertyTimeout } from './support/property-runs';
 
 /**
  * Property: no body (or query) an authenticated caller sends to an admin endpoint that takes input makes
@@ -13,6 +13,7 @@ import { PROPERTY_SEED, propertyParameters, propertyRuns } from './support/prope
 
 const ADMIN = 'property-admin-token-7c1f3b9e';
 const RUNS = propertyRuns(60);
+const TIMEOUT_MS = propertyTimeout(60);
 
 interface Endpoint {
   name: string;
@@ -200,17 +201,22 @@ function queries(e: Endpoint): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 3, arbitrary: pairs }, { weight: 1, arbitrary: raw });
 }
 
+const CONFIG = `{
+  gateway: { reload: { mode: "off" }, admin: { tokens: [{ name: "root", token: "${ADMIN}", role: "admin" }] } },
+  agents: { list: [{ id: "main", default: true }, { id: "other" }] },
+  memory: { embeddings: { provider: "none" } },
+  channels: { a2a: { enabled: true, peers: { hermes: { token: "property-hermes-token-0123" } } } },
+}`;
+/** Successful writes after which the config is put back, so a long run does not grow it without bound. */
+const WRITES_PER_RESET = 50;
+
 describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs per endpoint, seed ${PROPERTY_SEED})`, () => {
   let gw: TestGateway;
   let revision = '';
+  let writes = 0;
 
   beforeAll(async () => {
-    gw = await startTestGateway(`{
-      gateway: { admin: { tokens: [{ name: "root", token: "${ADMIN}", role: "admin" }] } },
-      agents: { list: [{ id: "main", default: true }, { id: "other" }] },
-      memory: { embeddings: { provider: "none" } },
-      channels: { a2a: { enabled: true, peers: { hermes: { token: "property-hermes-token-0123" } } } },
-    }`);
+    gw = await startTestGateway(CONFIG);
     revision = await currentRevision();
   });
   afterAll(() => gw.stop());
@@ -223,8 +229,9 @@ describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs 
 
   async function call(e: Endpoint, path: string, input: { text: string; type: string } | string, ifMatch: string): Promise<void> {
     const headers: Record<string, string> = { Authorization: `Bearer ${ADMIN}` };
-    if (e.write && ifMatch !== 'missing')
+    if (e.write && ifMatch !== 'missing') {
       headers['If-Match'] = ifMatch === 'current' ? revision : ifMatch === 'stale' ? '"0123456789ab"' : ifMatch;
+    }
     let url = `${gw.url}${path}`;
     let body: string | undefined;
     if (typeof input === 'string') url += `?${input}`;
@@ -240,6 +247,15 @@ describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs 
     const etag = res.headers.get('etag');
     if (res.ok && etag) revision = etag;
     if (res.status === 412) revision = await currentRevision();
+    if (e.write && res.ok && ++writes % WRITES_PER_RESET === 0) await reset();
+  }
+
+  async function reset(): Promise<void> {
+    await gw.writeConfig(CONFIG);
+    const res = await fetch(`${gw.url}/admin/config/reload`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    revision = await currentRevision();
   }
 
   it('answers a body nested far deeper than the limit with 400 naming it, on every endpoint with a body', async () => {
@@ -270,6 +286,6 @@ describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs 
         propertyParameters(60),
       );
     },
-    120_000,
+    TIMEOUT_MS,
   );
 });

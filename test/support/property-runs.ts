@@ -15,3 +15,8 @@ export function propertyRuns(defaultRuns: number): number {
 export function propertyParameters<T>(defaultRuns: number): fc.Parameters<T> {
   return { numRuns: propertyRuns(defaultRuns), seed: PROPERTY_SEED };
 }
+
+/** Jest timeout of a property test: generous for the default runs, growing with a long mode's. */
+export function propertyTimeout(defaultRuns: number, msPerRun = 50): number {
+  return Math.max(120_000, propertyRuns(defaultRuns) * msPerRun);
+}

@@ -89,8 +89,9 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     const call = entry.kind === 'call';
     try {
       const operation = resolveA2aMethod(entry.method);
-      if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH))
+      if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
         throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
+      }
       const result =
         operation === 'sendMessage'
           ? await this.tasks.sendMessage(peer, entry.params, { wait: call })
