@@ -10,10 +10,11 @@ import { AppModule } from './app.module';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { lockStateDir } from './common/fs/state-dir-lock';
+import { jsonDepthExceeds } from './common/http/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
-import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate } from './modules/channels';
 import { ConfigStore, ConfigWatcher, type GatewayOptions } from './modules/config';
 
 export interface RunningGateway {
@@ -26,6 +27,11 @@ export interface RunningGateway {
 
 /** Admin JSON bodies (config validation) may be as large as a config file. */
 const ADMIN_BODY_LIMIT = '2mb';
+/**
+ * Deepest JSON body accepted: far more than any admin or channel body (or config) needs, far less than
+ * what makes the recursive DTO transformation and validation overflow the stack.
+ */
+export const MAX_BODY_DEPTH = 64;
 
 /**
  * Builds and starts the gateway: lock the state dir (throws StateDirInUseError when another gateway has it —
@@ -80,8 +86,11 @@ function configureHttp(app: NestExpressApplication): void {
   app.use(ADMIN_HTTP_PATHS, app.get(AdminGate).handler);
   // Before the global parsers: /a2a reads its own raw body under its own 1 MiB limit.
   mountA2aEndpoint(app);
+  // Before the global parsers too: the http channel authenticates before any body is read.
+  mountHttpChannelGate(app);
   app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
+  app.use(bodyDepthLimit);
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ProblemDetailsFilter());
   // DTOs are strict like the config: unknown fields are rejected with their names.
@@ -110,6 +119,15 @@ function configureHttp(app: NestExpressApplication): void {
   }
   // JSON only: the YAML copy would be one more URL to protect for no gain.
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+}
+
+/** Refuses a parsed JSON body nested deeper than MAX_BODY_DEPTH before any DTO is built from it. */
+function bodyDepthLimit(req: Request, res: Response, next: NextFunction): void {
+  const body: unknown = req.body;
+  if (body !== null && typeof body === 'object' && jsonDepthExceeds(body, MAX_BODY_DEPTH)) {
+    return writeProblem(res, problem(400, `request body is nested more than ${MAX_BODY_DEPTH} levels deep`));
+  }
+  next();
 }
 
 /** Body-parser failures happen before Nest routing; answer them in the same problem+json shape. */

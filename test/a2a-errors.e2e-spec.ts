@@ -108,6 +108,16 @@ describe('A2A endpoint error paths (e2e)', () => {
       200,
       -32602,
     ],
+    [
+      'a data part nested 100 000 levels deep → -32602 naming the limit',
+      () =>
+        post(
+          `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","parts":[{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}}}`,
+        ),
+      200,
+      -32602,
+      'Invalid params: params are nested more than 64 levels deep',
+    ],
     ['GetTask of an unknown id → -32001', () => post(rpc('GetTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
     ["GetTask of another peer's task → -32001", () => post(rpc('GetTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
     ['a reply over 1 MiB → -32000', () => post(send('say a lot'), BIG), 200, -32000, 'A2A response exceeds the 1 MiB limit'],

@@ -142,10 +142,14 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
     for (const route of ['/admin/config/status', '/admin/agents', '/admin/bindings', '/admin/sessions', '/docs-json']) {
       expect((await call('GET', route, { token: VIEWER_LITERAL })).status).toBe(200);
     }
-    // Validation quotes offending values, here the substituted ${ADMIN_TOKEN}: the safety net masks it.
-    const invalid = await call('POST', '/admin/config/validate', { token: admin, body: { gateway: { publicUrl: '${ADMIN_TOKEN}' } } });
+    // Validation quotes offending literal values, here a configured secret typed in: the safety net masks it.
+    const invalid = await call('POST', '/admin/config/validate', { token: admin, body: { gateway: { publicUrl: admin } } });
     expect(invalid.status).toBe(422);
     expect(invalid.text).toContain('[redacted]');
+    // A value that came from ${VAR} is never quoted: the message names the variable.
+    const fromEnv = await call('POST', '/admin/config/validate', { token: admin, body: { gateway: { publicUrl: '${ADMIN_TOKEN}' } } });
+    expect(fromEnv.status).toBe(422);
+    expect(fromEnv.text).toContain('the value of ${ADMIN_TOKEN}');
     await call('POST', '/admin/config/validate', { token: admin, body: '{"broken":', headers: { 'Content-Type': 'application/json' } });
     await call('POST', '/admin/routing/resolve', { token: VIEWER_LITERAL, body: { channel: 'http', accountId: 'desk' } });
     await call('GET', '/admin/policy/check?from=main&to=leaky', { token: VIEWER_LITERAL });

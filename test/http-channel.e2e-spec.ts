@@ -128,6 +128,55 @@ describe('http channel (e2e, echo model)', () => {
       expect(res.status).toBe(401);
     });
 
+    const BARE_401 = {
+      type: 'about:blank',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'a valid bearer token is required',
+      instance: '/channels/http/messages',
+    };
+
+    it.each([
+      ['a malformed JSON body', '{"peer": {', 'application/json'],
+      ['a body over the 2 MiB parser limit', `{"text":"${'x'.repeat(3 * 1024 * 1024)}"}`, 'application/json'],
+      ['a body of another media type', 'peer=alice&text=hi', 'application/x-www-form-urlencoded'],
+    ])('answers an anonymous caller sending %s with the same bare 401, without parsing it', async (_what, body, type) => {
+      const res = await request(gw.url)
+        .post('/channels/http/messages')
+        .set('Content-Type', type)
+        .set('Authorization', `Bearer ${WRONG}`)
+        .send(body);
+      bodies.push(res.text);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+      expect(res.body).toEqual(BARE_401);
+    });
+
+    it('answers 401 before the body is sent at all', async () => {
+      const url = new URL('/channels/http/messages', gw.url);
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1048576' } });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, text });
+            req.destroy();
+          });
+        });
+        req.on('error', reject);
+        // Fail cleanly (and free the connection) instead of hanging the suite when no answer comes.
+        req.setTimeout(10_000, () => {
+          req.destroy();
+          reject(new Error('no answer: the gateway waits for the body before authenticating'));
+        });
+        // Only the headers go out; a server that waited for the promised 1 MiB would never answer.
+        req.flushHeaders();
+      });
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.text)).toEqual(BARE_401);
+    });
+
     it('rejects a non-Bearer scheme carrying the right token', async () => {
       const res = await request(gw.url)
         .post('/channels/http/messages')
@@ -166,6 +215,19 @@ describe('http channel (e2e, echo model)', () => {
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.body.detail).toMatch(detail);
+    });
+
+    it('answers a body nested deeper than the limit with a 400 naming it, before validation', async () => {
+      const deep = `{"peer":{"kind":"direct","id":"a"},"text":"hi","wait":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+      const res = await request(gw.url)
+        .post('/channels/http/messages')
+        .set('Authorization', `Bearer ${DESK}`)
+        .set('Content-Type', 'application/json')
+        .send(deep);
+      bodies.push(res.text);
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.body.detail).toBe('request body is nested more than 64 levels deep');
     });
   });
 
@@ -307,6 +369,19 @@ describe('http channel (e2e, echo model)', () => {
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.body).toMatchObject({ status: 404, title: 'Not Found' });
       expect(await send({ sessionKey: 'agent:main:main', to: 'x', text: 'hi', accountId: 'noisy' })).toMatchObject({ status: 'failed' });
+    });
+
+    it('a disabled channel answers 404 before reading the body, whoever calls', async () => {
+      const res = await request(gw.url).post('/channels/http/messages').set('Content-Type', 'application/json').send('{"peer": {');
+      bodies.push(res.text);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        type: 'about:blank',
+        title: 'Not Found',
+        status: 404,
+        detail: 'the http channel is not enabled',
+        instance: '/channels/http/messages',
+      });
     });
   });
 

@@ -31,6 +31,23 @@ describe('writeFileAtomic', () => {
     expect(await fs.readdir(dir)).toEqual(['secret.json5']);
   });
 
+  it('creates a new file with newFileMode whatever the umask, and leaves an existing file its own mode', async () => {
+    if (process.platform === 'win32') return;
+    const previous = process.umask(0o022);
+    try {
+      const file = join(dir, 'last-good.json');
+      await writeFileAtomic(file, 'one', { newFileMode: 0o600 });
+      expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+      await fs.chmod(file, 0o640);
+      await writeFileAtomic(file, 'two', { newFileMode: 0o600 });
+      expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+      await writeFileAtomic(join(dir, 'plain.json'), 'x');
+      expect((await fs.stat(join(dir, 'plain.json'))).mode & 0o777).toBe(0o644);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it('writes through a symlink to its target', async () => {
     if (process.platform === 'win32') return;
     const real = join(dir, 'real.json5');

@@ -7,8 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
+export interface AtomicWriteOptions {
+  /** Mode of the file when it does not exist yet [0o666, less the umask]. */
+  newFileMode?: number;
+}
+
 /** Writes text to path via temp file in the same dir + fsync + rename (+ fsync of the dir, best effort). Keeps the existing file's mode. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
   // Write through a symlink to its target, so the link itself is not replaced by a regular file.
   const target = await fs.realpath(path).catch(() => path);
   const dir = dirname(target);
@@ -24,7 +29,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     // 'wx' never follows or truncates an existing file at the temp name.
-    const handle = await fs.open(tmp, 'wx', mode ?? 0o666);
+    const handle = await fs.open(tmp, 'wx', mode ?? options.newFileMode ?? 0o666);
     try {
       await handle.writeFile(text, 'utf8');
       // open() applies the umask; chmod restores the exact mode the file had before.

@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { openSqlite } from './sqlite';
 
 describe('openSqlite', () => {
@@ -19,5 +22,29 @@ describe('openSqlite', () => {
       db.close();
     }
     expect(db.open).toBe(false);
+  });
+
+  it('creates a new database, its -wal and -shm files 0600 and its directory 0700, whatever the umask', async () => {
+    if (process.platform === 'win32') return;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-sqlite-'));
+    const previous = process.umask(0o022);
+    try {
+      const file = path.join(dir, 'store', 'x.sqlite');
+      const db = openSqlite(file);
+      try {
+        db.pragma('journal_mode = WAL');
+        db.exec('CREATE TABLE t (v TEXT)');
+        db.prepare('INSERT INTO t (v) VALUES (?)').run('a conversation');
+        const names = (await fs.readdir(path.dirname(file))).sort();
+        expect(names).toEqual(['x.sqlite', 'x.sqlite-shm', 'x.sqlite-wal']);
+        for (const name of names) expect([name, (await fs.stat(path.join(dir, 'store', name))).mode & 0o777]).toEqual([name, 0o600]);
+        expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+      } finally {
+        db.close();
+      }
+    } finally {
+      process.umask(previous);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

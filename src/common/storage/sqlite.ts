@@ -1,3 +1,7 @@
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import * as path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-files';
+
 /**
  * The part of better-sqlite3 the gateway uses (A2A task store, memory index), typed here because the
  * package ships no type declarations — and a global `declare module` could clash with another typing of it.
@@ -24,8 +28,25 @@ export interface SqliteDatabase {
 
 type SqliteConstructor = new (file: string, options?: { timeout?: number }) => SqliteDatabase;
 
-/** Opens (creating) a database file; waits up to `busyTimeoutMs` (5 s) for a lock held by another connection. */
+/**
+ * Opens (creating) a database file; waits up to `busyTimeoutMs` (5 s) for a lock held by another connection. A new file and
+ * its directory are created private to the gateway's user (see private-files.ts): SQLite gives the -wal
+ * and -shm files the mode of the database file, so creating that one 0600 covers all three.
+ */
 export function openSqlite(file: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}): SqliteDatabase {
+  // ':memory:' and '' are databases without a file.
+  if (file !== ':memory:' && file !== '') {
+    mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Only a missing file is touched: closing a descriptor of a database another connection of this process
+    // has open would drop that connection's POSIX locks. 'wx' never opens an existing file.
+    if (!existsSync(file)) {
+      try {
+        closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require('better-sqlite3') as SqliteConstructor;
   return new Database(file, { timeout: busyTimeoutMs });

@@ -11,6 +11,8 @@ export const A2A_ACCOUNT_ID = 'default';
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_BATCH_ENTRIES = 30;
+/** Deepest nesting of one request's params: recursive code (JSON.stringify of a data part) must not overflow. */
+export const MAX_PARAMS_DEPTH = 64;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Extracted message text, in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 65_536;

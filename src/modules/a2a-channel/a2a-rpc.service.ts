@@ -1,11 +1,22 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigStore } from '../config';
-import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
+import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_PARAMS_DEPTH, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';
+import { jsonDepthExceeds } from '../../common/http/json-depth';
+import {
+  errorResponse,
+  invalidParams,
+  JsonRpcId,
+  jsonRpcErrorOf,
+  JsonRpcResponse,
+  ParsedEntry,
+  parseEntry,
+  resultResponse,
+  RPC_CODES,
+} from './json-rpc';
 import { RATE_LIMITER, RateLimiter } from './rate-limiter';
 
 const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
@@ -78,6 +89,9 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     const call = entry.kind === 'call';
     try {
       const operation = resolveA2aMethod(entry.method);
+      if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
+        throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
+      }
       const result =
         operation === 'sendMessage'
           ? await this.tasks.sendMessage(peer, entry.params, { wait: call })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
@@ -108,7 +108,6 @@ export class A2aTaskStore implements TaskStore {
     if (this.closed) throw new Error('the A2A task store is closed');
     if (this.conn) return this.conn;
     if (!create && !existsSync(this.file)) return undefined;
-    mkdirSync(path.dirname(this.file), { recursive: true });
     const db = openSqlite(this.file);
     try {
       db.pragma('journal_mode = WAL');

@@ -7,6 +7,7 @@ import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { getPrincipal } from './admin-principal';
 import { AuditEntry, AuditPage, readAuditPage } from './audit-page';
 import { clientAddress } from './peer-address';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 
 /** Methods that change nothing; every other method on the admin API is audited as a write. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -71,8 +72,8 @@ export class AuditLog implements OnApplicationShutdown {
     const line = `${maskSecrets(JSON.stringify(entry))}\n`;
     this.queue = this.queue.then(async () => {
       try {
-        await fs.mkdir(path.dirname(this.file), { recursive: true });
-        await fs.appendFile(this.file, line, { mode: 0o600 });
+        await fs.mkdir(path.dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await fs.appendFile(this.file, line, { mode: PRIVATE_FILE_MODE });
       } catch (err) {
         this.logger.error(`could not append to ${this.file}: ${(err as Error).message}`);
       }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/secrets/secret-mask';
+import { registerSecretHeaderSource } from '../../common/secrets/secret-headers';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
 import { configuredSecrets } from './configured-secrets';
 
@@ -9,14 +10,16 @@ const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)|applic
 
 /**
  * Safety net under every endpoint and log line: feeds the current snapshot's secret values to the shared
- * masker (used by the log destination), and offers an express middleware that masks them in every response
- * body sent with `res.send`/`res.json` — which is how Nest, the problem+json filter and the body-parser
- * error handler all answer. Endpoints still never put secrets in responses; this catches mistakes.
+ * masker (used by the log destination) and its SSO assertion header to the log's header redaction, and
+ * offers an express middleware that masks them in every response body sent with `res.send`/`res.json` —
+ * which is how Nest, the problem+json filter and the body-parser error handler all answer. Endpoints
+ * still never put secrets in responses; this catches mistakes.
  */
 @Injectable()
 export class SecretShield implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('secrets');
   private unregister?: () => void;
+  private unregisterHeaders?: () => void;
   private unsubscribe?: () => void;
   private readonly values = new WeakMap<RuntimeSnapshot, string[]>();
 
@@ -27,6 +30,11 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     this.unregister = registerSecretSource(() => (this.config.isLoaded() ? this.valuesOf(this.config.current()) : NO_SECRETS));
+    // The SSO assertion is a bearer credential; its header is whatever the config names.
+    this.unregisterHeaders = registerSecretHeaderSource(() => {
+      const jwt = this.config.isLoaded() ? this.config.current().config.gateway.admin.sso.jwt : undefined;
+      return jwt ? [jwt.header] : NO_SECRETS;
+    });
     // 'reloaded' also fires for the boot load, which happens after module init.
     this.unsubscribe = this.config.onReloaded((outcome) => {
       if (outcome.status === 'applied') this.warnShortSecrets(this.config.current());
@@ -36,6 +44,7 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.unsubscribe?.();
     this.unregister?.();
+    this.unregisterHeaders?.();
   }
 
   /** Express middleware: wraps res.send so every string or textual buffer body is masked. */

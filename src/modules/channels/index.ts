@@ -3,3 +3,4 @@ export { ChannelRegistry } from './channel-registry';
 export { ChannelsModule } from './channels.module';
 export { HTTP_CHANNEL_SECURITY } from './http/http-channel.controller';
 export { HttpChannelModule } from './http/http-channel.module';
+export { mountHttpChannelGate } from './http/http-channel.gate';

@@ -8,6 +8,7 @@ import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/conf
 import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 
 /** `watch`: a file watcher event; `poll`: the watcher's stat backstop saw a change no event reported. */
 export type ReloadTrigger = 'boot' | 'watch' | 'poll' | 'admin' | 'write';
@@ -204,11 +205,16 @@ export class ConfigStore {
     }
   }
 
-  /** The document before ${VAR} substitution, so no secret from the environment lands on disk. */
+  /**
+   * The document before ${VAR} substitution, so no secret from the environment lands on disk. Secrets
+   * written literally in the file are copied as they are, hence a file only the gateway's user can read.
+   */
   private async saveLastGood(snapshot: RuntimeSnapshot): Promise<void> {
     try {
-      await fs.mkdir(this.options.stateDir, { recursive: true });
-      await writeFileAtomic(path.join(this.options.stateDir, 'openclaw.last-good.json'), `${JSON.stringify(snapshot.document, null, 2)}\n`);
+      await fs.mkdir(this.options.stateDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFileAtomic(path.join(this.options.stateDir, 'openclaw.last-good.json'), `${JSON.stringify(snapshot.document, null, 2)}\n`, {
+        newFileMode: PRIVATE_FILE_MODE,
+      });
     } catch (err) {
       this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
     }

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import * as path from 'node:path';
 import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
@@ -61,7 +59,6 @@ export class SqliteMemoryIndex implements MemoryIndex {
   private matrix?: { fingerprint: string; value: VectorMatrix };
 
   constructor(readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
     this.db = openSqlite(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

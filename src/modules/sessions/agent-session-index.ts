@@ -15,6 +15,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '@nestjs/common';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 import { parseIndexFile } from './session-index-file';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
 
@@ -154,8 +155,8 @@ export class AgentSessionIndex {
         this.queued = undefined;
         this.writing = next;
         try {
-          await fs.mkdir(this.dir, { recursive: true });
-          await writeFileAtomic(this.file, this.serialize());
+          await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+          await writeFileAtomic(this.file, this.serialize(), { newFileMode: PRIVATE_FILE_MODE });
         } finally {
           if (this.writing === next) this.writing = undefined;
         }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { badRequest } from '../../common/errors/app-error';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 import type { NewTranscriptLine, TranscriptLine, TranscriptRole } from './session-store.port';
 
 const ROLES: ReadonlySet<string> = new Set<TranscriptRole>(['user', 'assistant', 'tool', 'system']);
@@ -17,8 +18,8 @@ export function transcriptPath(sessionsDir: string, sessionId: string): string {
 
 /** Creates the file if missing without touching an existing one. */
 export async function ensureTranscript(file: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const handle = await fs.open(file, 'a');
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const handle = await fs.open(file, 'a', PRIVATE_FILE_MODE);
   await handle.close();
 }
 
@@ -39,7 +40,7 @@ export function buildLine(input: NewTranscriptLine, now: Date): TranscriptLine {
 export async function appendLine(file: string, line: TranscriptLine, repairTail: boolean): Promise<{ repaired: boolean }> {
   let prefix = '';
   if (repairTail && !(await endsWithNewline(file))) prefix = '\n';
-  await fs.appendFile(file, `${prefix}${JSON.stringify(line)}\n`, 'utf8');
+  await fs.appendFile(file, `${prefix}${JSON.stringify(line)}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
   return { repaired: prefix !== '' };
 }
 

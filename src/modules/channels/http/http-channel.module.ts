@@ -6,6 +6,7 @@ import { HttpAccountGuard } from './http-account.guard';
 import { HttpChannelAdapter } from './http-channel.adapter';
 import { HttpChannelController } from './http-channel.controller';
 import { HttpChannelService } from './http-channel.service';
+import { HttpChannelGate } from './http-channel.gate';
 
 /**
  * The generic http channel: inbound `POST /channels/http/messages` and the `http` adapter in the
@@ -14,7 +15,7 @@ import { HttpChannelService } from './http-channel.service';
 @Module({
   imports: [RoutingModule, RuntimeModule, SessionsModule],
   controllers: [HttpChannelController],
-  providers: [HttpChannelService, HttpChannelAdapter, HttpAccountGuard],
+  providers: [HttpChannelService, HttpChannelAdapter, HttpAccountGuard, HttpChannelGate],
   exports: [HttpChannelAdapter],
 })
 export class HttpChannelModule {}

@@ -77,7 +77,7 @@ describe('loadConfig (properties)', () => {
         propertyParameters(100),
       );
     },
-    propertyTimeout(20, 100),
+    propertyTimeout(100, 20),
   );
 
   it(
@@ -96,7 +96,7 @@ describe('loadConfig (properties)', () => {
         propertyParameters(),
       );
     },
-    propertyTimeout(40),
+    propertyTimeout(200, 40),
   );
 
   it(
@@ -107,6 +107,6 @@ describe('loadConfig (properties)', () => {
         propertyParameters(),
       );
     },
-    propertyTimeout(10),
+    propertyTimeout(200, 10),
   );
 });

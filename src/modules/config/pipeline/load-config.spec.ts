@@ -122,6 +122,23 @@ describe('loadConfig', () => {
     expect(normalization.ok ? [] : normalization.errors.map((e) => e.path)).toEqual(['agents.list[1].id']);
   });
 
+  it('never quotes a value that came from ${VAR}, in validation or normalization errors and in warnings', async () => {
+    const env = { URL: 'not-a-url-env-value-1', PROXY: 'proxy-env-value-2', AGENT: 'agent-env-value-3', EXPOSED: 'exposed-env-value-4' };
+    const r = await load(
+      `{ gateway: { publicUrl: "\${URL}", trustedProxies: ["\${PROXY}"] } }`,
+      env,
+    );
+    expect(r.ok ? [] : r.errors).toEqual([
+      { path: 'gateway.trustedProxies', message: 'the value of ${PROXY}: not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)' },
+      { path: 'gateway.publicUrl', message: 'must be a URL address (got the value of ${URL})' },
+    ]);
+    const n = await load(`{ agents: { list: [{ id: "main" }] }, bindings: [{ agentId: "\${AGENT}", match: { channel: "http" } }] }`, env);
+    expect(n.ok ? [] : n.errors.map((e) => e.message)).toEqual(['unknown agent the value of ${AGENT}']);
+    const w = await ok(`{ agents: { list: [{ id: "main" }] }, channels: { a2a: { exposeAgents: ["main", "\${EXPOSED}"] } } }`, env);
+    expect(w.warnings.map((i) => i.message)).toEqual(['unknown agent the value of ${EXPOSED} is not published']);
+    expect(JSON.stringify([r, n, w.warnings])).not.toMatch(/env-value/);
+  });
+
   it('validates rootText instead of the file when given (POST /admin/config/validate)', async () => {
     const configPath = path.join(dir, 'openclaw.json');
     await fs.writeFile(configPath, '{ agents: { list: [{ id: "on-disk" }] } }');

@@ -10,7 +10,7 @@ import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { deepFreeze } from '../../../common/deep-freeze';
-import { substituteEnv } from './substitute-env';
+import { hideSubstitutedValues, substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
 
 export interface LoadConfigInput {
@@ -38,9 +38,11 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     warnings.push(...substituted.warnings);
     if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
 
+    // From here on, messages may quote offending values: never one that came from the environment.
+    const hide = (issues: ConfigIssue[]) => hideSubstitutedValues(issues, substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
     const validated = validateConfig(substituted.value, unusable);
-    if (!validated.config) return { ok: false, errors: validated.errors, warnings };
+    if (!validated.config) return { ok: false, errors: hide(validated.errors), warnings };
 
     const ctx: NormalizeContext = {
       configPath: input.configPath,
@@ -52,7 +54,8 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       warnings,
     };
     const config = normalizeConfig(ctx, validated.config);
-    if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
+    warnings.splice(0, warnings.length, ...hide(warnings));
+    if (ctx.errors.length) return { ok: false, errors: hide(ctx.errors), warnings };
 
     const contents = await Promise.all(included.files.map((f, i) => (i === 0 ? Promise.resolve(rootText) : fs.readFile(f, 'utf8'))));
     const snapshot: RuntimeSnapshot = {

@@ -243,12 +243,47 @@ describe('validateConfig', () => {
       }
     });
 
+    it('never quotes a header map written as a string (it is usually the header value itself)', () => {
+      expect(errorsOf({ models: { providers: { openai: { headers: `Bearer ${SECRET}` } } } })).toEqual([
+        'models.providers.openai.headers: must be an object',
+      ]);
+    });
+
     it('still says what is wrong with a secret field', () => {
       expect(errorsOf({ channels: { a2a: { peers: { hermes: { token: '' } } } } })).toEqual([
         'channels.a2a.peers.hermes.token: must be longer than or equal to 1 characters',
       ]);
       expect(errorsOf({ channels: { a2a: { peers: { hermes: SECRET } } } })).toEqual([
         'channels.a2a.peers.hermes: must be an object (got a string)',
+      ]);
+    });
+  });
+
+  describe('URLs with credentials', () => {
+    const PASSWORD = 'url-pass-DO-NOT-PRINT';
+    const withCredentials = `http://svc:${PASSWORD}@svc.internal:8080/path`;
+
+    it('are refused at every URL field, naming where the credential belongs, without quoting the URL', () => {
+      const cases: Array<[unknown, string]> = [
+        [{ channels: { a2a: { peers: { p: { token: 't', url: withCredentials } } } } }, 'channels.a2a.peers.p.url: must not contain credentials (user:password@); put the token we present in outboundToken'],
+        [{ channels: { a2a: { advertisedUrl: withCredentials } } }, 'channels.a2a.advertisedUrl: must not contain credentials (user:password@); it is published in the Agent Card'],
+        [{ channels: { http: { accounts: { desk: { token: 't', webhookUrl: withCredentials } } } } }, 'channels.http.accounts.desk.webhookUrl: must not contain credentials (user:password@); deliveries are signed with the account token (X-Clawgate-Signature); the receiver checks the signature'],
+        [{ models: { providers: { local: { api: 'openai-chat', baseUrl: withCredentials } } } }, 'models.providers.local.baseUrl: must not contain credentials (user:password@); put the key in apiKey or an Authorization header in headers'],
+        [{ memory: { embeddings: { provider: 'openai', baseUrl: withCredentials } } }, 'memory.embeddings.baseUrl: must not contain credentials (user:password@); put the key in apiKey'],
+        [{ gateway: { publicUrl: withCredentials } }, 'gateway.publicUrl: must not contain credentials (user:password@); it is the origin shown to clients'],
+        [{ gateway: { admin: { sso: { jwt: { jwksUrl: withCredentials } } } } }, 'gateway.admin.sso.jwt.jwksUrl: must not contain credentials (user:password@); the key set is public and fetched without credentials'],
+      ];
+      for (const [doc, message] of cases) expect(errorsOf(doc)).toEqual([message]);
+    });
+
+    it('count a user name alone, and leave an @ in the path or query alone', () => {
+      expect(errorsOf({ gateway: { publicUrl: 'https://admin@claw.example' } })).toHaveLength(1);
+      expect(errorsOf({ gateway: { publicUrl: 'https://claw.example/@team?by=a@b' } })).toEqual([]);
+    });
+
+    it('are masked where an invalid URL is quoted', () => {
+      expect(errorsOf({ gateway: { publicUrl: `http://svc:${PASSWORD}@bad host/` } })).toEqual([
+        'gateway.publicUrl: must be a URL address (got "http://***@bad host/")',
       ]);
     });
   });

@@ -9,6 +9,7 @@ import { reservedKeyIssues } from './reserved-keys';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
+import { withoutUrlCredentials } from '../../../common/net/url-credentials';
 
 export interface ValidateResult {
   /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */
@@ -142,13 +143,15 @@ function messagesFor(error: ValidationError, path: (string | number)[]): string[
   // For arrays of objects both isArray and nestedValidation fail on a string; "must be an array" is the truth.
   const arrayFailure = typeFailure.find(([name]) => name === 'isArray');
   const chosen = arrayFailure ? [arrayFailure] : typeFailure.length ? typeFailure.slice(-1) : constraints;
-  const shown = isSecretConfigPath(path) ? '' : describeGot(error.value);
+  const shown = holdsSecrets(path) ? '' : describeGot(error.value);
   return chosen.map(([name, message]) => {
     // Where a container was expected, only the type is shown: a string there is typically a credential
     // written one level too high (`peers: { hermes: "<token>" }`, `tokens: "<token>"`), and messages
     // must never echo secrets.
     if (name === 'nestedValidation') return `must be an object (got ${describeType(error.value)})`;
     if (name === 'isArray') return `must be an array (got ${describeType(error.value)})`;
+    // Quoting the URL would print the very credentials the message is about.
+    if (name === 'noUrlCredentials') return message;
     // class-validator messages start with the property name; the path already says it.
     const prefix = `${error.property} `;
     const text = (message.startsWith(prefix) ? message.slice(prefix.length) : message).replace(
@@ -162,9 +165,20 @@ function messagesFor(error: ValidationError, path: (string | number)[]): string[
   });
 }
 
+/**
+ * True where the value is a secret or a map of secrets (`models.providers.<name>.headers` written as a
+ * string is typically the header value itself, `"Bearer sk-…"`): such values are never quoted.
+ */
+function holdsSecrets(path: ReadonlyArray<string | number>): boolean {
+  return isSecretConfigPath(path) || isSecretConfigPath([...path, '*']);
+}
+
 function describeGot(value: unknown): string {
   if (value === null) return ' (got null)';
-  if (typeof value === 'string') return ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)})`;
+  if (typeof value === 'string') {
+    const text = withoutUrlCredentials(value);
+    return ` (got ${JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text)})`;
+  }
   if (typeof value === 'number' || typeof value === 'boolean') return ` (got ${String(value)})`;
   if (Array.isArray(value)) return ' (got an array)';
   return '';

@@ -1,6 +1,6 @@
 import { IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+import { Default, Describe, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
 /** Peer and http account names: lowercase, so a name reads the same in a URL, a log line and the config. */
 export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -17,6 +17,7 @@ export class A2aPeerConfig {
   token!: string;
 
   @IsOptional()
+  @NoUrlCredentials('put the token we present in outboundToken')
   @IsUrl(HTTP_URL)
   @Describe("The peer's JSON-RPC endpoint, for outbound messages.")
   url?: string;
@@ -36,6 +37,7 @@ export class A2aChannelConfig {
   enabled?: boolean;
 
   @IsOptional()
+  @NoUrlCredentials('it is published in the Agent Card')
   @IsUrl(HTTP_URL)
   @Describe('Public origin published in the Agent Card [derived from the request].')
   advertisedUrl?: string;
@@ -75,7 +77,10 @@ export class HttpAccountConfig {
   @Describe('Bearer token of this account; also the webhook signing key.')
   token!: string;
 
-  @IsOptional() @IsUrl(HTTP_URL) webhookUrl?: string;
+  @IsOptional()
+  @NoUrlCredentials('deliveries are signed with the account token (X-Clawgate-Signature); the receiver checks the signature')
+  @IsUrl(HTTP_URL)
+  webhookUrl?: string;
 }
 
 @StrictObject('Generic HTTP integration channel.')

@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Max, Min, MinLength, IsArray, IsDefined } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, IsCidr, NestedArray, NestedObject, StrictObject, StringMap } from './schema-decorators';
+import { Default, Describe, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -51,6 +51,7 @@ export class SsoJwtConfig {
   header?: string;
 
   @IsDefined()
+  @NoUrlCredentials('the key set is public and fetched without credentials')
   @IsUrl(URL_OPTIONS)
   jwksUrl!: string;
 
@@ -147,6 +148,7 @@ export class GatewayConfig {
   trustedProxies?: string[];
 
   @IsOptional()
+  @NoUrlCredentials('it is the origin shown to clients')
   @IsUrl(URL_OPTIONS)
   @Describe('The public origin of this gateway, when behind a proxy.')
   publicUrl?: string;

@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { MemoryCollectionConfig } from './agents.schema';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
+import { Default, Describe, NestedArray, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
 @StrictObject()
 export class QmdSessionsConfig {
@@ -67,7 +67,10 @@ export class EmbeddingsConfig {
   @IsIn(['bundled', 'openai', 'none'])
   @Default(CONFIG_DEFAULTS.memory.embeddings.provider)
   provider?: 'bundled' | 'openai' | 'none';
-  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) baseUrl?: string;
+  @IsOptional()
+  @NoUrlCredentials('put the key in apiKey')
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  baseUrl?: string;
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
   @IsOptional() @IsString() @MinLength(1) model?: string;
 }

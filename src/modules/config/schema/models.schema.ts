@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, NestedMap, StrictObject, StringMap } from './schema-decorators';
+import { Default, Describe, NestedMap, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 
 export const MODEL_APIS = ['openai-chat', 'anthropic-messages', 'echo'] as const;
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -13,6 +13,7 @@ export class ModelProviderConfig {
   api?: (typeof MODEL_APIS)[number];
 
   @IsOptional()
+  @NoUrlCredentials('put the key in apiKey or an Authorization header in headers')
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   baseUrl?: string;
 

@@ -2,6 +2,7 @@ import { plainToInstance, Transform, TransformFnParams, Type } from 'class-trans
 import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
+import { hasUrlCredentials } from '../../../common/net/url-credentials';
 import { isRecord } from '../../../common/is-record';
 
 /**
@@ -174,6 +175,24 @@ function MapKeysMatch(pattern: RegExp, options?: ValidationOptions): PropertyDec
           const bad = [...(args.value as Map<string, unknown>).keys()].filter((k) => !pattern.test(k));
           return `invalid name ${bad.map((b) => JSON.stringify(b)).join(', ')}: names must match ${pattern.source}`;
         },
+      },
+    });
+}
+
+/**
+ * An http(s) URL without credentials in it (`http://user:password@host`). A URL is shown as configuration
+ * (`GET /admin/config`, the last-good copy, logs), not as a secret, so a password inside it would leak
+ * everywhere; `hint` names the field the credential belongs in instead.
+ */
+export function NoUrlCredentials(hint: string): PropertyDecorator {
+  return (target, key) =>
+    registerDecorator({
+      name: 'noUrlCredentials',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || !hasUrlCredentials(value),
+        defaultMessage: () => `must not contain credentials (user:password@); ${hint}`,
       },
     });
 }

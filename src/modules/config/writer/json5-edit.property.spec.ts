@@ -148,6 +148,6 @@ describe('json5 writer (properties)', () => {
         propertyParameters(100),
       );
     },
-    propertyTimeout(40, 100),
+    propertyTimeout(100, 40),
   );
 });
