@@ -15,7 +15,7 @@ import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate } from './modules/channels';
-import { ConfigStore, ConfigWatcher, type GatewayOptions } from './modules/config';
+import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -90,7 +90,7 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
-  app.use(bodyDepthLimit);
+  app.use(bodyShapeLimits);
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ProblemDetailsFilter());
   // DTOs are strict like the config: unknown fields are rejected with their names.
@@ -121,11 +121,26 @@ function configureHttp(app: NestExpressApplication): void {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
 }
 
-/** Refuses a parsed JSON body nested deeper than MAX_BODY_DEPTH before any DTO is built from it. */
-function bodyDepthLimit(req: Request, res: Response, next: NextFunction): void {
+/**
+ * Bodies that are config documents: the config loader judges their depth itself (with its own limit) and
+ * answers like it answers for the file, 422 naming the path.
+ */
+const CONFIG_DOCUMENT_PATHS = new Set(['/admin/config/validate']);
+
+/** Refuses a parsed JSON body nested deeper than MAX_BODY_DEPTH, or holding a reserved key name, before any DTO is built from it. */
+function bodyShapeLimits(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
-  if (body !== null && typeof body === 'object' && jsonDepthExceeds(body, MAX_BODY_DEPTH)) {
+  if (CONFIG_DOCUMENT_PATHS.has(req.path.toLowerCase().replace(/\/+$/, ''))) return next();
+  if (body === null || typeof body !== 'object') return next();
+  if (jsonDepthExceeds(body, MAX_BODY_DEPTH)) {
     return writeProblem(res, problem(400, `request body is nested more than ${MAX_BODY_DEPTH} levels deep`));
+  }
+  // Like the config: a key named __proto__, constructor, toString... would be dropped by the DTO
+  // transformation without a word, so the write would silently do less than was asked.
+  const reserved = reservedKeyIssues(body);
+  if (reserved.length) {
+    const items = reserved.map((issue) => ({ path: issue.path, message: issue.message }));
+    return writeProblem(res, problem(400, `request body: ${items.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { errors: items }));
   }
   next();
 }

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { openSqlite, SqliteDatabase } from '../storage/sqlite';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 export const STATE_DIR_LOCK_FILE = 'gateway.lock';
 export const STATE_DIR_HOLDER_FILE = 'gateway.pid';
@@ -64,13 +65,20 @@ export interface LockOptions {
  * Takes the state dir (creating it when missing) or throws StateDirInUseError. Any other failure (the path is
  * a file, no permission) is an AppError naming the state dir and the cause.
  */
+/** How long a start waits on SQLite's lock before it counts the state dir as taken. */
+const LOCK_BUSY_WAIT_MS = 500;
+
 export async function lockStateDir(stateDir: string, options: LockOptions = {}): Promise<StateDirLock> {
   const lockFile = path.join(stateDir, STATE_DIR_LOCK_FILE);
   let db: SqliteDatabase | undefined;
   try {
-    await fs.mkdir(stateDir, { recursive: true });
+    await fs.mkdir(stateDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await createLockFile(lockFile);
-    db = openSqlite(lockFile, { busyTimeoutMs: 0 });
+    // Not 0: two gateways starting at the same instant both take SQLite's shared lock on the way to the
+    // exclusive one, and without a busy wait the first could give up because of the second's passing shared
+    // lock, leaving no gateway at all. SQLite answers the loser at once (it holds a shared lock and another
+    // connection is ahead of it), so only a start refused by a running gateway waits this long.
+    db = openSqlite(lockFile, { busyTimeoutMs: LOCK_BUSY_WAIT_MS });
     // Nothing is ever written: no journal file next to the lock, none left behind by a crash.
     db.pragma('journal_mode = MEMORY');
     db.exec('BEGIN EXCLUSIVE');

@@ -29,3 +29,4 @@ export { editConfigFile } from './writer/edit-config-file';
 export type { EditPlan } from './writer/edit-config-file';
 export type { Json5Edit, JsonPath } from './writer/json5-edit';
 export { CONFIG_DEFAULTS } from './config-defaults';
+export { RESERVED_KEY_MESSAGE, reservedKeyIssues } from './pipeline/reserved-keys';
