@@ -13,8 +13,9 @@
  * so the load generator never steals the server's event loop. Every response is checked (HTTP 200,
  * COMPLETED, the echo text), so a fast wrong answer cannot win. Run: `npm run bench:a2a` (about 55 s).
  *
- * Env: BENCH_CONCURRENCY [32], BENCH_SECONDS [7], BENCH_CONTEXTS = "per-worker" (default: each connection
- * reuses one contextId, i.e. one conversation per peer connection) or "fresh" (a new context per message),
+ * Env: BENCH_CONCURRENCY [32], BENCH_SECONDS [7], BENCH_CONTEXTS = "fresh" (default: a new context per
+ * message, what a client sending one-off tasks does, so every message opens a session) or "per-worker" (each
+ * connection reuses one contextId, one conversation per peer connection),
  * BENCH_ONLY = a comma list of servers to run, BENCH_PROFILE = a directory: the server processes write
  * V8 CPU profiles there (open them in Chrome DevTools).
  */
@@ -31,7 +32,9 @@ import type { RunRecord } from '../src/modules/runtime/run-registry';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 7) * 1000;
 const WARMUP_MS = 2_000;
-const FRESH_CONTEXTS = process.env.BENCH_CONTEXTS === 'fresh';
+const FRESH_CONTEXTS = process.env.BENCH_CONTEXTS !== 'per-worker';
+/** The measured window is cut into this many equal slices; their rates show whether cost grows with history. */
+const CURVE_SLICES = 10;
 const TOKEN = 'bench-peer-token-0123456789abcdef';
 const AGENT = 'main';
 const TEXT = 'benchmark ping: summarize the state of the deploy';
@@ -161,6 +164,8 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** Completed requests per second in each tenth of the measured window, in order. */
+  curve: number[];
 }
 
 function spawnServer(role: Role): Promise<{ child: ChildProcess; url: string }> {
@@ -187,6 +192,7 @@ async function load(role: Role, url: string): Promise<Result> {
   const pool = new Pool(target.origin, { connections: CONCURRENCY, pipelining: 1 });
   const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${TOKEN}` };
   const latencies: number[] = [];
+  const completedAt: number[] = [];
   let errors = 0;
   let measuring = false;
   let stop = false;
@@ -216,6 +222,7 @@ async function load(role: Role, url: string): Promise<Result> {
       if (errors === 1) console.error(`  ${role}: unexpected answer (HTTP ${res.statusCode}): ${text.slice(0, 300)}`);
     }
     latencies.push(elapsed);
+    completedAt.push(performance.now());
   };
 
   const workers = Array.from({ length: CONCURRENCY }, async (_, worker) => {
@@ -226,13 +233,26 @@ async function load(role: Role, url: string): Promise<Result> {
   const began = performance.now();
   await new Promise((r) => setTimeout(r, MEASURE_MS));
   measuring = false;
-  const seconds = (performance.now() - began) / 1000;
+  const ended = performance.now();
+  const seconds = (ended - began) / 1000;
   stop = true;
   await Promise.all(workers);
   await pool.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { role, requests: latencies.length, perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+  const sliceMs = (ended - began) / CURVE_SLICES;
+  const curve = Array.from({ length: CURVE_SLICES }, () => 0);
+  for (const t of completedAt) curve[Math.min(CURVE_SLICES - 1, Math.floor((t - began) / sliceMs))]++;
+  const perSecondCurve = curve.map((n) => n / (sliceMs / 1000));
+  return {
+    role,
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    curve: perSecondCurve,
+  };
 }
 
 async function main(): Promise<void> {
@@ -250,6 +270,11 @@ async function main(): Promise<void> {
       console.log(
         `  ${role.padEnd(8)} ${result.perSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50.toFixed(2).padStart(7)} ms   ` +
           `p99 ${result.p99.toFixed(2).padStart(7)} ms   (${result.requests} requests, ${result.errors} bad answers)`,
+      );
+      const [first, last] = [result.curve[0], result.curve[result.curve.length - 1]];
+      console.log(
+        `           req/s per tenth of the run: ${result.curve.map((r) => r.toFixed(0)).join(' ')}   ` +
+          `(last/first ${(first > 0 ? last / first : NaN).toFixed(2)}x)`,
       );
     } finally {
       child.kill('SIGTERM');
