@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { lockStateDir } from './common/fs/state-dir-lock';
-import { jsonDepthExceeds } from './common/http/json-depth';
+import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';

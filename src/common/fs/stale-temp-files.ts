@@ -14,6 +14,11 @@ export function tempFileWriterPid(name: string, targetName: string): number | un
   return m ? Number(m[1]) : undefined;
 }
 
+export interface StaleTempOptions {
+  /** Keep this process's own temp files: for a target this process may already be writing. */
+  keepOwn?: boolean;
+}
+
 /**
  * Removes the temp files of `target` whose writer is gone; returns their paths. Call it before this
  * process writes `target` itself: a temp file carrying this process's own pid then comes from an earlier
@@ -21,14 +26,15 @@ export function tempFileWriterPid(name: string, targetName: string): number | un
  * A temp file of another live process is left alone (it may be mid-write). Errors are not thrown: cleaning
  * up is never a reason to fail.
  */
-export async function removeStaleTempFiles(target: string): Promise<string[]> {
+export async function removeStaleTempFiles(target: string, options: StaleTempOptions = {}): Promise<string[]> {
   const real = await fs.realpath(target).catch(() => target);
   const dir = dirname(real);
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
     const pid = tempFileWriterPid(name, basename(real));
-    if (pid === undefined || (pid !== process.pid && isProcessAlive(pid))) continue;
+    const own = pid === process.pid;
+    if (pid === undefined || (own && options.keepOwn) || (!own && isProcessAlive(pid))) continue;
     const file = join(dir, name);
     if (
       await fs.rm(file, { force: true }).then(

@@ -14,14 +14,14 @@
  * file, so nothing in the gateway may open `gateway.lock` except through SQLite (which keeps its own
  * descriptors open while another connection of the process holds a lock).
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { openSqlite, SqliteDatabase } from '../storage/sqlite';
-import { PRIVATE_DIR_MODE } from './private-files';
+import { writeFileAtomic } from './atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files';
 
 export const STATE_DIR_LOCK_FILE = 'gateway.lock';
 export const STATE_DIR_HOLDER_FILE = 'gateway.pid';
@@ -122,30 +122,16 @@ function describeHolder(stateDir: string, holder: StateDirHolder | undefined): s
 async function createLockFile(lockFile: string): Promise<void> {
   try {
     // O_CREAT|O_EXCL fails before opening an existing file, so this never opens (and closes) a locked one.
-    const handle = await fs.open(lockFile, 'wx', 0o600);
+    const handle = await fs.open(lockFile, 'wx', PRIVATE_FILE_MODE);
     await handle.close();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
 }
 
-/** Temp file (O_EXCL, 0600) + fsync + rename: a reader sees the previous record or the whole new one. */
+/** Atomic (temp + fsync + rename), 0600: a reader sees the previous record or the whole new one. */
 async function writeHolder(stateDir: string, holder: StateDirHolder): Promise<void> {
-  const target = path.join(stateDir, STATE_DIR_HOLDER_FILE);
-  const tmp = path.join(stateDir, `.${STATE_DIR_HOLDER_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const handle = await fs.open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(holder)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
-  }
+  await writeFileAtomic(path.join(stateDir, STATE_DIR_HOLDER_FILE), `${JSON.stringify(holder)}\n`, { newFileMode: PRIVATE_FILE_MODE });
 }
 
 async function readHolder(file: string): Promise<StateDirHolder | undefined> {

@@ -5,7 +5,7 @@ import { resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { jsonDepthExceeds } from '../../common/http/json-depth';
+import { jsonDepthExceeds } from '../../common/json-depth';
 import {
   errorResponse,
   invalidParams,

@@ -15,6 +15,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '@nestjs/common';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
+import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 import { parseIndexFile } from './session-index-file';
 import type { DeliveryContext, SessionEntry } from './session-store.port';
@@ -64,7 +65,10 @@ export class AgentSessionIndex {
       for (const problem of parsed.problems) logger.warn(`${file}: ${problem}`);
       for (const entry of parsed.entries) index.add(entry);
     }
-    await removeStrayTempFiles(dir, logger);
+    // A writer killed between its temp write and the rename leaves a temp file; the index itself is intact.
+    for (const stray of await removeStaleTempFiles(file, { keepOwn: true })) {
+      logger.warn(`removed ${stray} left by an interrupted index write`);
+    }
     return index;
   }
 
@@ -197,33 +201,5 @@ export class AgentSessionIndex {
       if (patch.deliveryContext === undefined) delete entry.deliveryContext;
       else entry.deliveryContext = patch.deliveryContext;
     }
-  }
-}
-
-/** Temp files from writeFileAtomic look like `.sessions.json.<pid>.<hex>.tmp`. */
-const TEMP_FILE = /^\.sessions\.json\.(\d+)\.[0-9a-f]+\.tmp$/;
-
-/**
- * A writer killed between its temp write and the rename leaves a temp file behind; the index itself is
- * intact. Remove such leftovers, but only those whose writer process is gone (a live one may be mid-write).
- */
-async function removeStrayTempFiles(dir: string, logger: Logger): Promise<void> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const m = TEMP_FILE.exec(name);
-    if (!m || isProcessAlive(Number(m[1]))) continue;
-    await fs.rm(path.join(dir, name), { force: true }).catch(() => undefined);
-    logger.warn(`removed ${path.join(dir, name)} left by an interrupted index write`);
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds } from './json-depth';
+import { firstPathDeeperThan, jsonDepthExceeds } from './json-depth';
 
 /** `[[[…]]]` nested `n` deep, built without recursion. */
 function nestedArrays(n: number): unknown {
@@ -27,5 +27,14 @@ describe('jsonDepthExceeds', () => {
     const deep = JSON.parse(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) as unknown;
     expect(jsonDepthExceeds(deep, 64)).toBe(true);
     expect(jsonDepthExceeds(nestedArrays(100_000), 100_000)).toBe(false);
+  });
+});
+
+describe('firstPathDeeperThan', () => {
+  it('names the first too-deep branch in document order, counting the levels of `at`', () => {
+    const doc = { a: { b: 1 }, c: [{ d: {} }, { e: {} }] };
+    expect(firstPathDeeperThan(doc, 3)).toEqual(['c', 0, 'd']);
+    expect(firstPathDeeperThan(doc, 4)).toBeUndefined();
+    expect(firstPathDeeperThan(doc, 4, ['x'])).toEqual(['x', 'c', 0, 'd']);
   });
 });
