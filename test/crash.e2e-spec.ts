@@ -9,6 +9,7 @@ import { taskDatabasePath } from '../src/modules/a2a-channel/a2a-task.store';
 import type { TaskRow } from '../src/modules/a2a-channel/task-rows';
 import { loadConfig } from '../src/modules/config/pipeline/load-config';
 import { memoryIndexPath } from '../src/modules/memory/memory.service';
+import { sessionDatabasePath } from '../src/modules/sessions/session-database';
 import { ECHO_MAX_CHARS } from '../src/modules/runtime/providers/echo.provider';
 import { CliBuild, transpileCli } from './fixtures/cli-runner';
 import {
@@ -203,24 +204,25 @@ describe('kill -9 during session writes (http channel, sessions_spawn, sessions_
         }
       };
 
-      const indexFile = (agentId: string) => path.join(stateDir, 'agents', agentId, 'sessions', 'sessions.json');
-
       const checkDisk = async (): Promise<void> => {
+        // Read straight from the database file the killed process left (WAL included), as a second process would.
         const onDisk = new Map<string, string>();
-        for (const agentId of ['main', 'helper']) {
-          const file = indexFile(agentId);
-          if (!(await exists(file))) continue;
-          let doc: Record<string, { sessionId: string }>;
+        const file = sessionDatabasePath(stateDir);
+        if (await exists(file)) {
+          const db = openReadOnly(file);
           try {
-            doc = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, { sessionId: string }>;
-          } catch (err) {
-            throw new ResponseError(`${file} is not valid JSON after the kill: ${(err as Error).message}`);
+            const rows = db.prepare('SELECT session_key, session_id FROM sessions').all() as Array<{
+              session_key: string;
+              session_id: string;
+            }>;
+            for (const row of rows) onDisk.set(row.session_key, row.session_id);
+          } finally {
+            db.close();
           }
-          for (const [key, entry] of Object.entries(doc)) onDisk.set(key, entry.sessionId);
         }
         const keys = new Set([...runs.map((r) => r.sessionKey), ...spawned.keys()]);
         for (const key of keys) {
-          check(onDisk.has(key), `acknowledged session ${key} is not in its sessions.json after the kill (${acked()})`);
+          check(onDisk.has(key), `acknowledged session ${key} is not in the session database after the kill (${acked()})`);
           const known = sessionIds.get(key);
           check(
             known === undefined || known === onDisk.get(key),

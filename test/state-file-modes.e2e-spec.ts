@@ -83,13 +83,13 @@ describe('state files are private to the gateway user (e2e)', () => {
       'audit.jsonl',
       'a2a/tasks.sqlite',
       'a2a/tasks.sqlite-wal',
-      'agents/main/sessions/sessions.json',
+      'sessions.sqlite',
+      'sessions.sqlite-wal',
       'agents/main/memory/index.sqlite',
       'agents/main/memory/index.sqlite-wal',
     ]) {
       expect(names).toContain(expected);
     }
-    expect(names.filter((n) => n.startsWith('agents/main/sessions/') && n.endsWith('.jsonl')).length).toBeGreaterThanOrEqual(2);
     expect(modes.filter(([name, mode]) => mode !== (name.endsWith('/') ? '700' : '600'))).toEqual([]);
     expect(((await fs.stat(gw.stateDir)).mode & 0o777).toString(8)).toBe('700');
   });

@@ -15,6 +15,7 @@ export interface SqliteStatement {
   run(...params: unknown[]): SqliteRunResult;
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
 }
 
 export interface SqliteDatabase {
@@ -26,7 +27,7 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-type SqliteConstructor = new (file: string, options?: { timeout?: number }) => SqliteDatabase;
+type SqliteConstructor = new (file: string, options?: { timeout?: number; readonly?: boolean; fileMustExist?: boolean }) => SqliteDatabase;
 
 /**
  * Opens (creating) a database file; waits up to `busyTimeoutMs` (5 s) for a lock held by another connection. A new file and
@@ -47,7 +48,18 @@ export function openSqlite(file: string, { busyTimeoutMs = 5000 }: { busyTimeout
       }
     }
   }
+  return new (sqliteConstructor())(file, { timeout: busyTimeoutMs });
+}
+
+/**
+ * Opens an existing database for reading only (the CLI reading a running gateway's state: WAL lets it read
+ * while the gateway writes). A missing file is an error, never a new empty database.
+ */
+export function openSqliteReadOnly(file: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}): SqliteDatabase {
+  return new (sqliteConstructor())(file, { timeout: busyTimeoutMs, readonly: true, fileMustExist: true });
+}
+
+function sqliteConstructor(): SqliteConstructor {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require('better-sqlite3') as SqliteConstructor;
-  return new Database(file, { timeout: busyTimeoutMs });
+  return require('better-sqlite3') as SqliteConstructor;
 }

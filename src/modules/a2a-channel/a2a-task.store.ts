@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from '../../common/storage/group-commit';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskStore } from './task-store.port';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
 import {
-  agentIdFromSessionKey,
+  canonicalSessionKey,
   SESSION_STORE,
   type InterSessionProvenance,
   type SessionCreateOptions,
@@ -87,8 +87,10 @@ export class AgentRunner implements OnModuleDestroy {
   }
 
   /** Queues a run and returns at once; `done` tells when it is over. */
-  startRun(input: StartRunInput): RunHandle {
-    const agentId = agentIdFromSessionKey(input.sessionKey);
+  startRun(raw: StartRunInput): RunHandle {
+    // Parsed once here; everything after works with the canonical key.
+    const { key, agentId } = canonicalSessionKey(raw.sessionKey);
+    const input = key === raw.sessionKey ? raw : { ...raw, sessionKey: key };
     const { record, signal } = this.runs.create(input.sessionKey, agentId);
     if (this.closing) {
       const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });

@@ -7,6 +7,7 @@ export {
   parseSessionKey,
   subagentSessionKey,
 } from './session-key';
+export { canonicalSessionKey, type CanonicalKey } from './session-input';
 export { SESSION_STORE } from './session-store.port';
 export type {
   DeliveryContext,

@@ -3,6 +3,7 @@
  * tool calls, admin requests and peers, so every public store method runs its inputs through these and a
  * bad value becomes a 400 AppError instead of an odd file or a poisoned index.
  */
+import { LRUCache } from 'lru-cache';
 import { isCanonicalAgentId } from '../../common/agent-id';
 import { badRequest } from '../../common/errors/app-error';
 import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from './session-key';
@@ -25,15 +26,25 @@ export interface CanonicalKey {
   agentId: string;
 }
 
+/**
+ * Keys recently parsed. One message touches its session key in several places (routing, the run, each
+ * store call); parsing is pure, so each distinct key is parsed once and the frozen result reused.
+ */
+const parsedKeys = new LRUCache<string, Readonly<CanonicalKey>>({ max: 10_000 });
+
 /** The canonical form of a session key and its owner; 400 when it is not a valid key. */
-export function canonicalSessionKey(raw: unknown, what = 'session key'): CanonicalKey {
+export function canonicalSessionKey(raw: unknown, what = 'session key'): Readonly<CanonicalKey> {
   if (typeof raw !== 'string') throw badRequest(`${what} must be a string`);
+  const known = parsedKeys.get(raw);
+  if (known) return known;
   if (raw.length > MAX_SESSION_KEY_LENGTH) throw badRequest(`${what} is longer than ${MAX_SESSION_KEY_LENGTH} characters`);
   if (CONTROL_CHARS.test(raw)) throw badRequest(`${what} ${JSON.stringify(raw)} contains control characters`);
   const parsed = parseSessionKey(raw);
   if (!parsed) throw badRequest(keyProblem(raw, what));
   // The key module is the only sanctioned source of a session's owner (docs/sessions.md#session-keys).
-  return { key: parsed.key, agentId: agentIdFromSessionKey(parsed.key) };
+  const canonical = Object.freeze({ key: parsed.key, agentId: agentIdFromSessionKey(parsed.key) });
+  parsedKeys.set(raw, canonical);
+  return canonical;
 }
 
 function keyProblem(raw: string, what: string): string {

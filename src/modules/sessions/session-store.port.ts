@@ -1,7 +1,7 @@
 /**
- * The SessionStore port. The embedded implementation keeps an index and JSONL transcripts
- * per agent under `<stateDir>/agents/<id>/sessions`; a distributed backend can replace it without
- * touching callers. Inject with `@Inject(SESSION_STORE)`. See docs/sessions.md#session-store.
+ * The SessionStore port. The embedded implementation keeps sessions and their transcript lines in one SQLite
+ * file in the state dir (`sessions.sqlite`); a distributed backend can replace it without touching callers.
+ * Inject with `@Inject(SESSION_STORE)`. See docs/sessions.md#session-store.
  */
 export const SESSION_STORE = Symbol('SESSION_STORE');
 
@@ -14,7 +14,7 @@ export interface DeliveryContext {
 
 export interface SessionEntry {
   sessionKey: string;
-  /** File name stem of the transcript (`<sessionId>.jsonl`). */
+  /** Opaque id, never derived from user text: the stem of the session's JSONL export (`<sessionId>.jsonl`). */
   sessionId: string;
   agentId: string;
   label?: string;
@@ -59,6 +59,34 @@ export interface SessionListFilter {
   limit?: number;
 }
 
+export interface SessionPageFilter extends SessionListFilter {
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface SessionPage {
+  sessions: SessionEntry[];
+  /** Present when more sessions follow; pass it as `cursor` for the next page. */
+  nextCursor?: string;
+}
+
+/** One session's transcript as memory sees it: `version` changes whenever a line is appended. */
+export interface TranscriptVersion {
+  sessionKey: string;
+  sessionId: string;
+  /** Epoch ms of the last append (or of creation). */
+  updatedAt: number;
+  /** 0 for an empty transcript; grows with every append. */
+  version: number;
+}
+
+/** Told after a transcript line is committed. */
+export interface TranscriptAppended {
+  agentId: string;
+  sessionKey: string;
+  sessionId: string;
+}
+
 export interface SessionCreateOptions {
   label?: string;
   spawnedBy?: string;
@@ -95,6 +123,8 @@ export interface SessionStore {
   getOrCreate(sessionKey: string, init?: SessionCreateOptions): Promise<SessionEntry>;
   /** Most recently updated first; `limit` [50]. Without `agentId`: the sessions of all configured agents. */
   list(filter?: SessionListFilter): Promise<SessionEntry[]>;
+  /** `list` a page at a time: follow `nextCursor`; sessions created meanwhile never repeat or skip an entry. */
+  page(filter?: SessionPageFilter): Promise<SessionPage>;
   /** Labels are unique per agent (1..512 chars, trimmed); a taken label is an error naming the holder; 404 for an unknown session. */
   setLabel(sessionKey: string, label: string): Promise<SessionEntry>;
   /** `sessions.resolve({label, agentId})`: the key holding that label, if any. */
@@ -108,4 +138,10 @@ export interface SessionStore {
    * Waits for appends already requested for this session. Throws 404 when the session does not exist.
    */
   history(sessionKey: string, options?: SessionHistoryOptions): Promise<SessionHistory>;
+  /** The whole transcript as JSONL, oldest first, in chunks of whole lines. Throws 404 for an unknown session. */
+  exportTranscript(sessionKey: string): AsyncIterable<string>;
+  /** Every session of one agent with its transcript version (memory collections over sessions). */
+  transcriptVersions(agentId: string): Promise<TranscriptVersion[]>;
+  /** Calls `listener` after each committed append; returns the unsubscribe function. */
+  onAppend(listener: (event: TranscriptAppended) => void): () => void;
 }

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../../common/storage/sqlite';
+import type { SqliteDatabase } from './sqlite';
 
 interface PendingWrite {
   write: () => unknown;

@@ -1,32 +1,41 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { tempSessionEnv, TempSessionEnv } from '../../../test/support/temp-session-env';
-import { FileSessionStore } from './file-session.store';
+import { openSqlite, openSqliteReadOnly } from '../../common/storage/sqlite';
+import { sessionDatabasePath } from './session-database';
+import { SqliteSessionStore } from './sqlite-session.store';
+import type { TranscriptAppended } from './session-store.port';
 import { asHttp } from '../../../test/support/as-http';
 
-describe('FileSessionStore', () => {
+describe('SqliteSessionStore', () => {
   let env: TempSessionEnv;
-  let store: FileSessionStore;
+  let store: SqliteSessionStore;
   beforeEach(async () => {
     env = await tempSessionEnv(['main', 'ops']);
     store = env.newStore();
   });
   afterEach(async () => {
-    await store.flush();
     await env.cleanup();
   });
 
-  const readIndex = async (agentId: string) =>
-    JSON.parse(await fs.readFile(path.join(env.sessionsDir(agentId), 'sessions.json'), 'utf8')) as Record<string, { sessionId: string }>;
+  /** What another process reading the database file sees: only committed rows. */
+  const onDisk = <T>(sql: string, ...params: unknown[]): T[] => {
+    const db = openSqliteReadOnly(sessionDatabasePath(env.stateDir));
+    try {
+      return db.prepare(sql).all(...params) as T[];
+    } finally {
+      db.close();
+    }
+  };
 
   describe('create and get', () => {
-    it('persists a new entry and its empty transcript before getOrCreate resolves', async () => {
+    it('commits a new entry before getOrCreate resolves', async () => {
       const entry = await store.getOrCreate('agent:main:main', { deliveryContext: { channel: 'telegram', to: '42' } });
       expect(entry).toMatchObject({ sessionKey: 'agent:main:main', agentId: 'main', deliveryContext: { channel: 'telegram', to: '42' } });
       expect(entry.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect((await readIndex('main'))['agent:main:main'].sessionId).toBe(entry.sessionId);
-      expect(await fs.readFile(path.join(env.sessionsDir('main'), `${entry.sessionId}.jsonl`), 'utf8')).toBe('');
+      expect(onDisk('SELECT session_id FROM sessions WHERE session_key = ?', 'agent:main:main')).toEqual([{ session_id: entry.sessionId }]);
       expect(await store.get('agent:main:main')).toEqual(entry);
+      expect(await env.newStore().get('agent:main:main')).toEqual(entry);
     });
 
     it('canonicalizes keys to lowercase and returns the same session for every spelling', async () => {
@@ -39,11 +48,10 @@ describe('FileSessionStore', () => {
     it('creates one session for many concurrent getOrCreate calls', async () => {
       const all = await Promise.all(Array.from({ length: 20 }, () => store.getOrCreate('agent:ops:main')));
       expect(new Set(all.map((e) => e.sessionId)).size).toBe(1);
-      const files = (await fs.readdir(env.sessionsDir('ops'))).filter((f) => f.endsWith('.jsonl'));
-      expect(files).toEqual([`${all[0].sessionId}.jsonl`]);
+      expect(onDisk('SELECT session_id FROM sessions WHERE agent_id = ?', 'ops')).toEqual([{ session_id: all[0].sessionId }]);
     });
 
-    it('rejects malformed keys with 400 and never touches the disk for them', async () => {
+    it('rejects malformed keys with 400 and stores nothing for them', async () => {
       for (const bad of [
         'main',
         'agent:main:',
@@ -56,13 +64,14 @@ describe('FileSessionStore', () => {
         await expect(asHttp(store.getOrCreate(bad))).rejects.toMatchObject({ status: 400 });
         await expect(asHttp(store.get(bad))).rejects.toMatchObject({ status: 400 });
       }
-      await expect(fs.readdir(path.join(env.stateDir, 'agents'))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await store.list()).toEqual([]);
+      expect(onDisk('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
     });
 
     it('get of an unknown session or unknown agent is undefined without creating anything', async () => {
       expect(await store.get('agent:main:nope')).toBeUndefined();
       expect(await store.get('agent:ghost:main')).toBeUndefined();
-      await expect(fs.stat(env.sessionsDir('ghost'))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(onDisk('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
     });
 
     it('keeps spawnedBy fixed but takes a newer delivery context for an existing session', async () => {
@@ -72,7 +81,7 @@ describe('FileSessionStore', () => {
       await expect(asHttp(store.getOrCreate('agent:main:x', { spawnedBy: 'agent:main:x' }))).rejects.toMatchObject({ status: 400 });
     });
 
-    it('reads sessions of an agent no longer configured from <stateDir>/agents/<id>/sessions', async () => {
+    it('keeps the sessions of an agent no longer configured, listed only when asked for by agent id', async () => {
       await store.getOrCreate('agent:retired:main');
       await store.flush();
       const fresh = env.newStore();
@@ -99,7 +108,7 @@ describe('FileSessionStore', () => {
       await expect(asHttp(store.list({ agentId: '../x' }))).rejects.toMatchObject({ status: 400 });
     });
 
-    it('filters by activeMinutes against updatedAt', async () => {
+    it('filters by activeMinutes against updatedAt (entries imported from the file layout)', async () => {
       const dir = env.sessionsDir('main');
       await fs.mkdir(dir, { recursive: true });
       const old = new Date(Date.now() - 3 * 3600_000).toISOString();
@@ -185,7 +194,7 @@ describe('FileSessionStore', () => {
       expect(await store.isSpawnedBy('agent:main:nope', 'agent:main:main')).toBe(false);
     });
 
-    it('terminates on a spawnedBy cycle in a hand-edited index', async () => {
+    it('terminates on a spawnedBy cycle imported from a hand-edited file-layout index', async () => {
       const dir = env.sessionsDir('ops');
       await fs.mkdir(dir, { recursive: true });
       const t = new Date().toISOString();
@@ -201,8 +210,10 @@ describe('FileSessionStore', () => {
         path.join(dir, 'sessions.json'),
         JSON.stringify({ 'agent:ops:a': entry('agent:ops:a', 'agent:ops:b'), 'agent:ops:b': entry('agent:ops:b', 'agent:ops:a') }),
       );
-      expect(await store.isSpawnedBy('agent:ops:a', 'agent:ops:zzz')).toBe(false);
-      expect(await store.isSpawnedBy('agent:ops:a', 'agent:ops:b')).toBe(true);
+      // The running store opened its database before the file existed: a restart imports it.
+      const restarted = env.newStore();
+      expect(await restarted.isSpawnedBy('agent:ops:a', 'agent:ops:zzz')).toBe(false);
+      expect(await restarted.isSpawnedBy('agent:ops:a', 'agent:ops:b')).toBe(true);
     });
   });
 
@@ -214,9 +225,8 @@ describe('FileSessionStore', () => {
       const { lines, warnings } = await store.history(key);
       expect(warnings).toEqual([]);
       expect(lines.map((l) => l.text)).toEqual(Array.from({ length: 200 }, (_, i) => `m${i}`));
-      const entry = await store.get(key);
-      const raw = await fs.readFile(path.join(env.sessionsDir('main'), `${entry!.sessionId}.jsonl`), 'utf8');
-      expect(raw.trimEnd().split('\n')).toHaveLength(200);
+      const restarted = await env.newStore().history(key);
+      expect(restarted.lines.map((l) => l.text)).toEqual(lines.map((l) => l.text));
     });
 
     it('returns the last `limit` lines, and filters tool lines before limiting when includeTools is false', async () => {
@@ -243,6 +253,137 @@ describe('FileSessionStore', () => {
       expect(Date.parse(after!.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
       await store.flush();
       expect((await env.newStore().get('agent:main:u'))?.updatedAt).toBe(after!.updatedAt);
+    });
+  });
+
+  describe('in-memory tails', () => {
+    it('answers history from memory with exactly what a restarted store reads from disk', async () => {
+      const key = 'agent:main:tail';
+      for (let i = 0; i < 150; i++) {
+        await store.append(key, { role: i % 3 === 2 ? 'tool' : i % 3 === 0 ? 'user' : 'assistant', text: `t${i}` });
+      }
+      const restarted = env.newStore();
+      for (const options of [{ limit: 1 }, { limit: 40 }, { limit: 64 }, { limit: 100 }, {}, { limit: 40, includeTools: false }]) {
+        expect((await store.history(key, options)).lines).toEqual((await restarted.history(key, options)).lines);
+      }
+    });
+
+    it('knows a new session is empty, and sees each line as soon as its append resolves', async () => {
+      const key = 'agent:main:fresh';
+      await store.getOrCreate(key);
+      expect((await store.history(key, { limit: 40 })).lines).toEqual([]);
+      const pending = store.append(key, { role: 'user', text: 'hi' });
+      // Read-your-writes: a history requested after an append waits for it.
+      expect((await store.history(key, { limit: 40 })).lines.map((l) => l.text)).toEqual(['hi']);
+      await pending;
+    });
+  });
+
+  describe('pages', () => {
+    it('walks every session once, newest first, while new sessions keep arriving', async () => {
+      for (let i = 0; i < 45; i++) await store.getOrCreate(`agent:${i % 2 ? 'main' : 'ops'}:s${i}`);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await store.page({ limit: 10, cursor });
+        seen.push(...page.sessions.map((e) => e.sessionKey));
+        // Created between pages: newer than every cursor, so never part of the walk.
+        await store.getOrCreate(`agent:main:late${pages}`);
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(5);
+      expect(seen).toHaveLength(45);
+      expect(new Set(seen).size).toBe(45);
+      expect(seen[0]).toBe('agent:ops:s44');
+    });
+
+    it('pages within one agent and refuses a cursor it did not issue', async () => {
+      for (let i = 0; i < 5; i++) await store.getOrCreate(`agent:main:p${i}`);
+      await store.getOrCreate('agent:ops:other');
+      const first = await store.page({ agentId: 'main', limit: 3 });
+      const second = await store.page({ agentId: 'main', limit: 3, cursor: first.nextCursor });
+      expect([...first.sessions, ...second.sessions].map((e) => e.sessionKey)).toEqual([
+        'agent:main:p4',
+        'agent:main:p3',
+        'agent:main:p2',
+        'agent:main:p1',
+        'agent:main:p0',
+      ]);
+      expect(second.nextCursor).toBeUndefined();
+      for (const bad of ['nope', Buffer.from('1.x').toString('base64url'), '']) {
+        await expect(asHttp(store.page({ cursor: bad }))).rejects.toMatchObject({ status: 400, detail: expect.stringContaining('cursor') });
+      }
+    });
+  });
+
+  describe('export and memory feed', () => {
+    it('exports the whole transcript as JSONL, oldest first, in chunks of whole lines', async () => {
+      const key = 'agent:main:long';
+      await Promise.all(Array.from({ length: 2500 }, (_, i) => store.append(key, { role: 'user', text: `line ${i}` })));
+      const chunks: string[] = [];
+      for await (const chunk of store.exportTranscript(key)) chunks.push(chunk);
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.every((c) => c.endsWith('\n'))).toBe(true);
+      const lines = chunks
+        .join('')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { text: string });
+      expect(lines.map((l) => l.text)).toEqual(Array.from({ length: 2500 }, (_, i) => `line ${i}`));
+      const unknown = store.exportTranscript('agent:main:none')[Symbol.asyncIterator]();
+      await expect(asHttp(unknown.next())).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('reports a new version per append and tells listeners after the commit', async () => {
+      const seen: TranscriptAppended[] = [];
+      const stop = store.onAppend((e) => seen.push(e));
+      const { sessionId } = await store.getOrCreate('agent:main:v');
+      expect(await store.transcriptVersions('main')).toEqual([
+        expect.objectContaining({ sessionKey: 'agent:main:v', sessionId, version: 0 }),
+      ]);
+      await store.append('agent:main:v', { role: 'user', text: 'one' });
+      const [v1] = await store.transcriptVersions('main');
+      await store.append('agent:main:v', { role: 'assistant', text: 'two' });
+      const [v2] = await store.transcriptVersions('main');
+      expect(v2.version).toBeGreaterThan(v1.version);
+      expect(seen).toEqual([
+        { agentId: 'main', sessionKey: 'agent:main:v', sessionId },
+        { agentId: 'main', sessionKey: 'agent:main:v', sessionId },
+      ]);
+      stop();
+      await store.append('agent:main:v', { role: 'user', text: 'three' });
+      expect(seen).toHaveLength(2);
+    });
+  });
+
+  it('reports a transcript row damaged by hand as a warning and still serves the good lines', async () => {
+    await store.append('agent:ops:torn', { role: 'user', text: 'intact' });
+    await store.append('agent:ops:torn', { role: 'assistant', text: 'to be damaged' });
+    // Another process editing the database behind the gateway's back (what an operator with sqlite3 could do).
+    const db = openSqlite(sessionDatabasePath(env.stateDir));
+    const { id } = db.prepare('SELECT max(id) AS id FROM transcript_lines').get() as { id: number };
+    db.prepare('UPDATE transcript_lines SET line = ? WHERE id = ?').run('{"id":"x","role":"us', id);
+    db.close();
+    // A restarted store has no cached tail: the history comes from the rows.
+    const restarted = await env.newStore().history('agent:ops:torn', { limit: 10 });
+    expect(restarted.lines.map((l) => l.text)).toEqual(['intact']);
+    expect(restarted.warnings).toEqual([`transcript row ${id} is not valid JSON; skipped`]);
+  });
+
+  describe('group commit', () => {
+    it('rolls back a failing write alone; the rest of its batch commits', async () => {
+      await store.getOrCreate('agent:main:holder', { label: 'taken' });
+      const results = await Promise.allSettled([
+        store.append('agent:main:x', { role: 'user', text: 'kept 1' }),
+        store.getOrCreate('agent:main:y', { label: 'taken' }),
+        store.append('agent:main:x', { role: 'user', text: 'kept 2' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      const restarted = env.newStore();
+      expect(await restarted.get('agent:main:y')).toBeUndefined();
+      expect((await restarted.history('agent:main:x')).lines.map((l) => l.text)).toEqual(['kept 1', 'kept 2']);
     });
   });
 });

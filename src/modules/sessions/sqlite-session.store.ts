@@ -1,0 +1,406 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { badRequest } from '../../common/errors/app-error';
+import { GroupCommit } from '../../common/storage/group-commit';
+import { ConfigStore } from '../config';
+import { importLegacyLayout } from './legacy-layout-import';
+import {
+  entryFromRow,
+  insertLine,
+  insertSession,
+  openSessionDatabase,
+  sessionDatabasePath,
+  SessionConnection,
+  SessionRow,
+} from './session-database';
+import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, LabelHolders, sessionNotFound } from './session-entry-rules';
+import { exportLines, readLines } from './session-lines';
+import { SessionLister } from './session-list-query';
+import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
+import type {
+  DeliveryContext,
+  NewTranscriptLine,
+  SessionCreateOptions,
+  SessionEntry,
+  SessionHistory,
+  SessionHistoryOptions,
+  SessionListFilter,
+  SessionPage,
+  SessionPageFilter,
+  SessionStore,
+  TranscriptAppended,
+  TranscriptLine,
+  TranscriptVersion,
+} from './session-store.port';
+import { buildLine, withoutTools } from './transcript-jsonl';
+
+export const DEFAULT_LIST_LIMIT = 50;
+/** Sessions whose entry is kept in memory (a few hundred bytes each). */
+const ENTRY_CACHE_SIZE = 20_000;
+/** Sessions whose recent lines are kept in memory. */
+const TAIL_CACHE_SIZE = 2_000;
+/** Lines kept per cached tail: the runner's history window (40 lines) with room to spare. */
+const TAIL_LINES = 64;
+
+/** A committed session: its row number and its entry (live object: copy before handing out). */
+interface Known {
+  seq: number;
+  entry: SessionEntry;
+}
+
+/** The last lines of a session as committed; `complete` when they are the whole transcript. */
+interface Tail {
+  lines: TranscriptLine[];
+  complete: boolean;
+}
+
+/**
+ * The embedded SessionStore: sessions and transcript lines in one SQLite database (session-database.ts),
+ * every write through a group commit — the writes of one event-loop turn share one WAL commit, and a write's
+ * promise settles only after that commit, so whatever a caller was told is stored survives a kill -9.
+ * Writes run in call order, so one session's lines keep the order they were appended in.
+ *
+ * Reads are synchronous index lookups, with two bounded caches in front: committed entries (so a run does
+ * not query its session row again) and each active session's last lines (so a turn's history is answered
+ * from memory; a brand-new session is known to be empty). Both caches change only after a commit, so they
+ * never show what the disk does not have. Layout and guarantees: docs/sessions.md#session-store.
+ */
+@Injectable()
+export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('sessions');
+  private conn?: SessionConnection;
+  private closed = false;
+  private readonly commits = new GroupCommit(() => this.connection().db);
+  private readonly lister = new SessionLister(() => this.connection());
+  private readonly known = new LRUCache<string, Known>({ max: ENTRY_CACHE_SIZE });
+  private readonly tails = new LRUCache<string, Tail>({ max: TAIL_CACHE_SIZE });
+  /** The latest write submitted per session, so reads can wait for what was requested before them. */
+  private readonly lastWrite = new Map<string, Promise<unknown>>();
+  private readonly appendListeners = new Set<(event: TranscriptAppended) => void>();
+
+  constructor(private readonly config: ConfigStore) {}
+
+  /** Opens the database at boot, so the one-time import of the file layout never runs inside a request. */
+  onModuleInit(): void {
+    this.connection();
+  }
+
+  async get(sessionKey: string): Promise<SessionEntry | undefined> {
+    const known = this.lookup(canonicalSessionKey(sessionKey).key);
+    return known && copyEntry(known.entry);
+  }
+
+  async getOrCreate(sessionKey: string, init: SessionCreateOptions = {}): Promise<SessionEntry> {
+    const { key, agentId } = canonicalSessionKey(sessionKey);
+    const label = init.label === undefined ? undefined : checkLabel(init.label);
+    const spawnedBy = init.spawnedBy === undefined ? undefined : canonicalSessionKey(init.spawnedBy, 'spawnedBy').key;
+    if (spawnedBy === key) throw badRequest('a session cannot be spawned by itself');
+    const deliveryContext = init.deliveryContext === undefined ? undefined : cleanDeliveryContext(init.deliveryContext);
+
+    const current = this.lookup(key);
+    if (current && !changes(current.entry, label, deliveryContext)) return copyEntry(current.entry);
+    const at = this.now().getTime();
+    // Checked and applied inside the commit: writes run one after another there, so two callers can never
+    // both create the session or both take a label.
+    const result = await this.write(key, (c) => {
+      const row = c.statements.byKey.get(key) as SessionRow | undefined;
+      if (!row) {
+        if (label !== undefined) assertLabelFree(labelHolders(c, agentId), label, key);
+        return { created: true, ...createSession(c, key, agentId, at, { label, spawnedBy, deliveryContext }) };
+      }
+      const entry = entryFromRow(row);
+      if (label !== undefined && label !== entry.label) {
+        assertLabelFree(labelHolders(c, agentId), label, key);
+        c.statements.setLabel.run(label, row.seq);
+        entry.label = label;
+      }
+      if (deliveryContext !== undefined && changes(entry, undefined, deliveryContext)) {
+        c.statements.setDeliveryContext.run(JSON.stringify(deliveryContext), row.seq);
+        entry.deliveryContext = deliveryContext;
+      }
+      return { created: false, seq: row.seq, entry };
+    });
+    this.known.set(key, { seq: result.seq, entry: result.entry });
+    if (result.created) this.tails.set(key, { lines: [], complete: true });
+    return copyEntry(result.entry);
+  }
+
+  async list(filter: SessionListFilter = {}): Promise<SessionEntry[]> {
+    return (await this.page(filter)).sessions;
+  }
+
+  async page(filter: SessionPageFilter = {}): Promise<SessionPage> {
+    const limit = checkLimit(filter.limit, DEFAULT_LIST_LIMIT) ?? DEFAULT_LIST_LIMIT;
+    const agentId = filter.agentId === undefined ? undefined : checkAgentId(filter.agentId);
+    const since = this.activeSince(filter.activeMinutes);
+    if (filter.cursor !== undefined && typeof filter.cursor !== 'string') throw badRequest('cursor must be a string');
+    // An impossible label matches nothing; the label filter is a lookup, not a write.
+    const label = filter.label === undefined ? undefined : labelOrUndefined(filter.label);
+    if (filter.label !== undefined && label === undefined) return { sessions: [] };
+    const agentIds = agentId === undefined ? [...this.config.current().agentsById.keys()] : [];
+    const { rows, nextCursor } = this.lister.page({ agentId, agentIds, label, since, cursor: filter.cursor, limit });
+    return { sessions: rows.map(entryFromRow), ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  async setLabel(sessionKey: string, rawLabel: string): Promise<SessionEntry> {
+    const { key, agentId } = canonicalSessionKey(sessionKey);
+    const label = checkLabel(rawLabel);
+    const result = await this.write(key, (c) => {
+      const row = c.statements.byKey.get(key) as SessionRow | undefined;
+      if (!row) throw sessionNotFound(key);
+      const entry = entryFromRow(row);
+      if (entry.label !== label) {
+        assertLabelFree(labelHolders(c, agentId), label, key);
+        c.statements.setLabel.run(label, row.seq);
+        entry.label = label;
+      }
+      return { seq: row.seq, entry };
+    });
+    this.known.set(key, result);
+    return copyEntry(result.entry);
+  }
+
+  async resolveLabel(agentId: string, rawLabel: string): Promise<string | undefined> {
+    const id = checkAgentId(agentId);
+    const label = labelOrUndefined(rawLabel);
+    if (label === undefined) return undefined;
+    return labelHolders(this.connection(), id).labelHolder(label);
+  }
+
+  async isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
+    const target = canonicalSessionKey(targetKey, 'target session key').key;
+    const ancestor = canonicalSessionKey(ancestorKey, 'ancestor session key').key;
+    // Lineage written by an older layout can contain a cycle; `seen` ends the walk instead of looping forever.
+    const seen = new Set<string>([target]);
+    let parent = this.lookup(target)?.entry.spawnedBy;
+    while (parent !== undefined) {
+      if (parent === ancestor) return true;
+      if (seen.has(parent)) return false;
+      seen.add(parent);
+      parent = this.lookup(parent)?.entry.spawnedBy;
+    }
+    return false;
+  }
+
+  append(sessionKey: string, line: NewTranscriptLine): Promise<TranscriptLine> {
+    let key: string;
+    let agentId: string;
+    let full: TranscriptLine;
+    try {
+      ({ key, agentId } = canonicalSessionKey(sessionKey));
+      full = buildLine(line, this.now());
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    const json = JSON.stringify(full);
+    const at = this.now().getTime();
+    // Sessions are never deleted, so a row number once known stays right.
+    const knownSeq = this.known.peek(key)?.seq;
+    return this.write(key, (c) => {
+      let created: Known | undefined;
+      let seq = knownSeq ?? (c.statements.byKey.get(key) as SessionRow | undefined)?.seq;
+      if (seq === undefined) {
+        created = createSession(c, key, agentId, at, {});
+        seq = created.seq;
+      }
+      insertLine(c, seq, full.role, json);
+      c.statements.touch.run(at, seq, at);
+      return created;
+    }).then((created) => {
+      this.afterAppend(key, full, at, created);
+      return full;
+    });
+  }
+
+  async history(sessionKey: string, options: SessionHistoryOptions = {}): Promise<SessionHistory> {
+    const { key } = canonicalSessionKey(sessionKey);
+    const limit = checkLimit(options.limit, undefined);
+    // Read-your-writes: appends already requested for this session land before we read.
+    await this.settled(key);
+    const known = this.lookup(key);
+    if (!known) throw sessionNotFound(key);
+    const view = options.includeTools === false ? withoutTools : (lines: TranscriptLine[]) => lines;
+
+    const tail = this.tails.get(key);
+    if (tail) {
+      const lines = view(tail.lines);
+      if (tail.complete) return { lines: limit === undefined ? lines : lines.slice(-limit), warnings: [] };
+      if (limit !== undefined && lines.length >= limit) return { lines: lines.slice(-limit), warnings: [] };
+    }
+    const read = readLines(this.connection(), known.seq, { limit, skipTools: options.includeTools === false });
+    if (read.warnings.length) this.logger.warn(`session ${key}: ${read.warnings.join('; ')}`);
+    if (options.includeTools !== false && limit !== undefined) {
+      this.tails.set(key, { lines: read.lines.slice(-TAIL_LINES), complete: read.lines.length < limit && read.lines.length <= TAIL_LINES });
+    }
+    return { lines: view(read.lines), warnings: read.warnings };
+  }
+
+  async *exportTranscript(sessionKey: string): AsyncIterable<string> {
+    const { key } = canonicalSessionKey(sessionKey);
+    await this.settled(key);
+    const known = this.lookup(key);
+    if (!known) throw sessionNotFound(key);
+    // A chunk per iteration: a long transcript never holds the event loop for its whole length.
+    for (const chunk of exportLines(this.connection(), known.seq)) {
+      yield chunk;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async transcriptVersions(agentId: string): Promise<TranscriptVersion[]> {
+    const rows = this.connection()
+      .db.prepare(
+        `SELECT session_key, session_id, updated_at,
+           COALESCE((SELECT max(id) FROM transcript_lines WHERE session_seq = sessions.seq), 0) AS version
+         FROM sessions WHERE agent_id = ?`,
+      )
+      .all(checkAgentId(agentId)) as Array<{ session_key: string; session_id: string; updated_at: number; version: number }>;
+    return rows.map((r) => ({ sessionKey: r.session_key, sessionId: r.session_id, updatedAt: r.updated_at, version: r.version }));
+  }
+
+  onAppend(listener: (event: TranscriptAppended) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** Commits what is pending and waits for it. Called on shutdown; tests call it to settle the disk. */
+  async flush(): Promise<void> {
+    if (this.closed) return;
+    this.commits.flush();
+    await Promise.allSettled([...this.lastWrite.values()]);
+  }
+
+  /**
+   * The last lifecycle hook (after every module's onModuleDestroy and the HTTP server's close), so writes
+   * that other modules make while stopping still reach the disk before the database closes.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    this.conn?.db.close();
+    this.conn = undefined;
+  }
+
+  /** Overridable clock (tests). */
+  protected now(): Date {
+    return new Date();
+  }
+
+  private connection(): SessionConnection {
+    if (this.closed) throw new Error('the session store is closed');
+    if (this.conn) return this.conn;
+    const file = sessionDatabasePath(this.config.stateDir);
+    const conn = openSessionDatabase(file);
+    try {
+      const imported = importLegacyLayout(conn, this.config.stateDir);
+      for (const problem of imported.problems) this.logger.warn(problem);
+      if (imported.agents) {
+        this.logger.log(
+          `migrated ${imported.sessions} session(s) with ${imported.lines} transcript line(s) of ${imported.agents} agent(s) from the file layout into ${file}`,
+        );
+      }
+    } catch (err) {
+      conn.db.close();
+      throw err;
+    }
+    this.conn = conn;
+    return conn;
+  }
+
+  /** The committed session, from the cache or its row. */
+  private lookup(key: string): Known | undefined {
+    const cached = this.known.get(key);
+    if (cached) return cached;
+    const row = this.connection().statements.byKey.get(key) as SessionRow | undefined;
+    if (!row) return undefined;
+    const known = { seq: row.seq, entry: entryFromRow(row) };
+    this.known.set(key, known);
+    return known;
+  }
+
+  private write<T>(key: string, fn: (c: SessionConnection) => T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the session store is closed'));
+    const run = this.commits.run(() => fn(this.connection()));
+    this.lastWrite.set(key, run);
+    const forget = () => {
+      if (this.lastWrite.get(key) === run) this.lastWrite.delete(key);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  /** Waits for the writes already requested for `key` (their outcome is their callers' business). */
+  private async settled(key: string): Promise<void> {
+    await this.lastWrite.get(key)?.catch(() => undefined);
+  }
+
+  /** Brings the caches in line with a committed append and tells the listeners. */
+  private afterAppend(key: string, line: TranscriptLine, at: number, created: Known | undefined): void {
+    if (created) {
+      this.known.set(key, created);
+      this.tails.set(key, { lines: [line], complete: true });
+    } else {
+      const entry = this.known.peek(key)?.entry;
+      const updatedAt = new Date(at).toISOString();
+      if (entry && entry.updatedAt < updatedAt) entry.updatedAt = updatedAt;
+      const tail = this.tails.peek(key);
+      if (tail) {
+        tail.lines.push(line);
+        if (tail.lines.length > TAIL_LINES) {
+          tail.lines.shift();
+          tail.complete = false;
+        }
+      }
+    }
+    if (!this.appendListeners.size) return;
+    const session = created ?? this.lookup(key);
+    if (!session) return;
+    const event = { agentId: session.entry.agentId, sessionKey: key, sessionId: session.entry.sessionId };
+    for (const listener of this.appendListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.logger.warn(`a transcript listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private activeSince(activeMinutes: number | undefined): number | undefined {
+    if (activeMinutes === undefined) return undefined;
+    if (typeof activeMinutes !== 'number' || !Number.isFinite(activeMinutes) || activeMinutes <= 0) {
+      throw badRequest(`activeMinutes must be a positive number (got ${String(activeMinutes)})`);
+    }
+    return this.now().getTime() - activeMinutes * 60_000;
+  }
+}
+
+/** Inserts a new session row (inside a write). */
+function createSession(
+  c: SessionConnection,
+  key: string,
+  agentId: string,
+  at: number,
+  init: { label?: string; spawnedBy?: string; deliveryContext?: DeliveryContext },
+): Known {
+  const iso = new Date(at).toISOString();
+  const entry: SessionEntry = {
+    sessionKey: key,
+    // Never derived from user text: the stem becomes a file name when the session is exported.
+    sessionId: randomUUID(),
+    agentId,
+    ...(init.label !== undefined ? { label: init.label } : {}),
+    ...(init.spawnedBy !== undefined ? { spawnedBy: init.spawnedBy } : {}),
+    createdAt: iso,
+    updatedAt: iso,
+    ...(init.deliveryContext ? { deliveryContext: init.deliveryContext } : {}),
+  };
+  return { seq: insertSession(c, entry), entry };
+}
+
+function labelHolders(c: SessionConnection, agentId: string): LabelHolders {
+  return {
+    agentId,
+    labelHolder: (label) => (c.statements.labelHolder.get(agentId, label) as { session_key: string } | undefined)?.session_key,
+  };
+}
