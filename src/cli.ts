@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsList, runAgentsSetIdentity } from './cli/agents-commands';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
+import { runSessionsExport } from './cli/sessions-commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
@@ -59,6 +60,14 @@ export function buildCli(): Command {
       .option('--peer <kind:id>', 'peer, e.g. group:family-group or direct:+15550100'),
   ).action(runAgentsBind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
+
+  const sessions = program.command('sessions').description('read the session store of a state dir (works while the gateway runs)');
+  locate(
+    sessions
+      .command('export <key>')
+      .description('write a session transcript as JSONL (stdout, or --out)')
+      .option('--out <file>', 'write to this new file (created 0600; an existing file is not overwritten)'),
+  ).action(runSessionsExport);
   return program;
 }
 

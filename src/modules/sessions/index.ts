@@ -18,3 +18,4 @@ export type {
   TranscriptLine,
 } from './session-store.port';
 export { SessionsModule } from './sessions.module';
+export { openSessionExport } from './session-export';

@@ -19,13 +19,28 @@ export class SessionsAdminService {
   constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
 
   async list(query: ListSessionsQueryDto): Promise<SessionListDto> {
-    const sessions = await this.store.list({
+    const { sessions, nextCursor } = await this.store.page({
       agentId: query.agentId,
       label: query.label,
       activeMinutes: query.activeMinutes,
       limit: query.limit,
+      cursor: query.cursor,
     });
-    return { count: sessions.length, sessions };
+    return { count: sessions.length, sessions, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /**
+   * The session and its transcript as JSONL chunks. The first chunk is read here, so an unknown session is
+   * a 404 before any byte of the response is written.
+   */
+  async export(key: string): Promise<{ entry: SessionEntryDto; chunks: AsyncIterable<string> }> {
+    const entry = await this.get(key);
+    const iterator = this.store.exportTranscript(entry.sessionKey)[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    async function* chunks(): AsyncIterable<string> {
+      for (let step = first; !step.done; step = await iterator.next()) yield step.value;
+    }
+    return { entry, chunks: chunks() };
   }
 
   async get(key: string): Promise<SessionEntryDto> {

@@ -1,5 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { once } from 'node:events';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ListSessionsQueryDto, SessionEntryDto, SessionHistoryDto, SessionHistoryQueryDto, SessionListDto } from './dto/session.dto';
 import { SessionsAdminService } from './sessions-admin.service';
@@ -22,8 +25,10 @@ export class SessionsController {
   @Get()
   @RequiresRole('viewer')
   @ApiOperation({
-    summary: 'List sessions, most recently updated first',
-    description: 'All configured agents unless agentId is given. Unknown query fields are rejected.',
+    summary: 'List sessions, most recently updated first, a page at a time',
+    description:
+      'All configured agents unless agentId is given. Follow `nextCursor` (as `cursor`) for the next page; each page is ' +
+      'one index range read, however many sessions exist. Unknown query fields are rejected.',
   })
   @ApiOkResponse({
     type: SessionListDto,
@@ -95,5 +100,32 @@ export class SessionsController {
   @ApiNotFoundResponse(NOT_FOUND)
   history(@Param('key') key: string, @Query() query: SessionHistoryQueryDto): Promise<SessionHistoryDto> {
     return this.sessions.history(key, query);
+  }
+
+  @Get(':key/export')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    summary: 'The whole transcript as a JSONL file',
+    description:
+      'One JSON object per line, oldest first — the transcript line shape of the history endpoint, all fields, tool lines ' +
+      'included. Streamed, so a long session never sits in memory whole. `clawgate sessions export <key>` writes the same file.',
+  })
+  @ApiParam(KEY_PARAM)
+  @ApiProduces('application/x-ndjson')
+  @ApiOkResponse({ description: 'The transcript, `Content-Disposition: attachment; filename="<sessionId>.jsonl"`.' })
+  @ApiBadRequestResponse(BAD_REQUEST)
+  @ApiNotFoundResponse(NOT_FOUND)
+  async export(@Param('key') key: string, @Res() res: Response): Promise<void> {
+    const { entry, chunks } = await this.sessions.export(key);
+    res.status(200);
+    res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="${entry.sessionId}.jsonl"`);
+    // Streamed past res.send, so the response masker does not see it: each chunk (whole lines) is masked here.
+    for await (const chunk of chunks) {
+      if (res.destroyed) return;
+      // A client that goes away never drains: 'close' ends the wait too.
+      if (!res.write(maskSecrets(chunk))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
   }
 }

@@ -39,6 +39,16 @@ export class ListSessionsQueryDto {
   @Min(1)
   @Max(MAX_LIST_LIMIT)
   limit?: number;
+
+  @ApiPropertyOptional({
+    example: 'MTc2NDQxMDMwMDAwMC40Mg',
+    description:
+      '`nextCursor` of the previous page, unchanged (use the same filters). Sessions created meanwhile never repeat or skip an entry.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  cursor?: string;
 }
 
 export class SessionHistoryQueryDto {
@@ -86,8 +96,10 @@ export class SessionEntryDto {
 }
 
 export class SessionListDto {
-  @ApiProperty({ example: 1 }) count!: number;
+  @ApiProperty({ example: 1, description: 'Sessions on this page.' }) count!: number;
   @ApiProperty({ type: [SessionEntryDto] }) sessions!: SessionEntryDto[];
+  @ApiPropertyOptional({ example: 'MTc2NDQxMDMwMDAwMC40Mg', description: 'Present when more sessions follow: pass it as `cursor`.' })
+  nextCursor?: string;
 }
 
 export class ProvenanceDto {
