@@ -335,7 +335,9 @@ async function prefill(role: Role, url: string): Promise<number> {
   const pool = new Pool(target.origin, { connections: PREFILL_CONCURRENCY, pipelining: 1 });
   const peers = prefillPeers();
   const single = CONTEXTS === 'single';
-  const what = single ? `${HISTORY} turns of the one session "${SINGLE_CONTEXT}"` : `${HISTORY} sessions over ${peers.length} peer(s)`;
+  // The layer's stubbed runs write no session: its fill is task rows only.
+  const unit = role === 'layer' ? 'tasks' : 'sessions';
+  const what = single ? `${HISTORY} turns of the one session "${SINGLE_CONTEXT}"` : `${HISTORY} ${unit} over ${peers.length} peer(s)`;
   console.log(`  ${role.padEnd(8)} prefill: ${what}, blocking SendMessage, ${PREFILL_CONCURRENCY} connections (not measured)`);
   const began = performance.now();
   const step = Math.max(1, Math.ceil(HISTORY / 10));
