@@ -410,22 +410,24 @@ async function load(role: Role, server: Server): Promise<Result> {
   let errors = 0;
   let measuring = false;
   let stop = false;
-  /** Message mode: measured messages handed out so far. */
-  let claimed = 0;
+  let ended = 0;
+  /** Message mode: resolves at the MESSAGES-th completion in the window. */
+  let reachedCount: () => void = () => undefined;
+  const counted = new Promise<void>((resolve) => (reachedCount = resolve));
 
+  // What completes inside the window counts (in message mode, the first MESSAGES completions).
   const one = async (worker: number, seq: number): Promise<void> => {
-    // Time mode: what completes inside the window counts. Message mode: what starts inside it, up to MESSAGES.
-    const counted = MESSAGES !== undefined && measuring ? claimed++ < MESSAGES : undefined;
-    if (counted === false) {
-      stop = true;
-      return;
-    }
     const sent = await sendMessage(pool, target.pathname, TOKEN, `${worker}-${seq}`, contextOf(worker));
-    if (counted === undefined && !measuring) return;
-    if (MESSAGES !== undefined && !counted) return;
+    if (!measuring) return;
     if (!sent.ok && errors++ === 0) console.error(`  ${role}: unexpected answer (HTTP ${sent.status}): ${sent.text.slice(0, 300)}`);
     latencies.push(sent.elapsed);
     completedAt.push(performance.now());
+    if (MESSAGES !== undefined && latencies.length >= MESSAGES) {
+      measuring = false;
+      stop = true;
+      ended = performance.now();
+      reachedCount();
+    }
   };
 
   const workers = Array.from({ length: CONCURRENCY }, async (_, worker) => {
@@ -435,20 +437,15 @@ async function load(role: Role, server: Server): Promise<Result> {
   await ask(server.child, { type: 'window-start' }, 'window-started');
   measuring = true;
   const began = performance.now();
-  let ended: number;
   if (MESSAGES === undefined) {
     await new Promise((r) => setTimeout(r, MEASURE_MS));
     measuring = false;
     ended = performance.now();
     stop = true;
-    await Promise.all(workers);
-  } else {
-    // Every measured message has completed once every worker has stopped.
-    await Promise.all(workers);
-    measuring = false;
-    ended = performance.now();
-  }
+  } else await counted;
   const loopDelay = await ask(server.child, { type: 'window-end' }, 'loop-delay');
+  // The messages still in flight at the end of the window finish uncounted.
+  await Promise.all(workers);
   await pool.close();
   const seconds = (ended - began) / 1000;
   latencies.sort((a, b) => a - b);
