@@ -13,11 +13,32 @@
  * so the load generator never steals the server's event loop. Every response is checked (HTTP 200,
  * COMPLETED, the echo text), so a fast wrong answer cannot win. Run: `npm run bench:a2a` (about 55 s).
  *
- * Env: BENCH_CONCURRENCY [32], BENCH_SECONDS [7], BENCH_CONTEXTS = "fresh" (default: a new context per
- * message, what a client sending one-off tasks does, so every message opens a session) or "per-worker" (each
- * connection reuses one contextId, one conversation per peer connection),
- * BENCH_ONLY = a comma list of servers to run, BENCH_PROFILE = a directory: the server processes write
- * V8 CPU profiles there (open them in Chrome DevTools).
+ * Printed per server: req/s, p50/p99, the cost curve (req/s per tenth of the measured run and its last/first
+ * ratio: below 1 means each message costs more than the one before), and the server's event-loop delay
+ * (perf_hooks.monitorEventLoopDelay, 10 ms resolution, p99 and max beyond the 10 ms sampling interval) during
+ * the measured window only — the child starts and stops the histogram when this process tells it to over the
+ * spawn's IPC channel. Then the clawgate/sdk ratios and the goals, each marked pass or FAIL.
+ *
+ * Env:
+ *   BENCH_CONCURRENCY [32]  keep-alive connections, one message in flight on each
+ *   BENCH_SECONDS [7]       length of the measured window per server (after a 2 s warm-up)
+ *   BENCH_MESSAGES          instead of BENCH_SECONDS: measure until this many messages have completed (e.g.
+ *                           100000 for a run that opens 100,000 sessions); the curve then slices by message
+ *                           order: the rate of the first tenth of the messages vs the last tenth
+ *   BENCH_CONTEXTS          "fresh" (default: no contextId, so every message opens a new session — what a
+ *                           client sending one-off tasks does), "per-worker" (each connection reuses one
+ *                           contextId: one conversation per peer connection) or "single" (every message of
+ *                           every connection uses ONE contextId: one session with a growing transcript; the
+ *                           gateway runs one session's messages one after the other, so expect low throughput)
+ *   BENCH_HISTORY [0]       before measuring, fill the clawgate servers (clawgate, layer) with this many
+ *                           settled messages through the real endpoint (blocking SendMessage): with fresh or
+ *                           per-worker contexts, n new sessions (two transcript lines and a task row each),
+ *                           spread over ceil(n/500) extra peers because the gateway keeps at most 500 finished
+ *                           tasks per peer; with BENCH_CONTEXTS=single, n turns of the one session. Not measured;
+ *                           progress and the fill rate are printed
+ *   BENCH_PREFILL_CONCURRENCY [64]  connections used by the fill
+ *   BENCH_ONLY              a comma list of servers to run (clawgate,sdk,bare,layer)
+ *   BENCH_PROFILE           a directory: the server processes write V8 CPU profiles there (Chrome DevTools)
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -26,21 +47,44 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { RunRecord } from '../src/modules/runtime/run-registry';
+
+type Contexts = 'fresh' | 'per-worker' | 'single';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 7) * 1000;
+/** Measure a number of messages instead of a time window. */
+const MESSAGES = process.env.BENCH_MESSAGES ? Number(process.env.BENCH_MESSAGES) : undefined;
 const WARMUP_MS = 2_000;
-const FRESH_CONTEXTS = process.env.BENCH_CONTEXTS !== 'per-worker';
+const CONTEXTS = (process.env.BENCH_CONTEXTS ?? 'fresh') as Contexts;
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
+const PREFILL_CONCURRENCY = Number(process.env.BENCH_PREFILL_CONCURRENCY ?? 64);
 /** The measured window is cut into this many equal slices; their rates show whether cost grows with history. */
 const CURVE_SLICES = 10;
 const TOKEN = 'bench-peer-token-0123456789abcdef';
 const AGENT = 'main';
 const TEXT = 'benchmark ping: summarize the state of the deploy';
 const REPLY = `[${AGENT}] ${TEXT}`;
+/** The one contextId of BENCH_CONTEXTS=single. */
+const SINGLE_CONTEXT = 'bench-long-session';
+/** The gateway keeps this many finished tasks per peer (MAX_TERMINAL_TASKS_PER_PEER): the fill spreads over peers. */
+const TASKS_KEPT_PER_PEER = 500;
+/** Sampling interval of the servers' event-loop delay histogram. */
+const LOOP_DELAY_RESOLUTION_MS = 10;
 
 type Role = 'clawgate' | 'sdk' | 'bare' | 'layer';
+/** The servers whose state dir the fill goes to. */
+const FILLED: readonly Role[] = ['clawgate', 'layer'];
+
+/** The extra peers the fill uses (none in single-context mode: one session is one peer's). */
+function prefillPeers(): Array<{ name: string; token: string }> {
+  if (HISTORY <= 0 || CONTEXTS === 'single') return [];
+  return Array.from({ length: Math.ceil(HISTORY / TASKS_KEPT_PER_PEER) }, (_, i) => ({
+    name: `prefill-${i}`,
+    token: `bench-prefill-${i}-token-0123456789abcdef`,
+  }));
+}
 
 // ------------------------------------------------------------------------------------------------ servers
 
@@ -48,10 +92,11 @@ async function serveClawgate(stubRuns = false): Promise<string> {
   process.env.CLAWGATE_LOG_LEVEL = 'silent';
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
   const configPath = path.join(dir, 'openclaw.json');
+  const peers = [`bench: { token: "${TOKEN}" }`, ...prefillPeers().map((p) => `"${p.name}": { token: "${p.token}" }`)];
   await fs.writeFile(
     configPath,
     `{ agents: { list: [{ id: "${AGENT}" }] },
-       channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { bench: { token: "${TOKEN}" } } } } }`,
+       channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { ${peers.join(', ')} } } } }`,
   );
   const { startGateway } = await import('../src/bootstrap');
   const gateway = await startGateway({ configPath, stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });
@@ -155,7 +200,42 @@ async function serveBare(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/v1`;
 }
 
+// ------------------------------------------------------------------------------------------------ child side
+
+/** Parent → child: start or stop the event-loop delay histogram of the measured window. */
+type ToChild = { type: 'window-start' } | { type: 'window-end' };
+/** Child → parent. */
+type ToParent = { type: 'window-started' } | { type: 'loop-delay'; p99: number; max: number; mean: number };
+
+/** The event-loop delay of this server process, recorded only between the parent's window-start and window-end. */
+function answerLoopDelayWindow(): void {
+  let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
+  process.on('message', (message: ToChild) => {
+    if (message.type === 'window-start') {
+      histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+      histogram.enable();
+      process.send!({ type: 'window-started' } satisfies ToParent);
+    } else if (message.type === 'window-end' && histogram) {
+      histogram.disable();
+      // The histogram's samples include the sampling interval itself (an idle loop reads 10 ms): report what is beyond it.
+      const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
+      process.send!({
+        type: 'loop-delay',
+        p99: ms(histogram.percentile(99)),
+        max: ms(histogram.max),
+        mean: ms(histogram.mean),
+      } satisfies ToParent);
+      histogram = undefined;
+    }
+  });
+}
+
 // ------------------------------------------------------------------------------------------------ load
+
+interface LoopDelay {
+  p99: number;
+  max: number;
+}
 
 interface Result {
   role: Role;
@@ -164,21 +244,27 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
-  /** Completed requests per second in each tenth of the measured window, in order. */
+  /** Completed requests per second in each tenth of the measured window (or of the measured messages), in order. */
   curve: number[];
+  loopDelay?: LoopDelay;
 }
 
-function spawnServer(role: Role): Promise<{ child: ChildProcess; url: string }> {
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+function spawnServer(role: Role): Promise<Server> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
   const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', __filename, `serve-${role}`], {
     cwd: path.resolve(__dirname, '..'),
     env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`${role} server exited (${code}) before it was ready`)));
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /READY (\S+)/.exec(out);
       if (m) resolve({ child, url: m[1] });
@@ -186,64 +272,184 @@ function spawnServer(role: Role): Promise<{ child: ChildProcess; url: string }> 
   });
 }
 
-async function load(role: Role, url: string): Promise<Result> {
+/** Sends `message` to the child and waits for its answer of type `answer`. */
+function ask<T extends ToParent['type']>(child: ChildProcess, message: ToChild, answer: T): Promise<Extract<ToParent, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: ToParent) => {
+      if (m.type !== answer) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m as Extract<ToParent, { type: T }>);
+    };
+    const onExit = (code: number | null) => reject(new Error(`server exited (${code}) while waiting for ${answer}`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send(message);
+  });
+}
+
+type Pool = import('undici').Pool;
+
+interface Sent {
+  ok: boolean;
+  status: number;
+  text: string;
+  elapsed: number;
+}
+
+async function sendMessage(pool: Pool, pathname: string, token: string, id: string, contextId: string | undefined): Promise<Sent> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'SendMessage',
+    params: { message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: TEXT }], ...(contextId ? { contextId } : {}) } },
+  });
+  const started = performance.now();
+  const res = await pool.request({
+    path: pathname,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+    body,
+  });
+  const text = await res.body.text();
+  const elapsed = performance.now() - started;
+  let ok = res.statusCode === 200;
+  if (ok) {
+    const task = JSON.parse(text).result?.task;
+    ok =
+      task?.status?.state === 'TASK_STATE_COMPLETED' &&
+      task.artifacts?.[0]?.parts?.[0]?.text === REPLY &&
+      (contextId === undefined || task.contextId === contextId);
+  }
+  return { ok, status: res.statusCode, text, elapsed };
+}
+
+/**
+ * The history before the measured window: HISTORY blocking SendMessage calls through the real endpoint, each
+ * one settled (task row, both transcript lines) before it answers. Fresh contexts over the prefill peers, or
+ * HISTORY turns of the single session. Returns the number of bad answers.
+ */
+async function prefill(role: Role, url: string): Promise<number> {
   const { Pool } = await import('undici');
   const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: PREFILL_CONCURRENCY, pipelining: 1 });
+  const peers = prefillPeers();
+  const single = CONTEXTS === 'single';
+  // The layer's stubbed runs write no session: its fill is task rows only.
+  const unit = role === 'layer' ? 'tasks' : 'sessions';
+  const what = single ? `${HISTORY} turns of the one session "${SINGLE_CONTEXT}"` : `${HISTORY} ${unit} over ${peers.length} peer(s)`;
+  console.log(`  ${role.padEnd(8)} prefill: ${what}, blocking SendMessage, ${PREFILL_CONCURRENCY} connections (not measured)`);
+  const began = performance.now();
+  const step = Math.max(1, Math.ceil(HISTORY / 10));
+  let next = 0;
+  let done = 0;
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PREFILL_CONCURRENCY, HISTORY) }, async () => {
+      while (next < HISTORY) {
+        const i = next++;
+        const token = single ? TOKEN : peers[Math.floor(i / TASKS_KEPT_PER_PEER)].token;
+        const sent = await sendMessage(pool, target.pathname, token, `prefill-${i}`, single ? SINGLE_CONTEXT : undefined);
+        if (!sent.ok && errors++ === 0)
+          console.error(`  ${role}: prefill: unexpected answer (HTTP ${sent.status}): ${sent.text.slice(0, 300)}`);
+        if (++done % step === 0 || done === HISTORY) {
+          const seconds = (performance.now() - began) / 1000;
+          console.log(
+            `           prefill ${String(done).padStart(String(HISTORY).length)}/${HISTORY}   ${(done / seconds).toFixed(0)} msg/s ` +
+              `so far, ${seconds.toFixed(1)} s`,
+          );
+        }
+      }
+    }),
+  );
+  await pool.close();
+  const seconds = (performance.now() - began) / 1000;
+  console.log(
+    `           prefill done: ${HISTORY} in ${seconds.toFixed(1)} s, ${(HISTORY / seconds).toFixed(0)} msg/s, ${errors} bad answers`,
+  );
+  return errors;
+}
+
+function contextOf(worker: number): string | undefined {
+  if (CONTEXTS === 'single') return SINGLE_CONTEXT;
+  if (CONTEXTS === 'per-worker') return `bench-ctx-${worker}`;
+  return undefined;
+}
+
+/** Rates of CURVE_SLICES equal slices of the window (time mode) or of the completions in order (message mode). */
+function costCurve(completedAt: number[], began: number, ended: number): number[] {
+  if (MESSAGES === undefined) {
+    const sliceMs = (ended - began) / CURVE_SLICES;
+    const counts = Array.from({ length: CURVE_SLICES }, () => 0);
+    for (const t of completedAt) counts[Math.min(CURVE_SLICES - 1, Math.floor((t - began) / sliceMs))]++;
+    return counts.map((n) => n / (sliceMs / 1000));
+  }
+  const sorted = [...completedAt].sort((a, b) => a - b);
+  const curve: number[] = [];
+  let from = began;
+  for (let k = 0; k < CURVE_SLICES; k++) {
+    const lo = Math.floor((k * sorted.length) / CURVE_SLICES);
+    const hi = Math.floor(((k + 1) * sorted.length) / CURVE_SLICES);
+    if (hi <= lo) {
+      curve.push(NaN);
+      continue;
+    }
+    const until = sorted[hi - 1];
+    curve.push((hi - lo) / Math.max(1e-3, (until - from) / 1000));
+    from = until;
+  }
+  return curve;
+}
+
+async function load(role: Role, server: Server): Promise<Result> {
+  const { Pool } = await import('undici');
+  const target = new URL(server.url);
   const pool = new Pool(target.origin, { connections: CONCURRENCY, pipelining: 1 });
-  const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${TOKEN}` };
   const latencies: number[] = [];
   const completedAt: number[] = [];
   let errors = 0;
   let measuring = false;
   let stop = false;
+  let ended = 0;
+  /** Message mode: resolves at the MESSAGES-th completion in the window. */
+  let reachedCount: () => void = () => undefined;
+  const counted = new Promise<void>((resolve) => (reachedCount = resolve));
 
+  // What completes inside the window counts (in message mode, the first MESSAGES completions).
   const one = async (worker: number, seq: number): Promise<void> => {
-    const contextId = FRESH_CONTEXTS ? undefined : `bench-ctx-${worker}`;
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: seq,
-      method: 'SendMessage',
-      params: {
-        message: { messageId: `m-${worker}-${seq}`, role: 'ROLE_USER', parts: [{ text: TEXT }], ...(contextId ? { contextId } : {}) },
-      },
-    });
-    const started = performance.now();
-    const res = await pool.request({ path: target.pathname, method: 'POST', headers, body });
-    const text = await res.body.text();
-    const elapsed = performance.now() - started;
-    let ok = res.statusCode === 200;
-    if (ok) {
-      const task = JSON.parse(text).result?.task;
-      ok = task?.status?.state === 'TASK_STATE_COMPLETED' && task.artifacts?.[0]?.parts?.[0]?.text === REPLY;
-    }
+    const sent = await sendMessage(pool, target.pathname, TOKEN, `${worker}-${seq}`, contextOf(worker));
     if (!measuring) return;
-    if (!ok) {
-      errors++;
-      if (errors === 1) console.error(`  ${role}: unexpected answer (HTTP ${res.statusCode}): ${text.slice(0, 300)}`);
-    }
-    latencies.push(elapsed);
+    if (!sent.ok && errors++ === 0) console.error(`  ${role}: unexpected answer (HTTP ${sent.status}): ${sent.text.slice(0, 300)}`);
+    latencies.push(sent.elapsed);
     completedAt.push(performance.now());
+    if (MESSAGES !== undefined && latencies.length >= MESSAGES) {
+      measuring = false;
+      stop = true;
+      ended = performance.now();
+      reachedCount();
+    }
   };
 
   const workers = Array.from({ length: CONCURRENCY }, async (_, worker) => {
     for (let seq = 0; !stop; seq++) await one(worker, seq);
   });
   await new Promise((r) => setTimeout(r, WARMUP_MS));
+  await ask(server.child, { type: 'window-start' }, 'window-started');
   measuring = true;
   const began = performance.now();
-  await new Promise((r) => setTimeout(r, MEASURE_MS));
-  measuring = false;
-  const ended = performance.now();
-  const seconds = (ended - began) / 1000;
-  stop = true;
+  if (MESSAGES === undefined) {
+    await new Promise((r) => setTimeout(r, MEASURE_MS));
+    measuring = false;
+    ended = performance.now();
+    stop = true;
+  } else await counted;
+  const loopDelay = await ask(server.child, { type: 'window-end' }, 'loop-delay');
+  // The messages still in flight at the end of the window finish uncounted.
   await Promise.all(workers);
   await pool.close();
+  const seconds = (ended - began) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  const sliceMs = (ended - began) / CURVE_SLICES;
-  const curve = Array.from({ length: CURVE_SLICES }, () => 0);
-  for (const t of completedAt) curve[Math.min(CURVE_SLICES - 1, Math.floor((t - began) / sliceMs))]++;
-  const perSecondCurve = curve.map((n) => n / (sliceMs / 1000));
   return {
     role,
     requests: latencies.length,
@@ -251,34 +457,85 @@ async function load(role: Role, url: string): Promise<Result> {
     p50: at(0.5),
     p99: at(0.99),
     errors,
-    curve: perSecondCurve,
+    curve: costCurve(completedAt, began, ended),
+    loopDelay: { p99: loopDelay.p99, max: loopDelay.max },
   };
 }
 
+// ------------------------------------------------------------------------------------------------ report
+
+const lastOverFirst = (curve: number[]) => (curve[0] > 0 ? curve[curve.length - 1] / curve[0] : NaN);
+const x = (n: number) => `${n.toFixed(2)}x`;
+const mark = (pass: boolean | undefined) => (pass === undefined ? '[ -- ]' : pass ? '[pass]' : '[FAIL]');
+
+function printGoals(claw: Result | undefined, sdk: Result | undefined): void {
+  console.log('  goals:');
+  const fresh = CONTEXTS === 'fresh';
+  const perWorker = CONTEXTS === 'per-worker';
+  const both = claw && sdk;
+  const throughput = both ? claw.perSecond / sdk.perSecond : NaN;
+  const p99 = both ? claw.p99 / sdk.p99 : NaN;
+  const curve = claw ? lastOverFirst(claw.curve) : NaN;
+  const line = (pass: boolean | undefined, goal: string, figure: string) => console.log(`    ${mark(pass)} ${goal.padEnd(44)} ${figure}`);
+  line(
+    fresh && both ? throughput >= 2 && claw.p99 <= sdk.p99 : undefined,
+    'fresh: ≥2× sdk req/s and p99 ≤ sdk',
+    !both
+      ? '(needs clawgate and sdk)'
+      : fresh
+        ? `clawgate/sdk ${x(throughput)} req/s, p99 ${x(p99)}`
+        : '(not this run: BENCH_CONTEXTS=fresh)',
+  );
+  line(claw ? curve >= 0.9 : undefined, 'curve last/first ≥ 0.9', claw ? `clawgate ${x(curve)}` : '(needs clawgate)');
+  line(
+    perWorker && both ? throughput >= 2.5 : undefined,
+    'per-worker ≥ 2.5× sdk',
+    !both ? '(needs clawgate and sdk)' : perWorker ? `clawgate/sdk ${x(throughput)} req/s` : '(not this run: BENCH_CONTEXTS=per-worker)',
+  );
+}
+
 async function main(): Promise<void> {
+  if (!['fresh', 'per-worker', 'single'].includes(CONTEXTS))
+    throw new Error(`BENCH_CONTEXTS must be fresh, per-worker or single (got ${CONTEXTS})`);
+  if (MESSAGES !== undefined && !(MESSAGES >= CURVE_SLICES)) throw new Error(`BENCH_MESSAGES must be a number ≥ ${CURVE_SLICES}`);
+  const contexts = {
+    fresh: 'a new one per message',
+    'per-worker': 'one per connection',
+    single: `one for every message ("${SINGLE_CONTEXT}": one session, run one message at a time)`,
+  }[CONTEXTS];
+  const window = MESSAGES === undefined ? `${MEASURE_MS / 1000} s per server` : `${MESSAGES} messages per server`;
+  const history = HISTORY > 0 ? `, history: ${HISTORY} ${CONTEXTS === 'single' ? 'turns' : 'sessions'} before measuring` : '';
   console.log(
-    `A2A SendMessage (blocking, echo agent): ${CONCURRENCY} keep-alive connections, ${MEASURE_MS / 1000} s per server after ` +
-      `${WARMUP_MS / 1000} s warm-up, contexts: ${FRESH_CONTEXTS ? 'a new one per message' : 'one per connection'}; ${os.cpus().length} CPUs`,
+    `A2A SendMessage (blocking, echo agent): ${CONCURRENCY} keep-alive connections, ${window} after ` +
+      `${WARMUP_MS / 1000} s warm-up, contexts: ${contexts}${history}; ${os.cpus().length} CPUs`,
   );
   const results: Result[] = [];
   const only = process.env.BENCH_ONLY?.split(',');
   for (const role of (['clawgate', 'sdk', 'bare', 'layer'] as const).filter((r) => !only || only.includes(r))) {
-    const { child, url } = await spawnServer(role);
+    const server = await spawnServer(role);
     try {
-      const result = await load(role, url);
+      if (HISTORY > 0 && FILLED.includes(role) && (await prefill(role, server.url)) > 0) process.exitCode = 1;
+      const result = await load(role, server);
       results.push(result);
       console.log(
         `  ${role.padEnd(8)} ${result.perSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50.toFixed(2).padStart(7)} ms   ` +
           `p99 ${result.p99.toFixed(2).padStart(7)} ms   (${result.requests} requests, ${result.errors} bad answers)`,
       );
-      const [first, last] = [result.curve[0], result.curve[result.curve.length - 1]];
+      const tenth = MESSAGES === undefined ? 'tenth of the run' : 'tenth of the messages';
       console.log(
-        `           req/s per tenth of the run: ${result.curve.map((r) => r.toFixed(0)).join(' ')}   ` +
-          `(last/first ${(first > 0 ? last / first : NaN).toFixed(2)}x)`,
+        `           req/s per ${tenth}: ${result.curve.map((r) => r.toFixed(0)).join(' ')}   ` +
+          `(last/first ${lastOverFirst(result.curve).toFixed(2)}x)`,
       );
+      if (result.loopDelay) {
+        console.log(
+          `           event-loop delay in the window: p99 ${result.loopDelay.p99.toFixed(1)} ms, max ${result.loopDelay.max.toFixed(1)} ms ` +
+            `(beyond the ${LOOP_DELAY_RESOLUTION_MS} ms sampling interval)`,
+        );
+      }
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      const exited = new Promise((r) => server.child.once('exit', r));
+      server.child.kill('SIGTERM');
+      await exited;
     }
   }
   const by = new Map(results.map((r) => [r.role, r]));
@@ -286,13 +543,13 @@ async function main(): Promise<void> {
   const sdk = by.get('sdk');
   const bare = by.get('bare');
   const layer = by.get('layer');
-  if (claw && sdk && bare) {
-    console.log(
-      `  ratios: clawgate/sdk throughput ${(claw.perSecond / sdk.perSecond).toFixed(2)}x, p99 ${(claw.p99 / sdk.p99).toFixed(2)}x; ` +
-        `clawgate/bare ${(claw.perSecond / bare.perSecond).toFixed(2)}x; sdk/bare ${(sdk.perSecond / bare.perSecond).toFixed(2)}x` +
-        (layer ? `; A2A layer alone/sdk ${(layer.perSecond / sdk.perSecond).toFixed(2)}x` : ''),
-    );
-  }
+  const ratios: string[] = [];
+  if (claw && sdk) ratios.push(`clawgate/sdk throughput ${x(claw.perSecond / sdk.perSecond)}, p99 ${x(claw.p99 / sdk.p99)}`);
+  if (claw && bare) ratios.push(`clawgate/bare ${x(claw.perSecond / bare.perSecond)}`);
+  if (sdk && bare) ratios.push(`sdk/bare ${x(sdk.perSecond / bare.perSecond)}`);
+  if (layer && sdk) ratios.push(`A2A layer alone/sdk ${x(layer.perSecond / sdk.perSecond)}`);
+  if (ratios.length) console.log(`  ratios: ${ratios.join('; ')}`);
+  printGoals(claw, sdk);
   if (results.some((r) => r.errors > 0)) process.exitCode = 1;
 }
 
@@ -300,6 +557,7 @@ const mode = process.argv[2];
 if (mode?.startsWith('serve-')) {
   const role = mode.slice('serve-'.length) as Role;
   const serve = { clawgate: () => serveClawgate(), layer: () => serveClawgate(true), sdk: serveSdk, bare: serveBare }[role];
+  answerLoopDelayWindow();
   serve().then(
     (url) => process.stdout.write(`READY ${url}\n`),
     (err: Error) => {
