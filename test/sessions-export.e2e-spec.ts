@@ -141,9 +141,11 @@ describe('session pages and export (e2e)', () => {
   }, 60_000);
 });
 
-function textParser(res: NodeJS.ReadableStream & { setEncoding(e: string): void }, done: (err: Error | null, body: string) => void): void {
+/** supertest parses only known types into `body`; this keeps the JSONL text as it was sent. */
+function textParser(res: request.Response, done: (err: Error | null, body: unknown) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
   let body = '';
-  res.setEncoding('utf8');
-  res.on('data', (chunk: string) => (body += chunk));
-  res.on('end', () => done(null, body));
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (body += chunk));
+  stream.on('end', () => done(null, body));
 }
