@@ -132,10 +132,12 @@ describe('admin sessions API (e2e)', () => {
   it('documents the endpoints in OpenAPI with examples', async () => {
     const docs = (await request(gw.url).get('/docs-json').expect(200)).body;
     expect(Object.keys(docs.paths)).toEqual(
-      expect.arrayContaining(['/admin/sessions', '/admin/sessions/{key}', '/admin/sessions/{key}/history']),
+      expect.arrayContaining(['/admin/sessions', '/admin/sessions/{key}', '/admin/sessions/{key}/history', '/admin/sessions/{key}/export']),
     );
     const list = docs.paths['/admin/sessions'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['activeMinutes', 'agentId', 'label', 'limit']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['activeMinutes', 'agentId', 'cursor', 'label', 'limit']);
+    expect(list.responses['200'].content['application/json'].schema).toBeDefined();
+    expect(Object.keys(docs.paths['/admin/sessions/{key}/export'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
     const example = (p: string) => docs.paths[p].get.responses['200'].content['application/json'].example;
     expect(example('/admin/sessions').sessions).toHaveLength(1);
     expect(example('/admin/sessions/{key}').sessionKey).toMatch(/^agent:/);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { timeOrderedId } from '../../common/ids';
 import { ConfigStore } from '../config';
 import { RoutingService } from '../routing';
 import { AgentRunner, type RunHandle, type RunRecord } from '../runtime';
@@ -58,9 +59,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const input = parseSendMessageParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     const snapshot = this.config.current();
-    const contextId = input.contextId ?? `ctx-${randomUUID()}`;
+    // Time-ordered: the session key and task rows built from these ids are appended to their indexes, not scattered.
+    const contextId = input.contextId ?? `ctx-${timeOrderedId()}`;
     const now = this.clock.now();
-    const base = { id: randomUUID(), peer, contextId, messageId: input.messageId, createdAt: now, updatedAt: now };
+    const base = { id: timeOrderedId(), peer, contextId, messageId: input.messageId, createdAt: now, updatedAt: now };
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
     if ('refused' in route) return { task: toWireTask(await this.insertRejected(base, A2A_MESSAGES.noExposedAgent)) };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
-import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
@@ -110,8 +110,7 @@ export class A2aTaskStore implements TaskStore {
     if (!create && !existsSync(this.file)) return undefined;
     const db = openSqlite(this.file);
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      useDurableStoreSettings(db, { cacheMiB: REQUEST_PATH_CACHE_MIB });
       db.exec(SCHEMA);
       this.conn = { db, statements: prepareStatements(db) };
     } catch (err) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings } from '../../common/storage/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
 import { VectorMatrix } from './vector-matrix';
@@ -60,8 +60,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   constructor(readonly file: string) {
     this.db = openSqlite(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    useDurableStoreSettings(this.db);
     this.db.pragma('foreign_keys = ON');
     const version = Number(this.db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) throw new Error(`${file} was written by a newer clawgate (schema ${version})`);

@@ -6,7 +6,14 @@
  * See docs/sessions.md#session-store.
  */
 import * as path from 'node:path';
-import { openSqlite, openSqliteReadOnly, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
+import {
+  openSqlite,
+  openSqliteReadOnly,
+  SqliteDatabase,
+  SqliteStatement,
+  useDurableStoreSettings,
+  REQUEST_PATH_CACHE_MIB,
+} from '../../common/storage/sqlite';
 import type { DeliveryContext, SessionEntry, TranscriptRole } from './session-store.port';
 
 export const SESSION_DATABASE_FILE = 'sessions.sqlite';
@@ -96,8 +103,7 @@ export interface SessionConnection {
 export function openSessionDatabase(file: string): SessionConnection {
   const db = openSqlite(file);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    useDurableStoreSettings(db, { cacheMiB: REQUEST_PATH_CACHE_MIB });
     db.exec(SCHEMA);
     return { db, statements: prepare(db) };
   } catch (err) {

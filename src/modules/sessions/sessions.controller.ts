@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ProblemDto } from '../../common/errors/problem.dto';
@@ -111,8 +111,16 @@ export class SessionsController {
       'included. Streamed, so a long session never sits in memory whole. `clawgate sessions export <key>` writes the same file.',
   })
   @ApiParam(KEY_PARAM)
-  @ApiProduces('application/x-ndjson')
-  @ApiOkResponse({ description: 'The transcript, `Content-Disposition: attachment; filename="<sessionId>.jsonl"`.' })
+  @ApiOkResponse({
+    description: 'The transcript, `Content-Disposition: attachment; filename="<sessionId>.jsonl"`.',
+    content: {
+      'application/x-ndjson': {
+        schema: { type: 'string' },
+        example:
+          '{"id":"b7e0d1c2-1111-4222-8333-944455566677","ts":"2026-11-29T10:05:00.000Z","role":"user","text":"Status of the deploy?"}\n',
+      },
+    },
+  })
   @ApiBadRequestResponse(BAD_REQUEST)
   @ApiNotFoundResponse(NOT_FOUND)
   async export(@Param('key') key: string, @Res() res: Response): Promise<void> {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/ids';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { badRequest } from '../../common/errors/app-error';
@@ -386,8 +386,9 @@ function createSession(
   const iso = new Date(at).toISOString();
   const entry: SessionEntry = {
     sessionKey: key,
-    // Never derived from user text: the stem becomes a file name when the session is exported.
-    sessionId: randomUUID(),
+    // Never derived from user text (the stem becomes a file name when the session is exported); time-ordered
+    // so the session_id index grows at its end.
+    sessionId: timeOrderedId(),
     agentId,
     ...(init.label !== undefined ? { label: init.label } : {}),
     ...(init.spawnedBy !== undefined ? { spawnedBy: init.spawnedBy } : {}),
