@@ -18,6 +18,8 @@ export interface TestGatewayOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra files to create next to openclaw.json (name → content), e.g. included fragments. */
   files?: Record<string, string>;
+  /** Runs after the temp dir is laid out and before the gateway boots (e.g. to seed the state dir). */
+  beforeStart?: (stateDir: string) => Promise<void>;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function startTestGateway(configText: string, options: TestGatewayO
     await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await fs.writeFile(path.join(dir, name), content);
   }
+  await options.beforeStart?.(stateDir);
   const gateway = await startGateway({
     configPath,
     stateDir,
