@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
+import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskStore } from './task-store.port';
@@ -29,6 +31,7 @@ interface Connection {
  */
 export class A2aTaskStore implements TaskStore {
   private conn?: Connection;
+  private checkpointer?: WalCheckpointer;
   private closed = false;
   private readonly commits = new GroupCommit(() => this.connection().db);
   /**
@@ -36,6 +39,7 @@ export class A2aTaskStore implements TaskStore {
    * costs nothing until a peer reaches it. Forgotten whenever a write fails (its changes were rolled back).
    */
   private readonly terminalCounts = new Map<string, number>();
+  private readonly logger = new Logger('a2a');
 
   constructor(
     private readonly file: string,
@@ -97,6 +101,7 @@ export class A2aTaskStore implements TaskStore {
     if (this.closed) return;
     this.commits.flush();
     this.closed = true;
+    await this.checkpointer?.stop();
     this.conn?.db.close();
     this.conn = undefined;
   }
@@ -113,11 +118,16 @@ export class A2aTaskStore implements TaskStore {
       useDurableStoreSettings(db, { cacheMiB: REQUEST_PATH_CACHE_MIB });
       db.exec(SCHEMA);
       this.conn = { db, statements: prepareStatements(db) };
+      this.checkpointer = new WalCheckpointer(db, this.file, (message) => this.onCheckpointError(message));
     } catch (err) {
       db.close();
       throw err;
     }
     return this.conn;
+  }
+
+  private onCheckpointError(message: string): void {
+    this.logger.warn(`checkpoint of ${this.file} failed: ${message}`);
   }
 
   private write<T>(fn: (c: Connection) => T): Promise<T> {

@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { LRUCache } from 'lru-cache';
 import { badRequest } from '../../common/errors/app-error';
 import { GroupCommit } from '../../common/storage/group-commit';
+import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { ConfigStore } from '../config';
 import { importLegacyLayout } from './legacy-layout-import';
 import {
@@ -70,6 +71,7 @@ interface Tail {
 export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('sessions');
   private conn?: SessionConnection;
+  private checkpointer?: WalCheckpointer;
   private closed = false;
   private readonly commits = new GroupCommit(() => this.connection().db);
   private readonly lister = new SessionLister(() => this.connection());
@@ -278,6 +280,7 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
     this.closed = true;
+    await this.checkpointer?.stop();
     this.conn?.db.close();
     this.conn = undefined;
   }
@@ -305,6 +308,7 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
       throw err;
     }
     this.conn = conn;
+    this.checkpointer = new WalCheckpointer(conn.db, file, (message) => this.logger.warn(`checkpoint of ${file} failed: ${message}`));
     return conn;
   }
 
