@@ -15,6 +15,8 @@ export type {
   SessionCreateOptions,
   SessionEntry,
   SessionStore,
+  TranscriptAppended,
   TranscriptLine,
+  TranscriptVersion,
 } from './session-store.port';
 export { SessionsModule } from './sessions.module';
