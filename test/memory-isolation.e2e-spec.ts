@@ -42,6 +42,7 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
   let mainWs: string;
   let familyWs: string;
   let familyTranscript: string;
+  let sessions: SessionStore;
 
   beforeAll(async () => {
     gw = await startTestGateway(CONFIG);
@@ -56,7 +57,9 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
       message: 'Grandpa Joe keeps the spare canoe paddles in the red shed behind the barn.',
     });
     expect((await run.done).status).toBe('completed');
-    const entry = await gw.app.get<SessionStore>(SESSION_STORE).get('agent:family:main');
+    sessions = gw.app.get<SessionStore>(SESSION_STORE);
+    const entry = await sessions.get('agent:family:main');
+    // Where the file layout kept the transcript: the session store serves it to memory under that name.
     familyTranscript = path.join(gw.stateDir, 'agents', 'family', 'sessions', `${entry!.sessionId}.jsonl`);
 
     // A fact only main knows, and one only family knows.
@@ -83,11 +86,15 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
     expect(top.snippet).toContain('user: Grandpa Joe keeps the spare canoe paddles');
     expect(top.score).toBeGreaterThan(0.5);
     expect(top.score).toBeLessThanOrEqual(1);
-    const lines = (await fs.readFile(familyTranscript, 'utf8'))
+    let exported = '';
+    for await (const chunk of sessions.exportTranscript('agent:family:main')) exported += chunk;
+    const lines = exported
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { role: string });
     expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
+    // Served from the session store: no transcript file exists on disk.
+    await expect(fs.stat(familyTranscript)).rejects.toMatchObject({ code: 'ENOENT' });
 
     // memory_get reads it back through the same grant (read-only: there is no write tool at all).
     const got = await call('main', 'memory_get', { path: top.path, from: 1, lines: 1 });

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
+import { ChangeBatch, ChangeWatcher, CollectionSources } from './collection-source';
 import { addCounts, emptyCounts, syncCollection, SyncCounts, syncPath } from './collection-sync';
-import { ChangeBatch, CollectionWatcher } from './collection-watcher';
 import type { Embedder } from './embedder.port';
+import { FileSource } from './file-source';
 import { MemoryCollection, relativeInCollection, sameCollections } from './memory-collections';
 import type { MemoryIndex } from './memory-index.port';
 import { MemorySearcher, SearchHit, SearchOptions } from './memory-searcher';
@@ -13,21 +14,25 @@ export interface AgentMemoryDeps {
   embedder: () => Embedder | undefined;
   debounceMs: () => number;
   logger: Pick<Logger, 'warn' | 'debug'>;
+  /** Where each collection's documents come from [files only: no collection reads the session store]. */
+  sources?: CollectionSources;
 }
 
 /** Pending vectors are requested this many at a time (the embedder batches further by size). */
 const EMBED_BATCH = 32;
 
 /**
- * One agent's memory: its index, its collections, the watcher that keeps the index current, and the
- * background pass that embeds new chunks. Opened lazily on first use. All index writes go through one
- * promise chain, so two syncs of the same file can never interleave their read and write.
+ * One agent's memory: its index, its collections, the watchers that keep the index current (chokidar for
+ * directories, the session store's append events for session collections), and the background pass that
+ * embeds new chunks. Opened lazily on first use. All index writes go through one promise chain, so two
+ * syncs of the same document can never interleave their read and write.
  */
 export class AgentMemory {
   private index?: MemoryIndex;
   private collections: MemoryCollection[] = [];
   private workspace = '';
-  private watcher?: CollectionWatcher;
+  private watcher?: ChangeWatcher;
+  private readonly sources: CollectionSources;
   private opened?: Promise<void>;
   private chain: Promise<unknown> = Promise.resolve();
   private embedding?: Promise<void>;
@@ -35,7 +40,9 @@ export class AgentMemory {
   private closed = false;
   private lastEmbedError?: string;
 
-  constructor(private readonly deps: AgentMemoryDeps) {}
+  constructor(private readonly deps: AgentMemoryDeps) {
+    this.sources = deps.sources ?? new CollectionSources(new FileSource());
+  }
 
   get agentId(): string {
     return this.deps.agentId;
@@ -87,7 +94,8 @@ export class AgentMemory {
 
   /**
    * Syncs every collection and resolves when keyword and vector indexes are both complete. `force` [true]
-   * re-reads every file; without it unchanged files (size/mtime, then content hash) are skipped.
+   * re-reads every document; without it unchanged ones (size/mtime or session version, then content hash)
+   * are skipped.
    */
   async reindex(force = true): Promise<SyncCounts & { durationMs: number }> {
     const started = Date.now();
@@ -145,7 +153,7 @@ export class AgentMemory {
     const index = this.requireIndex();
     const counts = emptyCounts();
     counts.removed += index.retainCollections(this.collections.map((c) => c.key));
-    for (const c of this.collections) addCounts(counts, await syncCollection(index, c, force));
+    for (const c of this.collections) addCounts(counts, await syncCollection(index, c, this.sources.for(c), force));
     this.report(counts);
     this.kickEmbedding();
     return counts;
@@ -156,13 +164,13 @@ export class AgentMemory {
       const index = this.requireIndex();
       const counts = emptyCounts();
       for (const c of this.collections) {
-        if (batch.rescan.has(c.key)) addCounts(counts, await syncCollection(index, c));
+        if (batch.rescan.has(c.key)) addCounts(counts, await syncCollection(index, c, this.sources.for(c)));
       }
       for (const file of batch.files) {
         for (const c of this.collections) {
           if (batch.rescan.has(c.key)) continue;
           // A file that no longer matches (renamed away, or deleted) is still removed from this collection.
-          if (relativeInCollection(c, file) !== undefined) addCounts(counts, await syncPath(index, c, file));
+          if (relativeInCollection(c, file) !== undefined) addCounts(counts, await syncPath(index, c, this.sources.for(c), file));
         }
       }
       this.report(counts);
@@ -172,7 +180,7 @@ export class AgentMemory {
 
   private async restartWatcher(): Promise<void> {
     await this.watcher?.close();
-    this.watcher = new CollectionWatcher(this.collections, {
+    this.watcher = this.sources.watcher(this.collections, {
       debounceMs: this.deps.debounceMs,
       onBatch: (batch) => this.onBatch(batch),
       onError: (err) => this.deps.logger.warn(`memory watcher of ${this.agentId}: ${err.message}`),

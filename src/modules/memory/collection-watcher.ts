@@ -1,41 +1,30 @@
 import { existsSync, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { FSWatcher, watch } from 'chokidar';
+import type { ChangeBatch, ChangeWatcher, WatchOptions } from './collection-source';
+import { DebounceTimer } from './debounce-timer';
 import { globDepth, isHiddenPath } from './glob-pattern';
-import { MemoryCollection, relativeInCollection } from './memory-collections';
-import { isInsideDir } from './collection-sync';
-
-/** What changed since the last flush: files to re-check, and collections to rescan (a directory came or went). */
-export interface ChangeBatch {
-  files: Set<string>;
-  rescan: Set<string>;
-}
-
-export interface WatchOptions {
-  /** Quiet time before a batch is flushed (memory.qmd.update.debounceMs), read at every event. */
-  debounceMs: () => number;
-  onBatch: (batch: ChangeBatch) => void;
-  onError?: (err: Error) => void;
-}
+import { isInsideDir, MemoryCollection, relativeInCollection } from './memory-collections';
 
 /**
- * Follows the directories of an agent's collections and reports changes in debounced batches. A busy
- * transcript that never falls quiet is still flushed at least every 5 × debounce. A collection root that
- * does not exist yet (another agent's session dir before its first run) is followed from its nearest
- * existing ancestor, so its creation is noticed.
+ * Follows the directories of an agent's file collections and reports changes in debounced batches (a busy
+ * file that never falls quiet is still flushed at least every 5 × debounce). A collection root that does
+ * not exist yet (a directory granted before it is created) is followed from its nearest existing ancestor,
+ * so its creation is noticed.
  */
-export class CollectionWatcher {
+export class CollectionWatcher implements ChangeWatcher {
   private watcher?: FSWatcher;
   private pending: ChangeBatch = { files: new Set(), rescan: new Set() };
-  private timer?: NodeJS.Timeout;
-  private firstEventAt = 0;
+  private readonly timer: DebounceTimer;
   /** Ends a start() still waiting for 'ready': a watcher closed that early never becomes ready. */
   private endStart?: () => void;
 
   constructor(
     private readonly collections: readonly MemoryCollection[],
     private readonly options: WatchOptions,
-  ) {}
+  ) {
+    this.timer = new DebounceTimer(options.debounceMs, () => this.flush());
+  }
 
   /** Resolves once the watcher is live. */
   async start(): Promise<void> {
@@ -57,8 +46,7 @@ export class CollectionWatcher {
 
   async close(): Promise<void> {
     this.endStart?.();
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.cancel();
     await this.watcher?.close();
     this.watcher = undefined;
   }
@@ -88,16 +76,10 @@ export class CollectionWatcher {
     } else {
       return;
     }
-    const now = Date.now();
-    if (!this.timer) this.firstEventAt = now;
-    clearTimeout(this.timer);
-    const debounce = this.options.debounceMs();
-    const wait = Math.max(0, Math.min(debounce, this.firstEventAt + debounce * 5 - now));
-    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer.touch();
   }
 
   private flush(): void {
-    this.timer = undefined;
     const batch = this.pending;
     this.pending = { files: new Set(), rescan: new Set() };
     if (batch.files.size || batch.rescan.size) this.options.onBatch(batch);

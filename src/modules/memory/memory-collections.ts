@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { isCanonicalAgentId } from '../../common/agent-id';
 import { CONFIG_DEFAULTS, type MemorySettings, type ResolvedAgent } from '../config';
 import { globMatches, isHiddenPath } from './glob-pattern';
 
@@ -14,16 +15,24 @@ export interface MemoryCollection {
   root: string;
   pattern: string;
   /**
-   * Identity of (name, root, pattern). Index rows carry it, so a collection whose path or pattern changed on
-   * reload can never serve its old files, even before the resync has removed them.
+   * Set when `root` is a session dir of this gateway's state dir (`<stateDir>/agents/<id>/sessions`): the
+   * agent whose sessions are then the collection's documents, read from the session store (transcripts are
+   * no longer files there). See collection-source.ts.
+   */
+  transcriptsOf?: string;
+  /**
+   * Identity of (name, root, pattern, and whether it reads the session store). Index rows carry it, so a
+   * collection whose path or pattern changed on reload can never serve its old files, even before the
+   * resync has removed them.
    */
   key: string;
 }
 
 /** The pattern of a collection that names none; the agent's own memory/ directory uses it too. */
 export const DEFAULT_PATTERN = CONFIG_DEFAULTS.each.memoryCollection.pattern;
-/** Session stores hold `<sessionId>.jsonl` transcripts next to an index file that is not memory. */
+/** A session dir's documents are named `<sessionId>.jsonl`, as the file layout named its transcripts. */
 export const SESSIONS_PATTERN = '*.jsonl';
+const SESSION_DOCUMENT_SUFFIX = '.jsonl';
 const SESSION_DIR_PATTERN = `{${DEFAULT_PATTERN},${SESSIONS_PATTERN}}`;
 
 /**
@@ -38,6 +47,8 @@ export function agentCollections(
   agent: Pick<ResolvedAgent, 'id' | 'workspace' | 'sessionsDir' | 'extraCollections'>,
   memory: MemorySettings,
   allAgents: ReadonlyArray<Pick<ResolvedAgent, 'sessionsDir'>> = [],
+  /** The gateway's state dir: collections on its session dirs read the session store. Unset: files only. */
+  stateDir?: string,
 ): MemoryCollection[] {
   const out: Array<Omit<MemoryCollection, 'key'>> = [];
   const qmd = memory.backend === 'qmd';
@@ -45,7 +56,7 @@ export function agentCollections(
     out.push({ name: `memory-root-${agent.id}`, kind: 'memory-root', root: agent.workspace, pattern: 'MEMORY.md' });
     out.push({ name: `memory-dir-${agent.id}`, kind: 'memory-dir', root: path.join(agent.workspace, 'memory'), pattern: DEFAULT_PATTERN });
   }
-  if (!qmd) return finish(out);
+  if (!qmd) return finish(out, stateDir);
   if (memory.qmd.sessionsEnabled) {
     out.push({ name: `sessions-${agent.id}`, kind: 'sessions', root: agent.sessionsDir, pattern: SESSIONS_PATTERN });
   }
@@ -58,7 +69,17 @@ export function agentCollections(
     const isSessionDir = sessionDirs.has(path.resolve(c.path)) || path.basename(c.path) === 'sessions';
     out.push({ name: c.name, kind: 'extra', root: c.path, pattern: c.pattern ?? (isSessionDir ? SESSION_DIR_PATTERN : DEFAULT_PATTERN) });
   }
-  return finish(out);
+  return finish(out, stateDir);
+}
+
+/**
+ * The agent whose session dir `dir` is, when it is `<stateDir>/agents/<id>/sessions` of this state dir —
+ * whether or not that agent is configured (a removed agent's sessions are still in the store). Anything
+ * else, a session dir of another state dir or a copied OpenClaw layout included, is a plain directory.
+ */
+export function sessionDirAgent(stateDir: string, dir: string): string | undefined {
+  const parts = path.relative(path.join(path.resolve(stateDir), 'agents'), path.resolve(dir)).split(path.sep);
+  return parts.length === 2 && parts[1] === 'sessions' && isCanonicalAgentId(parts[0]) ? parts[0] : undefined;
 }
 
 /**
@@ -74,16 +95,41 @@ export function ignoredByBuiltin(agent: Pick<ResolvedAgent, 'extraCollections'>,
   ];
 }
 
-function finish(out: Array<Omit<MemoryCollection, 'key'>>): MemoryCollection[] {
+function finish(out: Array<Omit<MemoryCollection, 'key'>>, stateDir: string | undefined): MemoryCollection[] {
   const seen = new Set<string>();
-  return out.filter((c) => !seen.has(c.name) && seen.add(c.name)).map((c) => ({ ...c, root: path.resolve(c.root), key: collectionKey(c) }));
+  return out
+    .filter((c) => !seen.has(c.name) && seen.add(c.name))
+    .map((c) => {
+      const transcriptsOf = stateDir === undefined ? undefined : sessionDirAgent(stateDir, c.root);
+      const full = { ...c, root: path.resolve(c.root), ...(transcriptsOf !== undefined ? { transcriptsOf } : {}) };
+      return { ...full, key: collectionKey(full) };
+    });
 }
 
-export function collectionKey(c: Pick<MemoryCollection, 'name' | 'root' | 'pattern'>): string {
+export function collectionKey(c: Pick<MemoryCollection, 'name' | 'root' | 'pattern' | 'transcriptsOf'>): string {
+  // A file collection's key leaves the source out, so indexes written before session collections existed stay valid.
+  const source = c.transcriptsOf === undefined ? '' : '\u0000sessions';
   return createHash('sha256')
-    .update(`${c.name}\u0000${path.resolve(c.root)}\u0000${c.pattern}`)
+    .update(`${c.name}\u0000${path.resolve(c.root)}\u0000${c.pattern}${source}`)
     .digest('hex')
     .slice(0, 16);
+}
+
+/** The path a session's transcript has in a collection on its agent's session dir (the file layout's name). */
+export function sessionDocumentPath(c: Pick<MemoryCollection, 'root'>, sessionId: string): string {
+  return path.join(c.root, `${sessionId}${SESSION_DOCUMENT_SUFFIX}`);
+}
+
+/** The session id named by a path of a session collection (`<root>/<sessionId>.jsonl`), else undefined. */
+export function sessionIdOfPath(c: MemoryCollection, file: string): string | undefined {
+  const rel = relativeInCollection(c, file);
+  if (rel === undefined || rel.includes('/') || !rel.endsWith(SESSION_DOCUMENT_SUFFIX)) return undefined;
+  return rel.slice(0, -SESSION_DOCUMENT_SUFFIX.length) || undefined;
+}
+
+export function isInsideDir(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** The path of `file` relative to the collection root when the collection includes it, else undefined. */

@@ -6,9 +6,12 @@
  */
 import type { Chunk } from './chunker';
 
+/** What is remembered of an indexed document to notice a change (see SourceDocument). */
 export interface IndexedFileState {
   hash: string;
+  /** Bytes of a file; transcript version of a session. */
   size: number;
+  /** mtime of a file; last append of a session. */
   mtimeMs: number;
 }
 
@@ -53,7 +56,7 @@ export interface MemoryIndex {
   fileState(collectionKey: string, path: string): IndexedFileState | undefined;
   /** Replaces the chunks of one file atomically (readers see the old or the new version, never a mix). */
   replaceFile(file: IndexedFile, chunks: Chunk[]): void;
-  /** Records a new size/mtime for a file whose content hash did not change. */
+  /** Records a new size/mtime (or session version) for a document whose content hash did not change. */
   touchFile(collectionKey: string, path: string, size: number, mtimeMs: number): void;
   removeFile(collectionKey: string, path: string): boolean;
   /** Drops every file of collections not in `keys`; returns how many files went. */

@@ -2,8 +2,12 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MemorySettings } from '../config/config.types';
+import { CollectionSources } from './collection-source';
+import { FileSource } from './file-source';
 import { agentCollections } from './memory-collections';
-import { readLines, resolveMemoryPath } from './memory-path-guard';
+import { resolveMemoryPath, sliceLines } from './memory-path-guard';
+
+const files = new CollectionSources(new FileSource());
 
 const memory: MemorySettings = {
   backend: 'qmd',
@@ -48,12 +52,15 @@ describe('resolveMemoryPath (memory_get confinement)', () => {
     ['shared-notes/n.md', 'shared-notes/n.md'],
     ['memory/alias.md', 'memory/alias.md'],
   ])('accepts %s (shown as %s)', async (input, display) => {
-    const r = await resolveMemoryPath(input, ws, cols());
+    const r = await resolveMemoryPath(input, ws, cols(), files);
     expect(r).toMatchObject({ status: 'ok', display });
   });
 
   it('accepts an absolute path inside a collection', async () => {
-    expect(await resolveMemoryPath(path.join(shared, 'n.md'), ws, cols())).toMatchObject({ status: 'ok', display: 'shared-notes/n.md' });
+    expect(await resolveMemoryPath(path.join(shared, 'n.md'), ws, cols(), files)).toMatchObject({
+      status: 'ok',
+      display: 'shared-notes/n.md',
+    });
   });
 
   it.each([
@@ -65,30 +72,31 @@ describe('resolveMemoryPath (memory_get confinement)', () => {
     ['/etc/passwd'],
     ['shared-notes/../outside/secret.md'],
   ])('refuses %s', async (input) => {
-    const r = await resolveMemoryPath(input, ws, cols());
+    const r = await resolveMemoryPath(input, ws, cols(), files);
     expect(r.status).toBe('forbidden');
   });
 
   it('refuses an absolute path outside, even to a real file', async () => {
-    expect((await resolveMemoryPath(path.join(outside, 'secret.md'), ws, cols())).status).toBe('forbidden');
+    expect((await resolveMemoryPath(path.join(outside, 'secret.md'), ws, cols(), files)).status).toBe('forbidden');
   });
 
   it('says not_found for a missing file inside a collection', async () => {
-    expect(await resolveMemoryPath('memory/nope.md', ws, cols())).toEqual({
+    expect(await resolveMemoryPath('memory/nope.md', ws, cols(), files)).toEqual({
       status: 'not_found',
       error: "no file memory/nope.md in this agent's memory",
     });
   });
 
-  it('reads line ranges', async () => {
-    expect(await readLines(path.join(ws, 'MEMORY.md'), 2, 1)).toEqual({
+  it('slices line ranges', () => {
+    const text = 'line one\nline two\nline three\n';
+    expect(sliceLines(text, 2, 1)).toEqual({
       text: 'line two',
       from: 2,
       to: 2,
       totalLines: 3,
       truncated: false,
     });
-    expect(await readLines(path.join(ws, 'MEMORY.md'))).toMatchObject({ text: 'line one\nline two\nline three', from: 1, to: 3 });
-    expect(await readLines(path.join(ws, 'MEMORY.md'), 9)).toMatchObject({ text: '', from: 9, to: 8 });
+    expect(sliceLines(text)).toMatchObject({ text: 'line one\nline two\nline three', from: 1, to: 3 });
+    expect(sliceLines(text, 9)).toMatchObject({ text: '', from: 9, to: 8 });
   });
 });

@@ -1,26 +1,28 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { collectionFileStat } from './collection-sync';
+import type { CollectionSources, SourceDocument } from './collection-source';
 import { displayPath, MemoryCollection, relativeInCollection } from './memory-collections';
 
 export type ResolvedMemoryPath =
-  | { status: 'ok'; file: string; collection: MemoryCollection; display: string }
+  | { status: 'ok'; file: string; collection: MemoryCollection; document: SourceDocument; display: string }
   | { status: 'forbidden'; error: string }
   | { status: 'not_found'; error: string };
 
 const OUTSIDE = "path is outside this agent's memory collections";
 
 /**
- * Confines memory_get to the files the agent could find with memory_search: a path is accepted only when
- * it lies in one of the agent's own collections, matches that collection's pattern, is not hidden, and
- * still lies inside the collection once symlinks are resolved. `..` segments are refused outright (there is
- * no legitimate use for them), absolute paths must point into a collection, and a relative path is tried as
- * `<collection name>/<path>` and then relative to the workspace (the two forms memory_search returns).
+ * Confines memory_get to the documents the agent could find with memory_search: a path is accepted only
+ * when it lies in one of the agent's own collections, matches that collection's pattern, is not hidden, and
+ * is a document of that collection's source — for a directory, a file still inside it once symlinks are
+ * resolved; for a session dir, a session of that agent in the store. `..` segments are refused outright
+ * (there is no legitimate use for them), absolute paths must point into a collection, and a relative path
+ * is tried as `<collection name>/<path>` and then relative to the workspace (the two forms memory_search
+ * returns).
  */
 export async function resolveMemoryPath(
   input: string,
   workspace: string,
   collections: readonly MemoryCollection[],
+  sources: CollectionSources,
 ): Promise<ResolvedMemoryPath> {
   const raw = input.trim();
   if (!raw || raw.includes('\u0000')) return { status: 'forbidden', error: 'path is empty or malformed' };
@@ -31,19 +33,20 @@ export async function resolveMemoryPath(
     for (const c of collections) {
       const rel = relativeInCollection(c, candidate);
       if (rel === undefined) continue;
-      if (await collectionFileStat(c, candidate)) {
-        return { status: 'ok', file: candidate, collection: c, display: displayPath(workspace, c, rel) };
+      const found = await sources.for(c).lookup(c, candidate);
+      if (found.status === 'ok') {
+        return { status: 'ok', file: candidate, collection: c, document: found.document, display: displayPath(workspace, c, rel) };
       }
-      const exists = await fs.lstat(candidate).then(
-        () => true,
-        () => false,
-      );
-      // Present but not a regular file inside the collection once resolved: a symlink out, or a directory.
-      if (exists) refused ??= { status: 'forbidden', error: `${OUTSIDE} (it does not resolve to a file inside them)` };
-      else missing ??= { status: 'not_found', error: `no file ${raw} in this agent's memory` };
+      if (found.status === 'blocked') refused ??= { status: 'forbidden', error: `${OUTSIDE} (it does not resolve to a file inside them)` };
+      else missing ??= notFound(raw);
     }
   }
   return refused ?? missing ?? { status: 'forbidden', error: OUTSIDE };
+}
+
+/** Existence is only ever revealed inside the agent's own collections. */
+export function notFound(raw: string): { status: 'not_found'; error: string } {
+  return { status: 'not_found', error: `no file ${raw} in this agent's memory` };
 }
 
 function candidates(raw: string, workspace: string, collections: readonly MemoryCollection[]): string[] {
@@ -67,9 +70,9 @@ export interface MemoryFileSlice {
 /** Longest text memory_get returns in one call; ask again with `from` for the rest. */
 export const MAX_GET_CHARS = 64 * 1024;
 
-/** Lines `from`..`from+lines-1` (1-based; all remaining lines when `lines` is unset), capped at MAX_GET_CHARS. */
-export async function readLines(file: string, from = 1, lines?: number): Promise<MemoryFileSlice> {
-  const all = (await fs.readFile(file, 'utf8')).split(/\r?\n/);
+/** Lines `from`..`from+lines-1` of a document's text (1-based; all remaining lines when `lines` is unset), capped at MAX_GET_CHARS. */
+export function sliceLines(source: string, from = 1, lines?: number): MemoryFileSlice {
+  const all = source.split(/\r?\n/);
   if (all.length > 1 && all[all.length - 1] === '') all.pop();
   const start = Math.max(1, from);
   const wanted = all.slice(start - 1, lines === undefined ? undefined : start - 1 + lines);

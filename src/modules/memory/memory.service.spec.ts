@@ -1,6 +1,7 @@
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { AgentsService } from '../agents/agents.service';
+import { SqliteSessionStore } from '../sessions/sqlite-session.store';
 import { MemoryService } from './memory.service';
 import { asHttp } from '../../../test/support/as-http';
 
@@ -17,7 +18,9 @@ describe('MemoryService shutdown', () => {
     jest.spyOn(config, 'current').mockImplementation(() => {
       throw new Error('no engine may be created');
     });
-    const service = new MemoryService(config, agents, { configPath: '', stateDir: '/nonexistent/state', env: {} });
+    // Never opened: a store touches its database only on first use.
+    const sessions = new SqliteSessionStore(config);
+    const service = new MemoryService(config, agents, { configPath: '', stateDir: '/nonexistent/state', env: {} }, sessions);
     service.onModuleInit();
     await service.onModuleDestroy();
     await expect(asHttp(service.search('main', { query: 'anything' }))).rejects.toMatchObject({

@@ -4,13 +4,17 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent, type RuntimeSnapshot } from '../config';
+import { SESSION_STORE, type SessionStore } from '../sessions';
 import { AgentMemory } from './agent-memory';
+import { CollectionSources } from './collection-source';
 import { createEmbedder, embedderSettingsKey } from './embedder-factory';
 import type { Embedder } from './embedder.port';
+import { FileSource } from './file-source';
 import { agentCollections, CollectionKind, ignoredByBuiltin, MemoryCollection } from './memory-collections';
-import { readLines, resolveMemoryPath } from './memory-path-guard';
+import { notFound, resolveMemoryPath, sliceLines } from './memory-path-guard';
 import type { SearchHit } from './memory-searcher';
 import type { MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
+import { SessionSource } from './session-source';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 export type MemorySearchResult = { status: 'ok'; results: SearchHit[] };
@@ -64,12 +68,17 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private embedderState?: { key: string; embedder: Embedder | undefined };
   private unsubscribe?: () => void;
   private closed = false;
+  /** Files, and the session store for collections on a session dir of this state dir. */
+  private readonly sources: CollectionSources;
 
   constructor(
     private readonly config: ConfigStore,
     private readonly agents: AgentsService,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
-  ) {}
+    @Inject(SESSION_STORE) sessions: SessionStore,
+  ) {
+    this.sources = new CollectionSources(new FileSource(), new SessionSource(sessions));
+  }
 
   onModuleInit(): void {
     this.unsubscribe = this.config.onApplied((_prev, next) => this.apply(next));
@@ -111,10 +120,11 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
 
   async get(agentId: string, args: MemoryGetArgs): Promise<MemoryGetResult> {
     const engine = await this.forAgent(agentId);
-    const resolved = await resolveMemoryPath(args.path, engine.workspaceDir, engine.currentCollections());
+    const resolved = await resolveMemoryPath(args.path, engine.workspaceDir, engine.currentCollections(), this.sources);
     if (resolved.status !== 'ok') return resolved;
-    const slice = await readLines(resolved.file, args.from, args.lines);
-    return { status: 'ok', path: resolved.display, ...slice };
+    const read = await this.sources.for(resolved.collection).read(resolved.collection, resolved.document);
+    if (read.status !== 'ok') return notFound(args.path.trim()); // deleted between the lookup and the read
+    return { status: 'ok', path: resolved.display, ...sliceLines(read.text, args.from, args.lines) };
   }
 
   async collections(agentId: string): Promise<CollectionsView> {
@@ -163,6 +173,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
       embedder: () => this.embedder(),
       debounceMs: () => this.config.current().config.memory.qmd.debounceMs,
       logger: this.logger,
+      sources: this.sources,
     });
     void engine.configure(agent.workspace, this.collectionsOf(agent, snapshot));
     return engine;
@@ -175,7 +186,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         `memory of ${agent.id}: memory.backend is "builtin", so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not used; set memory.backend: "qmd"`,
       );
     }
-    return agentCollections(agent, snapshot.config.memory, snapshot.config.agents);
+    return agentCollections(agent, snapshot.config.memory, snapshot.config.agents, this.config.stateDir);
   }
 
   /** The embedder of the current settings; rebuilt only when they change, the bundled model shared anyway. */

@@ -15,7 +15,9 @@ export type {
   SessionCreateOptions,
   SessionEntry,
   SessionStore,
+  TranscriptAppended,
   TranscriptLine,
+  TranscriptVersion,
 } from './session-store.port';
 export { SessionsModule } from './sessions.module';
 export { openSessionExport } from './session-export';

@@ -22,7 +22,9 @@ export class MemoryCollectionConfig {
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @Describe('Glob of files to index; when unset, an extra collection on a session directory also indexes its *.jsonl transcripts.')
+  @Describe(
+    'Glob of files to index; when unset, an extra collection on a session directory also indexes its <sessionId>.jsonl transcripts (read from the session store for a session directory of this state dir).',
+  )
   @Default(CONFIG_DEFAULTS.each.memoryCollection.pattern)
   pattern?: string;
 }
