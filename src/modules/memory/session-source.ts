@@ -32,8 +32,7 @@ export class SessionSource implements CollectionSource<SessionDocument> {
   async lookup(c: MemoryCollection, file: string): Promise<DocumentLookup<SessionDocument>> {
     const sessionId = sessionIdOfPath(c, file);
     if (sessionId === undefined) return { status: 'missing' };
-    // The port has no lookup by session id; an agent's versions are one query over its sessions.
-    const version = (await this.store.transcriptVersions(agentOf(c))).find((v) => v.sessionId === sessionId);
+    const version = await this.store.transcriptVersion(agentOf(c), sessionId);
     const document = version && sessionDocument(c, version);
     return document ? { status: 'ok', document } : { status: 'missing' };
   }

@@ -142,6 +142,8 @@ export interface SessionStore {
   exportTranscript(sessionKey: string): AsyncIterable<string>;
   /** Every session of one agent with its transcript version (memory collections over sessions). */
   transcriptVersions(agentId: string): Promise<TranscriptVersion[]>;
+  /** One session of `agentId` by its sessionId, with its transcript version; undefined when there is none. */
+  transcriptVersion(agentId: string, sessionId: string): Promise<TranscriptVersion | undefined>;
   /** Calls `listener` after each committed append; returns the unsubscribe function. */
   onAppend(listener: (event: TranscriptAppended) => void): () => void;
 }

@@ -348,6 +348,9 @@ describe('SqliteSessionStore', () => {
       await store.append('agent:main:v', { role: 'assistant', text: 'two' });
       const [v2] = await store.transcriptVersions('main');
       expect(v2.version).toBeGreaterThan(v1.version);
+      expect(await store.transcriptVersion('main', sessionId)).toEqual(v2);
+      expect(await store.transcriptVersion('ops', sessionId)).toBeUndefined();
+      expect(await store.transcriptVersion('main', 'no-such-id')).toBeUndefined();
       expect(seen).toEqual([
         { agentId: 'main', sessionKey: 'agent:main:v', sessionId },
         { agentId: 'main', sessionKey: 'agent:main:v', sessionId },

@@ -251,14 +251,11 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   }
 
   async transcriptVersions(agentId: string): Promise<TranscriptVersion[]> {
-    const rows = this.connection()
-      .db.prepare(
-        `SELECT session_key, session_id, updated_at,
-           COALESCE((SELECT max(id) FROM transcript_lines WHERE session_seq = sessions.seq), 0) AS version
-         FROM sessions WHERE agent_id = ?`,
-      )
-      .all(checkAgentId(agentId)) as Array<{ session_key: string; session_id: string; updated_at: number; version: number }>;
-    return rows.map((r) => ({ sessionKey: r.session_key, sessionId: r.session_id, updatedAt: r.updated_at, version: r.version }));
+    return this.versionRows('agent_id = ?', [checkAgentId(agentId)]);
+  }
+
+  async transcriptVersion(agentId: string, sessionId: string): Promise<TranscriptVersion | undefined> {
+    return this.versionRows('agent_id = ? AND session_id = ?', [checkAgentId(agentId), sessionId])[0];
   }
 
   onAppend(listener: (event: TranscriptAppended) => void): () => void {
@@ -310,6 +307,18 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     this.conn = conn;
     this.checkpointer = new WalCheckpointer(conn.db, file, (message) => this.logger.warn(`checkpoint of ${file} failed: ${message}`));
     return conn;
+  }
+
+  /** Sessions matching `where` with the id of their last line (an index seek per session). */
+  private versionRows(where: string, params: unknown[]): TranscriptVersion[] {
+    const rows = this.connection()
+      .db.prepare(
+        `SELECT session_key, session_id, updated_at,
+           COALESCE((SELECT max(id) FROM transcript_lines WHERE session_seq = sessions.seq), 0) AS version
+         FROM sessions WHERE ${where}`,
+      )
+      .all(...params) as Array<{ session_key: string; session_id: string; updated_at: number; version: number }>;
+    return rows.map((r) => ({ sessionKey: r.session_key, sessionId: r.session_id, updatedAt: r.updated_at, version: r.version }));
   }
 
   /** The committed session, from the cache or its row. */
