@@ -342,8 +342,9 @@ describe('kill -9 during A2A task writes (SendMessage load)', () => {
         const budgetKey = `${w.it.iteration}:${peer}`;
         const batch = w.rng.chance(0.15) ? w.rng.int(2, 6) : 1;
         if ((sent.get(budgetKey) ?? 0) + batch > TASKS_PER_PEER_PER_ITERATION) {
-          // Budget spent: reads only.
-          const mine = [...tasks].filter(([, t]) => t.peer === peer);
+          // Budget spent: reads only — of this iteration's tasks: earlier ones may have been dropped by the
+          // per-peer cap since.
+          const mine = [...tasks].filter(([, t]) => t.peer === peer && t.iteration === w.it.iteration);
           if (!mine.length) return sleep(10);
           const [id] = w.rng.pick(mine);
           const got = ok(
