@@ -10,6 +10,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * stack, Nest's router, the request logger). The server keeps one 'request' listener that asks `handler`
  * first and hands every request it declines to the framework's listeners, unchanged. Call it after the
  * framework has attached its listener (Nest does when the app is created) and before the server listens.
+ * `handler` must not throw: no framework stands behind it to turn an exception into a 500.
  *
  * For an endpoint whose every byte is written by its own code, the framework only adds work per request
  * (router walk, middleware that never applies, request/response decoration); see docs/decisions.md.
