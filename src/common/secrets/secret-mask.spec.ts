@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { maskingDestination } from './masking-destination';
-import { MASKED, maskSecrets, registerSecretSource } from './secret-mask';
+import { containsSecret, MASKED, maskSecrets, registerSecretSource } from './secret-mask';
 
 describe('secret masking', () => {
   let secrets: string[] = [];
@@ -21,6 +21,19 @@ describe('secret masking', () => {
   it('follows the source: a secret removed from it is no longer masked, a new one is', () => {
     secrets = ['brand-new-secret'];
     expect(maskSecrets('tok-0123456789 brand-new-secret')).toBe(`tok-0123456789 ${MASKED}`);
+  });
+
+  it('takes regular-expression characters in a secret literally', () => {
+    secrets = ['a.b*c(d)e[f]g{h}|i\\j^k$l+m?n/o-p'];
+    expect(maskSecrets(`x ${secrets[0]} y`)).toBe(`x ${MASKED} y`);
+    expect(maskSecrets('aXbbbcde')).toBe('aXbbbcde');
+    expect(containsSecret('nothing here')).toBe(false);
+    expect(containsSecret(`..${secrets[0]}..`)).toBe(true);
+  });
+
+  it('masks the longest of overlapping secrets whole, wherever the shorter one starts', () => {
+    secrets = ['xxtok-012', 'tok-0123456789-longer'];
+    expect(maskSecrets('xxtok-0123456789-longer')).toBe(`xx${MASKED}`);
   });
 
   it('leaves values shorter than 8 characters alone (they would mangle ordinary text)', () => {

@@ -50,6 +50,16 @@ function formsLongestFirst(secrets: Iterable<string>): string[] {
   return [...new Set([...secrets].flatMap(textForms))].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * One regular expression that finds any of `forms`: a single pass over the text instead of one `includes` per
+ * form, which is what made masking cost grow with the number of secrets (a 1 MB response with 20 secrets
+ * took milliseconds). It only detects; the replacing stays the longest-first pass below, so what is masked
+ * does not change.
+ */
+function detectorOf(forms: readonly string[]): RegExp | undefined {
+  return forms.length ? new RegExp(forms.map((form) => form.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|')) : undefined;
+}
+
 function replaceForms(text: string, forms: readonly string[], marker: string): string {
   let out = text;
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(marker);
@@ -69,6 +79,7 @@ export function maskSecretValues(text: string, secrets: Iterable<string>, marker
 let lastLists: Array<Iterable<string>> = [];
 let cacheKey = '';
 let cachedForms: string[] = [];
+let cachedDetector: RegExp | undefined;
 
 /** Current secret texts, longest first so a secret containing another is masked whole. */
 function currentForms(): string[] {
@@ -90,6 +101,7 @@ function currentForms(): string[] {
   if (key !== cacheKey) {
     cacheKey = key;
     cachedForms = formsLongestFirst(sorted);
+    cachedDetector = detectorOf(cachedForms);
   }
   return cachedForms;
 }
@@ -97,10 +109,11 @@ function currentForms(): string[] {
 /** `text` with every known secret value replaced by `[redacted]`. */
 export function maskSecrets(text: string): string {
   const forms = currentForms();
-  return forms.length ? replaceForms(text, forms, MASKED) : text;
+  return cachedDetector?.test(text) ? replaceForms(text, forms, MASKED) : text;
 }
 
 /** True when `text` contains a known secret (used to skip re-encoding bodies that need no change). */
 export function containsSecret(text: string): boolean {
-  return currentForms().some((form) => text.includes(form));
+  currentForms();
+  return cachedDetector?.test(text) ?? false;
 }

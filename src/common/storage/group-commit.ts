@@ -16,8 +16,15 @@ export class GroupCommit {
   private pending: PendingWrite[] = [];
   private scheduled = false;
 
-  /** `database` is asked for the connection at commit time (the store opens it lazily). */
-  constructor(private readonly database: () => SqliteDatabase) {}
+  /**
+   * `database` is asked for the connection at commit time (the store opens it lazily). `beforeCommit` is work
+   * that belongs to the batch as a whole, run once inside its transaction after the writes; if it throws,
+   * the batch fails like a failed commit.
+   */
+  constructor(
+    private readonly database: () => SqliteDatabase,
+    private readonly beforeCommit: () => void = () => undefined,
+  ) {}
 
   /** Queues `write` (run synchronously inside the batch transaction, in submission order). */
   run<T>(write: () => T): Promise<T> {
@@ -49,6 +56,7 @@ export class GroupCommit {
             outcomes.push({ ok: false, error });
           }
         }
+        this.beforeCommit();
       })();
     } catch (error) {
       // The commit itself failed (disk full, database closed): none of the batch is stored.

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken } from '../../common/http/bearer-token';
 import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
+import { a2aSubpath } from './a2a-path';
 import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer } from './peer-auth';
 import { readLimitedBody } from './request-body';
@@ -13,8 +14,8 @@ import { readLimitedBody } from './request-body';
 const RPC_PATHS = new Set(['/v1', '/v1/']);
 
 /**
- * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), mounted on express ahead of the global body parsers
- * (see mountA2aEndpoint) so this endpoint reads its own body with its own 1 MiB limit. Order of checks:
+ * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), served by plain `node:http` ahead of express (see
+ * mountA2aEndpoint): it reads its own body with its own 1 MiB limit and writes every byte of its answers. Order of checks:
  * channel enabled and route (404), bearer token (401, before a byte of the body is read), body size (413),
  * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
  */
@@ -27,19 +28,27 @@ export class A2aHttpEndpoint {
     private readonly rpc: A2aRpcService,
   ) {}
 
-  /** Express handler for everything under `/a2a`. */
-  readonly handle = (req: Request, res: Response): void => {
-    this.serve(req, res).catch((err: unknown) => {
+  /** The `node:http` handler ahead of the framework: answers every plain request target under `/a2a`, declines the rest. */
+  readonly serveAhead = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const path = a2aSubpath(req.url);
+    if (path === undefined) return false;
+    this.handle(req, res, path);
+    return true;
+  };
+
+  /** Everything under `/a2a`; `path` is the part after the mount (`/v1`), as express's `req.path` gives it. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void {
+    this.serve(req, res, path).catch((err: unknown) => {
       this.logger.error(`A2A request failed: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent) sendProblem(res, 500, 'the request could not be processed');
       else res.destroy();
     });
-  };
+  }
 
-  private async serve(req: Request, res: Response): Promise<void> {
+  private async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const a2a = this.config.current().config.channels.a2a;
     if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
-    if (req.method !== 'POST' || !RPC_PATHS.has(req.path)) return sendProblem(res, 404, 'the A2A endpoint is POST /a2a/v1');
+    if (req.method !== 'POST' || !RPC_PATHS.has(path)) return sendProblem(res, 404, 'the A2A endpoint is POST /a2a/v1');
 
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
@@ -70,6 +79,6 @@ export class A2aHttpEndpoint {
 }
 
 /** HTTP-level refusals of the endpoint: small bodies that reveal nothing else (no `instance` either). */
-function sendProblem(res: Response, status: number, detail: string): void {
+function sendProblem(res: ServerResponse, status: number, detail: string): void {
   writeProblem(res, problem(status, detail));
 }

@@ -106,6 +106,23 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(await store.list({ peer: 'iris', limit: 10 })).toHaveLength(1);
   });
 
+  it('trims a peer over the cap once per commit, keeping its newest, and never shows more than the cap', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = task({ state: 'TASK_STATE_SUBMITTED' });
+      ids.push(t.id);
+      await store.insert(t);
+    }
+    // One event-loop turn: all six settle in one batch, and the cap is applied to the batch as a whole.
+    const settled = await Promise.all(ids.map((id) => store.transition(id, { state: 'TASK_STATE_COMPLETED' }, 2000)));
+    expect(settled.every((t) => t?.state === 'TASK_STATE_COMPLETED')).toBe(true);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id)).toEqual([ids[5], ids[4], ids[3]]);
+    // The count is right afterwards: one more terminal task pushes out exactly one.
+    const next = task({ state: 'TASK_STATE_REJECTED' });
+    await store.insert(next);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id)).toEqual([next.id, ids[5], ids[4]]);
+  });
+
   it('keeps the cap across restarts, crash recovery and sweeps', async () => {
     for (let i = 0; i < 3; i++) await store.insert(task({ state: 'TASK_STATE_COMPLETED' }));
     const unsettled = [task(), task()];

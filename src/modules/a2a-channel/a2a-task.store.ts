@@ -33,13 +33,18 @@ export class A2aTaskStore implements TaskStore {
   private conn?: Connection;
   private checkpointer?: WalCheckpointer;
   private closed = false;
-  private readonly commits = new GroupCommit(() => this.connection().db);
+  private readonly commits = new GroupCommit(
+    () => this.connection().db,
+    () => this.pruneOverCap(),
+  );
   /**
    * Terminal tasks per peer as stored: counted once per peer, then kept current by every write, so the cap
    * costs nothing until a peer reaches it. Forgotten whenever a write fails (its changes were rolled back).
    */
   private readonly terminalCounts = new Map<string, number>();
   private readonly logger = new Logger('a2a');
+  /** Peers whose count went over the cap in the batch being committed. */
+  private readonly overCap = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -167,13 +172,32 @@ export class A2aTaskStore implements TaskStore {
     return rows.map(fromRow);
   }
 
-  /** Records `added` new terminal tasks of `peer` and drops its oldest beyond the cap (oldest first). */
+  /** Records `added` new terminal tasks of `peer`; one over the cap is trimmed before the batch commits. */
   private addTerminal(c: Connection, peer: string, added: number): void {
     const known = this.terminalCounts.get(peer);
     // A fresh count already includes the rows just written in this transaction.
-    let count = known === undefined ? (c.statements.countTerminal.get(peer) as { n: number }).n : known + added;
-    const excess = count - this.retention.maxTerminalPerPeer;
-    if (excess > 0) count -= c.statements.dropOldest.run({ peer, excess }).changes;
+    const count = known === undefined ? (c.statements.countTerminal.get(peer) as { n: number }).n : known + added;
     this.terminalCounts.set(peer, count);
+    if (count > this.retention.maxTerminalPerPeer) this.overCap.add(peer);
+  }
+
+  /**
+   * Drops each over-cap peer's oldest terminal tasks, once per commit rather than once per write: a peer at
+   * the cap settles a task per write, and one DELETE for the whole batch costs a fraction of one per task.
+   * Runs inside the batch's transaction, so no read ever sees more than the cap.
+   */
+  private pruneOverCap(): void {
+    if (!this.overCap.size) return;
+    const keep = this.retention.maxTerminalPerPeer;
+    try {
+      const { statements } = this.connection();
+      for (const peer of this.overCap) {
+        // Beyond the newest `keep` nothing is left: exactly `keep` when rows went, at most that when none did.
+        if (statements.pruneBeyond.run({ peer, keep }).changes) this.terminalCounts.set(peer, keep);
+        else this.terminalCounts.delete(peer);
+      }
+    } finally {
+      this.overCap.clear();
+    }
   }
 }

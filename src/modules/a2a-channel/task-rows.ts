@@ -4,7 +4,7 @@ import type { A2aTask } from './task-model';
 
 /** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
 
-export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'dropOldest' | 'deleteOld' | 'unsettled' | 'idle';
+export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneBeyond' | 'deleteOld' | 'unsettled' | 'idle';
 
 export interface TaskRow {
   id: string;
@@ -62,9 +62,10 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
        WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
     ),
     countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
-    // The peer's `excess` oldest terminal tasks, walked from the old end of the (peer, terminal, seq) index.
-    dropOldest: db.prepare(
-      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq ASC LIMIT @excess)`,
+    // The peer's terminal tasks beyond the newest `keep` (the oldest first to go), walked from the new end of the
+    // (peer, terminal, seq) index: exact whatever the in-memory count says.
+    pruneBeyond: db.prepare(
+      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq DESC LIMIT -1 OFFSET @keep)`,
     ),
     // Retention and idle expiry scan the table once a minute; an index for them would cost every write.
     deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),

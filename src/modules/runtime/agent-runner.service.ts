@@ -51,8 +51,6 @@ export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
   private readonly lanes = new SessionLanes();
   private readonly runs = new RunRegistry();
-  /** Prompt files are re-read only when they change (mtime/size). */
-  private readonly promptFiles = new PromptFileCache();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
   private closing?: Promise<void>;
@@ -62,6 +60,8 @@ export class AgentRunner implements OnModuleDestroy {
     private readonly agents: AgentsService,
     private readonly providers: ProviderRegistry,
     private readonly tools: ToolRegistry,
+    /** Prompt files are re-read only when their directory reports a change. */
+    private readonly promptFiles: PromptFileCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {}

@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents';
 import { SessionsModule } from '../sessions';
 import { AgentRunner } from './agent-runner.service';
 import { MODEL_PROVIDERS } from './model-provider.port';
+import { PromptFileCache } from './prompt-file-cache';
 import { ProviderRegistry } from './provider-registry';
 import { AnthropicMessagesProvider } from './providers/anthropic-messages.provider';
 import { OpenAiChatProvider } from './providers/openai-chat.provider';
@@ -15,6 +16,8 @@ import { ToolRegistry } from './tool-registry';
     AgentRunner,
     ProviderRegistry,
     ToolRegistry,
+    // One per process: its directory watches are closed when the module is destroyed.
+    PromptFileCache,
     // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
     { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
   ],

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { ResolvedAgent } from '../config';
-import { PromptFileCache } from './prompt-file-cache';
+import { PromptFileReader, readPromptFile } from './prompt-file-cache';
 
 /** Workspace files that become part of the system prompt, in this order. */
 export const PROMPT_FILES = ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md'] as const;
@@ -14,7 +14,8 @@ export const MAX_PROMPT_FILE_CHARS = 20_000;
 export async function buildSystemPrompt(
   agent: ResolvedAgent,
   extraSystemPrompt?: string,
-  files: PromptFileCache = new PromptFileCache(),
+  // Uncached unless the caller brings its cache: a cache made per call would only open watches nobody closes.
+  files: PromptFileReader = { read: readPromptFile },
 ): Promise<string> {
   const name = agent.identity.name ?? agent.name ?? agent.id;
   const parts = [`You are ${name}${agent.identity.emoji ? ` ${agent.identity.emoji}` : ''} (agent id "${agent.id}").`];
