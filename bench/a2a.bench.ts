@@ -205,18 +205,22 @@ async function serveBare(): Promise<string> {
 /** Parent → child: start or stop the event-loop delay histogram of the measured window. */
 type ToChild = { type: 'window-start' } | { type: 'window-end' };
 /** Child → parent. */
-type ToParent = { type: 'window-started' } | { type: 'loop-delay'; p99: number; max: number; mean: number };
+type ToParent = { type: 'window-started' } | { type: 'loop-delay'; p99: number; max: number; mean: number; cpuMicros: number };
 
 /** The event-loop delay of this server process, recorded only between the parent's window-start and window-end. */
 function answerLoopDelayWindow(): void {
   let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
+  let cpuAtStart: NodeJS.CpuUsage | undefined;
   process.on('message', (message: ToChild) => {
     if (message.type === 'window-start') {
+      cpuAtStart = process.cpuUsage();
       histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
       histogram.enable();
       process.send!({ type: 'window-started' } satisfies ToParent);
     } else if (message.type === 'window-end' && histogram) {
       histogram.disable();
+      // Every thread of the process (worker threads too), user + system: what the machine paid for the window.
+      const cpu = process.cpuUsage(cpuAtStart);
       // The histogram's samples include the sampling interval itself (an idle loop reads 10 ms): report what is beyond it.
       const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
       process.send!({
@@ -224,6 +228,7 @@ function answerLoopDelayWindow(): void {
         p99: ms(histogram.percentile(99)),
         max: ms(histogram.max),
         mean: ms(histogram.mean),
+        cpuMicros: cpu.user + cpu.system,
       } satisfies ToParent);
       histogram = undefined;
     }
@@ -235,6 +240,8 @@ function answerLoopDelayWindow(): void {
 interface LoopDelay {
   p99: number;
   max: number;
+  /** Server CPU time (all threads) per request completed in the window. */
+  cpuPerRequestMicros: number;
 }
 
 interface Result {
@@ -256,7 +263,7 @@ interface Server {
 
 function spawnServer(role: Role): Promise<Server> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
-  const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', __filename, `serve-${role}`], {
+  const child = spawn(process.execPath, [...profile, '-r', require.resolve('./support/ts-register.js'), __filename, `serve-${role}`], {
     cwd: path.resolve(__dirname, '..'),
     env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -458,7 +465,7 @@ async function load(role: Role, server: Server): Promise<Result> {
     p99: at(0.99),
     errors,
     curve: costCurve(completedAt, began, ended),
-    loopDelay: { p99: loopDelay.p99, max: loopDelay.max },
+    loopDelay: { p99: loopDelay.p99, max: loopDelay.max, cpuPerRequestMicros: loopDelay.cpuMicros / Math.max(1, latencies.length) },
   };
 }
 
@@ -529,7 +536,7 @@ async function main(): Promise<void> {
       if (result.loopDelay) {
         console.log(
           `           event-loop delay in the window: p99 ${result.loopDelay.p99.toFixed(1)} ms, max ${result.loopDelay.max.toFixed(1)} ms ` +
-            `(beyond the ${LOOP_DELAY_RESOLUTION_MS} ms sampling interval)`,
+            `(beyond the ${LOOP_DELAY_RESOLUTION_MS} ms sampling interval); server CPU ${result.loopDelay.cpuPerRequestMicros.toFixed(0)} µs per request (all threads)`,
         );
       }
     } finally {

@@ -101,11 +101,15 @@ interface ListAnswer {
 }
 
 function spawnGateway(): Promise<{ child: ChildProcess; url: string; fillSeconds: number }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', '-r', 'ts-node/register/transpile-only', __filename, 'serve'], {
-    cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=8192', '-r', require.resolve('./support/ts-register.js'), __filename, 'serve'],
+    {
+      cwd: path.resolve(__dirname, '..'),
+      env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before it was ready`)));

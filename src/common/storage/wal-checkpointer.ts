@@ -1,8 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite';
 
-/** How often the background connection copies the WAL back into the database file. */
-const CHECKPOINT_EVERY_MS = 10;
+/**
+ * How often the background connection copies the WAL back into the database file. Measured with the A2A
+ * bench: every 10 ms cost 245 µs of server CPU per message, every 100 ms 196 µs (each pass pays an fsync
+ * and re-reads the WAL index); checkpoints on the main connection, SQLite's default, 224 µs.
+ */
+const CHECKPOINT_EVERY_MS = 100;
 /**
  * WAL pages after which a commit on the main connection checkpoints by itself: a backstop for a checkpointer
  * that cannot keep up, so the WAL stays bounded (64 MiB with 4 KiB pages).

@@ -36,6 +36,11 @@ export class A2aTaskStore implements TaskStore {
   private readonly commits = new GroupCommit(
     () => this.connection().db,
     () => this.pruneOverCap(),
+    // A rolled-back batch takes its count changes with it: count again from the rows.
+    () => {
+      this.terminalCounts.clear();
+      this.overCap.clear();
+    },
   );
   /**
    * Terminal tasks per peer as stored: counted once per peer, then kept current by every write, so the cap

@@ -3,7 +3,6 @@
  * tool calls, admin requests and peers, so every public store method runs its inputs through these and a
  * bad value becomes a 400 AppError instead of an odd file or a poisoned index.
  */
-import { LRUCache } from 'lru-cache';
 import { isCanonicalAgentId } from '../../common/agent-id';
 import { badRequest } from '../../common/errors/app-error';
 import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from './session-key';
@@ -27,10 +26,12 @@ export interface CanonicalKey {
 }
 
 /**
- * Keys recently parsed. One message touches its session key in several places (routing, the run, each
- * store call); parsing is pure, so each distinct key is parsed once and the frozen result reused.
+ * Keys recently parsed. One message touches its session key in several places (the run, each store call);
+ * parsing is pure, so each distinct key is parsed once and the frozen result reused. A plain map emptied
+ * when full: cheaper per message than an LRU, and a key that drops out is just parsed again.
  */
-const parsedKeys = new LRUCache<string, Readonly<CanonicalKey>>({ max: 10_000 });
+const parsedKeys = new Map<string, Readonly<CanonicalKey>>();
+const MAX_PARSED_KEYS = 10_000;
 
 /** The canonical form of a session key and its owner; 400 when it is not a valid key. */
 export function canonicalSessionKey(raw: unknown, what = 'session key'): Readonly<CanonicalKey> {
@@ -41,8 +42,10 @@ export function canonicalSessionKey(raw: unknown, what = 'session key'): Readonl
   if (CONTROL_CHARS.test(raw)) throw badRequest(`${what} ${JSON.stringify(raw)} contains control characters`);
   const parsed = parseSessionKey(raw);
   if (!parsed) throw badRequest(keyProblem(raw, what));
-  // The key module is the only sanctioned source of a session's owner (docs/sessions.md#session-keys).
-  const canonical = Object.freeze({ key: parsed.key, agentId: agentIdFromSessionKey(parsed.key) });
+  // The key module is the only sanctioned source of a session's owner (docs/sessions.md#session-keys): its
+  // parser's agentId, the same answer agentIdFromSessionKey gives.
+  const canonical = Object.freeze({ key: parsed.key, agentId: parsed.agentId });
+  if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.clear();
   parsedKeys.set(raw, canonical);
   return canonical;
 }
