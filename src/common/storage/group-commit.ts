@@ -7,7 +7,7 @@ interface PendingWrite {
 }
 
 /** Thrown out of an optimistic batch to roll it back whole. */
-const RETRY_ISOLATED = Symbol('retry the batch with a savepoint per write');
+class RetryIsolated extends Error {}
 
 /**
  * Group commit for SQLite: writes submitted during one event-loop turn run together in a single transaction
@@ -59,7 +59,7 @@ export class GroupCommit {
       try {
         outcomes = this.runBatch(db, batch, false);
       } catch (error) {
-        if (error !== RETRY_ISOLATED) throw error;
+        if (!(error instanceof RetryIsolated)) throw error;
         this.onRollback();
         outcomes = this.runBatch(db, batch, true);
       }
@@ -87,7 +87,7 @@ export class GroupCommit {
           try {
             outcomes.push({ ok: true, value: write() });
           } catch {
-            throw RETRY_ISOLATED;
+            throw new RetryIsolated('a write failed: retry the batch with a savepoint per write');
           }
           continue;
         }
