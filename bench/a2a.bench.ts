@@ -1,8 +1,9 @@
 /**
  * A2A SendMessage throughput and latency (blocking, echo agent), three servers in one run:
  *
- *   clawgate  the gateway's POST /a2a/v1: bearer auth, rate limiter, JSON-RPC, routing, SQLite task store,
- *             an agent run (echo model) with its session transcript on disk
+ *   clawgate  the gateway's POST /a2a/v1: bearer auth, rate limiter (on, limit out of reach), JSON-RPC,
+ *             routing, the durable task row, an agent run (echo model) with its session and both transcript
+ *             lines committed to SQLite before the answer
  *   sdk       the same echo agent served by @a2a-js/sdk's own express server (DefaultRequestHandler,
  *             InMemoryTaskStore, jsonRpcHandler) — the reference implementation, all in memory
  *   bare      a node:http JSON-RPC echo that answers the same task shape with no work at all (ceiling)
@@ -88,6 +89,9 @@ function prefillPeers(): Array<{ name: string; token: string }> {
 
 // ------------------------------------------------------------------------------------------------ servers
 
+/** The limiter stays on, as in production, with a limit the bench never reaches (the check is still paid). */
+const RATE_LIMIT_PER_MINUTE = 100_000_000;
+
 async function serveClawgate(stubRuns = false): Promise<string> {
   process.env.CLAWGATE_LOG_LEVEL = 'silent';
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
@@ -96,7 +100,7 @@ async function serveClawgate(stubRuns = false): Promise<string> {
   await fs.writeFile(
     configPath,
     `{ agents: { list: [{ id: "${AGENT}" }] },
-       channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { ${peers.join(', ')} } } } }`,
+       channels: { a2a: { enabled: true, rateLimitPerMinute: ${RATE_LIMIT_PER_MINUTE}, peers: { ${peers.join(', ')} } } } }`,
   );
   const { startGateway } = await import('../src/bootstrap');
   const gateway = await startGateway({ configPath, stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });

@@ -35,7 +35,8 @@ export class RunRegistry {
   private readonly runs = new Map<string, RunRecord>();
   private readonly controllers = new Map<string, AbortController>();
   private readonly waiters = new Map<string, Array<(r: RunRecord) => void>>();
-  private finished: string[] = [];
+  /** Finished run ids, oldest first (a Set keeps insertion order, and drops its oldest in O(1)). */
+  private readonly finished = new Set<string>();
 
   create(sessionKey: string, agentId: string, runId: string = randomUUID()): { record: RunRecord; signal: AbortSignal } {
     if (this.runs.has(runId)) throw new Error(`run ${runId} already exists`);
@@ -98,11 +99,11 @@ export class RunRegistry {
     this.controllers.delete(record.runId);
     for (const w of this.waiters.get(record.runId) ?? []) w(record);
     this.waiters.delete(record.runId);
-    this.finished.push(record.runId);
-    if (this.finished.length > MAX_FINISHED_RUNS) {
-      const drop = this.finished.slice(0, this.finished.length - MAX_FINISHED_RUNS);
-      this.finished = this.finished.slice(-MAX_FINISHED_RUNS);
-      for (const id of drop) this.runs.delete(id);
+    this.finished.add(record.runId);
+    if (this.finished.size > MAX_FINISHED_RUNS) {
+      const oldest = this.finished.values().next().value as string;
+      this.finished.delete(oldest);
+      this.runs.delete(oldest);
     }
   }
 }

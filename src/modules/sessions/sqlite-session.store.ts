@@ -100,7 +100,9 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     if (spawnedBy === key) throw badRequest('a session cannot be spawned by itself');
     const deliveryContext = init.deliveryContext === undefined ? undefined : cleanDeliveryContext(init.deliveryContext);
 
-    const current = this.lookup(key);
+    // Only the cache is asked here: on a miss the write below looks the row up anyway, and for the new
+    // session of a message (the common miss) a query now would be a second index probe for nothing.
+    const current = this.known.get(key);
     if (current && !changes(current.entry, label, deliveryContext)) return copyEntry(current.entry);
     const at = this.now().getTime();
     // Checked and applied inside the commit: writes run one after another there, so two callers can never
