@@ -50,6 +50,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { RunRecord } from '../src/modules/runtime/run-registry';
+import { fill, runBench } from './support/fill';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
 
@@ -350,31 +351,23 @@ async function prefill(role: Role, url: string): Promise<number> {
   const unit = role === 'layer' ? 'tasks' : 'sessions';
   const what = single ? `${HISTORY} turns of the one session "${SINGLE_CONTEXT}"` : `${HISTORY} ${unit} over ${peers.length} peer(s)`;
   console.log(`  ${role.padEnd(8)} prefill: ${what}, blocking SendMessage, ${PREFILL_CONCURRENCY} connections (not measured)`);
-  const began = performance.now();
-  const step = Math.max(1, Math.ceil(HISTORY / 10));
-  let next = 0;
-  let done = 0;
   let errors = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PREFILL_CONCURRENCY, HISTORY) }, async () => {
-      while (next < HISTORY) {
-        const i = next++;
-        const token = single ? TOKEN : peers[Math.floor(i / TASKS_KEPT_PER_PEER)].token;
-        const sent = await sendMessage(pool, target.pathname, token, `prefill-${i}`, single ? SINGLE_CONTEXT : undefined);
-        if (!sent.ok && errors++ === 0)
-          console.error(`  ${role}: prefill: unexpected answer (HTTP ${sent.status}): ${sent.text.slice(0, 300)}`);
-        if (++done % step === 0 || done === HISTORY) {
-          const seconds = (performance.now() - began) / 1000;
-          console.log(
-            `           prefill ${String(done).padStart(String(HISTORY).length)}/${HISTORY}   ${(done / seconds).toFixed(0)} msg/s ` +
-              `so far, ${seconds.toFixed(1)} s`,
-          );
-        }
-      }
-    }),
+  const seconds = await fill(
+    HISTORY,
+    PREFILL_CONCURRENCY,
+    async (i) => {
+      const token = single ? TOKEN : peers[Math.floor(i / TASKS_KEPT_PER_PEER)].token;
+      const sent = await sendMessage(pool, target.pathname, token, `prefill-${i}`, single ? SINGLE_CONTEXT : undefined);
+      if (!sent.ok && errors++ === 0)
+        console.error(`  ${role}: prefill: unexpected answer (HTTP ${sent.status}): ${sent.text.slice(0, 300)}`);
+    },
+    (done, elapsed) =>
+      console.log(
+        `           prefill ${String(done).padStart(String(HISTORY).length)}/${HISTORY}   ${(done / elapsed).toFixed(0)} msg/s ` +
+          `so far, ${elapsed.toFixed(1)} s`,
+      ),
   );
   await pool.close();
-  const seconds = (performance.now() - began) / 1000;
   console.log(
     `           prefill done: ${HISTORY} in ${seconds.toFixed(1)} s, ${(HISTORY / seconds).toFixed(0)} msg/s, ${errors} bad answers`,
   );
@@ -577,8 +570,5 @@ if (mode?.startsWith('serve-')) {
     },
   );
 } else {
-  main().catch((err: Error) => {
-    console.error(err);
-    process.exit(1);
-  });
+  runBench(main);
 }

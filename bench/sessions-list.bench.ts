@@ -23,6 +23,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fill, runBench } from './support/fill';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -61,27 +62,19 @@ async function serve(): Promise<void> {
   );
   const store = gateway.app.get<symbol, Store>(SESSION_STORE);
 
-  const began = performance.now();
-  const step = Math.max(1, Math.ceil(SESSIONS / 10));
-  let next = 0;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(FILL_CONCURRENCY, SESSIONS) }, async () => {
-      while (next < SESSIONS) {
-        const i = next++;
-        const label = labelOf(i);
-        await store.getOrCreate(keyOf(i), label ? { label } : undefined);
-        if (++done % step === 0 || done === SESSIONS) {
-          const seconds = (performance.now() - began) / 1000;
-          process.stdout.write(
-            `PROGRESS fill ${String(done).padStart(String(SESSIONS).length)}/${SESSIONS}   ` +
-              `${(done / seconds).toFixed(0)} sessions/s so far, ${seconds.toFixed(1)} s\n`,
-          );
-        }
-      }
-    }),
+  const seconds = await fill(
+    SESSIONS,
+    FILL_CONCURRENCY,
+    async (i) => {
+      const label = labelOf(i);
+      await store.getOrCreate(keyOf(i), label ? { label } : undefined);
+    },
+    (done, elapsed) =>
+      process.stdout.write(
+        `PROGRESS fill ${String(done).padStart(String(SESSIONS).length)}/${SESSIONS}   ` +
+          `${(done / elapsed).toFixed(0)} sessions/s so far, ${elapsed.toFixed(1)} s\n`,
+      ),
   );
-  const seconds = (performance.now() - began) / 1000;
   process.stdout.write(`FILLED ${seconds} ${gateway.url}\n`);
 }
 
@@ -297,14 +290,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'serve') {
-  serve().catch((err: Error) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err: Error) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(process.argv[2] === 'serve' ? serve : main);
