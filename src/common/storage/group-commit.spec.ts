@@ -48,4 +48,26 @@ describe('GroupCommit', () => {
     const results = await Promise.allSettled(pending);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
+
+  it('fails the whole batch, and stores none of it, when SQLite rolls the transaction back itself (disk full)', async () => {
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages + 3}`);
+    let rollbacks = 0;
+    const commits = new GroupCommit(
+      () => db,
+      undefined,
+      () => rollbacks++,
+    );
+    const tooBig = () => db.prepare('INSERT INTO t (v) VALUES (?)').run('x'.repeat(200_000)).changes;
+    const results = await Promise.allSettled([commits.run(insert('a')), commits.run(tooBig), commits.run(insert('b'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL']);
+    expect(rows()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    expect(rollbacks).toBeGreaterThan(0);
+    // The store goes on once there is room again.
+    db.pragma('max_page_count = 100000');
+    await expect(commits.run(insert('c'))).resolves.toBe(1);
+    expect(rows()).toEqual(['c']);
+  });
 });

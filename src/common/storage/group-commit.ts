@@ -86,7 +86,9 @@ export class GroupCommit {
         if (!isolated) {
           try {
             outcomes.push({ ok: true, value: write() });
-          } catch {
+          } catch (error) {
+            // Disk full, I/O error: SQLite has rolled the whole transaction back itself; fail the batch.
+            if (!db.inTransaction) throw error;
             throw new RetryIsolated('a write failed: retry the batch with a savepoint per write');
           }
           continue;
@@ -94,6 +96,9 @@ export class GroupCommit {
         try {
           outcomes.push({ ok: true, value: savepoint(write) });
         } catch (error) {
+          // Without the transaction the writes after this one would each commit on their own, outside the
+          // batch, while the batch is reported failed: stop here instead.
+          if (!db.inTransaction) throw error;
           outcomes.push({ ok: false, error });
         }
       }

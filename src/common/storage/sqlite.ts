@@ -20,6 +20,7 @@ export interface SqliteStatement {
 
 export interface SqliteDatabase {
   readonly open: boolean;
+  readonly inTransaction: boolean;
   prepare(sql: string): SqliteStatement;
   exec(sql: string): void;
   pragma(source: string, options?: { simple?: boolean }): unknown;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,6 +28,27 @@ describe('WalCheckpointer', () => {
       await checkpointer.stop();
       await checkpointer.stop(); // a second stop is a no-op
       db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finishes stop() in a process with nothing else to keep it alive', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-wal-'));
+    const script = `
+      const { openSqlite, useDurableStoreSettings } = require(${JSON.stringify(path.join(__dirname, 'sqlite'))});
+      const { WalCheckpointer } = require(${JSON.stringify(path.join(__dirname, 'wal-checkpointer'))});
+      const file = ${JSON.stringify(path.join(dir, 'store.sqlite'))};
+      const db = openSqlite(file);
+      useDurableStoreSettings(db);
+      const checkpointer = new WalCheckpointer(db, file, () => undefined);
+      checkpointer.stop().then(() => { db.close(); console.log('stopped'); });`;
+    try {
+      const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(out.trim()).toBe('stopped');
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -65,6 +65,9 @@ export class WalCheckpointer {
   stop(): Promise<void> {
     if (!this.stopping) {
       this.stopping = true;
+      // Unref'd so a forgotten store cannot keep a process alive; while stopping, the wait for its exit must
+      // (else a process with nothing else to do exits mid-shutdown, before the database is closed).
+      this.worker.ref();
       this.worker.postMessage('stop');
     }
     return this.exited;

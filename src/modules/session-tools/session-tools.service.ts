@@ -28,6 +28,10 @@ import {
   SessionStatusArgs,
 } from './session-tool-schemas';
 
+/** Sessions read per page by sessions_list, and at most in all before it answers with what it found. */
+const LIST_PAGE_SIZE = 200;
+const LIST_SCAN_LIMIT = 10_000;
+
 /**
  * The session tools an agent's model can call, each acting as the calling session and gated by
  * the one SessionAccessPolicy. The admin API calls the same handlers on behalf of a session.
@@ -79,23 +83,30 @@ export class SessionToolsService implements OnModuleInit {
 
   async list(requesterKey: string, args: SessionsListArgs): Promise<ToolResult> {
     const limit = args.limit ?? 50;
-    const candidates = await this.sessions.list({
+    const filter = {
       agentId: args.agentId ? normalizeAgentId(args.agentId) : undefined,
       label: args.label,
       activeMinutes: args.activeMinutes,
-      limit: 10_000,
-    });
-    const visible = new Set(
-      await this.access.filterVisible(
-        requesterKey,
-        candidates.map((s) => s.sessionKey),
-      ),
-    );
-    const sessions = candidates
-      .filter((s) => visible.has(s.sessionKey))
-      .slice(0, limit)
-      .map(describeSession);
-    return { status: 'ok', count: sessions.length, sessions };
+    };
+    // Page by page, newest first, until `limit` visible sessions are found: a requester that may see few of
+    // many sessions costs a bounded scan (LIST_SCAN_LIMIT), not a read of the whole store.
+    const sessions: SessionEntry[] = [];
+    let cursor: string | undefined;
+    for (let scanned = 0; sessions.length < limit && scanned < LIST_SCAN_LIMIT;) {
+      const page = await this.sessions.page({ ...filter, limit: LIST_PAGE_SIZE, cursor });
+      scanned += page.sessions.length;
+      const visible = new Set(
+        await this.access.filterVisible(
+          requesterKey,
+          page.sessions.map((s) => s.sessionKey),
+        ),
+      );
+      sessions.push(...page.sessions.filter((s) => visible.has(s.sessionKey)));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    const shown = sessions.slice(0, limit).map(describeSession);
+    return { status: 'ok', count: shown.length, sessions: shown };
   }
 
   async history(requesterKey: string, args: SessionsHistoryArgs): Promise<ToolResult> {

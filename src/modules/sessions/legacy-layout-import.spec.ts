@@ -138,4 +138,26 @@ describe('importing the file layout', () => {
     expect(await restarted.get('agent:main:dup')).toEqual(live);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('agent:main:dup is already in the database'));
   });
+
+  it('imports around clashes with the database: a sessionId used twice, a label already held', async () => {
+    const store = env.newStore();
+    await store.getOrCreate('agent:main:live', { label: 'taken' });
+    await writeLayout(
+      'main',
+      {
+        'agent:main:one': { sessionId: 'same-id', createdAt: t0, updatedAt: t0 },
+        'agent:main:two': { sessionId: 'same-id', createdAt: t0, updatedAt: t0 },
+        'agent:main:three': { sessionId: 'other-id', createdAt: t0, updatedAt: t0, label: 'taken' },
+      },
+      { 'same-id': `${line('s', 'user', 'shared')}\n`, 'other-id': `${line('o', 'user', 'mine')}\n` },
+    );
+    const restarted = env.newStore();
+    expect(await restarted.get('agent:main:one')).toMatchObject({ sessionId: 'same-id' });
+    expect(await restarted.get('agent:main:two')).toBeUndefined();
+    expect(await restarted.get('agent:main:three')).not.toHaveProperty('label');
+    expect(await restarted.resolveLabel('main', 'taken')).toBe('agent:main:live');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('sessionId same-id is already used'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('label "taken" is already held'));
+    await expect(fs.stat(path.join(env.sessionsDir('main'), 'sessions.json.migrated'))).resolves.toBeTruthy();
+  });
 });

@@ -31,6 +31,7 @@ export function importLegacyLayout(c: SessionConnection, stateDir: string): Impo
   const agentIds = existsSync(agentsDir) ? readdirSync(agentsDir, { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
   const imported = c.db.prepare('SELECT 1 FROM imported_layouts WHERE file = ?');
   const record = c.db.prepare('INSERT INTO imported_layouts (file, sessions, lines, imported_at) VALUES (?, ?, ?, ?)');
+  const sessionIdTaken = c.db.prepare('SELECT 1 FROM sessions WHERE session_id = ?');
   for (const dirent of agentIds) {
     const sessionsDir = path.join(agentsDir, dirent.name, 'sessions');
     const file = path.join(sessionsDir, LEGACY_INDEX_FILE);
@@ -50,6 +51,19 @@ export function importLegacyLayout(c: SessionConnection, stateDir: string): Impo
             outcome.problems.push(`${file}: session ${entry.sessionKey} is already in the database; kept the database's`);
             continue;
           }
+          // The database's rules hold for imported entries too: a clash costs the entry or its label, never the start.
+          if (sessionIdTaken.get(entry.sessionId)) {
+            outcome.problems.push(
+              `${file}: session ${entry.sessionKey}: sessionId ${entry.sessionId} is already used by another session; not imported`,
+            );
+            continue;
+          }
+          if (entry.label !== undefined && c.statements.labelHolder.get(entry.agentId, entry.label)) {
+            outcome.problems.push(
+              `${file}: session ${entry.sessionKey}: label ${JSON.stringify(entry.label)} is already held in the database; cleared`,
+            );
+            delete entry.label;
+          }
           const seq = insertSession(c, entry);
           for (const line of transcript) insertLine(c, seq, line.role, JSON.stringify(line));
           sessions++;
@@ -60,6 +74,9 @@ export function importLegacyLayout(c: SessionConnection, stateDir: string): Impo
         outcome.lines += lines;
       })();
       outcome.agents++;
+      // The commit is in the WAL, not yet synced (synchronous=NORMAL): make it durable before the rename that
+      // says it happened, or a power loss could leave a renamed index and no imported sessions.
+      c.db.pragma('wal_checkpoint(FULL)');
     }
     renameSync(file, `${file}${MIGRATED_SUFFIX}`);
   }

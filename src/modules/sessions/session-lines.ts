@@ -11,6 +11,10 @@ export const EXPORT_CHUNK_LINES = 1000;
 
 export interface ReadLines {
   lines: TranscriptLine[];
+  /** The JSON length of each of `lines`. */
+  sizes: number[];
+  /** Rows read, parsed or not: fewer than the limit asked for means the read reached the first line. */
+  rows: number;
   /** A row that no longer parses (the database was edited by hand) is skipped and named here. */
   warnings: string[];
 }
@@ -23,12 +27,13 @@ export function readLines(c: SessionConnection, sessionSeq: number, options: { l
     const statement = options.skipTools ? c.statements.tailWithoutTools : c.statements.tail;
     rows = (statement.all(sessionSeq, options.limit) as LineRow[]).reverse();
   }
-  const out: ReadLines = { lines: [], warnings: [] };
+  const out: ReadLines = { lines: [], sizes: [], rows: rows.length, warnings: [] };
   for (const row of rows) {
     try {
       const line = JSON.parse(row.line) as TranscriptLine;
       if (options.skipTools && line.role === 'tool') continue;
       out.lines.push(line);
+      out.sizes.push(row.line.length);
     } catch {
       out.warnings.push(`transcript row ${row.id} is not valid JSON; skipped`);
     }

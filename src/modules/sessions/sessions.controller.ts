@@ -129,10 +129,16 @@ export class SessionsController {
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${entry.sessionId}.jsonl"`);
     // Streamed past res.send, so the response masker does not see it: each chunk (whole lines) is masked here.
-    for await (const chunk of chunks) {
-      if (res.destroyed) return;
-      // A client that goes away never drains: 'close' ends the wait too.
-      if (!res.write(maskSecrets(chunk))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    try {
+      for await (const chunk of chunks) {
+        if (res.destroyed) return;
+        // A client that goes away never drains: 'close' ends the wait too.
+        if (!res.write(maskSecrets(chunk))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      }
+    } catch (err) {
+      // Headers are out: the only honest end left is a cut connection (the client sees an incomplete body).
+      res.destroy(err as Error);
+      return;
     }
     res.end();
   }

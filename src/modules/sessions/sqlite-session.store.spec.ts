@@ -279,6 +279,39 @@ describe('SqliteSessionStore', () => {
     });
   });
 
+  it('keeps only a bounded tail of large lines in memory and reads the rest from disk, unchanged', async () => {
+    const key = 'agent:main:big';
+    const big = 'x'.repeat(20_000);
+    for (let i = 0; i < 10; i++) await store.append(key, { role: 'user', text: `${i}:${big}` });
+    const fromStore = await store.history(key, { limit: 10 });
+    expect(fromStore.lines.map((l) => l.text.slice(0, 2))).toEqual(['0:', '1:', '2:', '3:', '4:', '5:', '6:', '7:', '8:', '9:']);
+    expect(fromStore.lines).toEqual((await env.newStore().history(key, { limit: 10 })).lines);
+  });
+
+  it('never caches a tail that a damaged row made look shorter than the transcript', async () => {
+    const key = 'agent:main:damaged';
+    for (let i = 0; i < 10; i++) await store.append(key, { role: 'user', text: `l${i}` });
+    const db = openSqlite(sessionDatabasePath(env.stateDir));
+    db.prepare('UPDATE transcript_lines SET line = ? WHERE id = (SELECT max(id) FROM transcript_lines)').run('{"torn');
+    db.close();
+    const restarted = env.newStore();
+    expect((await restarted.history(key, { limit: 5 })).lines.map((l) => l.text)).toEqual(['l5', 'l6', 'l7', 'l8']);
+    expect((await restarted.history(key, { limit: 8 })).lines.map((l) => l.text)).toEqual(['l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8']);
+    expect((await restarted.history(key)).lines).toHaveLength(9);
+  });
+
+  it('answers in call order while a write of the same session is pending', async () => {
+    await store.getOrCreate('agent:main:order', { label: 'A' });
+    const relabel = store.setLabel('agent:main:order', 'B');
+    const after = store.getOrCreate('agent:main:order');
+    await relabel;
+    expect((await after).label).toBe('B');
+    // A session whose creating append is still pending exists for a get() made after it.
+    const appended = store.append('agent:main:brand-new', { role: 'user', text: 'hi' });
+    expect(await store.get('agent:main:brand-new')).toMatchObject({ sessionKey: 'agent:main:brand-new' });
+    await appended;
+  });
+
   describe('pages', () => {
     it('walks every session once, newest first, while new sessions keep arriving', async () => {
       for (let i = 0; i < 45; i++) await store.getOrCreate(`agent:${i % 2 ? 'main' : 'ops'}:s${i}`);

@@ -17,6 +17,7 @@ import {
 } from './session-database';
 import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, LabelHolders, sessionNotFound } from './session-entry-rules';
 import { exportLines, readLines } from './session-lines';
+import { SessionTail } from './session-tail';
 import { SessionLister } from './session-list-query';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
 import type {
@@ -39,21 +40,13 @@ import { buildLine, withoutTools } from './transcript-jsonl';
 export const DEFAULT_LIST_LIMIT = 50;
 /** Sessions whose entry is kept in memory (a few hundred bytes each). */
 const ENTRY_CACHE_SIZE = 20_000;
-/** Sessions whose recent lines are kept in memory. */
-const TAIL_CACHE_SIZE = 2_000;
-/** Lines kept per cached tail: the runner's history window (40 lines) with room to spare. */
-const TAIL_LINES = 64;
+/** Sessions whose recent lines are kept in memory (each within TAIL_LINES and TAIL_BYTES). */
+const TAIL_CACHE_SIZE = 1_000;
 
 /** A committed session: its row number and its entry (live object: copy before handing out). */
 interface Known {
   seq: number;
   entry: SessionEntry;
-}
-
-/** The last lines of a session as committed; `complete` when they are the whole transcript. */
-interface Tail {
-  lines: TranscriptLine[];
-  complete: boolean;
 }
 
 /**
@@ -76,7 +69,7 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   private readonly commits = new GroupCommit(() => this.connection().db);
   private readonly lister = new SessionLister(() => this.connection());
   private readonly known = new LRUCache<string, Known>({ max: ENTRY_CACHE_SIZE });
-  private readonly tails = new LRUCache<string, Tail>({ max: TAIL_CACHE_SIZE });
+  private readonly tails = new LRUCache<string, SessionTail>({ max: TAIL_CACHE_SIZE });
   /** The latest write submitted per session, so reads can wait for what was requested before them. */
   private readonly lastWrite = new Map<string, Promise<unknown>>();
   private readonly appendListeners = new Set<(event: TranscriptAppended) => void>();
@@ -89,7 +82,10 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   }
 
   async get(sessionKey: string): Promise<SessionEntry | undefined> {
-    const known = this.lookup(canonicalSessionKey(sessionKey).key);
+    const { key } = canonicalSessionKey(sessionKey);
+    // Read-your-writes: a session whose creating append is still being committed exists for its caller.
+    if (this.lastWrite.has(key)) await this.settled(key);
+    const known = this.lookup(key);
     return known && copyEntry(known.entry);
   }
 
@@ -102,7 +98,8 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
 
     // Only the cache is asked here: on a miss the write below looks the row up anyway, and for the new
     // session of a message (the common miss) a query now would be a second index probe for nothing.
-    const current = this.known.get(key);
+    // A write of this session still pending may change what the cache says: then the write below decides.
+    const current = this.lastWrite.has(key) ? undefined : this.known.get(key);
     if (current && !changes(current.entry, label, deliveryContext)) return copyEntry(current.entry);
     const at = this.now().getTime();
     // Checked and applied inside the commit: writes run one after another there, so two callers can never
@@ -126,7 +123,7 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
       return { created: false, seq: row.seq, entry };
     });
     this.known.set(key, { seq: result.seq, entry: result.entry });
-    if (result.created) this.tails.set(key, { lines: [], complete: true });
+    if (result.created) this.tails.set(key, SessionTail.empty());
     return copyEntry(result.entry);
   }
 
@@ -212,7 +209,7 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
       c.statements.touch.run(at, seq, at);
       return created;
     }).then((created) => {
-      this.afterAppend(key, full, at, created);
+      this.afterAppend(key, full, json.length, at, created);
       return full;
     });
   }
@@ -228,14 +225,15 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
 
     const tail = this.tails.get(key);
     if (tail) {
-      const lines = view(tail.lines);
+      const lines = view([...tail.lines]);
       if (tail.complete) return { lines: limit === undefined ? lines : lines.slice(-limit), warnings: [] };
       if (limit !== undefined && lines.length >= limit) return { lines: lines.slice(-limit), warnings: [] };
     }
     const read = readLines(this.connection(), known.seq, { limit, skipTools: options.includeTools === false });
     if (read.warnings.length) this.logger.warn(`session ${key}: ${read.warnings.join('; ')}`);
-    if (options.includeTools !== false && limit !== undefined) {
-      this.tails.set(key, { lines: read.lines.slice(-TAIL_LINES), complete: read.lines.length < limit && read.lines.length <= TAIL_LINES });
+    // Only a clean raw read becomes the cached tail: a skipped row would make it look shorter than the transcript.
+    if (options.includeTools !== false && limit !== undefined && !read.warnings.length) {
+      this.tails.set(key, SessionTail.of(read.lines, read.sizes, read.rows < limit));
     }
     return { lines: view(read.lines), warnings: read.warnings };
   }
@@ -351,22 +349,17 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   }
 
   /** Brings the caches in line with a committed append and tells the listeners. */
-  private afterAppend(key: string, line: TranscriptLine, at: number, created: Known | undefined): void {
+  private afterAppend(key: string, line: TranscriptLine, size: number, at: number, created: Known | undefined): void {
     if (created) {
       this.known.set(key, created);
-      this.tails.set(key, { lines: [line], complete: true });
+      const tail = SessionTail.empty();
+      tail.push(line, size);
+      this.tails.set(key, tail);
     } else {
       const entry = this.known.peek(key)?.entry;
       const updatedAt = new Date(at).toISOString();
       if (entry && entry.updatedAt < updatedAt) entry.updatedAt = updatedAt;
-      const tail = this.tails.peek(key);
-      if (tail) {
-        tail.lines.push(line);
-        if (tail.lines.length > TAIL_LINES) {
-          tail.lines.shift();
-          tail.complete = false;
-        }
-      }
+      this.tails.peek(key)?.push(line, size);
     }
     if (!this.appendListeners.size) return;
     const session = created ?? this.lookup(key);
