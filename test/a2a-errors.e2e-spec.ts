@@ -18,6 +18,14 @@ const WRONG = 'hermes-token-0123456789abcdeX';
 const IRIS = 'iris-token-fedcba9876543210';
 const BIG = 'bigmouth-token-5a5a5a5a5a5a';
 const MiB = 1024 * 1024;
+/** The ErrorInfo reason of each A2A-specific code. */
+const REASONS: Record<number, string> = {
+  [-32001]: 'TASK_NOT_FOUND',
+  [-32002]: 'TASK_NOT_CANCELABLE',
+  [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32009]: 'VERSION_NOT_SUPPORTED',
+};
 
 interface Outcome {
   status: number;
@@ -32,10 +40,16 @@ describe('A2A endpoint error paths (e2e)', () => {
   const bodies: string[] = [];
 
   /** A raw POST, so the test controls the exact bytes (and chunking) on the wire. */
-  const raw = (body: Buffer | Buffer[], token: string | null = HERMES, path = '/a2a/v1', method = 'POST'): Promise<Outcome> =>
+  const raw = (
+    body: Buffer | Buffer[],
+    token: string | null = HERMES,
+    path = '/a2a/v1',
+    method = 'POST',
+    extraHeaders: http.OutgoingHttpHeaders = {},
+  ): Promise<Outcome> =>
     new Promise((resolve, reject) => {
       const chunks = Array.isArray(body) ? body : [body];
-      const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json' };
+      const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json', ...extraHeaders };
       if (token !== null) headers.Authorization = `Bearer ${token}`;
       if (!Array.isArray(body)) headers['Content-Length'] = body.length;
       const req = http.request(`${gw.url}${path}`, { method, headers, agent: false }, (res) => {
@@ -52,8 +66,8 @@ describe('A2A endpoint error paths (e2e)', () => {
       for (const c of chunks) req.write(c);
       req.end();
     });
-  const post = (payload: unknown, token: string | null = HERMES) =>
-    raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token);
+  const post = (payload: unknown, token: string | null = HERMES, headers: http.OutgoingHttpHeaders = {}, query = '') =>
+    raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token, `/a2a/v1${query}`, 'POST', headers);
   const rpc = (method: string, params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
   const send = (text: string, message: Record<string, unknown> = {}) =>
     rpc('SendMessage', { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }], ...message } });
@@ -98,10 +112,36 @@ describe('A2A endpoint error paths (e2e)', () => {
       'batch exceeds the 30 request limit',
     ],
     ['an unknown method → -32601', () => post(rpc('tasks/frobnicate', {})), 200, -32601, 'Method not found'],
-    ['an unsupported A2A method (CancelTask) → -32004', () => post(rpc('CancelTask', { id: 'x' })), 200, -32004],
+    ['an unsupported A2A method (ListTasks) → -32004', () => post(rpc('ListTasks', {})), 200, -32004],
+    ['CancelTask of an unknown id → -32001', () => post(rpc('CancelTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
+    ["CancelTask of another peer's task → -32001", () => post(rpc('CancelTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
+    [
+      'CancelTask of a finished task → -32002',
+      () => post(rpc('CancelTask', { id: irisTaskId }), IRIS),
+      200,
+      -32002,
+      'Task cannot be canceled: it is already over',
+    ],
+    ['a push-notification method → -32003', () => post(rpc('CreateTaskPushNotificationConfig', { taskId: 'x' })), 200, -32003],
+    [
+      'a message without role → -32602',
+      () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ text: 'hi' }] } })),
+      200,
+      -32602,
+    ],
+    ['GetTask with historyLength -1 → -32602', () => post(rpc('GetTask', { id: 'x', historyLength: -1 })), 200, -32602],
+    ['A2A-Version 99.0 → -32009', () => post(send('hi'), HERMES, { 'A2A-Version': '99.0' }), 200, -32009, 'A2A version not supported'],
+    ['A2A-Version 99.0 as a query parameter → -32009', () => post(send('hi'), HERMES, {}, '?A2A-Version=99.0'), 200, -32009],
     ['SendMessage without a message → -32602', () => post(rpc('SendMessage', {})), 200, -32602],
     ['a contextId outside ^[A-Za-z0-9._:-]{1,128}$ → -32602', () => post(send('hi', { contextId: 'ctx/../../etc' })), 200, -32602],
-    ['a taskId (continuation) → -32004', () => post(send('hi', { taskId: 'task-1' })), 200, -32004, 'omit taskId and reuse contextId'],
+    ['a taskId the peer does not own → -32001', () => post(send('hi', { taskId: 'task-1' })), 200, -32001, 'Task not found'],
+    [
+      "a taskId of the peer's own task (continuation) → -32004",
+      () => post(send('hi', { taskId: irisTaskId }), IRIS),
+      200,
+      -32004,
+      'omit taskId and reuse contextId',
+    ],
     [
       'only url/raw parts → -32602',
       () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })),
@@ -135,9 +175,16 @@ describe('A2A endpoint error paths (e2e)', () => {
     }
     const body = json(res);
     expect(body.jsonrpc).toBe('2.0');
-    expect(Object.keys(body.error).sort()).toEqual(message ? ['code', 'message'] : expect.arrayContaining(['code', 'message']));
     expect(body.error.code).toBe(code);
     if (message) expect(body.error.message).toBe(message);
+    // A2A-specific errors (-32001…-32099) carry a google.rpc.ErrorInfo with the reason; the JSON-RPC ones carry nothing more.
+    const a2aSpecific = code <= -32001 && code >= -32099;
+    expect(Object.keys(body.error).sort()).toEqual(a2aSpecific ? ['code', 'data', 'message'] : ['code', 'message']);
+    if (a2aSpecific) {
+      expect(body.error.data).toEqual([
+        expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', domain: 'a2a-protocol.org', reason: REASONS[code] }),
+      ]);
+    }
   });
 
   it('413 closes the connection and never reaches JSON-RPC', async () => {
@@ -150,6 +197,9 @@ describe('A2A endpoint error paths (e2e)', () => {
   it("another peer's task is indistinguishable from an unknown one", async () => {
     const foreign = json(await post(rpc('GetTask', { id: irisTaskId }, 'same')));
     const unknown = json(await post(rpc('GetTask', { id: 'f00dfeed-0000-4000-8000-000000000000' }, 'same')));
+    // The only difference is the id the caller sent, echoed in the ErrorInfo.
+    expect(foreign.error.data[0].metadata).toEqual({ taskId: irisTaskId });
+    foreign.error.data[0].metadata.taskId = 'f00dfeed-0000-4000-8000-000000000000';
     expect(foreign).toEqual(unknown);
     // The owner does see it.
     expect(json(await post(rpc('GetTask', { id: irisTaskId }), IRIS)).result.id).toBe(irisTaskId);
@@ -193,7 +243,7 @@ describe('A2A endpoint error paths (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     const mixed = json(await post([{ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }, rpc('GetTask', { id: 'x' }, 9)]));
-    expect(mixed).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32001, message: 'Task not found' } }]);
+    expect(mixed).toEqual([{ jsonrpc: '2.0', id: 9, error: expect.objectContaining({ code: -32001, message: 'Task not found' }) }]);
   });
 
   it('an internal failure is -32000 "A2A request could not be processed" without details', async () => {

@@ -36,7 +36,7 @@ function expectedFor(entry: unknown): Expected {
   return hasId ? { answered: true, id } : { answered: false };
 }
 
-const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32001, -32004]);
+const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32001, -32002, -32003, -32004, -32009]);
 
 /**
  * Throws unless `r` is one well-formed response carrying `id`. With rate limiting off, -32000 is only
@@ -125,7 +125,7 @@ const goodSend = fc.record(
         parts: fc.array(fc.record({ text }), { minLength: 1, maxLength: 3 }),
         contextId: fc.stringMatching(/^[A-Za-z0-9._:-]{1,20}$/),
       },
-      { requiredKeys: ['messageId', 'parts'] },
+      { requiredKeys: ['messageId', 'role', 'parts'] },
     ),
     configuration: fc.record({ returnImmediately: fc.boolean() }),
   },

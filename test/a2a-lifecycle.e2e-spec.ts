@@ -25,7 +25,7 @@ describe('A2A channel shutdown (e2e)', () => {
           jsonrpc: '2.0',
           id: 'blocked',
           method: 'SendMessage',
-          params: { message: { messageId: 'm', parts: [{ text: 'wait for me' }] } },
+          params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] } },
         })
         .then((r) => r);
       await waitFor('the run to reach the model', async () => model.requests.length === 1);
@@ -57,7 +57,12 @@ describe('A2A channel with admin authentication configured (e2e)', () => {
       const sent = await request(gw.url)
         .post('/a2a/v1')
         .set('Authorization', `Bearer ${peer}`)
-        .send({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', parts: [{ text: 'hi' }] } } })
+        .send({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+        })
         .expect(200);
       const id = sent.body.result.task.id;
       const tasks = await request(gw.url).get('/admin/a2a/tasks').set('Authorization', `Bearer ${viewer}`).expect(200);

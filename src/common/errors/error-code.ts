@@ -39,4 +39,10 @@ export enum ErrorCode {
   UnsupportedOperation = 'UNSUPPORTED_OPERATION',
   /** No task with that id (for this caller). */
   TaskNotFound = 'TASK_NOT_FOUND',
+  /** The task is in a state it cannot be canceled from (it is already over). */
+  TaskNotCancelable = 'TASK_NOT_CANCELABLE',
+  /** A push-notification method while the card does not offer push notifications. */
+  PushNotificationNotSupported = 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  /** The `A2A-Version` the caller asked for is not one this endpoint speaks. */
+  VersionNotSupported = 'VERSION_NOT_SUPPORTED',
 }

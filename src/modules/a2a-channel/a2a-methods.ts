@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
-export type A2aOperation = 'sendMessage' | 'getTask';
+export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask';
 
 /** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
 const IMPLEMENTED = new Map<string, A2aOperation>([
@@ -11,6 +11,8 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_LEGACY_METHODS.sendMessage, 'sendMessage'],
   [A2A_METHODS.getTask, 'getTask'],
   [A2A_LEGACY_METHODS.getTask, 'getTask'],
+  [A2A_METHODS.cancelTask, 'cancelTask'],
+  [A2A_LEGACY_METHODS.cancelTask, 'cancelTask'],
 ]);
 
 /**
@@ -19,35 +21,47 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
  * them is ever acknowledged with a fake success.
  */
 const NO_STREAMING = 'this agent does not stream; use SendMessage and poll GetTask';
-const NO_PUSH = 'this agent does not send push notifications; poll GetTask';
-const NO_CANCEL = 'a dispatched agent run cannot be stopped from A2A, and reporting it canceled would be false';
 const UNSUPPORTED = new Map<string, string>([
-  ['CancelTask', NO_CANCEL],
-  ['tasks/cancel', NO_CANCEL],
   ['ListTasks', 'task listing is not offered; keep the ids SendMessage returns'],
   ['tasks/list', 'task listing is not offered; keep the ids SendMessage returns'],
   ['SendStreamingMessage', NO_STREAMING],
   ['message/stream', NO_STREAMING],
   ['SubscribeToTask', NO_STREAMING],
   ['tasks/resubscribe', NO_STREAMING],
-  ['CreateTaskPushNotificationConfig', NO_PUSH],
-  ['SetTaskPushNotificationConfig', NO_PUSH],
-  ['GetTaskPushNotificationConfig', NO_PUSH],
-  ['ListTaskPushNotificationConfigs', NO_PUSH],
-  ['ListTaskPushNotificationConfig', NO_PUSH],
-  ['DeleteTaskPushNotificationConfig', NO_PUSH],
-  ['tasks/pushNotificationConfig/set', NO_PUSH],
-  ['tasks/pushNotificationConfig/get', NO_PUSH],
-  ['tasks/pushNotificationConfig/list', NO_PUSH],
-  ['tasks/pushNotificationConfig/delete', NO_PUSH],
   ['GetExtendedAgentCard', 'there is no extended agent card; the public card is complete'],
   ['agent/getAuthenticatedExtendedCard', 'there is no extended agent card; the public card is complete'],
 ]);
 
-/** The operation behind a method name; throws -32004 for unimplemented A2A methods and -32601 for anything else. */
+/**
+ * The push-notification methods. The card says `pushNotifications: false`, and for that case the
+ * specification names its own error: -32003 PushNotificationNotSupportedError.
+ */
+const PUSH_METHODS = new Set([
+  'CreateTaskPushNotificationConfig',
+  'SetTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'ListTaskPushNotificationConfig',
+  'DeleteTaskPushNotificationConfig',
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+]);
+
+/**
+ * The operation behind a method name; throws -32003 for the push-notification methods, -32004 for the other
+ * unimplemented A2A methods and -32601 for anything else.
+ */
 export function resolveA2aMethod(method: string): A2aOperation {
   const operation = IMPLEMENTED.get(method);
   if (operation) return operation;
+  if (PUSH_METHODS.has(method)) {
+    throw new AppError(
+      ErrorCode.PushNotificationNotSupported,
+      'Push notifications are not supported: this agent does not send them; poll GetTask',
+    );
+  }
   const reason = UNSUPPORTED.get(method);
   if (reason !== undefined) throw new AppError(ErrorCode.UnsupportedOperation, `Unsupported operation ${method}: ${reason}`);
   throw new AppError(ErrorCode.MethodNotFound, 'Method not found');
@@ -56,4 +70,9 @@ export function resolveA2aMethod(method: string): A2aOperation {
 /** Method names answered with -32004 (for docs and tests). */
 export function unsupportedA2aMethods(): string[] {
   return [...UNSUPPORTED.keys()];
+}
+
+/** Method names answered with -32003 (for docs and tests). */
+export function pushNotificationMethods(): string[] {
+  return [...PUSH_METHODS];
 }

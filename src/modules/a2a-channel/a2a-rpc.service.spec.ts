@@ -24,7 +24,7 @@ async function setup(rateLimitPerMinute = 0) {
   const config = new ServingConfigStore(await snapshotFrom({ channels: { a2a: { rateLimitPerMinute } } }));
   const calls: Array<{ op: string; peer: string; params: unknown; wait?: boolean }> = [];
   let reply = 'ok';
-  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask'> = {
+  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask'> = {
     sendMessage: async (peer, params, options) => {
       calls.push({ op: 'send', peer, params, wait: options.wait });
       if ((params as { boom?: boolean })?.boom) throw new Error('disk on fire at /var/secret/path');
@@ -32,7 +32,11 @@ async function setup(rateLimitPerMinute = 0) {
     },
     getTask: async (peer, params) => {
       calls.push({ op: 'get', peer, params });
-      throw new AppError(ErrorCode.TaskNotFound, 'Task not found');
+      throw new AppError(ErrorCode.TaskNotFound, 'Task not found', [{ taskId: 'nope' }]);
+    },
+    cancelTask: async (peer, params) => {
+      calls.push({ op: 'cancel', peer, params });
+      throw new AppError(ErrorCode.TaskNotCancelable, 'Task cannot be canceled: it is already over');
     },
   };
   const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));
@@ -65,9 +69,22 @@ describe('A2aRpcService', () => {
     });
     expect(await handle({ jsonrpc: '2.0', id: 6, method: 'SendMessage', params: 'x' })).toMatchObject({ id: 6, error: { code: -32600 } });
     expect((await handle(call(7, 'Frobnicate'))).error).toEqual({ code: -32601, message: 'Method not found' });
-    expect((await handle(call(8, 'CancelTask'))).error.code).toBe(-32004);
+    expect((await handle(call(8, 'ListTasks'))).error.code).toBe(-32004);
+    expect((await handle(call(8, 'tasks/pushNotificationConfig/set'))).error.code).toBe(-32003);
+    expect((await handle(call(8, 'CancelTask', { id: 'x' }))).error.code).toBe(-32002);
     expect((await handle(call(9, 'constructor'))).error.code).toBe(-32601);
-    expect((await handle(call(10, 'GetTask'))).error).toEqual({ code: -32001, message: 'Task not found' });
+    expect((await handle(call(10, 'GetTask'))).error).toEqual({
+      code: -32001,
+      message: 'Task not found',
+      data: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'TASK_NOT_FOUND',
+          domain: 'a2a-protocol.org',
+          metadata: { taskId: 'nope' },
+        },
+      ],
+    });
     const internal = await handle(call(11, 'SendMessage', { boom: true }));
     expect(internal).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32000, message: 'A2A request could not be processed' } });
     expect(JSON.stringify(internal)).not.toContain('secret');
@@ -80,7 +97,8 @@ describe('A2aRpcService', () => {
     const { handle, calls } = await setup();
     await handle(call(1, 'message/send'));
     await handle(call(2, 'tasks/get', { id: 'x' }));
-    expect(calls.map((c) => c.op)).toEqual(['send', 'get']);
+    await handle(call(3, 'tasks/cancel', { id: 'x' }));
+    expect(calls.map((c) => c.op)).toEqual(['send', 'get', 'cancel']);
   });
 
   it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {

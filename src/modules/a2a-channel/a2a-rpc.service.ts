@@ -39,7 +39,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     // Typed to the two operations it dispatches, so the JSON-RPC framing can run over a stand-in task service.
-    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask'>,
+    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
@@ -57,7 +57,8 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  async handle(peer: string, body: Buffer): Promise<string> {
+  /** `versionError`: the request asked for an A2A version this endpoint does not speak; every call gets it. */
+  async handle(peer: string, body: Buffer, versionError?: AppError): Promise<string> {
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
     // Every entry counts, valid or not, so garbage cannot be sent for free; limit 0 switches the limiter off.
     const admit = () => limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS);
@@ -69,7 +70,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     }
     if (!Array.isArray(payload)) {
       if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(peer, parseEntry(payload), admit());
+      const response = await this.process(peer, parseEntry(payload), admit(), versionError);
       return response ? serialize(response) : '';
     }
     if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
@@ -77,17 +78,19 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
     // Slots are taken in entry order before anything runs; the entries then run concurrently.
     const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
-    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(peer, entry, allowed)));
+    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(peer, entry, allowed, versionError)));
     return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
   }
 
   /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
-  private async process(peer: string, entry: ParsedEntry, allowed: boolean): Promise<JsonRpcResponse | undefined> {
+  private async process(peer: string, entry: ParsedEntry, allowed: boolean, versionError?: AppError): Promise<JsonRpcResponse | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
     const call = entry.kind === 'call';
     try {
+      // Before the method: what a method means depends on the version it is asked in.
+      if (versionError) throw versionError;
       const operation = resolveA2aMethod(entry.method);
       if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
         throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
@@ -95,7 +98,9 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
       const result =
         operation === 'sendMessage'
           ? await this.tasks.sendMessage(peer, entry.params, { wait: call })
-          : await this.tasks.getTask(peer, entry.params);
+          : operation === 'getTask'
+            ? await this.tasks.getTask(peer, entry.params)
+            : await this.tasks.cancelTask(peer, entry.params);
       return call ? resultResponse(id, result) : undefined;
     } catch (err) {
       if (err instanceof AppError && err.code !== ErrorCode.Internal) return call ? errorResponse(id, jsonRpcErrorOf(err)) : undefined;

@@ -7,10 +7,11 @@ import { AgentRunner, type RunHandle, type RunRecord } from '../runtime';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, MAX_STATUS_TEXT_CHARS, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';
+import { isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
-import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
+import { parseCancelTaskParams, parseGetTaskParams, parseSendMessageParams } from './rpc-params';
 import { A2aTask, TaskTransition, toWireTask, WireTask } from './task-model';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 
@@ -58,6 +59,12 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   async sendMessage(peer: string, params: unknown, options: { wait: boolean }): Promise<{ task: WireTask }> {
     const input = parseSendMessageParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    if (input.taskId !== undefined) {
+      // Continuing a task would need INPUT_REQUIRED handling the runtime does not have; the context carries the
+      // conversation. An id the peer does not own is unknown to it, as for GetTask.
+      await this.ownTask(peer, input.taskId);
+      throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskContinuation, [{ taskId: input.taskId }]);
+    }
     const snapshot = this.config.current();
     // Time-ordered: the session key and task rows built from these ids are appended to their indexes, not scattered.
     const contextId = input.contextId ?? `ctx-${timeOrderedId()}`;
@@ -109,9 +116,26 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   async getTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseGetTaskParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    return toWireTask(await this.ownTask(peer, id));
+  }
+
+  /**
+   * CancelTask: an unknown (or another peer's) task is -32001, a finished one -32002. A running one is refused
+   * with -32004: the run cannot be stopped from here yet, and answering CANCELED while it goes on would be false.
+   */
+  async cancelTask(peer: string, params: unknown): Promise<WireTask> {
+    const { id } = parseCancelTaskParams(params);
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    const task = await this.ownTask(peer, id);
+    if (isTerminalState(task.state)) throw new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
+    throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
+  }
+
+  /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */
+  private async ownTask(peer: string, id: string): Promise<A2aTask> {
     const task = await this.store.get(id);
-    if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound);
-    return toWireTask(task);
+    if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
+    return task;
   }
 
   /** Retention and idle expiry (docs/a2a.md#task-store); runs every minute and on demand (tests, operators). */

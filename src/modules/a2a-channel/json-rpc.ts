@@ -26,7 +26,10 @@ export const RPC_CODES = {
   /** Server error range; A2A uses it for everything not covered by a specific code. */
   serverError: -32000,
   taskNotFound: -32001,
+  taskNotCancelable: -32002,
+  pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
+  versionNotSupported: -32009,
 } as const;
 
 /**
@@ -39,6 +42,9 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.MethodNotFound]: RPC_CODES.methodNotFound,
   [ErrorCode.TaskNotFound]: RPC_CODES.taskNotFound,
   [ErrorCode.UnsupportedOperation]: RPC_CODES.unsupportedOperation,
+  [ErrorCode.TaskNotCancelable]: RPC_CODES.taskNotCancelable,
+  [ErrorCode.PushNotificationNotSupported]: RPC_CODES.pushNotificationNotSupported,
+  [ErrorCode.VersionNotSupported]: RPC_CODES.versionNotSupported,
   [ErrorCode.ConfigInvalid]: RPC_CODES.serverError,
   [ErrorCode.Unauthenticated]: RPC_CODES.serverError,
   [ErrorCode.Forbidden]: RPC_CODES.serverError,
@@ -54,9 +60,49 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.Internal]: RPC_CODES.serverError,
 });
 
-/** A domain error as a JSON-RPC error object. */
+/**
+ * The A2A error types and their ErrorInfo `reason` (the type in UPPER_SNAKE_CASE without "Error"). The
+ * specification requires an ErrorInfo in `data` for every A2A-specific error (-32001…-32099), so a client can
+ * tell errors apart by reason, not only by number.
+ */
+const A2A_REASON_BY_CODE: Readonly<Partial<Record<ErrorCode, string>>> = Object.freeze({
+  [ErrorCode.TaskNotFound]: 'TASK_NOT_FOUND',
+  [ErrorCode.TaskNotCancelable]: 'TASK_NOT_CANCELABLE',
+  [ErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [ErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
+  [ErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
+});
+
+export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+
+/** `google.rpc.ErrorInfo` in its ProtoJSON `Any` form; metadata values are strings, as the message defines them. */
+export interface ErrorInfo {
+  '@type': typeof ERROR_INFO_TYPE;
+  reason: string;
+  domain: typeof A2A_ERROR_DOMAIN;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * A domain error as a JSON-RPC error object. A2A-specific ones carry their ErrorInfo; the string fields of the
+ * error's first item (e.g. `{taskId}`) become its `metadata`.
+ */
 export function jsonRpcErrorOf(err: AppError): JsonRpcErrorObject {
-  return { code: JSON_RPC_CODE_BY_ERROR[err.code], message: err.detail };
+  const reason = A2A_REASON_BY_CODE[err.code];
+  const item = err.errors?.[0];
+  const metadata = item && Object.fromEntries(Object.entries(item).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const error: JsonRpcErrorObject = { code: JSON_RPC_CODE_BY_ERROR[err.code], message: err.detail };
+  if (reason !== undefined) {
+    const info: ErrorInfo = {
+      '@type': ERROR_INFO_TYPE,
+      reason,
+      domain: A2A_ERROR_DOMAIN,
+      ...(metadata && Object.keys(metadata).length ? { metadata } : {}),
+    };
+    error.data = [info];
+  }
+  return error;
 }
 
 export const invalidParams = (reason: string) => new AppError(ErrorCode.InvalidParams, `Invalid params: ${reason}`);

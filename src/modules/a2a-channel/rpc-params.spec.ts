@@ -1,4 +1,3 @@
-import { A2A_MESSAGES } from './a2a-limits';
 import { AppError } from '../../common/errors/app-error';
 import { jsonRpcErrorOf } from './json-rpc';
 import { parseGetTaskParams, parseSendMessageParams } from './rpc-params';
@@ -28,10 +27,14 @@ describe('parseSendMessageParams', () => {
     });
   });
 
-  it('accepts every documented role spelling, and no role at all', () => {
-    for (const role of ['ROLE_USER', 'ROLE_AGENT', 'user', 'agent', undefined]) {
+  it('accepts every documented role spelling, and requires one', () => {
+    for (const role of ['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']) {
       expect(parseSendMessageParams(message({ role })).text).toBe('hi');
     }
+    expect(failure(() => parseSendMessageParams(message({ role: undefined })))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('role is required'),
+    });
   });
 
   it('reads returnImmediately, and the 0.3 blocking:false as the same thing', () => {
@@ -53,7 +56,7 @@ describe('parseSendMessageParams', () => {
     ['empty parts', message({ parts: [] }), -32602, 'message.parts must be a non-empty array'],
     ['a contextId with a space', message({ contextId: 'ctx 1' }), -32602, 'message.contextId must match'],
     ['a 129-char contextId', message({ contextId: 'c'.repeat(129) }), -32602, 'message.contextId must match'],
-    ['a taskId', message({ taskId: 'task-1' }), -32004, A2A_MESSAGES.taskContinuation],
+    ['a taskId that is not a string', message({ taskId: 7 }), -32602, 'message.taskId must be a string'],
     ['a non-boolean returnImmediately', { ...message(), configuration: { returnImmediately: 'yes' } }, -32602, 'returnImmediately'],
   ])('refuses %s', (_what, params, code, text) => {
     const error = failure(() => parseSendMessageParams(params));
@@ -61,14 +64,22 @@ describe('parseSendMessageParams', () => {
     expect(error.message).toContain(text);
   });
 
-  it('uses the exact continuation message for taskId', () => {
-    expect(failure(() => parseSendMessageParams(message({ taskId: 't' }))).message).toBe('omit taskId and reuse contextId');
+  it("passes a taskId on (whether the task exists and may continue is the task service's question)", () => {
+    expect(parseSendMessageParams(message({ taskId: 't' })).taskId).toBe('t');
+    expect(parseSendMessageParams(message({ taskId: '' }))).not.toHaveProperty('taskId');
   });
 });
 
 describe('parseGetTaskParams', () => {
-  it('reads the id and ignores historyLength/tenant', () => {
+  it('reads the id, checks historyLength and ignores tenant', () => {
     expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1' });
+    expect(parseGetTaskParams({ id: 't1', historyLength: 0 })).toEqual({ id: 't1' });
+    for (const bad of [-1, 1.5, '3']) {
+      expect(failure(() => parseGetTaskParams({ id: 't1', historyLength: bad }))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('historyLength'),
+      });
+    }
   });
 
   it('refuses a missing or non-string id with -32602', () => {

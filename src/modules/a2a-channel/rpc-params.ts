@@ -1,6 +1,4 @@
-import { A2A_MESSAGES, CONTEXT_ID_PATTERN } from './a2a-limits';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
+import { CONTEXT_ID_PATTERN } from './a2a-limits';
 import { invalidParams } from './json-rpc';
 import { extractMessageText, truncateUtf8 } from './message-text';
 
@@ -14,6 +12,8 @@ export interface SendMessageInput {
   truncated: boolean;
   /** `configuration.returnImmediately: true` (or A2A 0.3 `blocking: false`). */
   returnImmediately: boolean;
+  /** A task the message claims to continue. */
+  taskId?: string;
 }
 
 const ROLES = new Set(['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']);
@@ -31,9 +31,7 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
   const p = asObject(params, 'params');
   const message = asObject(p.message, 'params.message');
   if (typeof message.messageId !== 'string' || !message.messageId) throw invalidParams('message.messageId is required');
-  if (message.role !== undefined && !ROLES.has(message.role as string)) {
-    throw invalidParams('message.role must be ROLE_USER or ROLE_AGENT');
-  }
+  if (!ROLES.has(message.role as string)) throw invalidParams('message.role is required: ROLE_USER or ROLE_AGENT');
   if (!Array.isArray(message.parts) || message.parts.length === 0) throw invalidParams('message.parts must be a non-empty array');
 
   let contextId: string | undefined;
@@ -43,9 +41,10 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
     }
     contextId = message.contextId;
   }
-  // Continuing a task would need INPUT_REQUIRED handling the runtime does not have; the context carries the conversation.
+  let taskId: string | undefined;
   if (message.taskId !== undefined && message.taskId !== '') {
-    throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskContinuation);
+    if (typeof message.taskId !== 'string') throw invalidParams('message.taskId must be a string');
+    taskId = message.taskId;
   }
 
   let returnImmediately = false;
@@ -58,11 +57,25 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
   }
 
   const { text, truncated } = truncateUtf8(extractMessageText(message.parts));
-  return { messageId: message.messageId, contextId, text, truncated, returnImmediately };
+  return { messageId: message.messageId, contextId, text, truncated, returnImmediately, ...(taskId !== undefined ? { taskId } : {}) };
 }
 
-/** GetTask params: `{id}` (A2A 1.0 and 0.3 alike); `historyLength` and `tenant` are accepted and ignored. */
+/**
+ * GetTask params: `{id}` (A2A 1.0 and 0.3 alike); `historyLength` must be a non-negative integer when given
+ * (tasks carry no history yet, so any valid value gives the same answer); `tenant` is accepted and ignored.
+ */
 export function parseGetTaskParams(params: unknown): { id: string } {
+  const p = asObject(params, 'params');
+  if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
+  const { historyLength } = p;
+  if (historyLength !== undefined && historyLength !== null && !(Number.isInteger(historyLength) && (historyLength as number) >= 0)) {
+    throw invalidParams('historyLength must be a non-negative integer');
+  }
+  return { id: p.id };
+}
+
+/** CancelTask params: `{id}`. */
+export function parseCancelTaskParams(params: unknown): { id: string } {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   return { id: p.id };
