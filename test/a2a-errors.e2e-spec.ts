@@ -112,7 +112,7 @@ describe('A2A endpoint error paths (e2e)', () => {
       'batch exceeds the 30 request limit',
     ],
     ['an unknown method → -32601', () => post(rpc('tasks/frobnicate', {})), 200, -32601, 'Method not found'],
-    ['an unsupported A2A method (ListTasks) → -32004', () => post(rpc('ListTasks', {})), 200, -32004],
+    ['an unsupported A2A method (SendStreamingMessage) → -32004', () => post(rpc('SendStreamingMessage', {})), 200, -32004],
     ['CancelTask of an unknown id → -32001', () => post(rpc('CancelTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
     ["CancelTask of another peer's task → -32001", () => post(rpc('CancelTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
     [

@@ -11,12 +11,14 @@ export const A2A_METHODS = {
   sendMessage: 'SendMessage',
   getTask: 'GetTask',
   cancelTask: 'CancelTask',
+  listTasks: 'ListTasks',
 } as const;
 
 export const A2A_LEGACY_METHODS = {
   sendMessage: 'message/send',
   getTask: 'tasks/get',
   cancelTask: 'tasks/cancel',
+  listTasks: 'tasks/list',
 } as const;
 
 /** A2A 1.0 task states, by their proto JSON names (the type is derived from the list, so they cannot drift). */

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
-export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask';
+export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks';
 
 /** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
 const IMPLEMENTED = new Map<string, A2aOperation>([
@@ -13,6 +13,8 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_LEGACY_METHODS.getTask, 'getTask'],
   [A2A_METHODS.cancelTask, 'cancelTask'],
   [A2A_LEGACY_METHODS.cancelTask, 'cancelTask'],
+  [A2A_METHODS.listTasks, 'listTasks'],
+  [A2A_LEGACY_METHODS.listTasks, 'listTasks'],
 ]);
 
 /**
@@ -22,8 +24,6 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
  */
 const NO_STREAMING = 'this agent does not stream; use SendMessage and poll GetTask';
 const UNSUPPORTED = new Map<string, string>([
-  ['ListTasks', 'task listing is not offered; keep the ids SendMessage returns'],
-  ['tasks/list', 'task listing is not offered; keep the ids SendMessage returns'],
   ['SendStreamingMessage', NO_STREAMING],
   ['message/stream', NO_STREAMING],
   ['SubscribeToTask', NO_STREAMING],

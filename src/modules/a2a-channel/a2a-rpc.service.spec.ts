@@ -24,7 +24,7 @@ async function setup(rateLimitPerMinute = 0) {
   const config = new ServingConfigStore(await snapshotFrom({ channels: { a2a: { rateLimitPerMinute } } }));
   const calls: Array<{ op: string; peer: string; params: unknown; wait?: boolean }> = [];
   let reply = 'ok';
-  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask'> = {
+  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'> = {
     sendMessage: async (peer, params, options) => {
       calls.push({ op: 'send', peer, params, wait: options.wait });
       if ((params as { boom?: boolean })?.boom) throw new Error('disk on fire at /var/secret/path');
@@ -33,6 +33,10 @@ async function setup(rateLimitPerMinute = 0) {
     getTask: async (peer, params) => {
       calls.push({ op: 'get', peer, params });
       throw new AppError(ErrorCode.TaskNotFound, 'Task not found', [{ taskId: 'nope' }]);
+    },
+    listTasks: async (peer, params) => {
+      calls.push({ op: 'list', peer, params });
+      return { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 };
     },
     cancelTask: async (peer, params) => {
       calls.push({ op: 'cancel', peer, params });
@@ -69,7 +73,7 @@ describe('A2aRpcService', () => {
     });
     expect(await handle({ jsonrpc: '2.0', id: 6, method: 'SendMessage', params: 'x' })).toMatchObject({ id: 6, error: { code: -32600 } });
     expect((await handle(call(7, 'Frobnicate'))).error).toEqual({ code: -32601, message: 'Method not found' });
-    expect((await handle(call(8, 'ListTasks'))).error.code).toBe(-32004);
+    expect((await handle(call(8, 'SendStreamingMessage'))).error.code).toBe(-32004);
     expect((await handle(call(8, 'tasks/pushNotificationConfig/set'))).error.code).toBe(-32003);
     expect((await handle(call(8, 'CancelTask', { id: 'x' }))).error.code).toBe(-32002);
     expect((await handle(call(9, 'constructor'))).error.code).toBe(-32601);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigStore } from '../config';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_PARAMS_DEPTH, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
-import { resolveA2aMethod } from './a2a-methods';
+import { type A2aOperation, resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -39,7 +39,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     // Typed to the two operations it dispatches, so the JSON-RPC framing can run over a stand-in task service.
-    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask'>,
+    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
@@ -82,6 +82,24 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
   }
 
+  /** Runs one operation; `wait`: a call (not a notification) of SendMessage blocks for the reply. */
+  private run(operation: A2aOperation, peer: string, params: unknown, wait: boolean): Promise<unknown> {
+    switch (operation) {
+      case 'sendMessage':
+        return this.tasks.sendMessage(peer, params, { wait });
+      case 'getTask':
+        return this.tasks.getTask(peer, params);
+      case 'cancelTask':
+        return this.tasks.cancelTask(peer, params);
+      case 'listTasks':
+        return this.tasks.listTasks(peer, params);
+      default: {
+        const unknown: never = operation;
+        throw new Error(`no handler for A2A operation ${String(unknown)}`);
+      }
+    }
+  }
+
   /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
   private async process(peer: string, entry: ParsedEntry, allowed: boolean, versionError?: AppError): Promise<JsonRpcResponse | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
@@ -95,12 +113,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
       if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
         throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
       }
-      const result =
-        operation === 'sendMessage'
-          ? await this.tasks.sendMessage(peer, entry.params, { wait: call })
-          : operation === 'getTask'
-            ? await this.tasks.getTask(peer, entry.params)
-            : await this.tasks.cancelTask(peer, entry.params);
+      const result = await this.run(operation, peer, entry.params, call);
       return call ? resultResponse(id, result) : undefined;
     } catch (err) {
       if (err instanceof AppError && err.code !== ErrorCode.Internal) return call ? errorResponse(id, jsonRpcErrorOf(err)) : undefined;

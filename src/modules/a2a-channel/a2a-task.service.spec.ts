@@ -27,6 +27,7 @@ async function setup() {
       return undefined;
     },
     list: async () => [...rows.values()],
+    page: async () => ({ tasks: [...rows.values()], total: rows.size }),
     failUnsettled: async () => 0,
     sweep: async () => ({ expired: [], deleted: 0 }),
     close: async () => {

@@ -11,11 +11,19 @@ import { isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
-import { parseCancelTaskParams, parseGetTaskParams, parseSendMessageParams } from './rpc-params';
-import { A2aTask, TaskTransition, toWireTask, WireTask } from './task-model';
+import { parseCancelTaskParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams } from './rpc-params';
+import { decodePageToken, encodePageToken } from './task-page-token';
+import { A2aTask, TaskTransition, toListedTask, toWireTask, WireTask } from './task-model';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 
 type Waiter = (task: A2aTask) => void;
+
+export interface ListTasksResult {
+  tasks: Array<ReturnType<typeof toListedTask>>;
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
 
 /**
  * The task lifecycle of inbound A2A messages: create the task, route and dispatch the agent
@@ -129,6 +137,29 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const task = await this.ownTask(peer, id);
     if (isTerminalState(task.state)) throw new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
     throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
+  }
+
+  /**
+   * ListTasks: the calling peer's tasks only, most recently updated first, a page at a time; `nextPageToken`
+   * is "" on the last page; an unreadable page token is -32602.
+   */
+  async listTasks(peer: string, params: unknown): Promise<ListTasksResult> {
+    const input = parseListTasksParams(params);
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    const page = await this.store.page({
+      peer,
+      contextId: input.contextId,
+      state: input.state,
+      updatedSince: input.updatedSince,
+      after: input.pageToken === undefined ? undefined : decodePageToken(input.pageToken),
+      limit: input.pageSize,
+    });
+    return {
+      tasks: page.tasks.map((task) => toListedTask(task, input.includeArtifacts)),
+      nextPageToken: page.next ? encodePageToken(page.next) : '',
+      pageSize: input.pageSize,
+      totalSize: page.total,
+    };
   }
 
   /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */

@@ -8,7 +8,7 @@ import { GroupCommit } from '../../common/storage/group-commit';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
-import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskStore } from './task-store.port';
+import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** Where the store lives inside the state dir. */
 export function taskDatabasePath(stateDir: string): string {
@@ -89,6 +89,39 @@ export class A2aTaskStore implements TaskStore {
     const clause = where.length ? `WHERE ${where.map(([column]) => `${column} = @${column}`).join(' AND ')}` : '';
     const sql = `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit`;
     return (conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow);
+  }
+
+  async page(query: TaskPageQuery): Promise<TaskPage> {
+    const conn = this.connection(false);
+    if (!conn) return { tasks: [], total: 0 };
+    const where = ['peer = @peer'];
+    const params: Record<string, unknown> = { peer: query.peer, limit: query.limit + 1 };
+    if (query.contextId !== undefined) {
+      where.push('context_id = @contextId');
+      params.contextId = query.contextId;
+    }
+    if (query.state !== undefined) {
+      where.push('state = @state');
+      params.state = query.state;
+    }
+    if (query.updatedSince !== undefined) {
+      where.push('updated_at >= @since');
+      params.since = query.updatedSince;
+    }
+    const filter = where.join(' AND ');
+    const total = (conn.db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${filter}`).get(params) as { n: number }).n;
+    if (query.after) {
+      where.push('(updated_at, seq) < (@afterUpdatedAt, @afterSeq)');
+      params.afterUpdatedAt = query.after.updatedAt;
+      params.afterSeq = query.after.seq;
+    }
+    const rows = conn.db
+      .prepare(`SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
+      .all(params) as Array<TaskRow & { seq: number }>;
+    const more = rows.length > query.limit;
+    if (more) rows.length = query.limit;
+    const last = rows[rows.length - 1];
+    return { tasks: rows.map(fromRow), total, ...(more ? { next: { updatedAt: last.updated_at, seq: last.seq } } : {}) };
   }
 
   async failUnsettled(reason: string, at: number): Promise<number> {

@@ -1,3 +1,4 @@
+import { TASK_STATES, type TaskState } from '../../common/a2a-protocol';
 import { CONTEXT_ID_PATTERN } from './a2a-limits';
 import { invalidParams } from './json-rpc';
 import { extractMessageText, truncateUtf8 } from './message-text';
@@ -67,11 +68,15 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
 export function parseGetTaskParams(params: unknown): { id: string } {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
-  const { historyLength } = p;
-  if (historyLength !== undefined && historyLength !== null && !(Number.isInteger(historyLength) && (historyLength as number) >= 0)) {
+  checkHistoryLength(p.historyLength);
+  return { id: p.id };
+}
+
+/** `historyLength`, when given, is a non-negative integer (tasks carry no history yet, so its value changes nothing). */
+function checkHistoryLength(value: unknown): void {
+  if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) {
     throw invalidParams('historyLength must be a non-negative integer');
   }
-  return { id: p.id };
 }
 
 /** CancelTask params: `{id}`. */
@@ -79,4 +84,59 @@ export function parseCancelTaskParams(params: unknown): { id: string } {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   return { id: p.id };
+}
+
+/** ListTasks page sizes (the specification's default and maximum). */
+export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
+export const LIST_TASKS_MAX_PAGE_SIZE = 100;
+
+/** A validated ListTasks request; the page token is still opaque here (the task service reads it). */
+export interface ListTasksInput {
+  contextId?: string;
+  state?: TaskState;
+  /** Epoch ms of `statusTimestampAfter`. */
+  updatedSince?: number;
+  pageSize: number;
+  pageToken?: string;
+  includeArtifacts: boolean;
+}
+
+/**
+ * ListTasks params: `contextId`, `status`, `pageSize` (1..100, default 50), `pageToken`, `historyLength`
+ * (non-negative; tasks carry no history yet), `statusTimestampAfter` (ISO 8601), `includeArtifacts`
+ * (default false); `tenant` is accepted and ignored.
+ */
+export function parseListTasksParams(params: unknown): ListTasksInput {
+  const p = params === undefined || params === null ? {} : asObject(params, 'params');
+  const out: ListTasksInput = { pageSize: LIST_TASKS_DEFAULT_PAGE_SIZE, includeArtifacts: false };
+  if (p.contextId !== undefined && p.contextId !== '') {
+    if (typeof p.contextId !== 'string' || !CONTEXT_ID_PATTERN.test(p.contextId))
+      throw invalidParams('contextId must match ^[A-Za-z0-9._:-]{1,128}$');
+    out.contextId = p.contextId;
+  }
+  if (p.status !== undefined && p.status !== 'TASK_STATE_UNSPECIFIED') {
+    if (!(TASK_STATES as readonly unknown[]).includes(p.status)) throw invalidParams(`status must be one of ${TASK_STATES.join(', ')}`);
+    out.state = p.status as TaskState;
+  }
+  if (p.pageSize !== undefined && p.pageSize !== null) {
+    if (!Number.isInteger(p.pageSize) || (p.pageSize as number) < 1 || (p.pageSize as number) > LIST_TASKS_MAX_PAGE_SIZE) {
+      throw invalidParams(`pageSize must be an integer 1..${LIST_TASKS_MAX_PAGE_SIZE}`);
+    }
+    out.pageSize = p.pageSize as number;
+  }
+  if (p.pageToken !== undefined && p.pageToken !== '') {
+    if (typeof p.pageToken !== 'string') throw invalidParams('pageToken must be a string');
+    out.pageToken = p.pageToken;
+  }
+  checkHistoryLength(p.historyLength);
+  if (p.statusTimestampAfter !== undefined && p.statusTimestampAfter !== null) {
+    const at = typeof p.statusTimestampAfter === 'string' ? Date.parse(p.statusTimestampAfter) : NaN;
+    if (Number.isNaN(at)) throw invalidParams('statusTimestampAfter must be an ISO 8601 timestamp');
+    out.updatedSince = at;
+  }
+  if (p.includeArtifacts !== undefined && p.includeArtifacts !== null) {
+    if (typeof p.includeArtifacts !== 'boolean') throw invalidParams('includeArtifacts must be a boolean');
+    out.includeArtifacts = p.includeArtifacts;
+  }
+  return out;
 }

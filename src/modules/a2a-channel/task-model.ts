@@ -67,3 +67,10 @@ export function toWireTask(task: A2aTask): WireTask {
     history: [],
   };
 }
+
+/** A task as ListTasks returns it: `artifacts` left out entirely unless asked for (the specification's rule). */
+export function toListedTask(task: A2aTask, includeArtifacts: boolean): Omit<WireTask, 'artifacts'> & Partial<Pick<WireTask, 'artifacts'>> {
+  const wire: Omit<WireTask, 'artifacts'> & Partial<Pick<WireTask, 'artifacts'>> = toWireTask(task);
+  if (!includeArtifacts) delete wire.artifacts;
+  return wire;
+}

@@ -15,6 +15,26 @@ export interface TaskListFilter {
   limit: number;
 }
 
+/** A page of one peer's tasks, most recently updated first (ListTasks). */
+export interface TaskPageQuery {
+  peer: string;
+  contextId?: string;
+  state?: TaskState;
+  /** Epoch ms: only tasks whose status changed at or after. */
+  updatedSince?: number;
+  /** Position after which the page starts (the last task of the previous page). */
+  after?: { updatedAt: number; seq: number };
+  limit: number;
+}
+
+export interface TaskPage {
+  tasks: A2aTask[];
+  /** Where the last task of this page is, when more follow. */
+  next?: { updatedAt: number; seq: number };
+  /** Tasks matching the filters, on every page. */
+  total: number;
+}
+
 export interface RetentionPolicy {
   terminalRetentionMs: number;
   maxTerminalPerPeer: number;
@@ -38,6 +58,11 @@ export interface TaskStore {
    */
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined>;
   list(filter: TaskListFilter): Promise<A2aTask[]>;
+  /**
+   * One peer's tasks by last status change, newest first, a page at a time. A peer keeps at most the capped
+   * number of finished tasks plus those still running, so a page sorts a bounded set of that peer's rows.
+   */
+  page(query: TaskPageQuery): Promise<TaskPage>;
   /** Every unsettled task becomes FAILED with `reason` (startup after a crash). Returns how many. */
   failUnsettled(reason: string, at: number): Promise<number>;
   /** Retention: expires idle unsettled tasks (FAILED with `expiredReason`) and drops old terminal ones. */

@@ -5,6 +5,7 @@
  * pages still to come: no entry is repeated or skipped.
  */
 import { badRequest } from '../../common/errors/app-error';
+import { decodePosition, encodePosition } from '../../common/text/position-token';
 import type { SqliteStatement } from '../../common/storage/sqlite';
 import { LIST_COLUMNS, SessionConnection, SessionRow } from './session-database';
 
@@ -25,13 +26,13 @@ interface Position {
 }
 
 export function encodeCursor(row: Pick<SessionRow, 'updated_at' | 'seq'>): string {
-  return Buffer.from(`${row.updated_at}.${row.seq}`, 'utf8').toString('base64url');
+  return encodePosition(row.updated_at, row.seq);
 }
 
 export function decodeCursor(cursor: string): Position {
-  const match = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw badRequest('cursor is not one this endpoint issued (pass nextCursor from the previous page unchanged)');
-  return { updatedAt: Number(match[1]), seq: Number(match[2]) };
+  const position = decodePosition(cursor);
+  if (!position) throw badRequest('cursor is not one this endpoint issued (pass nextCursor from the previous page unchanged)');
+  return { updatedAt: position.at, seq: position.seq };
 }
 
 /** Prepared statements per query shape (a handful of shapes exist; preparing costs more than running). */
