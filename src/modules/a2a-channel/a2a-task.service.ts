@@ -37,6 +37,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Settle writes in flight, awaited before the store closes. */
   private readonly settling = new Set<Promise<void>>();
+  /** The settle of each task whose run is in flight, so a cancel can wait for the run to stop. */
+  private readonly settlingByTask = new Map<string, Promise<void>>();
+  /** Tasks a peer canceled: an aborted run of one of these ends CANCELED, not FAILED. */
+  private readonly canceled = new Set<string>();
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -128,15 +132,26 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * CancelTask: an unknown (or another peer's) task is -32001, a finished one -32002. A running one is refused
-   * with -32004: the run cannot be stopped from here yet, and answering CANCELED while it goes on would be false.
+   * CancelTask: an unknown (or another peer's) task is -32001, a finished one -32002. A running one has its run
+   * aborted (the model request and the tool loop stop on the run's signal) and is answered once the run has
+   * stopped: CANCELED — or -32002 when the run finished before the abort reached it (its result stands).
+   * Work the run started elsewhere (a sessions_send in another agent, an outbound task) is not stopped yet.
    */
   async cancelTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseCancelTaskParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     const task = await this.ownTask(peer, id);
-    if (isTerminalState(task.state)) throw new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
-    throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
+    const notCancelable = () => new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
+    if (isTerminalState(task.state)) throw notCancelable();
+    const settling = this.settlingByTask.get(id);
+    // Running in this process always means a settle is pending; anything else is a row this process cannot act on.
+    if (!settling || !task.runId) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
+    this.canceled.add(id);
+    this.runner.abortRun(task.runId, A2A_MESSAGES.canceledByPeer);
+    await settling;
+    const settled = await this.store.get(id);
+    if (!settled || settled.state !== 'TASK_STATE_CANCELED') throw notCancelable();
+    return toWireTask(settled);
   }
 
   /**
@@ -204,13 +219,22 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const settling = done
       .then((run) => this.settle(taskId, run))
       .catch((err: Error) => this.logger.error(`A2A task ${taskId}: could not record the run outcome: ${err.message}`))
-      .finally(() => this.settling.delete(settling));
+      .finally(() => {
+        this.settling.delete(settling);
+        this.settlingByTask.delete(taskId);
+        this.canceled.delete(taskId);
+      });
     this.settling.add(settling);
+    this.settlingByTask.set(taskId, settling);
   }
 
   /** Records the run's outcome unless the task is already terminal (expired, restarted): then the late result is dropped. */
   private async settle(taskId: string, run: RunRecord): Promise<void> {
-    const updated = await this.store.transition(taskId, outcomeOf(run), this.clock.now());
+    const outcome =
+      run.status === 'aborted' && this.canceled.has(taskId)
+        ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(A2A_MESSAGES.canceledByPeer) }
+        : outcomeOf(run);
+    const updated = await this.store.transition(taskId, outcome, this.clock.now());
     if (updated) return this.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);
     const current = await this.store.get(taskId);

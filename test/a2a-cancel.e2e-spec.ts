@@ -1,0 +1,67 @@
+import request from 'supertest';
+import { FakeOpenAiServer } from './support/fake-openai-server';
+import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+
+/**
+ * CancelTask of a running task: the run is aborted — its model request is closed on the wire — and only then is
+ * the task CANCELED; the blocked SendMessage caller and GetTask see the same; a finished task is -32002.
+ */
+const HERMES = 'hermes-token-0123456789abcdef';
+const IRIS = 'iris-token-fedcba9876543210';
+
+describe('A2A CancelTask (e2e)', () => {
+  let gw: TestGateway;
+  let model: FakeOpenAiServer;
+  const rpc = async (token: string, method: string, params: unknown) =>
+    (
+      await request(gw.url)
+        .post('/a2a/v1')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ jsonrpc: '2.0', id: 1, method, params })
+        .expect(200)
+    ).body as { result?: any; error?: { code: number; message: string; data?: unknown[] } };
+  const message = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
+
+  beforeAll(async () => {
+    model = await new FakeOpenAiServer().start();
+    model.always(model.stall());
+    gw = await startTestGateway(`{
+      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+      agents: { list: [{ id: "main", default: true, model: "fake/slow" }] },
+      channels: { a2a: { enabled: true, peers: { hermes: { token: "${HERMES}" }, iris: { token: "${IRIS}" } } } },
+    }`);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await model?.close();
+  });
+
+  it('stops the run, closes its model request, and answers CANCELED once it has stopped', async () => {
+    const started = (await rpc(HERMES, 'SendMessage', { ...message('think for a long time'), configuration: { returnImmediately: true } }))
+      .result.task;
+    expect(started.status.state).toBe('TASK_STATE_WORKING');
+    await waitFor('the run to reach the model', async () => model.requests.length >= 1);
+    const abortsBefore = model.clientAborts;
+
+    // Another peer cannot cancel it: the same -32001 as for an unknown id.
+    expect((await rpc(IRIS, 'CancelTask', { id: started.id })).error?.code).toBe(-32001);
+
+    const canceled = (await rpc(HERMES, 'CancelTask', { id: started.id })).result;
+    expect(canceled).toMatchObject({ id: started.id, status: { state: 'TASK_STATE_CANCELED' } });
+    expect(canceled.status.message.parts[0].text).toBe('Task canceled by the peer');
+    await waitFor('the model request to be closed', async () => model.clientAborts > abortsBefore, 2000);
+    expect((await rpc(HERMES, 'GetTask', { id: started.id })).result.status.state).toBe('TASK_STATE_CANCELED');
+    // Over now: a second cancel is -32002.
+    const again = await rpc(HERMES, 'CancelTask', { id: started.id });
+    expect(again.error).toMatchObject({ code: -32002, data: [expect.objectContaining({ reason: 'TASK_NOT_CANCELABLE' })] });
+  });
+
+  it('answers a blocked SendMessage caller with CANCELED', async () => {
+    const blocked = rpc(HERMES, 'SendMessage', message('wait for me'));
+    await waitFor('the second run to reach the model', async () => model.requests.length >= 2);
+    const listed = (await rpc(HERMES, 'ListTasks', { status: 'TASK_STATE_WORKING' })).result.tasks as Array<{ id: string }>;
+    expect(listed).toHaveLength(1);
+    await rpc(HERMES, 'CancelTask', { id: listed[0].id });
+    expect((await blocked).result.task).toMatchObject({ id: listed[0].id, status: { state: 'TASK_STATE_CANCELED' } });
+  });
+});
