@@ -64,4 +64,23 @@ describe('A2A CancelTask (e2e)', () => {
     await rpc(HERMES, 'CancelTask', { id: listed[0].id });
     expect((await blocked).result.task).toMatchObject({ id: listed[0].id, status: { state: 'TASK_STATE_CANCELED' } });
   });
+
+  it('lets the operator cancel any peer’s running task through the admin API (404 unknown, 400 already over)', async () => {
+    const started = (await rpc(IRIS, 'SendMessage', { ...message('operator will stop this'), configuration: { returnImmediately: true } }))
+      .result.task;
+    await waitFor('the third run to reach the model', async () => model.requests.length >= 3);
+    const res = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`).expect(200);
+    expect(res.body).toMatchObject({
+      id: started.id,
+      peer: 'iris',
+      state: 'TASK_STATE_CANCELED',
+      statusMessage: { text: 'Task canceled by the gateway operator' },
+    });
+    const again = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`);
+    expect(again.status).toBe(400);
+    expect(again.headers['content-type']).toContain('application/problem+json');
+    expect(again.body.detail).toContain('already over');
+    const unknown = await request(gw.url).post('/admin/a2a/tasks/no-such-task/cancel');
+    expect(unknown.status).toBe(404);
+  });
 });

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
@@ -19,7 +19,7 @@ const TASK_EXAMPLE = {
   hasReply: true,
 };
 
-/** Read-only operator view of the inbound A2A channel (`a2a/tasks`, `a2a/peers`; docs/a2a.md#admin-api). */
+/** Operator view of the inbound A2A channel (`a2a/tasks`, `a2a/peers`; docs/a2a.md#admin-api), and the cancel of a running task. */
 @ApiTags('a2a')
 @Controller('admin/a2a')
 export class A2aAdminController {
@@ -48,6 +48,26 @@ export class A2aAdminController {
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
   getTask(@Param('id') id: string): Promise<A2aTaskDto> {
     return this.admin.getTask(id);
+  }
+
+  @Post('tasks/:id/cancel')
+  @HttpCode(200)
+  @RequiresRole('operator')
+  @ApiOperation({
+    summary: 'Cancel a running A2A task',
+    description:
+      'Aborts the task’s agent run (its model request is closed, the tool loop stops) and answers once the run has ' +
+      'stopped, with the task CANCELED. 400 when the task is already over (also when its run finished before the abort reached it).',
+  })
+  @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
+  @ApiOkResponse({
+    type: A2aTaskDto,
+    example: { ...TASK_EXAMPLE, state: 'TASK_STATE_CANCELED', hasReply: false, statusMessage: { messageId: 'c1', text: 'Task canceled by the gateway operator' } },
+  })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'The task is already over.' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
+  cancelTask(@Param('id') id: string): Promise<A2aTaskDto> {
+    return this.admin.cancelTask(id);
   }
 
   @Get('peers')

@@ -11,6 +11,7 @@ import {
 } from './dto/a2a-admin.dto';
 import type { A2aTask } from './task-model';
 import { TASK_STORE, TaskStore } from './task-store.port';
+import { A2aTaskService } from './a2a-task.service';
 
 /** Operator views of the A2A channel: tasks of every peer, and the peers without their secrets. */
 @Injectable()
@@ -18,6 +19,7 @@ export class A2aAdminService {
   constructor(
     private readonly config: ConfigStore,
     @Inject(TASK_STORE) private readonly store: TaskStore,
+    private readonly tasks: A2aTaskService,
   ) {}
 
   async listTasks(query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
@@ -33,6 +35,12 @@ export class A2aAdminService {
   async getTask(id: string): Promise<A2aTaskDto> {
     const task = await this.store.get(id);
     if (!task) throw notFound(`no A2A task with id ${JSON.stringify(id)}`);
+    return { ...summary(task), ...(task.artifact ? { artifact: { ...task.artifact } } : {}) };
+  }
+
+  /** Cancels a running task of any peer, as the peer's CancelTask would (404 unknown, 400 already over). */
+  async cancelTask(id: string): Promise<A2aTaskDto> {
+    const task = await this.tasks.cancelAsOperator(id);
     return { ...summary(task), ...(task.artifact ? { artifact: { ...task.artifact } } : {}) };
   }
 

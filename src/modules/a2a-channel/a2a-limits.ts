@@ -42,6 +42,7 @@ export const A2A_MESSAGES = {
   taskNotCancelable: 'Task cannot be canceled: it is already over',
   cancelUnsupported: 'this task is not running in this gateway process, so it cannot be stopped from here',
   canceledByPeer: 'Task canceled by the peer',
+  canceledByOperator: 'Task canceled by the gateway operator',
   versionNotSupported: 'A2A version not supported',
   shuttingDown: 'Gateway is shutting down; retry later',
   noExposedAgent: 'No agent of this gateway is available to A2A peers',

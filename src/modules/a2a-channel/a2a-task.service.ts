@@ -39,8 +39,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly settling = new Set<Promise<void>>();
   /** The settle of each task whose run is in flight, so a cancel can wait for the run to stop. */
   private readonly settlingByTask = new Map<string, Promise<void>>();
-  /** Tasks a peer canceled: an aborted run of one of these ends CANCELED, not FAILED. */
-  private readonly canceled = new Set<string>();
+  /** Canceled tasks and why: an aborted run of one of these ends CANCELED with that status message, not FAILED. */
+  private readonly canceled = new Map<string, string>();
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -140,18 +140,30 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   async cancelTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseCancelTaskParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    const task = await this.ownTask(peer, id);
+    return toWireTask(await this.cancel(await this.ownTask(peer, id), A2A_MESSAGES.canceledByPeer));
+  }
+
+  /** The operator's cancel (admin API): any peer's task, the same outcome as the peer's CancelTask. */
+  async cancelAsOperator(id: string): Promise<A2aTask> {
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    const task = await this.store.get(id);
+    if (!task) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
+    return this.cancel(task, A2A_MESSAGES.canceledByOperator);
+  }
+
+  private async cancel(task: A2aTask, reason: string): Promise<A2aTask> {
+    const { id } = task;
     const notCancelable = () => new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
     if (isTerminalState(task.state)) throw notCancelable();
     const settling = this.settlingByTask.get(id);
     // Running in this process always means a settle is pending; anything else is a row this process cannot act on.
     if (!settling || !task.runId) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
-    this.canceled.add(id);
-    this.runner.abortRun(task.runId, A2A_MESSAGES.canceledByPeer);
+    this.canceled.set(id, reason);
+    this.runner.abortRun(task.runId, reason);
     await settling;
     const settled = await this.store.get(id);
     if (!settled || settled.state !== 'TASK_STATE_CANCELED') throw notCancelable();
-    return toWireTask(settled);
+    return settled;
   }
 
   /**
@@ -230,10 +242,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** Records the run's outcome unless the task is already terminal (expired, restarted): then the late result is dropped. */
   private async settle(taskId: string, run: RunRecord): Promise<void> {
-    const outcome =
-      run.status === 'aborted' && this.canceled.has(taskId)
-        ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(A2A_MESSAGES.canceledByPeer) }
-        : outcomeOf(run);
+    const canceledWhy = run.status === 'aborted' ? this.canceled.get(taskId) : undefined;
+    const outcome = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
     const updated = await this.store.transition(taskId, outcome, this.clock.now());
     if (updated) return this.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);
