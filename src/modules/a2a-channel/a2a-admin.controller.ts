@@ -62,7 +62,12 @@ export class A2aAdminController {
   @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
   @ApiOkResponse({
     type: A2aTaskDto,
-    example: { ...TASK_EXAMPLE, state: 'TASK_STATE_CANCELED', hasReply: false, statusMessage: { messageId: 'c1', text: 'Task canceled by the gateway operator' } },
+    example: {
+      ...TASK_EXAMPLE,
+      state: 'TASK_STATE_CANCELED',
+      hasReply: false,
+      statusMessage: { messageId: 'c1', text: 'Task canceled by the gateway operator' },
+    },
   })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'The task is already over.' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
