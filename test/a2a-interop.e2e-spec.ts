@@ -1,7 +1,7 @@
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
@@ -123,5 +123,36 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     const { lines } = await sessions.history(`agent:main:a2a:default:direct:hermes:${contextId}`);
     expect(lines.filter((l) => l.role === 'user').map((l) => l.text)).toEqual(['first turn', 'second turn']);
     expect(lines.filter((l) => l.role === 'assistant').map((l) => l.text)).toEqual(['[main] first turn', '[main] second turn']);
+  });
+
+  it('ListTasks pages through this peer’s tasks with the SDK’s own request shape, newest first', async () => {
+    const contextId = `ctx-list-${Date.now()}`;
+    const mine = [];
+    for (let i = 0; i < 5; i++) mine.push(await send(`list ${i}`, { contextId }));
+    const seen: Task[] = [];
+    let pageToken = '';
+    do {
+      const page = await client.listTasks({
+        tenant: '',
+        contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 2,
+        pageToken,
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      });
+      expect(page.pageSize).toBe(2);
+      expect(page.totalSize).toBe(5);
+      seen.push(...page.tasks);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    expect(seen.map((t) => t.id).sort()).toEqual(mine.map((t) => t.id).sort());
+    expect(seen.map(artifactText).sort()).toEqual(mine.map(artifactText).sort());
+  });
+
+  it('CancelTask of a finished task raises the SDK TaskNotCancelableError; of an unknown one TaskNotFoundError', async () => {
+    const done = await send('already done');
+    await expect(client.cancelTask({ tenant: '', id: done.id, metadata: undefined })).rejects.toBeInstanceOf(TaskNotCancelableError);
+    await expect(client.cancelTask({ tenant: '', id: 'no-such-task', metadata: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 });
