@@ -14,7 +14,9 @@ import {
   useDurableStoreSettings,
   REQUEST_PATH_CACHE_MIB,
 } from '../../common/storage/sqlite';
-import type { DeliveryContext, SessionEntry, TranscriptRole } from './session-store.port';
+import { timeOrderedId } from '../../common/ids';
+import type { LabelHolders } from './session-entry-rules';
+import type { DeliveryContext, SessionEntry, TranscriptRole, TranscriptVersion } from './session-store.port';
 
 export const SESSION_DATABASE_FILE = 'sessions.sqlite';
 
@@ -74,6 +76,10 @@ export interface LineRow {
   line: string;
 }
 
+/** Sessions with the id of their last line as the transcript version (an index seek per session). */
+const VERSION_SELECT = `SELECT session_key, session_id, updated_at,
+  COALESCE((SELECT max(id) FROM transcript_lines WHERE session_seq = sessions.seq), 0) AS version FROM sessions`;
+
 const SESSION_COLUMNS = 'seq, session_key, session_id, agent_id, label, spawned_by, created_at, updated_at, delivery_context';
 
 /** The statements of the hot path, prepared once per connection. */
@@ -88,6 +94,8 @@ export interface SessionStatements {
   tail: SqliteStatement;
   tailWithoutTools: SqliteStatement;
   linesAfter: SqliteStatement;
+  versionsOfAgent: SqliteStatement;
+  versionOfSession: SqliteStatement;
 }
 
 export interface SessionConnection {
@@ -138,6 +146,8 @@ function prepare(db: SqliteDatabase): SessionStatements {
     tail: db.prepare('SELECT id, line FROM transcript_lines WHERE session_seq = ? ORDER BY id DESC LIMIT ?'),
     tailWithoutTools: db.prepare(`SELECT id, line FROM transcript_lines WHERE session_seq = ? AND role <> 'tool' ORDER BY id DESC LIMIT ?`),
     linesAfter: db.prepare('SELECT id, line FROM transcript_lines WHERE session_seq = ? AND id > ? ORDER BY id LIMIT ?'),
+    versionsOfAgent: db.prepare(`${VERSION_SELECT} WHERE agent_id = ?`),
+    versionOfSession: db.prepare(`${VERSION_SELECT} WHERE agent_id = ? AND session_id = ?`),
   };
 }
 
@@ -179,3 +189,49 @@ export function insertLine(c: SessionConnection, sessionSeq: number, role: Trans
 }
 
 export const LIST_COLUMNS = SESSION_COLUMNS;
+
+/** A committed session: its row number and its entry. */
+export interface StoredSession {
+  seq: number;
+  entry: SessionEntry;
+}
+
+/** Inserts a new session row (inside a write): a fresh, time-ordered sessionId, created and updated `at`. */
+export function createSession(
+  c: SessionConnection,
+  key: string,
+  agentId: string,
+  at: number,
+  init: { label?: string; spawnedBy?: string; deliveryContext?: DeliveryContext },
+): StoredSession {
+  const iso = new Date(at).toISOString();
+  const entry: SessionEntry = {
+    sessionKey: key,
+    // Never derived from user text (the stem becomes a file name when the session is exported); time-ordered
+    // so the session_id index grows at its end.
+    sessionId: timeOrderedId(),
+    agentId,
+    ...(init.label !== undefined ? { label: init.label } : {}),
+    ...(init.spawnedBy !== undefined ? { spawnedBy: init.spawnedBy } : {}),
+    createdAt: iso,
+    updatedAt: iso,
+    ...(init.deliveryContext ? { deliveryContext: init.deliveryContext } : {}),
+  };
+  return { seq: insertSession(c, entry), entry };
+}
+
+/** Who holds a label in one agent, as the label check asks it. */
+export function labelHolders(c: SessionConnection, agentId: string): LabelHolders {
+  return {
+    agentId,
+    labelHolder: (label) => (c.statements.labelHolder.get(agentId, label) as { session_key: string } | undefined)?.session_key,
+  };
+}
+
+/** The transcript versions of an agent's sessions, or of its one session `sessionId`. */
+export function transcriptVersions(c: SessionConnection, agentId: string, sessionId?: string): TranscriptVersion[] {
+  const rows = (
+    sessionId === undefined ? c.statements.versionsOfAgent.all(agentId) : c.statements.versionOfSession.all(agentId, sessionId)
+  ) as Array<{ session_key: string; session_id: string; updated_at: number; version: number }>;
+  return rows.map((r) => ({ sessionKey: r.session_key, sessionId: r.session_id, updatedAt: r.updated_at, version: r.version }));
+}

@@ -1,4 +1,3 @@
-import { timeOrderedId } from '../../common/ids';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { badRequest } from '../../common/errors/app-error';
@@ -7,21 +6,23 @@ import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { ConfigStore } from '../config';
 import { importLegacyLayout } from './legacy-layout-import';
 import {
+  createSession,
   entryFromRow,
   insertLine,
-  insertSession,
+  labelHolders,
   openSessionDatabase,
   sessionDatabasePath,
   SessionConnection,
   SessionRow,
+  StoredSession,
+  transcriptVersions,
 } from './session-database';
-import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, LabelHolders, sessionNotFound } from './session-entry-rules';
+import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, sessionNotFound } from './session-entry-rules';
 import { exportLines, readLines } from './session-lines';
 import { SessionTail } from './session-tail';
 import { SessionLister } from './session-list-query';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
 import type {
-  DeliveryContext,
   NewTranscriptLine,
   SessionCreateOptions,
   SessionEntry,
@@ -44,10 +45,7 @@ const ENTRY_CACHE_SIZE = 20_000;
 const TAIL_CACHE_SIZE = 1_000;
 
 /** A committed session: its row number and its entry (live object: copy before handing out). */
-interface Known {
-  seq: number;
-  entry: SessionEntry;
-}
+type Known = StoredSession;
 
 /**
  * The embedded SessionStore: sessions and transcript lines in one SQLite database (session-database.ts),
@@ -251,11 +249,11 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   }
 
   async transcriptVersions(agentId: string): Promise<TranscriptVersion[]> {
-    return this.versionRows('agent_id = ?', [checkAgentId(agentId)]);
+    return transcriptVersions(this.connection(), checkAgentId(agentId));
   }
 
   async transcriptVersion(agentId: string, sessionId: string): Promise<TranscriptVersion | undefined> {
-    return this.versionRows('agent_id = ? AND session_id = ?', [checkAgentId(agentId), sessionId])[0];
+    return transcriptVersions(this.connection(), checkAgentId(agentId), sessionId)[0];
   }
 
   onAppend(listener: (event: TranscriptAppended) => void): () => void {
@@ -307,18 +305,6 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     this.conn = conn;
     this.checkpointer = new WalCheckpointer(conn.db, file, (message) => this.logger.warn(`checkpoint of ${file} failed: ${message}`));
     return conn;
-  }
-
-  /** Sessions matching `where` with the id of their last line (an index seek per session). */
-  private versionRows(where: string, params: unknown[]): TranscriptVersion[] {
-    const rows = this.connection()
-      .db.prepare(
-        `SELECT session_key, session_id, updated_at,
-           COALESCE((SELECT max(id) FROM transcript_lines WHERE session_seq = sessions.seq), 0) AS version
-         FROM sessions WHERE ${where}`,
-      )
-      .all(...params) as Array<{ session_key: string; session_id: string; updated_at: number; version: number }>;
-    return rows.map((r) => ({ sessionKey: r.session_key, sessionId: r.session_id, updatedAt: r.updated_at, version: r.version }));
   }
 
   /** The committed session, from the cache or its row. */
@@ -381,35 +367,4 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     }
     return this.now().getTime() - activeMinutes * 60_000;
   }
-}
-
-/** Inserts a new session row (inside a write). */
-function createSession(
-  c: SessionConnection,
-  key: string,
-  agentId: string,
-  at: number,
-  init: { label?: string; spawnedBy?: string; deliveryContext?: DeliveryContext },
-): Known {
-  const iso = new Date(at).toISOString();
-  const entry: SessionEntry = {
-    sessionKey: key,
-    // Never derived from user text (the stem becomes a file name when the session is exported); time-ordered
-    // so the session_id index grows at its end.
-    sessionId: timeOrderedId(),
-    agentId,
-    ...(init.label !== undefined ? { label: init.label } : {}),
-    ...(init.spawnedBy !== undefined ? { spawnedBy: init.spawnedBy } : {}),
-    createdAt: iso,
-    updatedAt: iso,
-    ...(init.deliveryContext ? { deliveryContext: init.deliveryContext } : {}),
-  };
-  return { seq: insertSession(c, entry), entry };
-}
-
-function labelHolders(c: SessionConnection, agentId: string): LabelHolders {
-  return {
-    agentId,
-    labelHolder: (label) => (c.statements.labelHolder.get(agentId, label) as { session_key: string } | undefined)?.session_key,
-  };
 }
