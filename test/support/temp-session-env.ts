@@ -2,6 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ConfigStore } from '../../src/modules/config/config.store';
+import { openSqlite } from '../../src/common/storage/sqlite';
+import { sessionDatabasePath } from '../../src/modules/sessions/session-database';
 import { SqliteSessionStore } from '../../src/modules/sessions/sqlite-session.store';
 import { snapshotFrom } from './config-snapshot';
 import { ServingConfigStore } from './serving-config-store';
@@ -13,6 +15,11 @@ export interface TempSessionEnv {
   sessionsDir(agentId: string): string;
   /** A fresh store over the same dir: what a restarted process would see. Closed by cleanup(). */
   newStore(): SqliteSessionStore;
+  /**
+   * Overwrites the newest transcript row with `text`, as another process editing the database behind the
+   * gateway's back could (an operator with sqlite3); returns the row's id.
+   */
+  damageLastLine(text: string): number;
   cleanup(): Promise<void>;
 }
 
@@ -29,6 +36,16 @@ export async function tempSessionEnv(configuredAgents: string[]): Promise<TempSe
       const store = new SqliteSessionStore(config);
       stores.push(store);
       return store;
+    },
+    damageLastLine: (text) => {
+      const db = openSqlite(sessionDatabasePath(stateDir));
+      try {
+        const { id } = db.prepare('SELECT max(id) AS id FROM transcript_lines').get() as { id: number };
+        db.prepare('UPDATE transcript_lines SET line = ? WHERE id = ?').run(text, id);
+        return id;
+      } finally {
+        db.close();
+      }
     },
     cleanup: async () => {
       for (const store of stores) await store.onApplicationShutdown();
