@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
@@ -12,15 +13,8 @@ const IRIS = 'iris-token-fedcba9876543210';
 describe('A2A CancelTask (e2e)', () => {
   let gw: TestGateway;
   let model: FakeOpenAiServer;
-  const rpc = async (token: string, method: string, params: unknown) =>
-    (
-      await request(gw.url)
-        .post('/a2a/v1')
-        .set('Authorization', `Bearer ${token}`)
-        .send({ jsonrpc: '2.0', id: 1, method, params })
-        .expect(200)
-    ).body as { result?: any; error?: { code: number; message: string; data?: unknown[] } };
-  const message = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
+  const rpc = (token: string, method: string, params: unknown) => a2aRpc(gw.url, token, method, params);
+  const message = (text: string) => userMessage(text);
 
   beforeAll(async () => {
     model = await new FakeOpenAiServer().start();

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
@@ -18,20 +18,9 @@ interface WireTask {
 
 describe('A2A ListTasks (e2e)', () => {
   let gw: TestGateway;
-  const rpc = async (token: string, method: string, params: unknown) =>
-    (
-      await request(gw.url)
-        .post('/a2a/v1')
-        .set('Authorization', `Bearer ${token}`)
-        .send({ jsonrpc: '2.0', id: 1, method, params })
-        .expect(200)
-    ).body as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-  const send = async (token: string, text: string, contextId?: string): Promise<WireTask> => {
-    const body = await rpc(token, 'SendMessage', {
-      message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }], ...(contextId ? { contextId } : {}) },
-    });
-    return (body.result as { task: WireTask }).task;
-  };
+  const rpc = (token: string, method: string, params: unknown) => a2aRpc(gw.url, token, method, params);
+  const send = async (token: string, text: string, contextId?: string): Promise<WireTask> =>
+    ((await rpc(token, 'SendMessage', userMessage(text, contextId))).result as { task: WireTask }).task;
   const sent: WireTask[] = [];
 
   beforeAll(async () => {
