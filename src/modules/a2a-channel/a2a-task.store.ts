@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
+import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, TaskTransition } from './task-model';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
@@ -79,49 +80,41 @@ export class A2aTaskStore implements TaskStore {
   async list(filter: TaskListFilter): Promise<A2aTask[]> {
     const conn = this.connection(false);
     if (!conn) return [];
-    const conditions: Array<[column: string, value: unknown]> = [
-      ['peer', filter.peer],
-      ['state', filter.state],
-      ['context_id', filter.contextId],
-    ];
-    const where = conditions.filter(([, value]) => value !== undefined);
-    const params = Object.fromEntries([['limit', filter.limit], ...where]);
-    const clause = where.length ? `WHERE ${where.map(([column]) => `${column} = @${column}`).join(' AND ')}` : '';
-    const sql = `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit`;
-    return (conn.db.prepare(sql).all(params) as TaskRow[]).map(fromRow);
+    const where = sqlFilter([
+      filter.peer !== undefined && ['peer = @peer', { peer: filter.peer }],
+      filter.state !== undefined && ['state = @state', { state: filter.state }],
+      filter.contextId !== undefined && ['context_id = @contextId', { contextId: filter.contextId }],
+    ]);
+    const sql = `SELECT ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY seq DESC LIMIT @limit`;
+    return (conn.db.prepare(sql).all({ ...where.params, limit: filter.limit }) as TaskRow[]).map(fromRow);
   }
 
   async page(query: TaskPageQuery): Promise<TaskPage> {
     const conn = this.connection(false);
     if (!conn) return { tasks: [], total: 0 };
-    const where = ['peer = @peer'];
-    const params: Record<string, unknown> = { peer: query.peer, limit: query.limit + 1 };
-    if (query.contextId !== undefined) {
-      where.push('context_id = @contextId');
-      params.contextId = query.contextId;
-    }
-    if (query.state !== undefined) {
-      where.push('state = @state');
-      params.state = query.state;
-    }
-    if (query.updatedSince !== undefined) {
-      where.push('updated_at >= @since');
-      params.since = query.updatedSince;
-    }
-    const filter = where.join(' AND ');
-    const total = (conn.db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${filter}`).get(params) as { n: number }).n;
-    if (query.after) {
-      where.push('(updated_at, seq) < (@afterUpdatedAt, @afterSeq)');
-      params.afterUpdatedAt = query.after.updatedAt;
-      params.afterSeq = query.after.seq;
-    }
+    const filter = sqlFilter([
+      ['peer = @peer', { peer: query.peer }],
+      query.contextId !== undefined && ['context_id = @contextId', { contextId: query.contextId }],
+      query.state !== undefined && ['state = @state', { state: query.state }],
+      query.updatedSince !== undefined && ['updated_at >= @since', { since: query.updatedSince }],
+    ]);
+    const total = (conn.db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${filter.sql}`).get(filter.params) as { n: number }).n;
+    const where = sqlFilter([
+      [filter.sql, filter.params],
+      query.after && [
+        '(updated_at, seq) < (@afterUpdatedAt, @afterSeq)',
+        { afterUpdatedAt: query.after.updatedAt, afterSeq: query.after.seq },
+      ],
+    ]);
     const rows = conn.db
-      .prepare(`SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
-      .all(params) as Array<TaskRow & { seq: number }>;
-    const more = rows.length > query.limit;
-    if (more) rows.length = query.limit;
-    const last = rows[rows.length - 1];
-    return { tasks: rows.map(fromRow), total, ...(more ? { next: { updatedAt: last.updated_at, seq: last.seq } } : {}) };
+      .prepare(`SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
+      .all({ ...where.params, limit: query.limit + 1 }) as Array<TaskRow & { seq: number }>;
+    const page = keysetPage(rows, query.limit);
+    return {
+      tasks: page.rows.map(fromRow),
+      total,
+      ...(page.last ? { next: { updatedAt: page.last.updated_at, seq: page.last.seq } } : {}),
+    };
   }
 
   async failUnsettled(reason: string, at: number): Promise<number> {

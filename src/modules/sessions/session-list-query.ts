@@ -6,6 +6,7 @@
  */
 import { badRequest } from '../../common/errors/app-error';
 import { decodePosition, encodePosition } from '../../common/text/position-token';
+import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import type { SqliteStatement } from '../../common/storage/sqlite';
 import { LIST_COLUMNS, SessionConnection, SessionRow } from './session-database';
 
@@ -46,40 +47,27 @@ export class SessionLister {
   page(query: ListQuery): { rows: SessionRow[]; nextCursor?: string } {
     if (query.agentId === undefined && !query.agentIds.length) return { rows: [] };
     const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit: query.limit + 1 };
-    if (query.agentId !== undefined) {
-      where.push('agent_id = @agent');
-      params.agent = query.agentId;
-    } else {
-      const names = query.agentIds.map((id, i) => {
-        params[`a${i}`] = id;
-        return `@a${i}`;
-      });
-      where.push(`agent_id IN (${names.join(', ')})`);
-    }
-    if (query.label !== undefined) {
-      where.push('label = @label');
-      params.label = query.label;
-    }
-    if (query.since !== undefined) {
-      where.push('updated_at >= @since');
-      params.since = query.since;
-    }
-    if (position) {
-      where.push('(updated_at, seq) < (@cursorUpdatedAt, @cursorSeq)');
-      params.cursorUpdatedAt = position.updatedAt;
-      params.cursorSeq = position.seq;
-    }
+    const agents = Object.fromEntries(query.agentIds.map((id, i) => [`a${i}`, id]));
+    const where = sqlFilter([
+      query.agentId !== undefined
+        ? ['agent_id = @agent', { agent: query.agentId }]
+        : [
+            `agent_id IN (${Object.keys(agents)
+              .map((name) => `@${name}`)
+              .join(', ')})`,
+            agents,
+          ],
+      query.label !== undefined && ['label = @label', { label: query.label }],
+      query.since !== undefined && ['updated_at >= @since', { since: query.since }],
+      position && ['(updated_at, seq) < (@cursorUpdatedAt, @cursorSeq)', { cursorUpdatedAt: position.updatedAt, cursorSeq: position.seq }],
+    ]);
     // Without a label the scan walks the recency index and stops after one page; a label matches at most
     // one session per agent, so its own index is the better start.
     const index =
       query.label !== undefined ? '' : query.agentId !== undefined ? 'INDEXED BY sessions_recent_by_agent' : 'INDEXED BY sessions_recent';
-    const sql = `SELECT ${LIST_COLUMNS} FROM sessions ${index} WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, seq DESC LIMIT @limit`;
-    const rows = this.statement(sql).all(params) as SessionRow[];
-    if (rows.length <= query.limit) return { rows };
-    rows.length = query.limit;
-    return { rows, nextCursor: encodeCursor(rows[rows.length - 1]) };
+    const sql = `SELECT ${LIST_COLUMNS} FROM sessions ${index} WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`;
+    const page = keysetPage(this.statement(sql).all({ ...where.params, limit: query.limit + 1 }) as SessionRow[], query.limit);
+    return { rows: page.rows, ...(page.last ? { nextCursor: encodeCursor(page.last) } : {}) };
   }
 
   private statement(sql: string): SqliteStatement {
