@@ -125,19 +125,17 @@ export class AgentRunner implements OnModuleDestroy {
     if (!agent) return this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() });
 
     await this.agents.ensureWorkspace(agent);
-    await this.sessions.getOrCreate(input.sessionKey, input.create);
+    // The session (created or brought in line with `create`) and the user line are one write.
+    const asked = await this.sessions.append(
+      input.sessionKey,
+      { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
+      input.create ?? {},
+    );
     // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one).
     const [history, system] = await Promise.all([
-      this.recentMessages(input.sessionKey),
+      this.recentMessages(input.sessionKey, asked.id),
       buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
     ]);
-    await this.sessions.append(input.sessionKey, {
-      role: 'user',
-      text: input.message,
-      provenance: input.provenance,
-      runId,
-      meta: input.meta,
-    });
 
     try {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
@@ -197,11 +195,15 @@ export class AgentRunner implements OnModuleDestroy {
     return text;
   }
 
-  /** The tail of the transcript as model messages, starting at a user turn so tool results are never orphaned. */
-  private async recentMessages(sessionKey: string): Promise<ChatMessage[]> {
-    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES });
-    const start = lines.findIndex((l) => l.role === 'user');
-    return start < 0 ? [] : lines.slice(start).flatMap(toChatMessage);
+  /**
+   * The tail of the transcript before this run's user line, as model messages, starting at a user turn so
+   * tool results are never orphaned.
+   */
+  private async recentMessages(sessionKey: string, askedLineId: string): Promise<ChatMessage[]> {
+    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES + 1 });
+    const before = lines.filter((l) => l.id !== askedLineId).slice(-HISTORY_LINES);
+    const start = before.findIndex((l) => l.role === 'user');
+    return start < 0 ? [] : before.slice(start).flatMap(toChatMessage);
   }
 }
 
