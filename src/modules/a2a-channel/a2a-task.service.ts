@@ -13,10 +13,18 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
 import { parseCancelTaskParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams } from './rpc-params';
 import { decodePageToken, encodePageToken } from './task-page-token';
-import { A2aTask, TaskTransition, toListedTask, toWireTask, WireTask } from './task-model';
+import { A2aTask, TaskTransition, toListedTask, toWireTask, WireTask, withTransition } from './task-model';
+import { UnwrittenTasks } from './unwritten-tasks';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 
-type Waiter = (task: A2aTask) => void;
+/** A blocked SendMessage caller: answered with the settled task, or failed when its row could not be stored. */
+interface Waiter {
+  settle(task: A2aTask): void;
+  fail(error: Error): void;
+}
+
+/** A blocking task still running after this long gets its WORKING row (see UnwrittenTasks). */
+const UNWRITTEN_TASK_DELAY_MS = 50;
 
 export interface ListTasksResult {
   tasks: Array<ReturnType<typeof toListedTask>>;
@@ -41,6 +49,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly settlingByTask = new Map<string, Promise<void>>();
   /** Canceled tasks and why: an aborted run of one of these ends CANCELED with that status message, not FAILED. */
   private readonly canceled = new Map<string, string>();
+  /** Blocking tasks whose row is written when they settle (or once they have run for a while). */
+  private readonly unwritten = new UnwrittenTasks((task) => void this.writeLateRow(task).catch(() => undefined), UNWRITTEN_TASK_DELAY_MS);
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -109,8 +119,11 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       return { task: toWireTask(failed) };
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
+    const blocking = options.wait && !input.returnImmediately;
+    // A caller that waits is told nothing before the task settles: its row is written once, then.
+    if (blocking) this.unwritten.add(working);
     try {
-      await this.store.insert(working);
+      if (!blocking) await this.store.insert(working);
     } catch (err) {
       // No record, no task: the peer is told it failed, so the agent must not act on it either.
       this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
@@ -119,7 +132,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Attached only now, so the settle write always lands after the WORKING one.
     this.settleWhenDone(working.id, handle.done);
     // A shutdown that began while the write was pending has already released its waiters: do not become a new one.
-    if (!options.wait || input.returnImmediately || this.closing) return { task: toWireTask(working) };
+    if (!blocking) return { task: toWireTask(working) };
+    if (this.closing) return { task: toWireTask(await this.stored(working.id, working)) };
     const latest = await this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs);
     return { task: toWireTask(latest) };
   }
@@ -146,7 +160,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   /** The operator's cancel (admin API): any peer's task, the same outcome as the peer's CancelTask. */
   async cancelAsOperator(id: string): Promise<A2aTask> {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    const task = await this.store.get(id);
+    const task = this.unwritten.get(id) ?? (await this.store.get(id));
     if (!task) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
     return this.cancel(task, A2A_MESSAGES.canceledByOperator);
   }
@@ -191,7 +205,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */
   private async ownTask(peer: string, id: string): Promise<A2aTask> {
-    const task = await this.store.get(id);
+    const task = this.unwritten.get(id) ?? (await this.store.get(id));
     if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
     return task;
   }
@@ -212,6 +226,13 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
+    // Blocked callers are answered with their task as it is now; one still unwritten once it has its row.
+    const late = this.unwritten.takeAll().map((task) =>
+      this.writeLateRow(task).then(
+        () => this.release(task),
+        () => undefined,
+      ),
+    );
     for (const taskId of [...this.waiters.keys()]) {
       const task = await this.store.get(taskId).catch(() => undefined);
       if (task) this.release(task);
@@ -219,6 +240,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     await this.runner.shutdown();
     await Promise.allSettled([...this.settling]);
     await this.store.close();
+    await Promise.allSettled(late);
   }
 
   private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
@@ -244,6 +266,16 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private async settle(taskId: string, run: RunRecord): Promise<void> {
     const canceledWhy = run.status === 'aborted' ? this.canceled.get(taskId) : undefined;
     const outcome = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
+    const unwritten = this.unwritten.take(taskId);
+    if (unwritten) {
+      // Its only row: written settled, and its waiters are answered once that row is committed.
+      const settled = withTransition(unwritten, outcome, this.clock.now());
+      await this.store.insert(settled).catch((err: Error) => {
+        this.failWaiters(taskId, err);
+        throw err;
+      });
+      return this.release(settled);
+    }
     const updated = await this.store.transition(taskId, outcome, this.clock.now());
     if (updated) return this.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);
@@ -253,28 +285,64 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** Resolves with the task once it is terminal, or with its current state after `timeoutMs` (the run goes on). */
   private waitSettled(current: A2aTask, timeoutMs: number): Promise<A2aTask> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       let waiters = this.waiters.get(current.id);
       if (!waiters) this.waiters.set(current.id, (waiters = new Set()));
       const set = waiters;
-      const finish: Waiter = (task) => {
+      const done = () => {
         clearTimeout(timer);
         set.delete(finish);
         if (!set.size && this.waiters.get(current.id) === set) this.waiters.delete(current.id);
-        resolve(task);
+      };
+      const finish: Waiter = {
+        settle: (task) => {
+          done();
+          resolve(task);
+        },
+        fail: (error) => {
+          done();
+          reject(error);
+        },
       };
       const timer = setTimeout(() => {
-        void this.store.get(current.id).then(
-          (task) => finish(task ?? current),
-          () => finish(current),
+        // The caller is given the task's id now, so the task must have its row before the answer.
+        void this.stored(current.id, current).then(
+          (task) => finish.settle(task),
+          (err: Error) => finish.fail(err),
         );
       }, timeoutMs);
       set.add(finish);
     });
   }
 
+  /** The task as stored, writing its row first if it is still unwritten; `fallback` if it has none. */
+  private async stored(id: string, fallback: A2aTask): Promise<A2aTask> {
+    const unwritten = this.unwritten.take(id);
+    if (unwritten) await this.writeLateRow(unwritten);
+    return (await this.store.get(id)) ?? fallback;
+  }
+
+  /**
+   * The WORKING row of a blocking task that is taking a while. If it cannot be stored the task cannot go
+   * on (nobody could ever read it): the run is aborted and the waiting caller gets the error.
+   */
+  private async writeLateRow(task: A2aTask): Promise<void> {
+    try {
+      await this.store.insert(task);
+    } catch (err) {
+      this.logger.error(`A2A task ${task.id} from peer ${task.peer} could not be stored: ${(err as Error).message}`);
+      if (task.runId) this.runner.abortRun(task.runId, 'the A2A task could not be stored');
+      this.failWaiters(task.id, err as Error);
+      throw err;
+    }
+  }
+
   private release(task: A2aTask): void {
-    for (const waiter of [...(this.waiters.get(task.id) ?? [])]) waiter(task);
+    for (const waiter of [...(this.waiters.get(task.id) ?? [])]) waiter.settle(task);
+  }
+
+  private failWaiters(taskId: string, error: Error): void {
+    for (const waiter of [...(this.waiters.get(taskId) ?? [])]) waiter.fail(error);
   }
 }
 

@@ -74,3 +74,16 @@ export function toListedTask(task: A2aTask, includeArtifacts: boolean): Omit<Wir
   if (!includeArtifacts) delete wire.artifacts;
   return wire;
 }
+
+/** `task` after `change` at `at`, as the store's transition applies it to a row (artifact and run id kept unless given). */
+export function withTransition(task: A2aTask, change: TaskTransition, at: number): A2aTask {
+  const { statusMessage: _replaced, ...rest } = task;
+  return {
+    ...rest,
+    state: change.state,
+    ...(change.statusMessage ? { statusMessage: change.statusMessage } : {}),
+    ...(change.artifact ? { artifact: change.artifact } : {}),
+    ...(change.runId ? { runId: change.runId } : {}),
+    updatedAt: at,
+  };
+}
