@@ -4,6 +4,7 @@ import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
+import { A2aAttachments } from './a2a-attachments';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
 import { IDLE_TASK_EXPIRY_MS, MAX_TERMINAL_TASKS_PER_PEER, TERMINAL_TASK_RETENTION_MS } from './a2a-limits';
@@ -37,6 +38,7 @@ import { TASK_STORE } from './task-store.port';
         }),
       inject: [GATEWAY_OPTIONS],
     },
+    A2aAttachments,
     A2aTaskService,
     A2aRpcService,
     A2aHttpEndpoint,
