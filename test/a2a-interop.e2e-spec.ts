@@ -82,7 +82,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe('Main Bot');
     expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
-    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
+    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({
       $case: 'httpAuthSecurityScheme',

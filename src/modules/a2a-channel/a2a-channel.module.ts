@@ -13,6 +13,7 @@ import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
+import { ExtendedAgentCardService } from './extended-agent-card';
 import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { TASK_STORE } from './task-store.port';
 
@@ -40,6 +41,7 @@ import { TASK_STORE } from './task-store.port';
     },
     A2aAttachments,
     A2aTaskService,
+    ExtendedAgentCardService,
     A2aRpcService,
     A2aHttpEndpoint,
     A2aAdminService,

@@ -11,10 +11,12 @@ import { cardOrigin } from './request-origin';
 
 const CARD_EXAMPLE = {
   name: 'Support Bot',
-  description: 'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask.',
+  description:
+    'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+    'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.',
   version: '0.1.0',
   supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
-  capabilities: { streaming: false, pushNotifications: false },
+  capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
   defaultInputModes: ['text/plain', 'text/*', 'application/json'],
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],

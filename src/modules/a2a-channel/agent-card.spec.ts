@@ -24,7 +24,7 @@ describe('agent card', () => {
     expect(card.skills.map((s) => s.id)).toEqual(['main', 'support', 'ops']);
     expect(card.skills[1]).toEqual({ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] });
     expect(card.supportedInterfaces).toEqual([{ url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-    expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false });
+    expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     // Text, and the file media types channels.a2a.files accepts by default.
     expect(card.defaultInputModes).toEqual(['text/plain', 'text/*', 'application/json']);
     expect(card.defaultOutputModes).toEqual(['text/plain']);
