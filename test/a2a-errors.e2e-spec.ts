@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import request from 'supertest';
-import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
+import { A2A_MESSAGES, requestBodyLimit, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
 import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
@@ -18,12 +18,15 @@ const WRONG = 'hermes-token-0123456789abcdeX';
 const IRIS = 'iris-token-fedcba9876543210';
 const BIG = 'bigmouth-token-5a5a5a5a5a5a';
 const MiB = 1024 * 1024;
+/** The body limit with the default channels.a2a.files.maxBytes (1 MiB): 1 MiB plus 1 MiB in base64. */
+const LIMIT = requestBodyLimit(MiB);
 /** The ErrorInfo reason of each A2A-specific code. */
 const REASONS: Record<number, string> = {
   [-32001]: 'TASK_NOT_FOUND',
   [-32002]: 'TASK_NOT_CANCELABLE',
   [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
   [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
   [-32009]: 'VERSION_NOT_SUPPORTED',
 };
 
@@ -98,8 +101,8 @@ describe('A2A endpoint error paths (e2e)', () => {
     ['no Authorization header → 401', () => post(send('hi'), null), 401, null],
     ['a wrong token of the same length → 401', () => post(send('hi'), WRONG), 401, null],
     ['the token of a peer whose ${VAR} is unset → 401', () => post(send('hi'), '${GHOST_TOKEN}'), 401, null],
-    ['a body of 1 MiB + 1 byte → 413', () => raw(Buffer.alloc(MiB + 1, 0x20)), 413, null],
-    ['a chunked body crossing 1 MiB → 413', () => raw(Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 0x20))), 413, null],
+    ['a body of the limit + 1 byte → 413', () => raw(Buffer.alloc(LIMIT + 1, 0x20)), 413, null],
+    ['a chunked body crossing the limit → 413', () => raw(Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20))), 413, null],
     ['malformed JSON → -32700', () => post('{"jsonrpc": "2.0", "id": 1,'), 200, -32700, 'Parse error'],
     ['an empty batch [] → -32600', () => post([]), 200, -32600, 'Invalid Request'],
     ['a body that is not an object → -32600', () => post('"SendMessage"'), 200, -32600, 'Invalid Request'],
@@ -143,10 +146,18 @@ describe('A2A endpoint error paths (e2e)', () => {
       'omit taskId and reuse contextId',
     ],
     [
-      'only url/raw parts → -32602',
-      () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })),
+      'a raw part without a media type (application/octet-stream is not accepted by default) → -32005',
+      () => post(send('see file', { parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] })),
+      200,
+      -32005,
+      'Content type not supported: message.parts[1] is application/octet-stream',
+    ],
+    [
+      'a part with no text, data, raw or url → -32602 naming it',
+      () => post(send('x', { parts: [{ text: 'hi' }, { metadata: {} }] })),
       200,
       -32602,
+      'Invalid params: message.parts[1] has no text, data, raw or url content',
     ],
     [
       'a data part nested 100 000 levels deep → -32602 naming the limit',
@@ -188,9 +199,13 @@ describe('A2A endpoint error paths (e2e)', () => {
   });
 
   it('413 closes the connection and never reaches JSON-RPC', async () => {
-    const res = await raw(Buffer.alloc(MiB + 1, 0x20));
+    const res = await raw(Buffer.alloc(LIMIT + 1, 0x20));
     expect(res.headers.connection).toBe('close');
-    const ok = await raw(Buffer.from(JSON.stringify(send('x'.repeat(MiB - 200)))));
+    expect(json(res).detail).toBe(
+      `the request body exceeds the limit of ${LIMIT} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`,
+    );
+    const body = Buffer.from(JSON.stringify(send('x')));
+    const ok = await raw(Buffer.from(JSON.stringify(send('x'.repeat(LIMIT - body.length + 1)))));
     expect(ok.status).toBe(200); // exactly-at-the-limit bodies are fine
   });
 

@@ -1,7 +1,7 @@
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ContentTypeNotSupportedError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
@@ -22,20 +22,26 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
   const seen: Array<{ url: string; headers: Headers }> = [];
 
   const text = (t: string): Part => ({ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' });
-  const message = (t: string, contextId = ''): Message => ({
+  const file = (bytes: Buffer, filename: string, mediaType: string): Part => ({
+    content: { $case: 'raw', value: bytes },
+    metadata: undefined,
+    filename,
+    mediaType,
+  });
+  const message = (t: string, contextId = '', extraParts: Part[] = []): Message => ({
     messageId: `msg-${Math.random().toString(36).slice(2)}`,
     contextId,
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [text(t)],
+    parts: [text(t), ...extraParts],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
   });
-  const send = async (t: string, options: { contextId?: string; returnImmediately?: boolean } = {}): Promise<Task> => {
+  const send = async (t: string, options: { contextId?: string; returnImmediately?: boolean; files?: Part[] } = {}): Promise<Task> => {
     const request: SendMessageRequest = {
       tenant: '',
-      message: message(t, options.contextId),
+      message: message(t, options.contextId, options.files),
       configuration: options.returnImmediately
         ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
         : undefined,
@@ -76,7 +82,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe('Main Bot');
     expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
-    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
+    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({
       $case: 'httpAuthSecurityScheme',
@@ -148,6 +154,19 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     } while (pageToken);
     expect(seen.map((t) => t.id).sort()).toEqual(mine.map((t) => t.id).sort());
     expect(seen.map(artifactText).sort()).toEqual(mine.map(artifactText).sort());
+  });
+
+  it('sends a file part the SDK way (raw bytes): the agent reads it inline; a media type not accepted raises ContentTypeNotSupportedError', async () => {
+    const contextId = `ctx-file-${Date.now()}`;
+    const task = await send('read the notes', { contextId, files: [file(Buffer.from('buy milk'), 'notes.txt', 'text/plain')] });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const { lines } = await gw.app.get<SessionStore>(SESSION_STORE).history(`agent:main:a2a:default:direct:hermes:${contextId}`);
+    expect(lines.find((l) => l.role === 'user')?.text).toContain(
+      '[Attachment 1 of 1 "notes.txt" (text/plain, 8 bytes):]\n```\nbuy milk\n```',
+    );
+    await expect(send('look', { files: [file(Buffer.from('GIF89a'), 'a.gif', 'image/gif')] })).rejects.toBeInstanceOf(
+      ContentTypeNotSupportedError,
+    );
   });
 
   it('CancelTask of a finished task raises the SDK TaskNotCancelableError; of an unknown one TaskNotFoundError', async () => {

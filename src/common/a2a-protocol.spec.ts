@@ -28,12 +28,19 @@ describe('A2A protocol constants', () => {
 
   it('spells the version and the method names of both protocol generations', () => {
     expect(A2A_PROTOCOL_VERSION).toBe('1.0');
-    expect(A2A_METHODS).toEqual({ sendMessage: 'SendMessage', getTask: 'GetTask', cancelTask: 'CancelTask', listTasks: 'ListTasks' });
+    expect(A2A_METHODS).toEqual({
+      sendMessage: 'SendMessage',
+      getTask: 'GetTask',
+      cancelTask: 'CancelTask',
+      listTasks: 'ListTasks',
+      getExtendedAgentCard: 'GetExtendedAgentCard',
+    });
     expect(A2A_LEGACY_METHODS).toEqual({
       sendMessage: 'message/send',
       getTask: 'tasks/get',
       cancelTask: 'tasks/cancel',
       listTasks: 'tasks/list',
+      getExtendedAgentCard: 'agent/getAuthenticatedExtendedCard',
     });
   });
 });

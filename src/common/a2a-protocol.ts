@@ -12,6 +12,7 @@ export const A2A_METHODS = {
   getTask: 'GetTask',
   cancelTask: 'CancelTask',
   listTasks: 'ListTasks',
+  getExtendedAgentCard: 'GetExtendedAgentCard',
 } as const;
 
 export const A2A_LEGACY_METHODS = {
@@ -19,6 +20,7 @@ export const A2A_LEGACY_METHODS = {
   getTask: 'tasks/get',
   cancelTask: 'tasks/cancel',
   listTasks: 'tasks/list',
+  getExtendedAgentCard: 'agent/getAuthenticatedExtendedCard',
 } as const;
 
 /** A2A 1.0 task states, by their proto JSON names (the type is derived from the list, so they cannot drift). */

@@ -9,6 +9,13 @@ export const A2A_CHANNEL_ID = 'a2a';
 export const A2A_ACCOUNT_ID = 'default';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * The body limit of one request: the 1 MiB every request has, plus room for `channels.a2a.files.maxBytes` of
+ * files in base64 (4 characters per 3 bytes), so the operator's file limit is the one a peer meets.
+ */
+export function requestBodyLimit(fileMaxBytes: number): number {
+  return MAX_REQUEST_BYTES + 4 * Math.ceil(fileMaxBytes / 3);
+}
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_BATCH_ENTRIES = 30;
 /** Deepest nesting of one request's params: recursive code (JSON.stringify of a data part) must not overflow. */
@@ -17,6 +24,13 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Extracted message text, in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 65_536;
 export const TRUNCATION_MARKER = `\n[message truncated at ${MAX_MESSAGE_BYTES} bytes]`;
+/** File parts (docs/a2a.md#files): the longest filename and url a part may carry. */
+export const MAX_FILENAME_CHARS = 255;
+export const MAX_FILE_URL_CHARS = 2048;
+/** File parts (raw and url) one message may carry: each becomes a labelled block of the agent's text. */
+export const MAX_FILE_PARTS = 20;
+/** UTF-8 bytes of text-like files shown inline, all attachments of a message together; the rest is stored. */
+export const MAX_INLINE_ATTACHMENT_BYTES = 65_536;
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A failed run's error as published in the task status. */
 export const MAX_STATUS_TEXT_CHARS = 512;

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { A2aRpcService } from './a2a-rpc.service';
+import { buildExtendedAgentCard } from './extended-agent-card';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
@@ -43,9 +44,18 @@ async function setup(rateLimitPerMinute = 0) {
       throw new AppError(ErrorCode.TaskNotCancelable, 'Task cannot be canceled: it is already over');
     },
   };
-  const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));
+  const cards = {
+    extendedCard: (peer: string, origin: string) => {
+      calls.push({ op: 'card', peer, params: origin });
+      return buildExtendedAgentCard(config.current().config, origin, []);
+    },
+  };
+  const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock), cards);
   const handle = async (body: unknown) => {
-    const out = await service.handle('hermes', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+    const out = await service.handle(
+      { peer: 'hermes', origin: () => 'https://claw.example' },
+      Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    );
     return out === '' ? '' : JSON.parse(out);
   };
   return { handle, calls, clock, setReply: (r: string) => (reply = r), service };
@@ -102,7 +112,16 @@ describe('A2aRpcService', () => {
     await handle(call(1, 'message/send'));
     await handle(call(2, 'tasks/get', { id: 'x' }));
     await handle(call(3, 'tasks/cancel', { id: 'x' }));
-    expect(calls.map((c) => c.op)).toEqual(['send', 'get', 'cancel']);
+    await handle(call(4, 'agent/getAuthenticatedExtendedCard'));
+    expect(calls.map((c) => c.op)).toEqual(['send', 'get', 'cancel', 'card']);
+  });
+
+  it('hands GetExtendedAgentCard the calling peer and the origin of the request, and answers the card', async () => {
+    const { handle, calls } = await setup();
+    const out = await handle(call(5, 'GetExtendedAgentCard'));
+    expect(calls).toEqual([{ op: 'card', peer: 'hermes', params: 'https://claw.example' }]);
+    expect(out.result).toMatchObject({ capabilities: { extendedAgentCard: true }, skills: [] });
+    expect(out.result.supportedInterfaces[0].url).toBe('https://claw.example/a2a/v1');
   });
 
   it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {

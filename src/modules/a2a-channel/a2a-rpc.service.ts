@@ -3,6 +3,7 @@ import { ConfigStore } from '../config';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_PARAMS_DEPTH, MAX_RESPONSE_BYTES, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { type A2aOperation, resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
+import { ExtendedAgentCardService } from './extended-agent-card';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { jsonDepthExceeds } from '../../common/json-depth';
@@ -26,6 +27,12 @@ const INTERNAL = { code: RPC_CODES.serverError, message: A2A_MESSAGES.internal }
 const TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.responseTooLarge };
 const BATCH_TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.batchTooLarge };
 
+/** Who is calling: the authenticated peer, and the origin its Agent Cards publish (derived only when a card is asked for). */
+export interface A2aCaller {
+  peer: string;
+  origin: () => string;
+}
+
 /**
  * JSON-RPC 2.0 processing of one authenticated request body: parsing, batches, per-peer rate
  * limiting, method dispatch, error mapping and the response size cap. Returns the response body; an empty
@@ -41,6 +48,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     // Typed to the two operations it dispatches, so the JSON-RPC framing can run over a stand-in task service.
     @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
   ) {}
 
   onModuleInit(): void {
@@ -58,7 +66,8 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `versionError`: the request asked for an A2A version this endpoint does not speak; every call gets it. */
-  async handle(peer: string, body: Buffer, versionError?: AppError): Promise<string> {
+  async handle(caller: A2aCaller, body: Buffer, versionError?: AppError): Promise<string> {
+    const { peer } = caller;
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
     // Every entry counts, valid or not, so garbage cannot be sent for free; limit 0 switches the limiter off.
     const admit = () => limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS);
@@ -70,7 +79,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     }
     if (!Array.isArray(payload)) {
       if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(peer, parseEntry(payload), admit(), versionError);
+      const response = await this.process(caller, parseEntry(payload), admit(), versionError);
       return response ? serialize(response) : '';
     }
     if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
@@ -78,12 +87,13 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
     // Slots are taken in entry order before anything runs; the entries then run concurrently.
     const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
-    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(peer, entry, allowed, versionError)));
+    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, versionError)));
     return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
   }
 
   /** Runs one operation; `wait`: a call (not a notification) of SendMessage blocks for the reply. */
-  private run(operation: A2aOperation, peer: string, params: unknown, wait: boolean): Promise<unknown> {
+  private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, wait: boolean): Promise<unknown> {
+    const { peer } = caller;
     switch (operation) {
       case 'sendMessage':
         return this.tasks.sendMessage(peer, params, { wait });
@@ -93,6 +103,8 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
         return this.tasks.cancelTask(peer, params);
       case 'listTasks':
         return this.tasks.listTasks(peer, params);
+      case 'getExtendedAgentCard':
+        return this.cards.extendedCard(peer, caller.origin(), params);
       default: {
         const unknown: never = operation;
         throw new Error(`no handler for A2A operation ${String(unknown)}`);
@@ -101,7 +113,12 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
-  private async process(peer: string, entry: ParsedEntry, allowed: boolean, versionError?: AppError): Promise<JsonRpcResponse | undefined> {
+  private async process(
+    caller: A2aCaller,
+    entry: ParsedEntry,
+    allowed: boolean,
+    versionError?: AppError,
+  ): Promise<JsonRpcResponse | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
@@ -113,12 +130,12 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
       if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
         throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
       }
-      const result = await this.run(operation, peer, entry.params, call);
+      const result = await this.run(operation, caller, entry.params, call);
       return call ? resultResponse(id, result) : undefined;
     } catch (err) {
       if (err instanceof AppError && err.code !== ErrorCode.Internal) return call ? errorResponse(id, jsonRpcErrorOf(err)) : undefined;
       // Internals stay in the log; the peer learns only that it failed.
-      this.logger.error(`A2A ${entry.method} from peer ${peer} failed: ${(err as Error)?.stack ?? String(err)}`);
+      this.logger.error(`A2A ${entry.method} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
       return call ? errorResponse(id, INTERNAL) : undefined;
     }
   }

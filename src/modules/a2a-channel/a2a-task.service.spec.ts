@@ -4,6 +4,7 @@ import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { RoutingService } from '../routing/routing.service';
 import type { AgentRunner } from '../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../runtime/run-registry';
+import { A2aAttachments } from './a2a-attachments';
 import { A2aTaskService } from './a2a-task.service';
 import type { A2aTask } from './task-model';
 import type { TaskStore } from './task-store.port';
@@ -50,7 +51,9 @@ async function setup() {
   const config = new ServingConfigStore(
     await snapshotFrom({ agents: { list: [{ id: 'main' }] }, channels: { a2a: { replyTimeoutMs: 60_000 } } }),
   );
-  return new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 1_700_000_000_000 });
+  // No files in these messages: nothing is written under the state dir.
+  const attachments = new A2aAttachments({ stateDir: '/nonexistent-state-dir' });
+  return new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 1_700_000_000_000 }, attachments);
 }
 
 describe('A2aTaskService shutdown', () => {

@@ -7,15 +7,17 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
-import { requestOrigin } from './request-origin';
+import { cardOrigin } from './request-origin';
 
 const CARD_EXAMPLE = {
   name: 'Support Bot',
-  description: 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.',
+  description:
+    'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+    'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.',
   version: '0.1.0',
   supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
-  capabilities: { streaming: false, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
+  capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+  defaultInputModes: ['text/plain', 'text/*', 'application/json'],
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
@@ -43,10 +45,7 @@ export class AgentCardController {
     const snapshot = this.config.current();
     const { a2a } = snapshot.config.channels;
     if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
-    const origin =
-      a2a.advertisedUrl ??
-      snapshot.config.gateway.publicUrl?.replace(/\/+$/, '') ??
-      requestOrigin(req, snapshot.config.gateway.trustedProxies);
+    const origin = cardOrigin(snapshot.config, req);
     const card = renderAgentCard(snapshot.config, origin);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);

@@ -5,6 +5,7 @@ import { buildAgentCard, matchesIfNoneMatch, renderAgentCard } from './agent-car
 interface AgentEntry {
   id: string;
   name?: string;
+  description?: string;
   identity?: { name: string };
 }
 
@@ -23,8 +24,9 @@ describe('agent card', () => {
     expect(card.skills.map((s) => s.id)).toEqual(['main', 'support', 'ops']);
     expect(card.skills[1]).toEqual({ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] });
     expect(card.supportedInterfaces).toEqual([{ url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-    expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false });
-    expect(card.defaultInputModes).toEqual(['text/plain']);
+    expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: true });
+    // Text, and the file media types channels.a2a.files accepts by default.
+    expect(card.defaultInputModes).toEqual(['text/plain', 'text/*', 'application/json']);
     expect(card.defaultOutputModes).toEqual(['text/plain']);
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
@@ -37,8 +39,13 @@ describe('agent card', () => {
   });
 
   it('never publishes operator text beyond agent ids and the first identity name', async () => {
-    const withDescription = [{ ...agent('main', 'M'), name: 'Secret internal codename' }];
+    const withDescription = [{ ...agent('main', 'M'), name: 'Secret internal codename', description: 'Handles the payroll codename' }];
     expect(JSON.stringify(buildAgentCard(await config(null, withDescription), 'http://h'))).not.toContain('codename');
+  });
+
+  it('lists the media types the operator accepts as input modes', async () => {
+    const c = (await snapshotFrom({ channels: { a2a: { files: { mediaTypes: ['text/plain', 'image/png'] } } } })).config;
+    expect(buildAgentCard(c, 'http://h').defaultInputModes).toEqual(['text/plain', 'image/png']);
   });
 
   it('renders a stable strong ETag that changes with the origin', async () => {

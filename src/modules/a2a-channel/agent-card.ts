@@ -8,7 +8,7 @@ export interface AgentCard {
   description: string;
   version: string;
   supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC'; protocolVersion: typeof A2A_PROTOCOL_VERSION }>;
-  capabilities: { streaming: boolean; pushNotifications: boolean };
+  capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean };
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: Array<{ id: string; name: string; description: string; tags: string[] }>;
@@ -26,9 +26,12 @@ export const A2A_ENDPOINT_PATH = '/a2a/v1';
 const GATEWAY_VERSION = process.env.npm_package_version ?? '0.1.0';
 /**
  * Fixed on purpose: the card is public, so nothing an operator wrote (agent descriptions, prompts) crosses
- * the discovery boundary — only agent ids and the first exposed agent's identity name.
+ * the discovery boundary — only agent ids and the first exposed agent's identity name. Authenticated peers
+ * read the rest on the extended card (extended-agent-card.ts).
  */
-const CARD_DESCRIPTION = 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.';
+const CARD_DESCRIPTION =
+  'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+  'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.';
 
 /** Exposed agents per config object: read on every SendMessage, and a snapshot never changes. */
 const exposedByConfig = new WeakMap<NormalizedConfig, ResolvedAgent[]>();
@@ -57,14 +60,19 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
     description: CARD_DESCRIPTION,
     version: GATEWAY_VERSION,
     supportedInterfaces: [{ url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
-    // Truthful: SendStreamingMessage and push configs answer -32004.
-    capabilities: { streaming: false, pushNotifications: false },
-    defaultInputModes: ['text/plain'],
+    // Truthful: SendStreamingMessage answers -32004, push configs -32003; GetExtendedAgentCard works.
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+    defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
   };
+}
+
+/** Text, plus the media types `channels.a2a.files` accepts in file parts (ranges such as `text/*` as written). */
+function inputModes(config: NormalizedConfig): string[] {
+  return [...new Set(['text/plain', ...config.channels.a2a.files.mediaTypes])];
 }
 
 /** Rendered cards per config object and origin; a snapshot is immutable, so its cards never go stale. */

@@ -29,6 +29,7 @@ export const RPC_CODES = {
   taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
+  contentTypeNotSupported: -32005,
   versionNotSupported: -32009,
 } as const;
 
@@ -45,6 +46,7 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.TaskNotCancelable]: RPC_CODES.taskNotCancelable,
   [ErrorCode.PushNotificationNotSupported]: RPC_CODES.pushNotificationNotSupported,
   [ErrorCode.VersionNotSupported]: RPC_CODES.versionNotSupported,
+  [ErrorCode.ContentTypeNotSupported]: RPC_CODES.contentTypeNotSupported,
   [ErrorCode.ConfigInvalid]: RPC_CODES.serverError,
   [ErrorCode.Unauthenticated]: RPC_CODES.serverError,
   [ErrorCode.Forbidden]: RPC_CODES.serverError,
@@ -71,6 +73,7 @@ const A2A_REASON_BY_CODE: Readonly<Partial<Record<ErrorCode, string>>> = Object.
   [ErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
   [ErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
   [ErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
+  [ErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
 });
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';

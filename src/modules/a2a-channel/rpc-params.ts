@@ -1,16 +1,20 @@
 import { TASK_STATES, type TaskState } from '../../common/a2a-protocol';
+import type { A2aFilePolicy } from '../config';
 import { CONTEXT_ID_PATTERN } from './a2a-limits';
 import { invalidParams } from './json-rpc';
-import { extractMessageText, truncateUtf8 } from './message-text';
+import { type FilePart, readMessageParts } from './message-parts';
+import { truncateUtf8 } from './message-text';
 
 /** A validated SendMessage request. */
 export interface SendMessageInput {
   messageId: string;
   /** Absent: the gateway opens a new context. */
   contextId?: string;
-  /** Extracted, possibly truncated text. */
+  /** The text and data parts, possibly truncated; may be empty when the message carries files. */
   text: string;
   truncated: boolean;
+  /** The file parts, checked against the operator's policy. */
+  files: FilePart[];
   /** `configuration.returnImmediately: true` (or A2A 0.3 `blocking: false`). */
   returnImmediately: boolean;
   /** A task the message claims to continue. */
@@ -25,10 +29,11 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
 }
 
 /**
- * Validates SendMessage params. The message role is checked for shape only: it is never taken
- * as identity (the authenticated peer is the sender whatever the role says). See docs/a2a.md#sending-tasks.
+ * Validates SendMessage params; file parts against `files` (`channels.a2a.files`). The message role is checked
+ * for shape only: it is never taken as identity (the authenticated peer is the sender whatever the role says).
+ * See docs/a2a.md#sending-tasks.
  */
-export function parseSendMessageParams(params: unknown): SendMessageInput {
+export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): SendMessageInput {
   const p = asObject(params, 'params');
   const message = asObject(p.message, 'params.message');
   if (typeof message.messageId !== 'string' || !message.messageId) throw invalidParams('message.messageId is required');
@@ -57,8 +62,17 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
     returnImmediately = immediate === true || blocking === false;
   }
 
-  const { text, truncated } = truncateUtf8(extractMessageText(message.parts));
-  return { messageId: message.messageId, contextId, text, truncated, returnImmediately, ...(taskId !== undefined ? { taskId } : {}) };
+  const parts = readMessageParts(message.parts, files);
+  const { text, truncated } = truncateUtf8(parts.text);
+  return {
+    messageId: message.messageId,
+    contextId,
+    text,
+    truncated,
+    files: parts.files,
+    returnImmediately,
+    ...(taskId !== undefined ? { taskId } : {}),
+  };
 }
 
 /**

@@ -69,6 +69,8 @@ export interface ResolvedAgent {
   /** `provider/model`. */
   model: string;
   identity: { name?: string; emoji?: string; avatar?: string };
+  /** Operator-written; published only on the authenticated extended Agent Card. */
+  description?: string;
   sandbox: { mode: 'off' | 'all'; scope?: 'session' | 'agent' | 'shared' };
   tools: { allow: string[]; deny: string[] };
   extraCollections: MemoryCollectionSettings[];
@@ -132,6 +134,15 @@ export interface A2aChannelSettings {
   /** Null = all agents. */
   exposeAgents: string[] | null;
   peers: Record<string, A2aPeerSettings>;
+  files: A2aFilePolicy;
+}
+
+/** What peers may attach to a message (docs/a2a.md#files). */
+export interface A2aFilePolicy {
+  /** Most decoded bytes of all raw parts of one message. */
+  maxBytes: number;
+  /** Accepted media ranges, lowercase: `type/subtype`, `type/*`, or an asterisk on both sides (any type). */
+  mediaTypes: string[];
 }
 
 export interface HttpChannelSettings {

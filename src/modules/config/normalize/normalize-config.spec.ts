@@ -62,6 +62,7 @@ describe('normalizeConfig', () => {
       rateLimitPerMinute: 30,
       exposeAgents: null,
       peers: {},
+      files: { maxBytes: 1048576, mediaTypes: ['text/*', 'application/json'] },
     });
     expect(config.channels.http).toEqual({ enabled: false, accounts: {} });
     expect(config.bindings).toEqual([]);

@@ -230,6 +230,10 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
       rateLimitPerMinute: a2a?.rateLimitPerMinute ?? defaults.a2a.rateLimitPerMinute,
       exposeAgents,
       peers,
+      files: {
+        maxBytes: a2a?.files?.maxBytes ?? defaults.a2a.files.maxBytes,
+        mediaTypes: (a2a?.files?.mediaTypes ?? defaults.a2a.files.mediaTypes).map((t) => t.toLowerCase()),
+      },
     },
     http: { enabled: c?.http?.enabled ?? defaults.http.enabled, accounts },
   };

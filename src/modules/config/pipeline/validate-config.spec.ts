@@ -288,6 +288,42 @@ describe('validateConfig', () => {
     });
   });
 
+  describe('A2A file policy (channels.a2a.files)', () => {
+    const filesErrors = (files: unknown) => errorsOf({ channels: { a2a: { files } } });
+
+    it('accepts byte counts 0..16 MiB and media ranges in any case', () => {
+      expect(filesErrors({ maxBytes: 0, mediaTypes: ['*/*', 'Image/PNG', 'text/*', 'application/vnd.api+json'] })).toEqual([]);
+      expect(filesErrors({ maxBytes: 16 * 1024 * 1024, mediaTypes: [] })).toEqual([]);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['a negative maxBytes', { maxBytes: -1 }, 'channels.a2a.files.maxBytes: must not be less than 0 (got -1)'],
+      ['a fractional maxBytes', { maxBytes: 1.5 }, 'channels.a2a.files.maxBytes: must be an integer number (got 1.5)'],
+      ['a maxBytes over 16 MiB', { maxBytes: 16 * 1024 * 1024 + 1 }, 'channels.a2a.files.maxBytes: must not be greater than 16777216 (got 16777217)'],
+      ['mediaTypes that is not an array', { mediaTypes: 'text/plain' }, 'channels.a2a.files.mediaTypes: must be an array (got a string)'],
+      ['a media type list holding a number', { mediaTypes: ['text/plain', 5] }, 'channels.a2a.files.mediaTypes: each value in mediaTypes must be a string'],
+      [
+        'entries that are not media ranges',
+        { mediaTypes: ['text/plain', 'image', '*/png', 'text/*; q=1'] },
+        'channels.a2a.files.mediaTypes: each entry must be a media type such as "text/plain", "text/*" or "*/*" (not "image", "*/png", "text/*; q=1")',
+      ],
+      ['a misspelt key', { maxbytes: 1 }, 'channels.a2a.files.maxbytes: unknown key (did you mean "maxBytes"?)'],
+      ['files that is not an object', 'all', 'channels.a2a.files: must be an object (got a string)'],
+    ])('refuses %s, naming it', (_what, files, message) => {
+      expect(filesErrors(files)).toEqual([message]);
+    });
+  });
+
+  it('refuses an agent description that is empty, over 1000 characters or not a string', () => {
+    expect(errorsOf({ agents: { list: [{ id: 'a', description: '' }, { id: 'b', description: 7 }] } })).toEqual([
+      'agents.list[0].description: must be longer than or equal to 1 characters (got "")',
+      'agents.list[1].description: must be a string (got 7)',
+    ]);
+    expect(errorsOf({ agents: { entries: { c: { description: 'x'.repeat(1001) } } } })[0]).toMatch(
+      /^agents\.entries\.c\.description: must be shorter than or equal to 1000 characters/,
+    );
+  });
+
   it('tolerates a missing secret the substitution step already reported, and nothing else', () => {
     const doc = { channels: { a2a: { peers: { hermes: {} } } } };
     expect(errorsOf(doc)).toEqual(['channels.a2a.peers.hermes.token: is required']);
