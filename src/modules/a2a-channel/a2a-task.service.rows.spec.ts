@@ -4,6 +4,7 @@ import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { RoutingService } from '../routing/routing.service';
 import type { AgentRunner } from '../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../runtime/run-registry';
+import { A2aAttachments } from './a2a-attachments';
 import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import type { TaskStore } from './task-store.port';
@@ -53,7 +54,14 @@ async function setup(replyTimeoutMs = 60_000) {
     shutdown: async () => undefined,
   };
   const config = new ServingConfigStore(await snapshotFrom({ agents: { list: [{ id: 'main' }] }, channels: { a2a: { replyTimeoutMs } } }));
-  const service = new A2aTaskService(config, new RoutingService(config), runner, recording, { now: () => Date.now() });
+  const service = new A2aTaskService(
+    config,
+    new RoutingService(config),
+    runner,
+    recording,
+    { now: () => Date.now() },
+    new A2aAttachments({ stateDir: dir }),
+  );
   const reply = (text: string) => {
     const [runId, finish] = [...finishers][finishers.size - 1];
     finish(runs.update(runId, { status: 'completed', reply: text }));
