@@ -191,5 +191,15 @@ describe('A2A 0.3 interop with the @a2a-js/sdk 0.3 client (e2e)', () => {
       // Without a header the 1.0 name is read as 1.0.
       expect((await post(sendMessage)).body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     });
+
+    it('a version that is not served is -32009 for a 0.3-named call too, with the ErrorInfo listing 0.3 and 1.0', async () => {
+      const res = await post(v03Send('user'), { 'A2A-Version': '0.2' });
+      expect(res.body.error).toMatchObject({
+        code: -32009,
+        data: [
+          expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED', metadata: { requestedVersion: '0.2', supportedVersions: '0.3,1.0' } }),
+        ],
+      });
+    });
   });
 });

@@ -35,4 +35,8 @@ describe('A2A-Version negotiation', () => {
     }
     for (const method of ['SendMessage', 'GetTask', 'CancelTask', 'ListTasks', 'Nope']) expect(wireVersionOf({}, method)).toBe('1.0');
   });
+
+  it('answers a version that is not served in the 1.0 form, which can list the served ones', () => {
+    expect(wireVersionOf(readRequestVersion('0.2'), 'message/send')).toBe('1.0');
+  });
 });

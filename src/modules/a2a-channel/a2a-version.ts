@@ -55,8 +55,10 @@ export function readRequestVersion(version: string): RequestVersion {
  * The version one call is read and answered in: the declared one; without a declaration, 0.3 for a method
  * named the 0.3 way (`message/send`, `tasks/get`: a `/` in the name) and 1.0 for every other name
  * (`SendMessage`). The specification reads a missing `A2A-Version` as 0.3, but a 1.0 method name has no
- * meaning in 0.3, so a call that uses one can only be meant as 1.0 (docs/decisions.md#a2a-channel).
+ * meaning in 0.3, so a call that uses one can only be meant as 1.0 (docs/decisions.md#a2a-channel). A request
+ * that declared a version not served gets its -32009 in the 1.0 form, whose ErrorInfo lists the versions that are.
  */
 export function wireVersionOf(version: RequestVersion, method: string): A2aWireVersion {
+  if (version.problem) return '1.0';
   return version.declared ?? (method.includes('/') ? '0.3' : '1.0');
 }
