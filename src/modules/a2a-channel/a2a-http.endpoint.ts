@@ -10,7 +10,7 @@ import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer } from './peer-auth';
 import { readLimitedBody } from './request-body';
 import { cardOrigin } from './request-origin';
-import { requestedA2aVersion, versionProblem } from './a2a-version';
+import { readRequestVersion, requestedA2aVersion } from './a2a-version';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
 const RPC_PATHS = new Set(['/v1', '/v1/']);
@@ -75,7 +75,7 @@ export class A2aHttpEndpoint {
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
     const caller = { peer, origin: () => cardOrigin(config, req) };
-    const out = maskSecrets(await this.rpc.handle(caller, body.bytes, versionProblem(requestedA2aVersion(req))));
+    const out = maskSecrets(await this.rpc.handle(caller, body.bytes, readRequestVersion(requestedA2aVersion(req))));
     if (res.destroyed || res.headersSent) return;
     if (!out) {
       res.writeHead(200, { 'Content-Length': '0' });

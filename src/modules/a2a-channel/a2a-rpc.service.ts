@@ -19,6 +19,8 @@ import {
   RPC_CODES,
 } from './json-rpc';
 import { RATE_LIMITER, RateLimiter } from './rate-limiter';
+import { type RequestVersion, wireVersionOf } from './a2a-version';
+import { wireCodec } from './a2a-wire-codec';
 
 const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
 const INVALID_REQUEST = { code: RPC_CODES.invalidRequest, message: 'Invalid Request' };
@@ -65,8 +67,12 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** `versionError`: the request asked for an A2A version this endpoint does not speak; every call gets it. */
-  async handle(caller: A2aCaller, body: Buffer, versionError?: AppError): Promise<string> {
+  /**
+   * `version`: what the request declared (`A2A-Version`); each call is answered in that version, or, without
+   * one, in the version its method name belongs to. A declared version this endpoint does not speak is the
+   * answer to every call.
+   */
+  async handle(caller: A2aCaller, body: Buffer, version: RequestVersion = {}): Promise<string> {
     const { peer } = caller;
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
     // Every entry counts, valid or not, so garbage cannot be sent for free; limit 0 switches the limiter off.
@@ -79,7 +85,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     }
     if (!Array.isArray(payload)) {
       if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(caller, parseEntry(payload), admit(), versionError);
+      const response = await this.process(caller, parseEntry(payload), admit(), version);
       return response ? serialize(response) : '';
     }
     if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
@@ -87,7 +93,7 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
     // Slots are taken in entry order before anything runs; the entries then run concurrently.
     const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
-    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, versionError)));
+    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, version)));
     return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
   }
 
@@ -117,23 +123,25 @@ export class A2aRpcService implements OnModuleInit, OnModuleDestroy {
     caller: A2aCaller,
     entry: ParsedEntry,
     allowed: boolean,
-    versionError?: AppError,
+    version: RequestVersion,
   ): Promise<JsonRpcResponse | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
     const call = entry.kind === 'call';
+    const wire = wireCodec(wireVersionOf(version, entry.method));
     try {
       // Before the method: what a method means depends on the version it is asked in.
-      if (versionError) throw versionError;
+      if (version.problem) throw version.problem;
       const operation = resolveA2aMethod(entry.method);
       if (jsonDepthExceeds(entry.params, MAX_PARAMS_DEPTH)) {
         throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
       }
-      const result = await this.run(operation, caller, entry.params, call);
-      return call ? resultResponse(id, result) : undefined;
+      const result = await this.run(operation, caller, wire.params(operation, entry.params), call);
+      return call ? resultResponse(id, wire.result(operation, result)) : undefined;
     } catch (err) {
-      if (err instanceof AppError && err.code !== ErrorCode.Internal) return call ? errorResponse(id, jsonRpcErrorOf(err)) : undefined;
+      if (err instanceof AppError && err.code !== ErrorCode.Internal)
+        return call ? errorResponse(id, wire.error(jsonRpcErrorOf(err))) : undefined;
       // Internals stay in the log; the peer learns only that it failed.
       this.logger.error(`A2A ${entry.method} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
       return call ? errorResponse(id, INTERNAL) : undefined;

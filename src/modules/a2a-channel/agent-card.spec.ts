@@ -57,6 +57,30 @@ describe('agent card', () => {
     expect(JSON.parse(a.body).supportedInterfaces[0].url).toBe('http://a/a2a/v1');
   });
 
+  it('renders the same card in its 0.3 form: main url, preferred transport, 0.3 security spelling', async () => {
+    const c = await config(['support']);
+    const v10 = renderAgentCard(c, 'https://claw.example');
+    const v03 = renderAgentCard(c, 'https://claw.example', '0.3');
+    expect(renderAgentCard(c, 'https://claw.example', '0.3')).toBe(v03);
+    expect(v03.etag).not.toBe(v10.etag);
+    expect(JSON.parse(v03.body)).toEqual({
+      protocolVersion: '0.3.0',
+      name: 'Support Bot',
+      description: buildAgentCard(c, 'x').description,
+      version: buildAgentCard(c, 'x').version,
+      url: 'https://claw.example/a2a/v1',
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [{ url: 'https://claw.example/a2a/v1', transport: 'JSONRPC' }],
+      capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+      defaultInputModes: ['text/plain', 'text/*', 'application/json'],
+      defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      security: [{ bearer: [] }],
+      supportsAuthenticatedExtendedCard: true,
+    });
+  });
+
   it('matches If-None-Match lists, weak forms and *', () => {
     expect(matchesIfNoneMatch('"x", "abc"', '"abc"')).toBe(true);
     expect(matchesIfNoneMatch('W/"abc"', '"abc"')).toBe(true);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
+import { A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../common/a2a-protocol';
 import type { NormalizedConfig, ResolvedAgent } from '../config';
+import { toV03AgentCard } from './agent-card-v03';
 
 /** The A2A 1.0 AgentCard fields this gateway publishes (proto JSON names, as `@a2a-js/sdk` reads them). */
 export interface AgentCard {
@@ -77,18 +78,21 @@ function inputModes(config: NormalizedConfig): string[] {
 
 /** Rendered cards per config object and origin; a snapshot is immutable, so its cards never go stale. */
 const rendered = new WeakMap<NormalizedConfig, Map<string, RenderedCard>>();
-/** Origins come from Host headers: bound the per-snapshot cache so odd hosts cannot grow it. */
-const MAX_ORIGINS_PER_SNAPSHOT = 32;
+/** Origins come from Host headers: bound the per-snapshot cache (both versions' cards) so odd hosts cannot grow it. */
+const MAX_ORIGINS_PER_SNAPSHOT = 64;
 
-export function renderAgentCard(config: NormalizedConfig, origin: string): RenderedCard {
+/** The card in the version's form: 1.0 as built, 0.3 translated from it (agent-card-v03.ts). */
+export function renderAgentCard(config: NormalizedConfig, origin: string, version: A2aWireVersion = '1.0'): RenderedCard {
   let byOrigin = rendered.get(config);
   if (!byOrigin) rendered.set(config, (byOrigin = new Map<string, RenderedCard>()));
-  let card = byOrigin.get(origin);
+  const key = `${version} ${origin}`;
+  let card = byOrigin.get(key);
   if (!card) {
-    const body = JSON.stringify(buildAgentCard(config, origin));
+    const built = buildAgentCard(config, origin);
+    const body = JSON.stringify(version === '0.3' ? toV03AgentCard(built) : built);
     card = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     if (byOrigin.size >= MAX_ORIGINS_PER_SNAPSHOT) byOrigin.clear();
-    byOrigin.set(origin, card);
+    byOrigin.set(key, card);
   }
   return card;
 }

@@ -1,5 +1,6 @@
 import { deepFreeze } from '../../common/deep-freeze';
 import type { AgentMapEntryConfig, MemoryCollectionConfig } from './schema/agents.schema';
+import type { A2aPeerConfig } from './schema/channels.schema';
 import type { ModelProviderConfig } from './schema/models.schema';
 import type { OpenClawConfig } from './schema/openclaw.schema';
 
@@ -30,6 +31,8 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
     memoryCollection: DefaultsFor<Pick<MemoryCollectionConfig, 'pattern'>>;
     /** `models.providers.<name>`, built in or not. */
     modelProvider: DefaultsFor<ModelProviderConfig>;
+    /** `channels.a2a.peers.<name>`. */
+    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion'>>;
   };
 }
 
@@ -112,5 +115,6 @@ export const CONFIG_DEFAULTS = deepFreeze({
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
     modelProvider: { headers: {}, timeoutMs: 120_000 },
+    a2aPeer: { protocolVersion: '1.0' },
   },
 } as const satisfies ConfigDefaultsShape);

@@ -1,6 +1,7 @@
 import type { ConfigIssue } from './pipeline/config-issue';
 import type { FileStamp } from './pipeline/file-stamp';
 import type { AdminRole } from '../../common/auth/roles';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 
 /**
  * The normalized, fully-defaulted config every service reads. Produced by the pipeline from a validated
@@ -123,6 +124,8 @@ export interface A2aPeerSettings {
   token?: string;
   url?: string;
   outboundToken?: string;
+  /** The A2A version outbound calls to this peer speak. */
+  protocolVersion: A2aWireVersion;
   usable: boolean;
 }
 

@@ -56,7 +56,15 @@ describe('A2aSendService', () => {
   });
 
   it('records a reply with inter_session provenance from a2a:<peer>', async () => {
-    next = async () => ({ status: 'ok', peer: 'b', taskId: 't1', state: 'TASK_STATE_COMPLETED', reply: 'pong', method: 'SendMessage' });
+    next = async () => ({
+      status: 'ok',
+      peer: 'b',
+      taskId: 't1',
+      state: 'TASK_STATE_COMPLETED',
+      reply: 'pong',
+      method: 'SendMessage',
+      protocolVersion: '1.0',
+    });
     const result = await registry.call(everyone, 'a2a_send', { peer: 'b', text: 'ping', wait: true }, ctx('agent:main:main'));
     expect(result).toMatchObject({ status: 'ok', taskId: 't1', reply: 'pong' });
     expect(calls[0]).toEqual(['b', 'ping', { wait: true, signal: expect.any(AbortSignal) }]);
@@ -76,6 +84,7 @@ describe('A2aSendService', () => {
               state: 'TASK_STATE_COMPLETED',
               status: 'ok',
               method: 'SendMessage',
+              protocolVersion: '1.0',
               via: 'tool',
             },
           },
@@ -109,7 +118,14 @@ describe('A2aSendService', () => {
   });
 
   it('the operator path records in agent:<default>:a2a-outbound and turns failures into problems', async () => {
-    next = async () => ({ status: 'accepted', peer: 'b', taskId: 't2', state: 'TASK_STATE_WORKING', method: 'SendMessage' });
+    next = async () => ({
+      status: 'accepted',
+      peer: 'b',
+      taskId: 't2',
+      state: 'TASK_STATE_WORKING',
+      method: 'SendMessage',
+      protocolVersion: '1.0',
+    });
     expect(await service.sendAsOperator('b', { text: 'hi' })).toEqual({ status: 'accepted', taskId: 't2', state: 'TASK_STATE_WORKING' });
     expect(appended[0].key).toBe('agent:main:a2a-outbound');
 

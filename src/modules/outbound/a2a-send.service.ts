@@ -112,6 +112,7 @@ export class A2aSendService implements OnModuleInit {
           state: o.state,
           status: o.status,
           method: o.method,
+          protocolVersion: o.protocolVersion,
           via,
         },
       },

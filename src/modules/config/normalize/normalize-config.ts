@@ -204,7 +204,14 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
   const a2a = c?.a2a;
   const peers: Record<string, A2aPeerSettings> = {};
   for (const [name, peer] of a2a?.peers ?? []) {
-    peers[name] = { name, token: peer.token, url: peer.url, outboundToken: peer.outboundToken, usable: !!peer.token };
+    peers[name] = {
+      name,
+      token: peer.token,
+      url: peer.url,
+      outboundToken: peer.outboundToken,
+      protocolVersion: peer.protocolVersion ?? CONFIG_DEFAULTS.each.a2aPeer.protocolVersion,
+      usable: !!peer.token,
+    };
   }
   rejectSharedTokens(ctx, 'channels.a2a.peers', Object.values(peers));
   const exposeAgents = a2a?.exposeAgents?.length ? a2a.exposeAgents.map(normalizeAgentId) : null;

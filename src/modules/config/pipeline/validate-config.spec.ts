@@ -72,6 +72,15 @@ describe('validateConfig', () => {
     expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual(['gateway.reload.mode: must be one of: hybrid, off (got "poll")']);
   });
 
+  it('names the A2A versions a peer can be pinned to, and that a version is a quoted string', () => {
+    const peer = (protocolVersion: unknown) => errorsOf({ channels: { a2a: { peers: { iris: { token: 't', protocolVersion } } } } });
+    expect(peer('2.0')).toEqual(['channels.a2a.peers.iris.protocolVersion: must be the string "1.0" or "0.3" (got "2.0")']);
+    // What JSON5 makes of an unquoted 1.0.
+    expect(peer(1)).toEqual(['channels.a2a.peers.iris.protocolVersion: must be the string "1.0" or "0.3" (got 1)']);
+    expect(peer('0.3')).toEqual([]);
+    expect(peer('1.0')).toEqual([]);
+  });
+
   it('reports one message per field when the type is wrong, not every failed constraint', () => {
     const errors = validateConfig({
       channels: { a2a: { enabled: 'yes', replyTimeoutMs: 'slow', rateLimitPerMinute: 1.5, exposeAgents: 'main', advertisedUrl: 5 } },

@@ -2,6 +2,7 @@ import {
   IsArray,
   IsBoolean,
   IsDefined,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -12,6 +13,7 @@ import {
   MinLength,
   type ValidationArguments,
 } from 'class-validator';
+import { A2A_WIRE_VERSIONS, type A2aWireVersion } from '../../../common/a2a-protocol';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
@@ -72,6 +74,13 @@ export class A2aPeerConfig {
   @MinLength(1)
   @Describe('Bearer token we present to the peer.')
   outboundToken?: string;
+
+  @IsOptional()
+  // A bare 1.0 in JSON5 is the number 1: the message says a quoted string is meant.
+  @IsIn(A2A_WIRE_VERSIONS, { message: `must be the string ${A2A_WIRE_VERSIONS.map((v) => `"${v}"`).join(' or ')}` })
+  @Describe('A2A version we speak to the peer: "1.0" (falls back to 0.3 once if the peer does not know SendMessage) or "0.3".')
+  @Default(CONFIG_DEFAULTS.each.a2aPeer.protocolVersion)
+  protocolVersion?: A2aWireVersion;
 }
 
 @StrictObject('Inbound A2A v1.0 channel.')
