@@ -135,7 +135,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * CancelTask: an unknown (or another peer's) task is -32001, a finished one -32002. A running one has its run
    * aborted (the model request and the tool loop stop on the run's signal) and is answered once the run has
    * stopped: CANCELED — or -32002 when the run finished before the abort reached it (its result stands).
-   * Work the run started elsewhere (a sessions_send in another agent, an outbound task) is not stopped yet.
+   * The abort reaches the work the run started elsewhere (a sessions_send or sessions_spawn run in another session,
+   * an outbound task at a peer), and the run — so the task — ends only once that has stopped too.
    */
   async cancelTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseCancelTaskParams(params);
@@ -242,7 +243,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** Records the run's outcome unless the task is already terminal (expired, restarted): then the late result is dropped. */
   private async settle(taskId: string, run: RunRecord): Promise<void> {
-    const canceledWhy = run.status === 'aborted' ? this.canceled.get(taskId) : undefined;
+    // Canceled through A2A, or its run canceled by other means (the operator's run cancel); a shutdown's abort is a failure.
+    const canceledWhy =
+      run.status === 'aborted' ? (this.canceled.get(taskId) ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
     const outcome = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
     const updated = await this.store.transition(taskId, outcome, this.clock.now());
     if (updated) return this.release(updated);

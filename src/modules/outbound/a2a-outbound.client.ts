@@ -6,6 +6,7 @@ import { A2aOutboundError } from './a2a-outbound-error';
 import {
   isSettled,
   METHOD_NOT_FOUND,
+  TASK_NOT_CANCELABLE,
   PeerProtocolError,
   PeerTaskView,
   readSendResult,
@@ -31,6 +32,14 @@ export interface A2aOutboundOptions {
 export const MAX_REPLY_CHARS = 65_536;
 /** Consecutive GetTask transport failures tolerated while waiting (a peer restarting, a dropped socket). */
 const MAX_POLL_FAILURES = 3;
+/**
+ * How long the CancelTask sent for an aborted run may take (docs/decisions.md#outbound): the aborted run waits
+ * for it, so a peer that does not answer must not hold that run for the transport's full 30 s.
+ */
+export const OUTBOUND_CANCEL_TIMEOUT_MS = 5_000;
+
+/** What the peer said to our CancelTask: its task's state, or why the cancel did not go through. */
+export type A2aCancelOutcome = { canceled: true; state: TaskState } | { canceled: false; state?: TaskState; error: string };
 
 export interface A2aSendOutcome {
   /**
@@ -90,6 +99,27 @@ export class A2aOutboundClient {
     const view = parsed(peer, () => readSendResult(result));
     if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, method);
     return this.waitForTask(peer.name, view, method, started, options.signal);
+  }
+
+  /**
+   * CancelTask for a task we sent (best effort, at most OUTBOUND_CANCEL_TIMEOUT_MS; never throws): `tasks/cancel`
+   * when the task was sent as `message/send`. A -32002 answer means the task was already over at the peer.
+   */
+  async cancel(peerName: string, taskId: string, sendMethod: string): Promise<A2aCancelOutcome> {
+    const method = sendMethod === A2A_LEGACY_METHODS.sendMessage ? A2A_LEGACY_METHODS.cancelTask : A2A_METHODS.cancelTask;
+    try {
+      const peer = resolveOutboundPeer(this.config.current(), peerName);
+      const raw = await callPeer(this.transport, peer, method, { id: taskId }, { timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS });
+      const view = parsed(peer, () => readTask(raw));
+      return view.state === 'TASK_STATE_CANCELED'
+        ? { canceled: true, state: view.state }
+        : { canceled: false, state: view.state, error: `peer ${peerName} answered CancelTask with ${view.state}` };
+    } catch (err) {
+      if (err instanceof A2aOutboundError && err.rpcCode === TASK_NOT_CANCELABLE) {
+        return { canceled: false, error: `peer ${peerName}: task ${taskId} was already over` };
+      }
+      return { canceled: false, error: (err as Error).message };
+    }
   }
 
   private async waitForTask(

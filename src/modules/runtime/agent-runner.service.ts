@@ -9,6 +9,7 @@ import {
   type SessionStore,
   type TranscriptLine,
 } from '../sessions';
+import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';
@@ -139,6 +140,8 @@ export class AgentRunner implements OnModuleDestroy {
       meta: input.meta,
     });
 
+    // Work the run's tools start elsewhere; an abort reaches it and the run ends only once it has stopped.
+    const cascade = new AbortCascade(signal, (err) => this.logger.warn(`run ${runId}: stopping work it started failed: ${err.message}`));
     try {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
@@ -169,12 +172,15 @@ export class AgentRunner implements OnModuleDestroy {
           meta: input.meta,
         });
         for (const call of response.toolCalls) {
-          const result = await this.callTool(agent, call, input, runId, signal);
+          // Checked before every tool, not only every round: an aborted run starts nothing new.
+          if (signal.aborted) throw signal.reason;
+          const result = await this.callTool(agent, call, input, runId, signal, cascade);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
         this.runs.update(runId, { toolRounds: round + 1 });
       }
     } catch (err) {
+      if (signal.aborted) await cascade.settled();
       const outcome = failure(signal, err as Error);
       await this.sessions
         .append(input.sessionKey, { role: 'system', text: `run ${outcome.status}: ${outcome.error}`, runId, meta: input.meta })
@@ -184,13 +190,21 @@ export class AgentRunner implements OnModuleDestroy {
     }
   }
 
-  private async callTool(agent: ResolvedAgent, call: ToolCall, input: StartRunInput, runId: string, signal: AbortSignal): Promise<string> {
+  private async callTool(
+    agent: ResolvedAgent,
+    call: ToolCall,
+    input: StartRunInput,
+    runId: string,
+    signal: AbortSignal,
+    cascade: AbortCascade,
+  ): Promise<string> {
     const result = await this.tools.call(agent, call.name, call.arguments, {
       sessionKey: input.sessionKey,
       agentId: agent.id,
       runId,
       signal,
       provenance: input.provenance,
+      onAbort: (stop) => cascade.add(stop),
     });
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });

@@ -3,6 +3,7 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { ResolvedAgent } from '../config';
 import type { InterSessionProvenance } from '../sessions';
 import type { ToolSpec } from './model-provider.port';
+import type { StopWork } from './abort-cascade';
 import { ToolResult, toolResultFromError } from './tool-result';
 import { AppError } from '../../common/errors/app-error';
 
@@ -14,6 +15,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Provenance of the message being answered (carries the agent-to-agent chain). */
   provenance?: InterSessionProvenance;
+  /**
+   * Ties work the tool started outside this run (a run in another session, a task at a peer) to the run's
+   * abort: `stop` is called when the run is aborted (at once if it already is), and the run ends only after
+   * the promise `stop` returns has settled (docs/runtime.md#aborts-and-shutdown). Absent when no run is calling (the admin API).
+   */
+  onAbort?(stop: StopWork): void;
 }
 
 export type { ToolResult } from './tool-result';

@@ -25,8 +25,9 @@ describe('SessionsSendFlow announce delivery', () => {
     );
     // Every step completes at once with the text the announce step would post.
     const runs = new RunRegistry();
-    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun'> = {
+    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun' | 'abortRun'> = {
       waitForRun: (runId, timeoutMs) => runs.wait(runId, timeoutMs),
+      abortRun: (runId, reason) => runs.abort(runId, reason),
       startRun: (input) => {
         const { record: started } = runs.create(input.sessionKey, 'expert');
         const done = runs.update(started.runId, { status: 'completed', reply: 'posted text', endedAt: new Date().toISOString() });
