@@ -13,6 +13,7 @@ import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
 import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
+import { RequestInputTool } from './request-input.tool';
 import { TASK_STORE } from './task-store.port';
 
 /**
@@ -38,6 +39,7 @@ import { TASK_STORE } from './task-store.port';
       inject: [GATEWAY_OPTIONS],
     },
     A2aTaskService,
+    RequestInputTool,
     A2aRpcService,
     A2aHttpEndpoint,
     A2aAdminService,

@@ -35,6 +35,8 @@ export interface StartRunInput {
   create?: SessionCreateOptions;
   /** Written to the transcript lines of this run (e.g. the agent-to-agent step). */
   meta?: Record<string, unknown>;
+  /** Per-run tools (`AgentTool.perRun`) this run is offered, e.g. request_input for a run of an A2A task. */
+  perRunTools?: readonly string[];
 }
 
 export interface RunHandle {
@@ -147,7 +149,7 @@ export class AgentRunner implements OnModuleDestroy {
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
       // The agent is fixed for the run and tools are registered once at boot: one list serves every round.
-      const tools = this.tools.toolsFor(agent);
+      const tools = this.tools.toolsFor(agent, input.perRunTools);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
         const response = await model.provider.complete(model.settings, { agentId, model: model.model, system, messages, tools, signal });
@@ -205,6 +207,7 @@ export class AgentRunner implements OnModuleDestroy {
       signal,
       provenance: input.provenance,
       onAbort: (stop) => cascade.add(stop),
+      perRunTools: input.perRunTools,
     });
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });

@@ -21,11 +21,18 @@ export interface ToolContext {
    * the promise `stop` returns has settled (docs/runtime.md#aborts-and-shutdown). Absent when no run is calling (the admin API).
    */
   onAbort?(stop: StopWork): void;
+  /** The per-run tools this run was offered (StartRunInput.perRunTools). */
+  perRunTools?: readonly string[];
 }
 
 export type { ToolResult } from './tool-result';
 
 export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
+  /**
+   * Offered only to runs whose starter names it in `perRunTools` — a tool that needs what only that kind of run has
+   * (request_input needs an A2A task to ask through). Other tools are offered to every run.
+   */
+  perRun?: boolean;
   handler(ctx: ToolContext, args: A): Promise<ToolResult>;
 }
 
@@ -53,9 +60,9 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** The tools this agent may use, in registration order. */
-  toolsFor(agent: Pick<ResolvedAgent, 'tools'>): AgentTool[] {
-    return [...this.tools.values()].map((t) => t.tool).filter((t) => isToolAllowed(agent, t.name));
+  /** The tools this agent may use in a run offered `perRunTools`, in registration order. */
+  toolsFor(agent: Pick<ResolvedAgent, 'tools'>, perRunTools: readonly string[] = []): AgentTool[] {
+    return [...this.tools.values()].map((t) => t.tool).filter((t) => isOffered(t, perRunTools) && isToolAllowed(agent, t.name));
   }
 
   /**
@@ -71,11 +78,11 @@ export class ToolRegistry {
   /** Runs a tool call from the model; never throws — every failure becomes an error result. */
   async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.tools.get(name);
-    if (!entry || !isToolAllowed(agent, name)) {
+    if (!entry || !isOffered(entry.tool, ctx.perRunTools ?? []) || !isToolAllowed(agent, name)) {
       return {
         status: 'error',
         error: `unknown tool "${name}"; available: ${
-          this.toolsFor(agent)
+          this.toolsFor(agent, ctx.perRunTools)
             .map((t) => t.name)
             .join(', ') || 'none'
         }`,
@@ -92,6 +99,10 @@ export class ToolRegistry {
       return { status: 'error', error: `${name} failed: ${(err as Error).message}` };
     }
   }
+}
+
+function isOffered(tool: AgentTool, perRunTools: readonly string[]): boolean {
+  return !tool.perRun || perRunTools.includes(tool.name);
 }
 
 /** `tools.allow/deny` of an agent: deny wins; an empty allow list allows everything. */
