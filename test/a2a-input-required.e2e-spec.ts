@@ -3,6 +3,7 @@ import type { Message, Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import request from 'supertest';
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
+import { ToolRegistry } from '../src/modules/runtime/tool-registry';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { agentBrain } from './support/agent-brain';
@@ -214,6 +215,22 @@ describe('A2A INPUT_REQUIRED and multi-turn (e2e)', () => {
       status: 'timeout',
       error: expect.stringContaining('channels.a2a.inputTimeoutMs'),
     });
+  });
+
+  it('names what is wrong in a bad request_input call or a bad channels.a2a.inputTimeoutMs, and keeps serving', async () => {
+    const registry = gw.app.get(ToolRegistry);
+    expect(registry.argumentError('request_input', {})).toBe('missing required argument "question"');
+    expect(registry.argumentError('request_input', { question: '   ' })).toContain('argument "question"');
+    expect(registry.argumentError('request_input', { question: 'x'.repeat(4001) })).toContain('argument "question"');
+    expect(registry.argumentError('request_input', { question: 'Which?', to: 'iris' })).toBe('unknown argument "to"');
+    const bad = await request(gw.url)
+      .post('/admin/config/validate')
+      .send({ channels: { a2a: { inputTimeoutMs: 'forever' } } })
+      .expect(422);
+    expect(bad.body.errors).toContainEqual(
+      expect.objectContaining({ path: 'channels.a2a.inputTimeoutMs', message: expect.stringContaining('must be an integer number') }),
+    );
+    expect((await rpc('GetTask', { id: 'no-such-task' })).error?.code).toBe(-32001);
   });
 
   it('request_input is offered only to runs of A2A tasks', async () => {
