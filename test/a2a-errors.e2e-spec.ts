@@ -139,11 +139,11 @@ describe('A2A endpoint error paths (e2e)', () => {
     ['a contextId outside ^[A-Za-z0-9._:-]{1,128}$ → -32602', () => post(send('hi', { contextId: 'ctx/../../etc' })), 200, -32602],
     ['a taskId the peer does not own → -32001', () => post(send('hi', { taskId: 'task-1' })), 200, -32001, 'Task not found'],
     [
-      "a taskId of the peer's own task (continuation) → -32004",
+      "a taskId of the peer's own finished task → -32004",
       () => post(send('hi', { taskId: irisTaskId }), IRIS),
       200,
       -32004,
-      'omit taskId and reuse contextId',
+      'Task is already over: omit taskId and reuse contextId',
     ],
     [
       'a raw part without a media type (application/octet-stream is not accepted by default) → -32005',

@@ -101,7 +101,11 @@ describe('A2A 0.3 interop with the @a2a-js/sdk 0.3 client (e2e)', () => {
   it('message/send (blocking) answers a 0.3 task with the echo reply; the wire carries 0.3 names and no A2A-Version', async () => {
     const client = await connect(HERMES);
     const task = await send(client, { message: message([text('hello from 0.3')]) });
-    expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' }, history: [] });
+    expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    // The task's history in 0.3 form: the peer's message (the reply is the artifact).
+    expect(task.history).toEqual([
+      expect.objectContaining({ kind: 'message', role: 'user', taskId: task.id, parts: [{ kind: 'text', text: 'hello from 0.3' }] }),
+    ]);
     expect(task.artifacts).toEqual([{ artifactId: expect.any(String), parts: [{ kind: 'text', text: '[main] hello from 0.3' }] }]);
     expect(task.contextId).toMatch(/^ctx-[0-9a-f-]{36}$/);
     const [call] = rpcCalls().slice(-1);

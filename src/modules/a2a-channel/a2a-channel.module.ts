@@ -15,6 +15,7 @@ import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
+import { RequestInputTool } from './request-input.tool';
 import { TASK_STORE } from './task-store.port';
 
 /**
@@ -42,6 +43,7 @@ import { TASK_STORE } from './task-store.port';
     A2aAttachments,
     A2aTaskService,
     ExtendedAgentCardService,
+    RequestInputTool,
     A2aRpcService,
     A2aHttpEndpoint,
     A2aAdminService,

@@ -14,6 +14,7 @@ const stored = (extra: Partial<A2aTask> = {}): A2aTask => ({
   messageId: 'm1',
   state: 'TASK_STATE_COMPLETED',
   artifact: { artifactId: 'a1', text: 'the reply' },
+  history: [],
   createdAt: Date.UTC(2026, 0, 1),
   updatedAt: Date.UTC(2026, 0, 1, 0, 0, 1),
   ...extra,

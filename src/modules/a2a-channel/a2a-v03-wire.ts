@@ -30,7 +30,7 @@ export interface V03Message {
   messageId: string;
   contextId: string;
   taskId: string;
-  role: 'agent';
+  role: 'user' | 'agent';
   parts: V03Part[];
 }
 
@@ -40,7 +40,8 @@ export interface V03Task {
   contextId: string;
   status: { state: V03TaskState; timestamp: string; message?: V03Message };
   artifacts?: Array<{ artifactId: string; parts: V03Part[] }>;
-  history: [];
+  /** Absent when the 1.0 task leaves it out (`historyLength: 0`, ListTasks by default). */
+  history?: V03Message[];
 }
 
 /** 0.3 roles; the 1.0 names are understood too, since reading them costs nothing and refusing helps no one. */
@@ -127,7 +128,7 @@ export function taskToV03(task: Omit<WireTask, 'artifacts'> & Partial<Pick<WireT
     contextId: task.contextId,
     status,
     ...(task.artifacts ? { artifacts: task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map(textPartToV03) })) } : {}),
-    history: [],
+    ...(task.history ? { history: task.history.map(messageToV03) } : {}),
   };
 }
 
@@ -137,7 +138,7 @@ function messageToV03(message: WireMessage): V03Message {
     messageId: message.messageId,
     contextId: message.contextId,
     taskId: message.taskId,
-    role: 'agent',
+    role: message.role === 'ROLE_USER' ? 'user' : 'agent',
     parts: message.parts.map(textPartToV03),
   };
 }

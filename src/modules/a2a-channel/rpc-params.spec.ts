@@ -32,6 +32,17 @@ describe('parseSendMessageParams', () => {
     });
   });
 
+  it('reads configuration.historyLength (a non-negative integer) and the taskId of an answer', () => {
+    expect(parse({ ...message(), configuration: { historyLength: 2 } })).toMatchObject({ historyLength: 2 });
+    expect(parse({ ...message(), configuration: { historyLength: null } })).not.toHaveProperty('historyLength');
+    for (const bad of [-1, 0.5, 'all']) {
+      expect(failure(() => parse({ ...message(), configuration: { historyLength: bad } }))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('configuration.historyLength must be a non-negative integer'),
+      });
+    }
+  });
+
   it('accepts every documented role spelling, and requires one', () => {
     for (const role of ['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']) {
       expect(parse(message({ role })).text).toBe('hi');
@@ -86,8 +97,9 @@ describe('parseSendMessageParams', () => {
 
 describe('parseGetTaskParams', () => {
   it('reads the id, checks historyLength and ignores tenant', () => {
-    expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1' });
-    expect(parseGetTaskParams({ id: 't1', historyLength: 0 })).toEqual({ id: 't1' });
+    expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1', historyLength: 3 });
+    expect(parseGetTaskParams({ id: 't1', historyLength: 0 })).toEqual({ id: 't1', historyLength: 0 });
+    expect(parseGetTaskParams({ id: 't1', historyLength: null })).toEqual({ id: 't1' });
     for (const bad of [-1, 1.5, '3']) {
       expect(failure(() => parseGetTaskParams({ id: 't1', historyLength: bad }))).toMatchObject({
         code: -32602,

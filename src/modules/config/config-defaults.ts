@@ -104,6 +104,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     a2a: {
       enabled: false,
       replyTimeoutMs: 120_000,
+      inputTimeoutMs: 600_000,
       rateLimitPerMinute: 30,
       peers: {},
       // Text and JSON reach the agent inline; anything else must be allowed by the operator first.

@@ -133,6 +133,8 @@ export interface A2aChannelSettings {
   enabled: boolean;
   advertisedUrl?: string;
   replyTimeoutMs: number;
+  /** How long a run's request_input waits for the peer's answer. */
+  inputTimeoutMs: number;
   rateLimitPerMinute: number;
   /** Null = all agents. */
   exposeAgents: string[] | null;

@@ -3,7 +3,16 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { A2aWireVersion, TaskState } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
-import { isSettled, METHOD_NOT_FOUND, PeerProtocolError, PeerTaskView, readSendResult, readTask, replyText } from './a2a-wire';
+import {
+  isSettled,
+  METHOD_NOT_FOUND,
+  PeerProtocolError,
+  PeerTaskView,
+  readSendResult,
+  readTask,
+  replyText,
+  TASK_NOT_CANCELABLE,
+} from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
 import { PeerDialect, peerDialect } from './peer-dialect';
@@ -23,6 +32,14 @@ export interface A2aOutboundOptions {
 export const MAX_REPLY_CHARS = 65_536;
 /** Consecutive GetTask transport failures tolerated while waiting (a peer restarting, a dropped socket). */
 const MAX_POLL_FAILURES = 3;
+/**
+ * How long the CancelTask sent for an aborted run may take (docs/decisions.md#outbound): the aborted run waits
+ * for it, so a peer that does not answer must not hold that run for the transport's full 30 s.
+ */
+export const OUTBOUND_CANCEL_TIMEOUT_MS = 5_000;
+
+/** What the peer said to our CancelTask: its task's state, or why the cancel did not go through. */
+export type A2aCancelOutcome = { canceled: true; state: TaskState } | { canceled: false; state?: TaskState; error: string };
 
 export interface A2aSendOutcome {
   /**
@@ -88,6 +105,36 @@ export class A2aOutboundClient {
     const view = parsed(peer, () => readSendResult(result));
     if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, dialect);
     return this.waitForTask(peer.name, view, dialect, started, options.signal);
+  }
+
+  /**
+   * CancelTask for a task we sent (best effort, at most OUTBOUND_CANCEL_TIMEOUT_MS; never throws), in the A2A
+   * version the task was sent in (`tasks/cancel` in 0.3). A -32002 answer means the task was already over at the peer.
+   */
+  async cancel(peerName: string, taskId: string, version: A2aWireVersion): Promise<A2aCancelOutcome> {
+    const dialect = peerDialect(version);
+    try {
+      const peer = resolveOutboundPeer(this.config.current(), peerName);
+      const raw = await callPeer(
+        this.transport,
+        peer,
+        dialect.cancelMethod,
+        { id: taskId },
+        {
+          versionHeaders: dialect.headers,
+          timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS,
+        },
+      );
+      const view = parsed(peer, () => readTask(raw));
+      return view.state === 'TASK_STATE_CANCELED'
+        ? { canceled: true, state: view.state }
+        : { canceled: false, state: view.state, error: `peer ${peerName} answered CancelTask with ${view.state}` };
+    } catch (err) {
+      if (err instanceof A2aOutboundError && err.rpcCode === TASK_NOT_CANCELABLE) {
+        return { canceled: false, error: `peer ${peerName}: task ${taskId} was already over` };
+      }
+      return { canceled: false, error: (err as Error).message };
+    }
   }
 
   private async waitForTask(

@@ -11,6 +11,8 @@ import { isTaskState, isTerminalState, TaskState } from '../../common/a2a-protoc
  * retry (docs/outbound.md#2-the-wire-exchange).
  */
 export const METHOD_NOT_FOUND = -32601;
+/** A2A TaskNotCancelableError: the peer's task is already over. */
+export const TASK_NOT_CANCELABLE = -32002;
 
 /** The peer is waiting for someone: polling longer changes nothing. */
 const INTERRUPTED = new Set<TaskState>(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);

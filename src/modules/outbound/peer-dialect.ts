@@ -10,6 +10,7 @@ export interface PeerDialect {
   readonly version: A2aWireVersion;
   readonly sendMethod: string;
   readonly getMethod: string;
+  readonly cancelMethod: string;
   readonly headers: Readonly<Record<string, string>>;
   sendParams(peer: string, text: string, messageId: string): Record<string, unknown>;
 }
@@ -27,6 +28,7 @@ const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
     version: '1.0',
     sendMethod: A2A_METHODS.sendMessage,
     getMethod: A2A_METHODS.getTask,
+    cancelMethod: A2A_METHODS.cancelTask,
     // 1.0 clients must name their version on every request.
     headers: { 'A2A-Version': A2A_PROTOCOL_VERSION },
     sendParams: sendMessageParams,
@@ -35,6 +37,7 @@ const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
     version: '0.3',
     sendMethod: A2A_LEGACY_METHODS.sendMessage,
     getMethod: A2A_LEGACY_METHODS.getTask,
+    cancelMethod: A2A_LEGACY_METHODS.cancelTask,
     // As a 0.3 client: no A2A-Version (0.3 has none, and a 1.0 server reads its absence as 0.3).
     headers: {},
     sendParams: v03SendMessageParams,

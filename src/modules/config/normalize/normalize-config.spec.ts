@@ -59,6 +59,7 @@ describe('normalizeConfig', () => {
       enabled: false,
       advertisedUrl: undefined,
       replyTimeoutMs: 120000,
+      inputTimeoutMs: 600000,
       rateLimitPerMinute: 30,
       exposeAgents: null,
       peers: {},

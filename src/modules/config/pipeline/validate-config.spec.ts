@@ -106,6 +106,12 @@ describe('validateConfig', () => {
     expect(errorsOf({ channels: { a2a: { replyTimeoutMs: 600001 } } })).toEqual([
       'channels.a2a.replyTimeoutMs: must not be greater than 600000 (got 600001)',
     ]);
+    expect(errorsOf({ channels: { a2a: { inputTimeoutMs: 999 } } })).toEqual([
+      'channels.a2a.inputTimeoutMs: must not be less than 1000 (got 999)',
+    ]);
+    expect(errorsOf({ channels: { a2a: { inputTimeoutMs: 1800001 } } })).toEqual([
+      'channels.a2a.inputTimeoutMs: must not be greater than 1800000 (got 1800001)',
+    ]);
     expect(errorsOf({ session: { agentToAgent: { maxPingPongTurns: 6, maxChainHops: 0 } } })).toEqual([
       'session.agentToAgent.maxPingPongTurns: must not be greater than 5 (got 6)',
       'session.agentToAgent.maxChainHops: must not be less than 1 (got 0)',

@@ -106,6 +106,14 @@ export class A2aChannelConfig {
 
   @IsOptional()
   @IsInt()
+  @Min(1000)
+  @Max(1800000)
+  @Describe('Longest wait of an agent run for the peer’s answer to request_input (the task is INPUT_REQUIRED meanwhile), ms.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.inputTimeoutMs)
+  inputTimeoutMs?: number;
+
+  @IsOptional()
+  @IsInt()
   @Min(0)
   @Describe('JSON-RPC entries per peer per sliding minute; 0 = off.')
   @Default(CONFIG_DEFAULTS.channels.a2a.rateLimitPerMinute)
