@@ -8,6 +8,7 @@ import { GroupCommit } from '../../common/storage/group-commit';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, TaskTransition } from './task-model';
+import { taskPageSql } from './task-page-query';
 import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
@@ -92,23 +93,9 @@ export class A2aTaskStore implements TaskStore {
   async page(query: TaskPageQuery): Promise<TaskPage> {
     const conn = this.connection(false);
     if (!conn) return { tasks: [], total: 0 };
-    const filter = sqlFilter([
-      ['peer = @peer', { peer: query.peer }],
-      query.contextId !== undefined && ['context_id = @contextId', { contextId: query.contextId }],
-      query.state !== undefined && ['state = @state', { state: query.state }],
-      query.updatedSince !== undefined && ['updated_at >= @since', { since: query.updatedSince }],
-    ]);
-    const total = (conn.db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${filter.sql}`).get(filter.params) as { n: number }).n;
-    const where = sqlFilter([
-      [filter.sql, filter.params],
-      query.after && [
-        '(updated_at, seq) < (@afterUpdatedAt, @afterSeq)',
-        { afterUpdatedAt: query.after.updatedAt, afterSeq: query.after.seq },
-      ],
-    ]);
-    const rows = conn.db
-      .prepare(`SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
-      .all({ ...where.params, limit: query.limit + 1 }) as Array<TaskRow & { seq: number }>;
+    const sql = taskPageSql(query);
+    const total = (conn.db.prepare(sql.count.sql).get(sql.count.params) as { n: number }).n;
+    const rows = conn.db.prepare(sql.page.sql).all(sql.page.params) as Array<TaskRow & { seq: number }>;
     const page = keysetPage(rows, query.limit);
     return {
       tasks: page.rows.map(fromRow),
