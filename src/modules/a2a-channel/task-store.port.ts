@@ -37,7 +37,8 @@ export interface TaskPage {
 
 export interface RetentionPolicy {
   terminalRetentionMs: number;
-  maxTerminalPerPeer: number;
+  /** Read at each terminal write (it may be a getter over the current config): a change applies to the next one. */
+  readonly maxTerminalPerPeer: number;
   idleExpiryMs: number;
 }
 

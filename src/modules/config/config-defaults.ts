@@ -95,7 +95,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     embeddings: { provider: 'bundled' },
   },
   channels: {
-    a2a: { enabled: false, replyTimeoutMs: 120_000, rateLimitPerMinute: 30, peers: {} },
+    a2a: { enabled: false, replyTimeoutMs: 120_000, rateLimitPerMinute: 30, keptTasksPerPeer: 500, peers: {} },
     http: { enabled: false, accounts: {} },
   },
   each: {

@@ -129,6 +129,8 @@ export interface A2aChannelSettings {
   advertisedUrl?: string;
   replyTimeoutMs: number;
   rateLimitPerMinute: number;
+  /** Finished tasks the task store keeps per peer; read at each write, so a reload applies to the next one. */
+  keptTasksPerPeer: number;
   /** Null = all agents. */
   exposeAgents: string[] | null;
   peers: Record<string, A2aPeerSettings>;

@@ -60,6 +60,7 @@ describe('normalizeConfig', () => {
       advertisedUrl: undefined,
       replyTimeoutMs: 120000,
       rateLimitPerMinute: 30,
+      keptTasksPerPeer: 500,
       exposeAgents: null,
       peers: {},
     });
