@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
-import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
+import { keysetPage, sqlFilter, type SqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, TaskTransition } from './task-model';
 import { taskPageSql } from './task-page-query';
@@ -40,7 +40,7 @@ export class A2aTaskStore implements TaskStore {
     () => this.pruneOverCap(),
     // A rolled-back batch takes its count changes with it: count again from the rows.
     () => {
-      this.terminalCounts.clear();
+      this.forgetCounts();
       this.overCap.clear();
     },
   );
@@ -49,6 +49,12 @@ export class A2aTaskStore implements TaskStore {
    * costs nothing until a peer reaches it. Forgotten whenever a write fails (its changes were rolled back).
    */
   private readonly terminalCounts = new Map<string, number>();
+  /**
+   * Tasks per peer as stored, in any state: ListTasks' `totalSize` without a filter. Counted once per peer
+   * (an index-only COUNT, which at 100,000 tasks costs more than the whole page), then kept by every write;
+   * forgotten with `terminalCounts`.
+   */
+  private readonly taskCounts = new Map<string, number>();
   private readonly logger = new Logger('a2a');
   /** Peers whose count went over the cap in the batch being committed. */
   private readonly overCap = new Set<string>();
@@ -61,6 +67,7 @@ export class A2aTaskStore implements TaskStore {
   insert(task: A2aTask): Promise<void> {
     return this.write((c) => {
       c.statements.insert.run({ ...toRow(task), terminal: isTerminalState(task.state) ? 1 : 0 });
+      this.addTasks(task.peer, 1);
       if (isTerminalState(task.state)) this.addTerminal(c, task.peer, 1);
     });
   }
@@ -94,7 +101,7 @@ export class A2aTaskStore implements TaskStore {
     const conn = this.connection(false);
     if (!conn) return { tasks: [], total: 0 };
     const sql = taskPageSql(query);
-    const total = (conn.db.prepare(sql.count.sql).get(sql.count.params) as { n: number }).n;
+    const total = sql.filtered ? this.count(conn, sql.count) : this.taskCountOf(conn, query.peer, sql.count);
     const rows = conn.db.prepare(sql.page.sql).all(sql.page.params) as Array<TaskRow & { seq: number }>;
     const page = keysetPage(rows, query.limit);
     return {
@@ -114,7 +121,7 @@ export class A2aTaskStore implements TaskStore {
     return this.write((c) => {
       const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], expiredReason, now);
       const deleted = c.statements.deleteOld.run(now - this.retention.terminalRetentionMs).changes;
-      if (deleted) this.terminalCounts.clear();
+      if (deleted) this.forgetCounts();
       return { expired, deleted };
     });
   }
@@ -158,7 +165,7 @@ export class A2aTaskStore implements TaskStore {
     return this.commits
       .run(() => fn(this.connection()))
       .catch((err: unknown) => {
-        this.terminalCounts.clear();
+        this.forgetCounts();
         throw err;
       });
   }
@@ -190,6 +197,30 @@ export class A2aTaskStore implements TaskStore {
     return rows.map(fromRow);
   }
 
+  private count(conn: Connection, count: SqlFilter): number {
+    return (conn.db.prepare(count.sql).get(count.params) as { n: number }).n;
+  }
+
+  /** All of `peer`'s tasks: known, or counted with `count` (the unfiltered count of the page) and then kept. */
+  private taskCountOf(conn: Connection, peer: string, count: SqlFilter): number {
+    const known = this.taskCounts.get(peer);
+    if (known !== undefined) return known;
+    const counted = this.count(conn, count);
+    this.taskCounts.set(peer, counted);
+    return counted;
+  }
+
+  /** Keeps a known task count current; an unknown one is counted when it is next needed. */
+  private addTasks(peer: string, added: number): void {
+    const known = this.taskCounts.get(peer);
+    if (known !== undefined) this.taskCounts.set(peer, known + added);
+  }
+
+  private forgetCounts(): void {
+    this.terminalCounts.clear();
+    this.taskCounts.clear();
+  }
+
   /** Records `added` new terminal tasks of `peer`; one over the cap is trimmed before the batch commits. */
   private addTerminal(c: Connection, peer: string, added: number): void {
     const known = this.terminalCounts.get(peer);
@@ -211,8 +242,10 @@ export class A2aTaskStore implements TaskStore {
       const { statements } = this.connection();
       for (const peer of this.overCap) {
         // Beyond the newest `keep` nothing is left: exactly `keep` when rows went, at most that when none did.
-        if (statements.pruneBeyond.run({ peer, keep }).changes) this.terminalCounts.set(peer, keep);
+        const pruned = statements.pruneBeyond.run({ peer, keep }).changes;
+        if (pruned) this.terminalCounts.set(peer, keep);
         else this.terminalCounts.delete(peer);
+        this.addTasks(peer, -pruned);
       }
     } finally {
       this.overCap.clear();
