@@ -2,7 +2,12 @@ import type { TaskState } from '../../common/a2a-protocol';
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTask, TaskMessage } from './task-model';
 
-/** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
+/**
+ * The SQLite layout of the task store: one row per task. Two indexes, and every write pays for both:
+ * `tasks_by_peer` (peer, terminal, seq) counts and trims a peer's finished tasks; `tasks_by_peer_recency`
+ * (peer, updated_at) serves ListTasks in its own order (task-page-query.ts). Both are created with IF NOT
+ * EXISTS, so a database from an older version gets the second one when it is opened.
+ */
 
 export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneBeyond' | 'deleteOld' | 'unsettled' | 'idle';
 
@@ -25,6 +30,9 @@ export interface TaskRow {
   updated_at: number;
 }
 
+/** The index ListTasks reads (named so the query-plan spec can hold the page query to it). */
+export const RECENCY_INDEX = 'tasks_by_peer_recency';
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tasks (
   seq INTEGER PRIMARY KEY,
@@ -46,6 +54,9 @@ CREATE TABLE IF NOT EXISTS tasks (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
+-- seq is the rowid, the last column of every index entry: this index is in (peer, updated_at, seq) order
+-- without storing seq twice, so a page of one peer is one range read newest first, never a sort.
+CREATE INDEX IF NOT EXISTS ${RECENCY_INDEX} ON tasks (peer, updated_at);
 `;
 
 export const COLUMNS =
