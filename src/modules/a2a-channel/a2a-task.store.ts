@@ -244,10 +244,12 @@ export class A2aTaskStore implements TaskStore {
     try {
       const { statements } = this.connection();
       for (const peer of this.overCap) {
-        // Beyond the newest `keep` nothing is left: exactly `keep` when rows went, at most that when none did.
-        const pruned = statements.pruneBeyond.run({ peer, keep }).changes;
-        if (pruned) this.terminalCounts.set(peer, keep);
-        else this.terminalCounts.delete(peer);
+        // The count is exact inside the batch (counted from the rows, then kept by every write of it), so the
+        // oldest `excess` go and exactly `keep` stay.
+        const excess = (this.terminalCounts.get(peer) ?? keep) - keep;
+        if (excess <= 0) continue;
+        const pruned = statements.pruneOldest.run({ peer, excess }).changes;
+        this.terminalCounts.set(peer, keep);
         this.addTasks(peer, -pruned);
       }
     } finally {

@@ -9,7 +9,7 @@ import type { A2aTask, TaskMessage } from './task-model';
  * EXISTS, so a database from an older version gets the second one when it is opened.
  */
 
-export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneBeyond' | 'deleteOld' | 'unsettled' | 'idle';
+export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneOldest' | 'deleteOld' | 'unsettled' | 'idle';
 
 export interface TaskRow {
   id: string;
@@ -83,10 +83,10 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
        WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
     ),
     countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
-    // The peer's terminal tasks beyond the newest `keep` (the oldest first to go), walked from the new end of the
-    // (peer, terminal, seq) index: exact whatever the in-memory count says.
-    pruneBeyond: db.prepare(
-      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq DESC LIMIT -1 OFFSET @keep)`,
+    // The peer's `excess` oldest terminal tasks, from the old end of the (peer, terminal, seq) index: a trim costs
+    // what it removes, not a walk past the `keep` rows that stay (a cap can be 1,000,000).
+    pruneOldest: db.prepare(
+      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq LIMIT @excess)`,
     ),
     // Retention and idle expiry scan the table once a minute; an index for them would cost every write.
     deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),
