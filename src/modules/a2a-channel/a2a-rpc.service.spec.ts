@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { A2aOperations } from './a2a-operations.service';
 import { A2aRpcService } from './a2a-rpc.service';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
@@ -43,7 +44,7 @@ async function setup(rateLimitPerMinute = 0) {
       throw new AppError(ErrorCode.TaskNotCancelable, 'Task cannot be canceled: it is already over');
     },
   };
-  const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock));
+  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock)));
   const handle = async (body: unknown) => {
     const out = await service.handle('hermes', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
     return out === '' ? '' : JSON.parse(out);
