@@ -75,7 +75,11 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
   it('resolves our Agent Card and selects the JSON-RPC 1.0 interface from it', async () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe('Main Bot');
-    expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
+    // JSON-RPC is listed first, so the SDK picks it over the HTTP+JSON interface at the same URL.
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+    ]);
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({

@@ -8,6 +8,7 @@ import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
 import { IDLE_TASK_EXPIRY_MS, MAX_TERMINAL_TASKS_PER_PEER, TERMINAL_TASK_RETENTION_MS } from './a2a-limits';
 import { A2aOperations } from './a2a-operations.service';
+import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
 import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
@@ -17,7 +18,7 @@ import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { TASK_STORE } from './task-store.port';
 
 /**
- * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC endpoint (served ahead of
+ * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
  * express by mountA2aEndpoint, before the global body parsers), the durable task store, the admin views and the `a2a`
  * channel adapter. ConfigStore, GATEWAY_OPTIONS and ChannelRegistry come from global modules.
  * Described in docs/a2a.md#a2a-v10-inbound-channel.
@@ -41,6 +42,7 @@ import { TASK_STORE } from './task-store.port';
     A2aTaskService,
     A2aOperations,
     A2aRpcService,
+    A2aRestEndpoint,
     A2aHttpEndpoint,
     A2aAdminService,
     A2aChannelAdapter,

@@ -6,6 +6,7 @@ import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config';
 import { MAX_REQUEST_BYTES } from './a2a-limits';
 import { a2aSubpath } from './a2a-path';
+import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer } from './peer-auth';
 import { readLimitedBody } from './request-body';
@@ -13,12 +14,15 @@ import { requestedA2aVersion, versionProblem } from './a2a-version';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
 const RPC_PATHS = new Set(['/v1', '/v1/']);
+/** The HTTP+JSON binding's paths (`/v1/message:send`, `/v1/tasks/…`) sit below the same URL. */
+const REST_PREFIX = '/v1/';
 
 /**
  * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), served by plain `node:http` ahead of express (see
  * mountA2aEndpoint): it reads its own body with its own 1 MiB limit and writes every byte of its answers. Order of checks:
  * channel enabled and route (404), bearer token (401, before a byte of the body is read), body size (413),
- * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
+ * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else. Paths below
+ * `/a2a/v1/` are the HTTP+JSON binding's (A2aRestEndpoint), which answers in that binding's own error format.
  */
 @Injectable()
 export class A2aHttpEndpoint {
@@ -27,6 +31,7 @@ export class A2aHttpEndpoint {
   constructor(
     private readonly config: ConfigStore,
     private readonly rpc: A2aRpcService,
+    private readonly rest: A2aRestEndpoint,
   ) {}
 
   /** The `node:http` handler ahead of the framework: answers every plain request target under `/a2a`, declines the rest. */
@@ -49,7 +54,11 @@ export class A2aHttpEndpoint {
   private async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const a2a = this.config.current().config.channels.a2a;
     if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
-    if (req.method !== 'POST' || !RPC_PATHS.has(path)) return sendProblem(res, 404, 'the A2A endpoint is POST /a2a/v1');
+    if (path.startsWith(REST_PREFIX) && path.length > REST_PREFIX.length)
+      return this.rest.serve(req, res, path.slice(REST_PREFIX.length - 1), a2a);
+    if (req.method !== 'POST' || !RPC_PATHS.has(path)) {
+      return sendProblem(res, 404, 'the A2A endpoints are POST /a2a/v1 (JSON-RPC) and the HTTP+JSON routes below /a2a/v1/');
+    }
 
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));

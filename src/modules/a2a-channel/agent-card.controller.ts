@@ -13,7 +13,10 @@ const CARD_EXAMPLE = {
   name: 'Support Bot',
   description: 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.',
   version: '0.1.0',
-  supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
+  supportedInterfaces: [
+    { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+    { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
+  ],
   capabilities: { streaming: false, pushNotifications: false },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],

@@ -22,7 +22,11 @@ describe('agent card', () => {
     expect(card.name).toBe('clawgate');
     expect(card.skills.map((s) => s.id)).toEqual(['main', 'support', 'ops']);
     expect(card.skills[1]).toEqual({ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] });
-    expect(card.supportedInterfaces).toEqual([{ url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    // Both bindings at one URL, JSON-RPC first (the preferred one).
+    expect(card.supportedInterfaces).toEqual([
+      { url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: 'https://claw.example/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false });
     expect(card.defaultInputModes).toEqual(['text/plain']);
     expect(card.defaultOutputModes).toEqual(['text/plain']);

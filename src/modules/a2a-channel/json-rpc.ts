@@ -41,6 +41,8 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.InvalidParams]: RPC_CODES.invalidParams,
   [ErrorCode.BadRequest]: RPC_CODES.invalidParams,
   [ErrorCode.MethodNotFound]: RPC_CODES.methodNotFound,
+  // Only the HTTP+JSON binding routes by HTTP method; a JSON-RPC caller would simply have named no method.
+  [ErrorCode.MethodNotAllowed]: RPC_CODES.methodNotFound,
   [ErrorCode.TaskNotFound]: RPC_CODES.taskNotFound,
   [ErrorCode.UnsupportedOperation]: RPC_CODES.unsupportedOperation,
   [ErrorCode.TaskNotCancelable]: RPC_CODES.taskNotCancelable,

@@ -1,0 +1,120 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { bearerToken } from '../../common/http/bearer-token';
+import { maskSecrets } from '../../common/secrets/secret-mask';
+import type { A2aChannelSettings } from '../config';
+import { A2A_MESSAGES, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from './a2a-limits';
+import { A2aOperations } from './a2a-operations.service';
+import { requestedA2aVersion, versionProblem } from './a2a-version';
+import { authenticatePeer } from './peer-auth';
+import { readLimitedBody } from './request-body';
+import { restErrorOf } from './rest-errors';
+import { restCallParams } from './rest-params';
+import { matchRestRoute } from './rest-routes';
+
+/** The media type the specification gives the binding's requests and responses (application/json is accepted too). */
+export const A2A_JSON_CONTENT_TYPE = 'application/a2a+json';
+/** Where the binding's paths start: the interface URL the card advertises (the JSON-RPC endpoint's, reused). */
+export const REST_BASE_PATH = '/a2a/v1';
+/** How much of a request path an error message repeats. */
+const MAX_ECHOED_PATH = 128;
+
+/**
+ * The HTTP+JSON binding of A2A 1.0 (docs/a2a.md#httpjson-rest): `POST /a2a/v1/message:send`, `GET /a2a/v1/tasks/{id}`,
+ * `GET /a2a/v1/tasks`, `POST /a2a/v1/tasks/{id}:cancel` and the routes of the operations this gateway does not offer.
+ * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, A2aOperations makes the
+ * call (rate limit, version, method, validation, the task service), and the outcome becomes a status and a JSON body
+ * (errors as `google.rpc.Status` with their ErrorInfo). Order of checks, as on the JSON-RPC endpoint: route (404, 405),
+ * bearer token (401, before a byte of the body is read), body size (413), rate limit (429), JSON (400), then the call.
+ */
+@Injectable()
+export class A2aRestEndpoint {
+  private readonly logger = new Logger('a2a');
+
+  constructor(private readonly operations: A2aOperations) {}
+
+  /** `path`: below REST_BASE_PATH (`/tasks/abc:cancel`); the channel is known to be enabled. Never rejects. */
+  async serve(req: IncomingMessage, res: ServerResponse, path: string, settings: A2aChannelSettings): Promise<void> {
+    try {
+      await this.answer(req, res, path, settings);
+    } catch (err) {
+      this.logger.error(`A2A HTTP+JSON request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.internal));
+      else res.destroy();
+    }
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, path: string, settings: A2aChannelSettings): Promise<void> {
+    const method = req.method ?? '';
+    const match = matchRestRoute(method, path);
+    const shown = `${REST_BASE_PATH}${path}`.slice(0, MAX_ECHOED_PATH);
+    if (match.kind === 'not-found') return sendError(res, new AppError(ErrorCode.NotFound, `No A2A operation at ${shown}`));
+    if (match.kind === 'method-not-allowed') {
+      res.setHeader('Allow', match.allow.join(', '));
+      return sendError(
+        res,
+        new AppError(ErrorCode.MethodNotAllowed, `${shown} does not answer ${method}; it answers ${match.allow.join(', ')}`),
+      );
+    }
+    if (match.kind === 'bad-encoding') return sendError(res, new AppError(ErrorCode.BadRequest, 'The path is not valid percent-encoding'));
+    const { route, vars } = match;
+
+    // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
+    const peer = authenticatePeer(settings.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
+    if (!peer) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
+      return sendError(res, new AppError(ErrorCode.Unauthenticated, 'a valid peer bearer token is required'));
+    }
+
+    let bytes: Buffer | undefined;
+    if (route.body) {
+      const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'too-large') {
+        // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
+        res.setHeader('Connection', 'close');
+        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, 'the request body exceeds the 1 MiB limit'));
+      }
+      bytes = body.bytes;
+    }
+    // One slot per request, taken before the body is parsed: garbage is not free either.
+    if (!this.operations.admit(peer)) return sendError(res, new AppError(ErrorCode.RateLimited, A2A_MESSAGES.rateLimited));
+
+    let parsed: unknown;
+    if (bytes?.length) {
+      try {
+        parsed = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        return sendError(res, new AppError(ErrorCode.BadRequest, 'The request body is not valid JSON'));
+      }
+    }
+    const url = req.url ?? '';
+    const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] : '';
+    const outcome = await this.operations.call(peer, route.a2aMethod, {
+      wait: true,
+      versionError: versionProblem(requestedA2aVersion(req)),
+      params: () => restCallParams(route, vars, query, parsed),
+    });
+    if (res.destroyed || res.headersSent) return;
+    if (!outcome.ok) return sendError(res, outcome.error);
+    const text = maskSecrets(JSON.stringify(outcome.result));
+    if (Buffer.byteLength(text, 'utf8') > MAX_RESPONSE_BYTES) {
+      return sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.responseTooLarge));
+    }
+    send(res, 200, text);
+  }
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': A2A_JSON_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) });
+  res.end(text);
+}
+
+/** Every error of the binding, HTTP-level ones included, as its status and `google.rpc.Status` body; headers set before stay. */
+function sendError(res: ServerResponse, err: AppError): void {
+  const { http, body } = restErrorOf(err);
+  // The gateway-wide safety net (see SecretShield): a configured secret in a message never leaves verbatim.
+  send(res, http, maskSecrets(JSON.stringify(body)));
+}
