@@ -1,13 +1,15 @@
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
-import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { TaskState } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { artifactText, fetchWithToken, SeenRequest, sdkClient, sendTask, SendOptions } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
  * Interop with a real third-party A2A 1.0 client: `@a2a-js/sdk` discovers the gateway through its Agent Card,
- * picks the JSON-RPC interface from it and talks to it exactly as it would to any A2A server.
+ * picks the JSON-RPC interface from it and talks to it exactly as it would to any A2A server. The same over the
+ * HTTP+JSON interface: a2a-rest-interop.e2e-spec.ts.
  */
 
 // The SDK's CommonJS build loads jose (ESM-only) at the top for card signatures, which jest's CommonJS sandbox
@@ -19,37 +21,8 @@ const HERMES = 'hermes-token-3f9c2e7a1b';
 describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
   let gw: TestGateway;
   let client: Client;
-  const seen: Array<{ url: string; headers: Headers }> = [];
-
-  const text = (t: string): Part => ({ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' });
-  const message = (t: string, contextId = ''): Message => ({
-    messageId: `msg-${Math.random().toString(36).slice(2)}`,
-    contextId,
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [text(t)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  });
-  const send = async (t: string, options: { contextId?: string; returnImmediately?: boolean } = {}): Promise<Task> => {
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: message(t, options.contextId),
-      configuration: options.returnImmediately
-        ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
-        : undefined,
-      metadata: undefined,
-    };
-    const result = await client.sendMessage(request);
-    if (!('status' in result)) throw new Error('expected a task, got a message');
-    return result;
-  };
-  const artifactText = (task: Task) =>
-    task.artifacts
-      .flatMap((a) => a.parts)
-      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-      .join('');
+  const seen: SeenRequest[] = [];
+  const send = (t: string, options: SendOptions = {}): Promise<Task> => sendTask(client, t, options);
 
   beforeAll(async () => {
     gw = await startTestGateway(`{
@@ -57,18 +30,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
       channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}" } } } },
     }`);
     // The peer's credential travels the way a deployment would add it: a fetch that sets the header.
-    const fetchWithToken: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('Authorization', `Bearer ${HERMES}`);
-      seen.push({ url: input instanceof Request ? input.url : input.toString(), headers });
-      return fetch(input, { ...init, headers });
-    };
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithToken })],
-      }),
-    );
-    client = await factory.createFromUrl(gw.url);
+    client = await sdkClient(gw.url, fetchWithToken(HERMES, seen), 'JSONRPC');
   });
   afterAll(() => gw?.stop());
 
