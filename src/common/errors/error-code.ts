@@ -1,7 +1,7 @@
 /**
  * Every failure a caller can act on has exactly one of these codes. Domain code picks the code; each edge
- * (problem+json, JSON-RPC, tool results) maps it with its own table, so no service knows about HTTP
- * statuses or JSON-RPC numbers.
+ * (problem+json, JSON-RPC, the A2A HTTP+JSON binding, tool results) maps it with its own table, so no service
+ * knows about HTTP statuses or JSON-RPC numbers.
  */
 export enum ErrorCode {
   /** The request is malformed or names something in a way that cannot work. */

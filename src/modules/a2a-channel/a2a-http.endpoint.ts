@@ -4,11 +4,11 @@ import { bearerToken } from '../../common/http/bearer-token';
 import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config';
-import { MAX_REQUEST_BYTES } from './a2a-limits';
+import { A2A_MESSAGES, MAX_REQUEST_BYTES } from './a2a-limits';
 import { a2aSubpath } from './a2a-path';
 import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
-import { authenticatePeer } from './peer-auth';
+import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
 import { requestedA2aVersion, versionProblem } from './a2a-version';
 
@@ -54,8 +54,9 @@ export class A2aHttpEndpoint {
   private async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const a2a = this.config.current().config.channels.a2a;
     if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
-    if (path.startsWith(REST_PREFIX) && path.length > REST_PREFIX.length)
+    if (path.startsWith(REST_PREFIX) && path.length > REST_PREFIX.length) {
       return this.rest.serve(req, res, path.slice(REST_PREFIX.length - 1), a2a);
+    }
     if (req.method !== 'POST' || !RPC_PATHS.has(path)) {
       return sendProblem(res, 404, 'the A2A endpoints are POST /a2a/v1 (JSON-RPC) and the HTTP+JSON routes below /a2a/v1/');
     }
@@ -63,8 +64,8 @@ export class A2aHttpEndpoint {
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
-      return sendProblem(res, 401, 'a valid peer bearer token is required');
+      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
+      return sendProblem(res, 401, A2A_MESSAGES.unauthenticated);
     }
 
     const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
@@ -72,7 +73,7 @@ export class A2aHttpEndpoint {
     if (body.kind === 'too-large') {
       // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
       res.setHeader('Connection', 'close');
-      return sendProblem(res, 413, 'the request body exceeds the 1 MiB limit');
+      return sendProblem(res, 413, A2A_MESSAGES.requestTooLarge);
     }
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.

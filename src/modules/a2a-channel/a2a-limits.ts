@@ -37,6 +37,8 @@ export const A2A_MESSAGES = {
   rateLimited: 'Peer is rate limited',
   internal: 'A2A request could not be processed',
   responseTooLarge: 'A2A response exceeds the 1 MiB limit',
+  requestTooLarge: 'the request body exceeds the 1 MiB limit',
+  unauthenticated: 'a valid peer bearer token is required',
   taskContinuation: 'omit taskId and reuse contextId',
   taskNotFound: 'Task not found',
   taskNotCancelable: 'Task cannot be canceled: it is already over',

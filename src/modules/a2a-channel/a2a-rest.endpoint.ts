@@ -8,7 +8,7 @@ import type { A2aChannelSettings } from '../config';
 import { A2A_MESSAGES, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from './a2a-limits';
 import { A2aOperations } from './a2a-operations.service';
 import { requestedA2aVersion, versionProblem } from './a2a-version';
-import { authenticatePeer } from './peer-auth';
+import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';
@@ -64,8 +64,8 @@ export class A2aRestEndpoint {
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(settings.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
-      return sendError(res, new AppError(ErrorCode.Unauthenticated, 'a valid peer bearer token is required'));
+      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
+      return sendError(res, new AppError(ErrorCode.Unauthenticated, A2A_MESSAGES.unauthenticated));
     }
 
     let bytes: Buffer | undefined;
@@ -75,7 +75,7 @@ export class A2aRestEndpoint {
       if (body.kind === 'too-large') {
         // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
         res.setHeader('Connection', 'close');
-        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, 'the request body exceeds the 1 MiB limit'));
+        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, A2A_MESSAGES.requestTooLarge));
       }
       bytes = body.bytes;
     }
