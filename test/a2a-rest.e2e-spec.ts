@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import request from 'supertest';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';
@@ -212,6 +213,23 @@ describe('A2A HTTP+JSON binding (e2e)', () => {
     }
     // An anonymous oversized body is refused for the token, not the size.
     expectError(await rest('post', '/message:send', null, 'x'.repeat(2 * 1024 * 1024)), 401, 'UNAUTHENTICATED');
+  });
+
+  it('an absolute-form request target reaches the same route, query included (through the express mount)', async () => {
+    const { port } = new URL(gw.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET http://127.0.0.1:${port}/a2a/v1/tasks?pageSize=0 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${HERMES}\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      let text = '';
+      socket.on('data', (c) => (text += c.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('pageSize must be an integer 1..100');
   });
 
   it('A2A-Version other than 0.3 or 1.0 is 400 VERSION_NOT_SUPPORTED, by header or query parameter', async () => {
