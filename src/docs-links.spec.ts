@@ -89,7 +89,7 @@ function codeReferences(): Reference[] {
 
 function markdownReferences(): Reference[] {
   const out: Reference[] = [];
-  const pages = [...filesUnder(DOCS, '.md'), path.join(ROOT, 'README.md')];
+  const pages = [...filesUnder(DOCS, '.md'), ...filesUnder(path.join(ROOT, 'examples'), '.md'), path.join(ROOT, 'README.md')];
   for (const page of pages) {
     let fence: string | undefined;
     readFileSync(page, 'utf8')
@@ -155,7 +155,7 @@ describe('links into docs/', () => {
     expect(problems(codeReferences())).toEqual([]);
   });
 
-  it('every relative link between the docs (and from README.md) names an existing file and heading', () => {
+  it('every relative link between the docs (and from README.md and examples/) names an existing file and heading', () => {
     expect(problems(markdownReferences())).toEqual([]);
   });
 });

@@ -53,7 +53,11 @@ describe('A2A CancelTask (e2e)', () => {
   it('answers a blocked SendMessage caller with CANCELED', async () => {
     const blocked = rpc(HERMES, 'SendMessage', message('wait for me'));
     await waitFor('the second run to reach the model', async () => model.requests.length >= 2);
-    const listed = (await rpc(HERMES, 'ListTasks', { status: 'TASK_STATE_WORKING' })).result.tasks as Array<{ id: string }>;
+    // A blocking task gets its row once it has run for a moment (docs/a2a.md#task-store); until then only its caller knows it.
+    const listed = await waitFor('the blocked task to be listed', async () => {
+      const tasks = (await rpc(HERMES, 'ListTasks', { status: 'TASK_STATE_WORKING' })).result.tasks as Array<{ id: string }>;
+      return tasks.length ? tasks : undefined;
+    });
     expect(listed).toHaveLength(1);
     await rpc(HERMES, 'CancelTask', { id: listed[0].id });
     expect((await blocked).result.task).toMatchObject({ id: listed[0].id, status: { state: 'TASK_STATE_CANCELED' } });

@@ -116,10 +116,13 @@ describe('A2A channel (e2e)', () => {
   });
 
   describe('Agent Card', () => {
-    it('serves the same card on both paths with Cache-Control, an ETag and 304 on If-None-Match', async () => {
+    it('serves the 1.0 card, and its 0.3 form on the older path, with Cache-Control, an ETag and 304 on If-None-Match', async () => {
       const card = await request(gw.url).get('/.well-known/agent-card.json').expect(200);
       const legacy = await request(gw.url).get('/.well-known/agent.json').expect(200);
-      expect(legacy.text).toBe(card.text);
+      expect(legacy.body).toMatchObject({ protocolVersion: '0.3.0', url: `${gw.url}/a2a/v1`, preferredTransport: 'JSONRPC' });
+      expect(legacy.body.skills).toEqual(card.body.skills);
+      expect(legacy.headers.etag).not.toBe(card.headers.etag);
+      expect((await request(gw.url).get('/.well-known/agent.json').set('If-None-Match', legacy.headers.etag)).status).toBe(304);
       expect(card.headers['cache-control']).toBe('max-age=300');
       expect(card.headers.etag).toMatch(/^"[^"]+"$/);
       expect(card.body.supportedInterfaces).toEqual([

@@ -4,7 +4,7 @@ import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-
 import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
-import { BIG, ErrorPathsGateway, HERMES, IRIS, MiB, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
+import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
 import type { TestGateway } from './support/gateway-harness';
 
 /**
@@ -19,6 +19,7 @@ const REASONS: Record<number, string> = {
   [-32002]: 'TASK_NOT_CANCELABLE',
   [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
   [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
   [-32009]: 'VERSION_NOT_SUPPORTED',
 };
 
@@ -47,8 +48,8 @@ describe('A2A endpoint error paths (e2e)', () => {
     ['no Authorization header → 401', () => post(send('hi'), null), 401, null],
     ['a wrong token of the same length → 401', () => post(send('hi'), WRONG), 401, null],
     ['the token of a peer whose ${VAR} is unset → 401', () => post(send('hi'), '${GHOST_TOKEN}'), 401, null],
-    ['a body of 1 MiB + 1 byte → 413', () => raw(Buffer.alloc(MiB + 1, 0x20)), 413, null],
-    ['a chunked body crossing 1 MiB → 413', () => raw(Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 0x20))), 413, null],
+    ['a body of the limit + 1 byte → 413', () => raw(Buffer.alloc(LIMIT + 1, 0x20)), 413, null],
+    ['a chunked body crossing the limit → 413', () => raw(Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20))), 413, null],
     ['malformed JSON → -32700', () => post('{"jsonrpc": "2.0", "id": 1,'), 200, -32700, 'Parse error'],
     ['an empty batch [] → -32600', () => post([]), 200, -32600, 'Invalid Request'],
     ['a body that is not an object → -32600', () => post('"SendMessage"'), 200, -32600, 'Invalid Request'],
@@ -85,17 +86,25 @@ describe('A2A endpoint error paths (e2e)', () => {
     ['a contextId outside ^[A-Za-z0-9._:-]{1,128}$ → -32602', () => post(send('hi', { contextId: 'ctx/../../etc' })), 200, -32602],
     ['a taskId the peer does not own → -32001', () => post(send('hi', { taskId: 'task-1' })), 200, -32001, 'Task not found'],
     [
-      "a taskId of the peer's own task (continuation) → -32004",
+      "a taskId of the peer's own finished task → -32004",
       () => post(send('hi', { taskId: irisTaskId }), IRIS),
       200,
       -32004,
-      'omit taskId and reuse contextId',
+      'Task is already over: omit taskId and reuse contextId',
     ],
     [
-      'only url/raw parts → -32602',
-      () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] } })),
+      'a raw part without a media type (application/octet-stream is not accepted by default) → -32005',
+      () => post(send('see file', { parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] })),
+      200,
+      -32005,
+      'Content type not supported: message.parts[1] is application/octet-stream',
+    ],
+    [
+      'a part with no text, data, raw or url → -32602 naming it',
+      () => post(send('x', { parts: [{ text: 'hi' }, { metadata: {} }] })),
       200,
       -32602,
+      'Invalid params: message.parts[1] has no text, data, raw or url content',
     ],
     [
       'a data part nested 100 000 levels deep → -32602 naming the limit',
@@ -137,9 +146,13 @@ describe('A2A endpoint error paths (e2e)', () => {
   });
 
   it('413 closes the connection and never reaches JSON-RPC', async () => {
-    const res = await raw(Buffer.alloc(MiB + 1, 0x20));
+    const res = await raw(Buffer.alloc(LIMIT + 1, 0x20));
     expect(res.headers.connection).toBe('close');
-    const ok = await raw(Buffer.from(JSON.stringify(send('x'.repeat(MiB - 200)))));
+    expect(json(res).detail).toBe(
+      `the request body exceeds the limit of ${LIMIT} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`,
+    );
+    const body = Buffer.from(JSON.stringify(send('x')));
+    const ok = await raw(Buffer.from(JSON.stringify(send('x'.repeat(LIMIT - body.length + 1)))));
     expect(ok.status).toBe(200); // exactly-at-the-limit bodies are fine
   });
 

@@ -1,9 +1,9 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ContentTypeNotSupportedError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
-import { artifactText, fetchWithToken, SeenRequest, sdkClient, sendTask, SendOptions } from './support/a2a-sdk';
+import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkFile, sendTask, SendOptions } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
@@ -42,7 +42,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
       { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
     ]);
-    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
+    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({
       $case: 'httpAuthSecurityScheme',
@@ -114,6 +114,19 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
     } while (pageToken);
     expect(seen.map((t) => t.id).sort()).toEqual(mine.map((t) => t.id).sort());
     expect(seen.map(artifactText).sort()).toEqual(mine.map(artifactText).sort());
+  });
+
+  it('sends a file part the SDK way (raw bytes): the agent reads it inline; a media type not accepted raises ContentTypeNotSupportedError', async () => {
+    const contextId = `ctx-file-${Date.now()}`;
+    const task = await send('read the notes', { contextId, files: [sdkFile(Buffer.from('buy milk'), 'notes.txt', 'text/plain')] });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const { lines } = await gw.app.get<SessionStore>(SESSION_STORE).history(`agent:main:a2a:default:direct:hermes:${contextId}`);
+    expect(lines.find((l) => l.role === 'user')?.text).toContain(
+      '[Attachment 1 of 1 "notes.txt" (text/plain, 8 bytes):]\n```\nbuy milk\n```',
+    );
+    await expect(send('look', { files: [sdkFile(Buffer.from('GIF89a'), 'a.gif', 'image/gif')] })).rejects.toBeInstanceOf(
+      ContentTypeNotSupportedError,
+    );
   });
 
   it('CancelTask of a finished task raises the SDK TaskNotCancelableError; of an unknown one TaskNotFoundError', async () => {

@@ -36,7 +36,7 @@ function expectedFor(entry: unknown): Expected {
   return hasId ? { answered: true, id } : { answered: false };
 }
 
-const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32001, -32002, -32003, -32004, -32009]);
+const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32001, -32002, -32003, -32004, -32005, -32009]);
 
 /**
  * Throws unless `r` is one well-formed response carrying `id`. With rate limiting off, -32000 is only
@@ -83,6 +83,14 @@ const part = fc.oneof(
   fc.record({ kind: fc.constant('text'), text }),
   fc.record({ data: fc.jsonValue({ maxDepth: 3 }) }),
   fc.record({ file: fc.record({ uri: fc.string(), mimeType: fc.string() }, { requiredKeys: [] }) }),
+  fc.record(
+    {
+      raw: fc.oneof(fc.base64String({ maxLength: 64 }), fc.string()),
+      mediaType: fc.oneof(fc.constantFrom('text/plain', 'image/gif'), fc.string()),
+    },
+    { requiredKeys: ['raw'] },
+  ),
+  fc.record({ url: fc.oneof(fc.webUrl(), fc.string()), filename: fc.string() }, { requiredKeys: ['url'] }),
   fc.jsonValue({ maxDepth: 2 }),
 );
 /** SendMessage params from valid to subtly wrong, so the task path runs as well as the rejections. */

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
 import { userMessage } from './support/a2a-rpc';
-import { BIG, ErrorPathsGateway, HERMES, IRIS, MiB, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
+import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
 
 /**
  * The error paths of a2a-errors.e2e-spec.ts over the HTTP+JSON binding (docs/a2a.md#httpjson-rest), one row each: what is
@@ -50,17 +50,17 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
       null,
     ],
     [
-      'HTTP+JSON: a body of 1 MiB + 1 byte → 413',
-      () => raw(Buffer.alloc(MiB + 1, 0x20), HERMES, '/a2a/v1/message:send'),
+      'HTTP+JSON: a body of the limit + 1 byte → 413 (the JSON-RPC limit)',
+      () => raw(Buffer.alloc(LIMIT + 1, 0x20), HERMES, '/a2a/v1/message:send'),
       413,
       'RESOURCE_EXHAUSTED',
       null,
     ],
     [
-      'HTTP+JSON: a chunked body crossing 1 MiB → 413',
+      'HTTP+JSON: a chunked body crossing the limit → 413',
       () =>
         raw(
-          Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 0x20)),
+          Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20)),
           HERMES,
           '/a2a/v1/message:send',
         ),
@@ -142,6 +142,14 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
       'A2A version not supported',
     ],
     [
+      'HTTP+JSON: A2A-Version 0.3 → 400 (this binding speaks 1.0 only)',
+      () => rest('GET', '/tasks', undefined, HERMES, { 'A2A-Version': '0.3' }),
+      400,
+      'FAILED_PRECONDITION',
+      'VERSION_NOT_SUPPORTED',
+      'A2A version not supported',
+    ],
+    [
       'HTTP+JSON: A2A-Version 99.0 as a query parameter → 400',
       () => rest('GET', '/tasks?A2A-Version=99.0'),
       400,
@@ -165,19 +173,51 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
       'Task not found',
     ],
     [
-      "HTTP+JSON: a taskId of the peer's own task (continuation) → 400",
+      "HTTP+JSON: a taskId of the peer's own finished task → 400",
       () => restSend('hi', { taskId: irisTaskId }, IRIS),
       400,
       'FAILED_PRECONDITION',
       'UNSUPPORTED_OPERATION',
-      'omit taskId and reuse contextId',
+      'Task is already over: omit taskId and reuse contextId',
     ],
     [
-      'HTTP+JSON: only url/raw parts → 400',
-      () => rest('POST', '/message:send', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ url: 'https://x.example/f' }] } }),
+      'HTTP+JSON: a raw part without a media type (application/octet-stream is not accepted by default) → 400 (-32005)',
+      () => restSend('see file', { parts: [{ url: 'https://x.example/f' }, { raw: 'aGk=' }] }),
+      400,
+      'INVALID_ARGUMENT',
+      'CONTENT_TYPE_NOT_SUPPORTED',
+      'Content type not supported: message.parts[1] is application/octet-stream',
+    ],
+    [
+      'HTTP+JSON: a part with no text, data, raw or url → 400 naming it',
+      () => restSend('x', { parts: [{ text: 'hi' }, { metadata: {} }] }),
       400,
       'INVALID_ARGUMENT',
       null,
+      'Invalid params: message.parts[1] has no text, data, raw or url content',
+    ],
+    [
+      'HTTP+JSON: GET /extendedAgentCard without a token → 401',
+      () => rest('GET', '/extendedAgentCard', undefined, null),
+      401,
+      'UNAUTHENTICATED',
+      null,
+    ],
+    [
+      'HTTP+JSON: GET /extendedAgentCard with a query parameter → 400 naming it',
+      () => rest('GET', '/extendedAgentCard?verbose=1'),
+      400,
+      'INVALID_ARGUMENT',
+      null,
+      'Invalid params: unknown query parameter "verbose" for GET /extendedAgentCard: it takes none',
+    ],
+    [
+      'HTTP+JSON: POST /extendedAgentCard → 405',
+      () => rest('POST', '/extendedAgentCard', {}),
+      405,
+      'UNIMPLEMENTED',
+      null,
+      '/a2a/v1/extendedAgentCard does not answer POST; it answers GET',
     ],
     [
       'HTTP+JSON: a data part nested 100 000 levels deep → 400 naming the limit',
@@ -242,8 +282,11 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
     }
   });
 
-  it('413 closes the connection', async () => {
-    const res = await raw(Buffer.alloc(MiB + 1, 0x20), HERMES, '/a2a/v1/message:send');
+  it('413 closes the connection, with the words of the JSON-RPC endpoint', async () => {
+    const res = await raw(Buffer.alloc(LIMIT + 1, 0x20), HERMES, '/a2a/v1/message:send');
     expect(res.headers.connection).toBe('close');
+    expect(json(res).error.message).toBe(
+      `the request body exceeds the limit of ${LIMIT} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`,
+    );
   });
 });

@@ -2,13 +2,15 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentCard, Task } from '@a2a-js/sdk';
 import { type Client, RestTransportFactory, type Transport } from '@a2a-js/sdk/client';
 import {
+  ContentTypeNotSupportedError,
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from '@a2a-js/sdk/errors';
-import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkSendRequest, sendTask, SendOptions } from './support/a2a-sdk';
+import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkFile, sdkSendRequest, sendTask, SendOptions } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
@@ -111,13 +113,34 @@ describe('A2A HTTP+JSON interop with the @a2a-js/sdk REST transport (e2e, echo m
     expect(unknown).toBeInstanceOf(TaskNotFoundError);
   });
 
+  it('getAgentCard fetches the extended card from GET /extendedAgentCard, as the public card says it may', async () => {
+    const before = seen.length;
+    const extended = await client.getAgentCard();
+    expect(extended.capabilities?.extendedAgentCard).toBe(true);
+    expect(extended.skills.map((s) => s.id)).toEqual(['main']);
+    expect(seen.slice(before)).toEqual([expect.objectContaining({ url: `${gw.url}/a2a/v1/extendedAgentCard`, method: 'GET' })]);
+  });
+
+  it('a file part the SDK way (raw bytes) goes through; a media type not accepted raises ContentTypeNotSupportedError (400)', async () => {
+    const contextId = `ctx-rest-file-${Date.now()}`;
+    const task = await send('read the notes', { contextId, files: [sdkFile(Buffer.from('buy milk'), 'notes.txt', 'text/plain')] });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const { lines } = await gw.app.get<SessionStore>(SESSION_STORE).history(`agent:main:a2a:default:direct:hermes:${contextId}`);
+    expect(lines.find((l) => l.role === 'user')?.text).toContain(
+      '[Attachment 1 of 1 "notes.txt" (text/plain, 8 bytes):]\n```\nbuy milk\n```',
+    );
+    const refused = await send('look', { files: [sdkFile(Buffer.from('GIF89a'), 'a.gif', 'image/gif')] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ContentTypeNotSupportedError);
+    expect(refused).toMatchObject({ statusCode: 400 });
+  });
+
   it('a tenant goes in the path prefix, which the gateway accepts and ignores as it does over JSON-RPC', async () => {
     const task = await send('for tenant acme', { tenant: 'acme' });
     expect(artifactText(task)).toBe('[main] for tenant acme');
     expect(seen.at(-1)!.url).toBe(`${gw.url}/a2a/v1/acme/message:send`);
   });
 
-  it('the refused operations reach the SDK as its typed errors: streaming, push configs, extended card, version', async () => {
+  it('the refused operations reach the SDK as its typed errors: streaming, push configs, version', async () => {
     const rest = await transport();
     const streamed = await (async () => {
       for await (const event of rest.sendMessageStream(sdkSendRequest('stream?'))) return event;
@@ -134,7 +157,6 @@ describe('A2A HTTP+JSON interop with the @a2a-js/sdk REST transport (e2e, echo m
       })
       .catch((e: unknown) => e);
     expect(push).toBeInstanceOf(PushNotificationNotSupportedError);
-    expect(await rest.getExtendedAgentCard({ tenant: '' }).catch((e: unknown) => e)).toBeInstanceOf(UnsupportedOperationError);
     const version = await rest.getTask({ tenant: '', id: 'x' }, { serviceParameters: { 'A2A-Version': '99.0' } }).catch((e: unknown) => e);
     expect(version).toBeInstanceOf(VersionNotSupportedError);
     expect(version).toMatchObject({ statusCode: 400, metadata: { requestedVersion: '99.0' } });

@@ -162,8 +162,7 @@ describe('A2A HTTP+JSON binding (e2e)', () => {
     ['message:stream', 'post', '/message:stream'],
     ['tasks/{id}:subscribe (GET, as a2a.proto)', 'get', '/tasks/x:subscribe'],
     ['tasks/{id}:subscribe (POST, as the specification text)', 'post', '/tasks/x:subscribe'],
-    ['extendedAgentCard', 'get', '/extendedAgentCard'],
-  ])('%s is 400 UNSUPPORTED_OPERATION (no streaming, no extended card), as over JSON-RPC', async (_name, method, path) => {
+  ])('%s is 400 UNSUPPORTED_OPERATION (no streaming), as over JSON-RPC', async (_name, method, path) => {
     const body = method === 'post' ? userMessage('stream?') : undefined;
     expect(expectError(await rest(method, path, HERMES, body), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION').message).toMatch(
       /^Unsupported operation \w+: /,
@@ -232,14 +231,24 @@ describe('A2A HTTP+JSON binding (e2e)', () => {
     expect(answer).toContain('pageSize must be an integer 1..100');
   });
 
-  it('A2A-Version other than 0.3 or 1.0 is 400 VERSION_NOT_SUPPORTED, by header or query parameter', async () => {
-    const byHeader = await request(gw.url).get('/a2a/v1/tasks').set('Authorization', `Bearer ${HERMES}`).set('A2A-Version', '99.0');
-    const error = expectError(byHeader, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
-    expect(error).toMatchObject({
-      message: 'A2A version not supported',
-      details: [{ metadata: { requestedVersion: '99.0', supportedVersions: '0.3,1.0' } }],
-    });
+  it('A2A-Version other than 1.0 (0.3 included: this binding has no 0.3 form) is 400 VERSION_NOT_SUPPORTED', async () => {
+    const versioned = (version: string) =>
+      request(gw.url).get('/a2a/v1/tasks').set('Authorization', `Bearer ${HERMES}`).set('A2A-Version', version);
+    for (const version of ['99.0', '0.3']) {
+      expect(expectError(await versioned(version), 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED')).toMatchObject({
+        message: 'A2A version not supported',
+        details: [{ metadata: { requestedVersion: version, supportedVersions: '1.0' } }],
+      });
+    }
     expectError(await rest('get', '/tasks?A2A-Version=2.0'), 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
+    expectError(await rest('get', '/tasks?A2A-Version=0.3.0'), 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
+    // The same 0.3 request over JSON-RPC is answered, in 0.3 form.
+    const rpc = await request(gw.url)
+      .post('/a2a/v1')
+      .set('Authorization', `Bearer ${HERMES}`)
+      .set('A2A-Version', '0.3')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: {} });
+    expect(rpc.body.result).toBeDefined();
     expect((await request(gw.url).get('/a2a/v1/tasks').set('Authorization', `Bearer ${HERMES}`).set('A2A-Version', '1.0')).status).toBe(
       200,
     );

@@ -102,6 +102,7 @@ describe('seed configs', () => {
         token: 'in-token-1',
         url: 'https://hermes.example.com/a2a/v1',
         outboundToken: 'out-token-2',
+        protocolVersion: '1.0',
       });
       expect(outbound.warnings).toEqual([]);
       // The document kept for openclaw.last-good.json still holds the references, not the values.

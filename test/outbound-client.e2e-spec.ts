@@ -105,12 +105,31 @@ describe('outbound A2A client (fake peers)', () => {
     expect(JSON.stringify(peer.requests[0].headers) + peer.requests[0].raw).not.toContain('inbound-secret-of-anon');
   });
 
-  it('retries once as message/send on -32601, then polls with tasks/get', async () => {
+  it('retries once as message/send in A2A 0.3 form on -32601, then polls with tasks/get', async () => {
     peer.script(answerError(-32601, 'Method not found'));
     const outcome = await client.send('fake', 'legacy please', { wait: true });
-    expect(outcome).toMatchObject({ status: 'ok', method: 'message/send', state: 'TASK_STATE_COMPLETED', reply: 'echo: legacy please' });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      method: 'message/send',
+      protocolVersion: '0.3',
+      state: 'TASK_STATE_COMPLETED',
+      reply: 'echo: legacy please',
+    });
     expect(methods()).toEqual(['SendMessage', 'message/send', 'tasks/get']);
-    expect(peer.requests[1].body.params).toEqual(peer.requests[0].body.params);
+    // The same message (same id), spelled the 0.3 way, without the 1.0 version header.
+    const [first, retry, poll] = peer.requests;
+    expect(retry.body.params).toEqual({
+      message: {
+        kind: 'message',
+        messageId: first.body.params.message.messageId,
+        role: 'user',
+        contextId: 'ctx-oc-fake',
+        parts: [{ kind: 'text', text: 'legacy please' }],
+      },
+      configuration: { blocking: false },
+    });
+    expect([retry.headers['a2a-version'], poll.headers['a2a-version']]).toEqual([undefined, undefined]);
+    expect(retry.headers.authorization).toBe('Bearer out-token-1');
   });
 
   it('gives up after exactly two requests when message/send is unknown too', async () => {

@@ -12,6 +12,7 @@ export const A2A_METHODS = {
   getTask: 'GetTask',
   cancelTask: 'CancelTask',
   listTasks: 'ListTasks',
+  getExtendedAgentCard: 'GetExtendedAgentCard',
 } as const;
 
 export const A2A_LEGACY_METHODS = {
@@ -19,6 +20,7 @@ export const A2A_LEGACY_METHODS = {
   getTask: 'tasks/get',
   cancelTask: 'tasks/cancel',
   listTasks: 'tasks/list',
+  getExtendedAgentCard: 'agent/getAuthenticatedExtendedCard',
 } as const;
 
 /** A2A 1.0 task states, by their proto JSON names (the type is derived from the list, so they cannot drift). */
@@ -52,3 +54,41 @@ export function isTaskState(value: string): value is TaskState {
 export function isTerminalState(state: TaskState): boolean {
   return TERMINAL.has(state);
 }
+
+/**
+ * The A2A versions the gateway speaks on the wire (Major.Minor): 1.0, and 0.3 for peers that predate it.
+ * The server answers both (docs/a2a.md#protocol-versions); the client speaks the one configured per peer.
+ */
+export const A2A_WIRE_VERSIONS = ['1.0', '0.3'] as const;
+
+export type A2aWireVersion = (typeof A2A_WIRE_VERSIONS)[number];
+
+/** A2A 0.3 spells task states in kebab case; each 1.0 state has exactly one 0.3 name. */
+const V03_STATE_BY_STATE = {
+  TASK_STATE_SUBMITTED: 'submitted',
+  TASK_STATE_WORKING: 'working',
+  TASK_STATE_COMPLETED: 'completed',
+  TASK_STATE_FAILED: 'failed',
+  TASK_STATE_CANCELED: 'canceled',
+  TASK_STATE_REJECTED: 'rejected',
+  TASK_STATE_INPUT_REQUIRED: 'input-required',
+  TASK_STATE_AUTH_REQUIRED: 'auth-required',
+} as const satisfies Record<TaskState, string>;
+
+export type V03TaskState = (typeof V03_STATE_BY_STATE)[TaskState];
+
+const STATE_BY_V03_STATE: ReadonlyMap<string, TaskState> = new Map(
+  Object.entries(V03_STATE_BY_STATE).map(([state, v03]): [string, TaskState] => [v03, state as TaskState]),
+);
+
+export function toV03State(state: TaskState): V03TaskState {
+  return V03_STATE_BY_STATE[state];
+}
+
+/** The 1.0 state of a 0.3 name; undefined for anything else (0.3's own `unknown` included). */
+export function fromV03State(name: string): TaskState | undefined {
+  return STATE_BY_V03_STATE.get(name);
+}
+
+/** The 0.3 state names, in the order of TASK_STATES. */
+export const V03_TASK_STATES: readonly V03TaskState[] = TASK_STATES.map(toV03State);

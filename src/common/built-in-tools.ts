@@ -13,6 +13,7 @@ export const BUILT_IN_TOOLS = Object.freeze({
   memorySearch: 'memory_search',
   memoryGet: 'memory_get',
   a2aSend: 'a2a_send',
+  requestInput: 'request_input',
 } as const);
 
 export type BuiltInToolName = (typeof BUILT_IN_TOOLS)[keyof typeof BUILT_IN_TOOLS];

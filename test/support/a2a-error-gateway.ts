@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import { requestBodyLimit } from '../../src/modules/a2a-channel/a2a-limits';
 import { FakeOpenAiServer } from './fake-openai-server';
 import { startTestGateway, TestGateway } from './gateway-harness';
 
@@ -14,6 +15,8 @@ export const WRONG = 'hermes-token-0123456789abcdeX';
 export const IRIS = 'iris-token-fedcba9876543210';
 export const BIG = 'bigmouth-token-5a5a5a5a5a5a';
 export const MiB = 1024 * 1024;
+/** The body limit of both bindings with the default channels.a2a.files.maxBytes (1 MiB): 1 MiB plus 1 MiB in base64. */
+export const LIMIT = requestBodyLimit(MiB);
 
 /** An answer as it came off the wire. */
 export interface Outcome {

@@ -40,12 +40,20 @@ export function sdkClient(gatewayUrl: string, fetchImpl: typeof fetch, binding: 
 
 export const sdkText = (t: string): Part => ({ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' });
 
-export const sdkMessage = (t: string, contextId = ''): Message => ({
+/** A file part the SDK way: raw bytes, with the name and media type beside them. */
+export const sdkFile = (bytes: Buffer, filename: string, mediaType: string): Part => ({
+  content: { $case: 'raw', value: bytes },
+  metadata: undefined,
+  filename,
+  mediaType,
+});
+
+export const sdkMessage = (t: string, contextId = '', extraParts: Part[] = [], taskId = ''): Message => ({
   messageId: `msg-${Math.random().toString(36).slice(2)}`,
   contextId,
-  taskId: '',
+  taskId,
   role: Role.ROLE_USER,
-  parts: [sdkText(t)],
+  parts: [sdkText(t), ...extraParts],
   metadata: undefined,
   extensions: [],
   referenceTaskIds: [],
@@ -55,14 +63,25 @@ export interface SendOptions {
   contextId?: string;
   returnImmediately?: boolean;
   tenant?: string;
+  /** Parts sent after the text (file parts). */
+  files?: Part[];
+  /** The task a message answers (a task waiting in INPUT_REQUIRED). */
+  taskId?: string;
+  historyLength?: number;
 }
 
 export const sdkSendRequest = (t: string, options: SendOptions = {}): SendMessageRequest => ({
   tenant: options.tenant ?? '',
-  message: sdkMessage(t, options.contextId),
-  configuration: options.returnImmediately
-    ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
-    : undefined,
+  message: sdkMessage(t, options.contextId, options.files, options.taskId),
+  configuration:
+    options.returnImmediately || options.historyLength !== undefined
+      ? {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          historyLength: options.historyLength,
+          returnImmediately: options.returnImmediately ?? false,
+        }
+      : undefined,
   metadata: undefined,
 });
 

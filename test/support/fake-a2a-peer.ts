@@ -24,7 +24,8 @@ export type PeerStep = (req: PeerRequest) => PeerReply;
 /**
  * A scriptable A2A peer on node:http (a free loopback port). Each request consumes the next scripted step;
  * without one it behaves like a well-mannered A2A 1.0 agent (`behave()`): SendMessage creates a WORKING task,
- * GetTask completes it with an echo artifact after `pollsUntilDone` polls. Every request is recorded.
+ * GetTask completes it with an echo artifact after `pollsUntilDone` polls. With `speaks = '0.3'` it is an
+ * agent that only knows A2A 0.3 (`behaveV03()`). Every request is recorded.
  */
 export class FakeA2aPeer {
   readonly requests: PeerRequest[] = [];
@@ -35,6 +36,8 @@ export class FakeA2aPeer {
   private readonly server = http.createServer((req, res) => this.handle(req, res));
   private port = 0;
   pollsUntilDone = 1;
+  /** Which default behaviour answers unscripted requests. */
+  speaks: '1.0' | '0.3' = '1.0';
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -61,6 +64,7 @@ export class FakeA2aPeer {
     this.steps.length = 0;
     this.clientAborts = 0;
     this.pollsUntilDone = 1;
+    this.speaks = '1.0';
   }
 
   async stop(): Promise<void> {
@@ -89,6 +93,37 @@ export class FakeA2aPeer {
     return rpcError(id, -32601, 'Method not found');
   };
 
+  /**
+   * An agent of the A2A 0.3 era, strict about 0.3 shapes: the 1.0 method names are unknown to it (-32601); a
+   * `message/send` whose message or parts are not 0.3-shaped is -32602; answers are bare 0.3 tasks.
+   */
+  readonly behaveV03: PeerStep = (req) => {
+    const { method, params, id } = req.body ?? {};
+    if (method === 'message/send') {
+      const message = params?.message;
+      const parts: unknown[] = Array.isArray(message?.parts) ? message.parts : [];
+      const wellFormed =
+        message?.kind === 'message' &&
+        (message.role === 'user' || message.role === 'agent') &&
+        parts.length > 0 &&
+        parts.every((p: any) => p?.kind === 'text' && typeof p.text === 'string');
+      if (!wellFormed) return rpcError(id, -32602, 'Invalid params: not an A2A 0.3 message');
+      const taskId = randomUUID();
+      const contextId = message.contextId ?? randomUUID();
+      this.tasks.set(taskId, { contextId, text: parts.map((p: any) => p.text).join('\n'), polls: 0 });
+      return rpcResult(id, v03Task(taskId, contextId, 'working'));
+    }
+    if (method === 'tasks/get') {
+      const task = this.tasks.get(params?.id);
+      if (!task) return rpcError(id, -32001, 'Task not found');
+      task.polls++;
+      return task.polls >= this.pollsUntilDone
+        ? rpcResult(id, v03Task(params.id, task.contextId, 'completed', `echo: ${task.text}`))
+        : rpcResult(id, v03Task(params.id, task.contextId, 'working'));
+    }
+    return rpcError(id, -32601, 'Method not found');
+  };
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -102,7 +137,7 @@ export class FakeA2aPeer {
       }
       const recorded: PeerRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body };
       this.requests.push(recorded);
-      const reply = (this.steps.shift() ?? this.behave)(recorded);
+      const reply = (this.steps.shift() ?? (this.speaks === '0.3' ? this.behaveV03 : this.behave))(recorded);
       if (reply === 'stall') {
         res.on('close', () => this.clientAborts++);
         return;
@@ -141,6 +176,17 @@ export function wireTask(id: string, contextId: string, state: string, reply?: s
     status: { state, timestamp: new Date().toISOString() },
     artifacts: reply === undefined ? [] : [{ artifactId: randomUUID(), parts: [{ text: reply }] }],
     history: [],
+  };
+}
+
+/** An A2A 0.3 task: tagged with `kind`, kebab-case state, kind-tagged parts. */
+export function v03Task(id: string, contextId: string, state: string, reply?: string): Record<string, unknown> {
+  return {
+    kind: 'task',
+    id,
+    contextId,
+    status: { state, timestamp: new Date().toISOString() },
+    ...(reply === undefined ? {} : { artifacts: [{ artifactId: randomUUID(), parts: [{ kind: 'text', text: reply }] }] }),
   };
 }
 

@@ -47,4 +47,6 @@ export enum ErrorCode {
   PushNotificationNotSupported = 'PUSH_NOTIFICATION_NOT_SUPPORTED',
   /** The `A2A-Version` the caller asked for is not one this endpoint speaks. */
   VersionNotSupported = 'VERSION_NOT_SUPPORTED',
+  /** A message part has a media type the operator does not accept (`channels.a2a.files.mediaTypes`). */
+  ContentTypeNotSupported = 'CONTENT_TYPE_NOT_SUPPORTED',
 }

@@ -28,6 +28,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.f
   [ErrorCode.TaskNotCancelable]: 400,
   [ErrorCode.PushNotificationNotSupported]: 400,
   [ErrorCode.VersionNotSupported]: 400,
+  [ErrorCode.ContentTypeNotSupported]: 400,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.PreconditionFailed]: 412,
   [ErrorCode.PayloadTooLarge]: 413,

@@ -4,6 +4,7 @@ import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
+import { A2aAttachments } from './a2a-attachments';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
 import { IDLE_TASK_EXPIRY_MS, MAX_TERMINAL_TASKS_PER_PEER, TERMINAL_TASK_RETENTION_MS } from './a2a-limits';
@@ -14,7 +15,9 @@ import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
+import { ExtendedAgentCardService } from './extended-agent-card';
 import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
+import { RequestInputTool } from './request-input.tool';
 import { TASK_STORE } from './task-store.port';
 
 /**
@@ -39,7 +42,10 @@ import { TASK_STORE } from './task-store.port';
         }),
       inject: [GATEWAY_OPTIONS],
     },
+    A2aAttachments,
     A2aTaskService,
+    ExtendedAgentCardService,
+    RequestInputTool,
     A2aOperations,
     A2aRpcService,
     A2aRestEndpoint,

@@ -13,6 +13,7 @@ const A2A_REASON_BY_CODE: Readonly<Partial<Record<ErrorCode, string>>> = Object.
   [ErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
   [ErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
   [ErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
+  [ErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
 });
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';

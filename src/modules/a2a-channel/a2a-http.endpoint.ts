@@ -4,13 +4,14 @@ import { bearerToken } from '../../common/http/bearer-token';
 import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config';
-import { A2A_MESSAGES, MAX_REQUEST_BYTES } from './a2a-limits';
+import { A2A_MESSAGES, requestBodyLimit, requestTooLargeMessage } from './a2a-limits';
 import { a2aSubpath } from './a2a-path';
 import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
-import { requestedA2aVersion, versionProblem } from './a2a-version';
+import { cardOrigin } from './request-origin';
+import { readRequestVersion, requestedA2aVersion } from './a2a-version';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
 const RPC_PATHS = new Set(['/v1', '/v1/']);
@@ -19,10 +20,10 @@ const REST_PREFIX = '/v1/';
 
 /**
  * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), served by plain `node:http` ahead of express (see
- * mountA2aEndpoint): it reads its own body with its own 1 MiB limit and writes every byte of its answers. Order of checks:
- * channel enabled and route (404), bearer token (401, before a byte of the body is read), body size (413),
- * then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else. Paths below
- * `/a2a/v1/` are the HTTP+JSON binding's (A2aRestEndpoint), which answers in that binding's own error format.
+ * mountA2aEndpoint): it reads its own body with its own limit (1 MiB, plus room for the operator's file limit) and writes
+ * every byte of its answers. Order of checks: channel enabled and route (404), bearer token (401, before a byte of the
+ * body is read), body size (413), then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
+ * Paths below `/a2a/v1/` are the HTTP+JSON binding's (A2aRestEndpoint), which answers in that binding's own error format.
  */
 @Injectable()
 export class A2aHttpEndpoint {
@@ -52,10 +53,11 @@ export class A2aHttpEndpoint {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const a2a = this.config.current().config.channels.a2a;
+    const { config } = this.config.current();
+    const a2a = config.channels.a2a;
     if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
     if (path.startsWith(REST_PREFIX) && path.length > REST_PREFIX.length) {
-      return this.rest.serve(req, res, path.slice(REST_PREFIX.length - 1), a2a);
+      return this.rest.serve(req, res, path.slice(REST_PREFIX.length - 1), config);
     }
     if (req.method !== 'POST' || !RPC_PATHS.has(path)) {
       return sendProblem(res, 404, 'the A2A endpoints are POST /a2a/v1 (JSON-RPC) and the HTTP+JSON routes below /a2a/v1/');
@@ -68,16 +70,18 @@ export class A2aHttpEndpoint {
       return sendProblem(res, 401, A2A_MESSAGES.unauthenticated);
     }
 
-    const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
+    const limit = requestBodyLimit(a2a.files.maxBytes);
+    const body = await readLimitedBody(req, limit);
     if (body.kind === 'aborted') return;
     if (body.kind === 'too-large') {
       // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
       res.setHeader('Connection', 'close');
-      return sendProblem(res, 413, A2A_MESSAGES.requestTooLarge);
+      return sendProblem(res, 413, requestTooLargeMessage(limit));
     }
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
-    const out = maskSecrets(await this.rpc.handle(peer, body.bytes, versionProblem(requestedA2aVersion(req))));
+    const caller = { peer, origin: () => cardOrigin(config, req) };
+    const out = maskSecrets(await this.rpc.handle(caller, body.bytes, readRequestVersion(requestedA2aVersion(req))));
     if (res.destroyed || res.headersSent) return;
     if (!out) {
       res.writeHead(200, { 'Content-Length': '0' });

@@ -9,6 +9,17 @@ export const A2A_CHANNEL_ID = 'a2a';
 export const A2A_ACCOUNT_ID = 'default';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * The body limit of one request: the 1 MiB every request has, plus room for `channels.a2a.files.maxBytes` of
+ * files in base64 (4 characters per 3 bytes), so the operator's file limit is the one a peer meets.
+ */
+export function requestBodyLimit(fileMaxBytes: number): number {
+  return MAX_REQUEST_BYTES + 4 * Math.ceil(fileMaxBytes / 3);
+}
+/** The words of the 413 both bindings answer a body over requestBodyLimit with. */
+export function requestTooLargeMessage(limit: number): string {
+  return `the request body exceeds the limit of ${limit} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`;
+}
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_BATCH_ENTRIES = 30;
 /** Deepest nesting of one request's params: recursive code (JSON.stringify of a data part) must not overflow. */
@@ -17,6 +28,13 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Extracted message text, in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 65_536;
 export const TRUNCATION_MARKER = `\n[message truncated at ${MAX_MESSAGE_BYTES} bytes]`;
+/** File parts (docs/a2a.md#files): the longest filename and url a part may carry. */
+export const MAX_FILENAME_CHARS = 255;
+export const MAX_FILE_URL_CHARS = 2048;
+/** File parts (raw and url) one message may carry: each becomes a labelled block of the agent's text. */
+export const MAX_FILE_PARTS = 20;
+/** UTF-8 bytes of text-like files shown inline, all attachments of a message together; the rest is stored. */
+export const MAX_INLINE_ATTACHMENT_BYTES = 65_536;
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A failed run's error as published in the task status. */
 export const MAX_STATUS_TEXT_CHARS = 512;
@@ -32,14 +50,17 @@ export const A2A_MESSAGES = {
   slashCommand: 'A2A peers cannot execute slash commands. Send a task in plain text; only users can issue commands.',
   emptyReply: 'Agent completed without reply text',
   restarted: 'gateway restarted before the agent settled',
+  restartedWaitingForInput:
+    'gateway restarted while the task waited for input; its agent run cannot be resumed. Send the answer as a new message (without taskId) in the same contextId',
   expired: 'Task expired before the agent settled',
   batchTooLarge: `batch exceeds the ${MAX_BATCH_ENTRIES} request limit`,
   rateLimited: 'Peer is rate limited',
   internal: 'A2A request could not be processed',
   responseTooLarge: 'A2A response exceeds the 1 MiB limit',
-  requestTooLarge: 'the request body exceeds the 1 MiB limit',
   unauthenticated: 'a valid peer bearer token is required',
-  taskContinuation: 'omit taskId and reuse contextId',
+  taskOver: 'Task is already over: omit taskId and reuse contextId',
+  notWaitingForInput: 'Task is not waiting for input (TASK_STATE_INPUT_REQUIRED): omit taskId and reuse contextId',
+  contextMismatch: "message.contextId is not the task's contextId",
   taskNotFound: 'Task not found',
   taskNotCancelable: 'Task cannot be canceled: it is already over',
   cancelUnsupported: 'this task is not running in this gateway process, so it cannot be stopped from here',

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
-export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks';
+export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks' | 'getExtendedAgentCard';
 
 /** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
 const IMPLEMENTED = new Map<string, A2aOperation>([
@@ -15,6 +15,8 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_LEGACY_METHODS.cancelTask, 'cancelTask'],
   [A2A_METHODS.listTasks, 'listTasks'],
   [A2A_LEGACY_METHODS.listTasks, 'listTasks'],
+  [A2A_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
+  [A2A_LEGACY_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
 ]);
 
 /**
@@ -28,8 +30,6 @@ const UNSUPPORTED = new Map<string, string>([
   ['message/stream', NO_STREAMING],
   ['SubscribeToTask', NO_STREAMING],
   ['tasks/resubscribe', NO_STREAMING],
-  ['GetExtendedAgentCard', 'there is no extended agent card; the public card is complete'],
-  ['agent/getAuthenticatedExtendedCard', 'there is no extended agent card; the public card is complete'],
 ]);
 
 /**

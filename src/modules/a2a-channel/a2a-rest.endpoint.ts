@@ -4,12 +4,13 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { bearerToken } from '../../common/http/bearer-token';
 import { maskSecrets } from '../../common/secrets/secret-mask';
-import type { A2aChannelSettings } from '../config';
-import { A2A_MESSAGES, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from './a2a-limits';
+import type { NormalizedConfig } from '../config';
+import { A2A_MESSAGES, MAX_RESPONSE_BYTES, requestBodyLimit, requestTooLargeMessage } from './a2a-limits';
 import { A2aOperations } from './a2a-operations.service';
-import { requestedA2aVersion, versionProblem } from './a2a-version';
+import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from './a2a-version';
 import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
+import { cardOrigin } from './request-origin';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';
 import { matchRestRoute } from './rest-routes';
@@ -23,11 +24,13 @@ const MAX_ECHOED_PATH = 128;
 
 /**
  * The HTTP+JSON binding of A2A 1.0 (docs/a2a.md#httpjson-rest): `POST /a2a/v1/message:send`, `GET /a2a/v1/tasks/{id}`,
- * `GET /a2a/v1/tasks`, `POST /a2a/v1/tasks/{id}:cancel` and the routes of the operations this gateway does not offer.
+ * `GET /a2a/v1/tasks`, `POST /a2a/v1/tasks/{id}:cancel`, `GET /a2a/v1/extendedAgentCard` and the routes of the
+ * operations this gateway does not offer. 1.0 only: a request declaring another `A2A-Version` (0.3 included) is refused.
  * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, A2aOperations makes the
  * call (rate limit, version, method, validation, the task service), and the outcome becomes a status and a JSON body
  * (errors as `google.rpc.Status` with their ErrorInfo). Order of checks, as on the JSON-RPC endpoint: route (404, 405),
- * bearer token (401, before a byte of the body is read), body size (413), rate limit (429), JSON (400), then the call.
+ * bearer token (401, before a byte of the body is read), body size (413, the JSON-RPC limit: 1 MiB plus room for files),
+ * rate limit (429), JSON (400), then the call.
  */
 @Injectable()
 export class A2aRestEndpoint {
@@ -35,10 +38,10 @@ export class A2aRestEndpoint {
 
   constructor(private readonly operations: A2aOperations) {}
 
-  /** `path`: below REST_BASE_PATH (`/tasks/abc:cancel`); the channel is known to be enabled. Never rejects. */
-  async serve(req: IncomingMessage, res: ServerResponse, path: string, settings: A2aChannelSettings): Promise<void> {
+  /** `path`: below REST_BASE_PATH (`/tasks/abc:cancel`); `config`: the request's snapshot, its channel enabled. Never rejects. */
+  async serve(req: IncomingMessage, res: ServerResponse, path: string, config: NormalizedConfig): Promise<void> {
     try {
-      await this.answer(req, res, path, settings);
+      await this.answer(req, res, path, config);
     } catch (err) {
       this.logger.error(`A2A HTTP+JSON request failed: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent) sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.internal));
@@ -46,7 +49,8 @@ export class A2aRestEndpoint {
     }
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, path: string, settings: A2aChannelSettings): Promise<void> {
+  private async answer(req: IncomingMessage, res: ServerResponse, path: string, config: NormalizedConfig): Promise<void> {
+    const settings = config.channels.a2a;
     const method = req.method ?? '';
     const match = matchRestRoute(method, path);
     const shown = `${REST_BASE_PATH}${path}`.slice(0, MAX_ECHOED_PATH);
@@ -70,12 +74,13 @@ export class A2aRestEndpoint {
 
     let bytes: Buffer | undefined;
     if (route.body) {
-      const body = await readLimitedBody(req, MAX_REQUEST_BYTES);
+      const limit = requestBodyLimit(settings.files.maxBytes);
+      const body = await readLimitedBody(req, limit);
       if (body.kind === 'aborted') return;
       if (body.kind === 'too-large') {
         // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
         res.setHeader('Connection', 'close');
-        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, A2A_MESSAGES.requestTooLarge));
+        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, requestTooLargeMessage(limit)));
       }
       bytes = body.bytes;
     }
@@ -92,9 +97,11 @@ export class A2aRestEndpoint {
     }
     const url = req.url ?? '';
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] : '';
-    const outcome = await this.operations.call(peer, route.a2aMethod, {
+    const caller = { peer, origin: () => cardOrigin(config, req) };
+    const outcome = await this.operations.call(caller, route.a2aMethod, {
       wait: true,
-      versionError: versionProblem(requestedA2aVersion(req)),
+      wire: '1.0',
+      versionError: readRequestVersion(requestedA2aVersion(req), REST_A2A_VERSIONS).problem,
       params: () => restCallParams(route, vars, query, parsed),
     });
     if (res.destroyed || res.headersSent) return;

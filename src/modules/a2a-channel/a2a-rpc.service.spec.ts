@@ -3,6 +3,7 @@ import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { A2aOperations } from './a2a-operations.service';
 import { A2aRpcService } from './a2a-rpc.service';
+import { buildExtendedAgentCard } from './extended-agent-card';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
@@ -44,9 +45,18 @@ async function setup(rateLimitPerMinute = 0) {
       throw new AppError(ErrorCode.TaskNotCancelable, 'Task cannot be canceled: it is already over');
     },
   };
-  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock)));
+  const cards = {
+    extendedCard: (peer: string, origin: string) => {
+      calls.push({ op: 'card', peer, params: origin });
+      return buildExtendedAgentCard(config.current().config, origin, []);
+    },
+  };
+  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock), cards));
   const handle = async (body: unknown) => {
-    const out = await service.handle('hermes', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+    const out = await service.handle(
+      { peer: 'hermes', origin: () => 'https://claw.example' },
+      Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    );
     return out === '' ? '' : JSON.parse(out);
   };
   return { handle, calls, clock, setReply: (r: string) => (reply = r), service };
@@ -98,12 +108,66 @@ describe('A2aRpcService', () => {
     logged.mockRestore();
   });
 
-  it('accepts the 0.3 aliases', async () => {
+  it('accepts the 0.3 method names and, without an A2A-Version, answers them in 0.3 form', async () => {
     const { handle, calls } = await setup();
-    await handle(call(1, 'message/send'));
-    await handle(call(2, 'tasks/get', { id: 'x' }));
-    await handle(call(3, 'tasks/cancel', { id: 'x' }));
-    expect(calls.map((c) => c.op)).toEqual(['send', 'get', 'cancel']);
+    const v03Message = { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
+    expect(await handle(call(1, 'message/send', { message: v03Message, configuration: { blocking: false } }))).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        kind: 'task',
+        id: 't1',
+        contextId: 'ctx-1',
+        status: { state: 'completed', timestamp: '2026-01-01T00:00:00.000Z' },
+        artifacts: [{ artifactId: 'a1', parts: [{ kind: 'text', text: 'ok' }] }],
+        history: [],
+      },
+    });
+    // The task service got the 1.0 form.
+    expect(calls[0].params).toEqual({
+      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      configuration: { returnImmediately: true },
+    });
+    // 0.3 errors: the same codes, no ErrorInfo.
+    expect((await handle(call(2, 'tasks/get', { id: 'x' }))).error).toEqual({ code: -32001, message: 'Task not found' });
+    expect((await handle(call(3, 'tasks/cancel', { id: 'x' }))).error).toEqual({
+      code: -32002,
+      message: 'Task cannot be canceled: it is already over',
+    });
+    expect(await handle(call(4, 'tasks/list', {}))).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 },
+    });
+    expect(calls.map((c) => c.op)).toEqual(['send', 'get', 'cancel', 'list']);
+  });
+
+  it('answers in the declared version whatever the method is named', async () => {
+    const { service } = await setup();
+    const answer = async (method: string, declared: '0.3' | '1.0') =>
+      JSON.parse(
+        await service.handle(
+          { peer: 'hermes', origin: () => 'https://claw.example' },
+          Buffer.from(JSON.stringify(call(1, method, { m: 1 }))),
+          { declared },
+        ),
+      );
+    expect((await answer('message/send', '1.0')).result).toEqual({ task: completedTask('ok') });
+    expect((await answer('SendMessage', '0.3')).result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    expect((await answer('GetTask', '0.3')).error).toEqual({ code: -32001, message: 'Task not found' });
+    expect((await answer('tasks/get', '1.0')).error.data[0].reason).toBe('TASK_NOT_FOUND');
+  });
+
+  it('hands GetExtendedAgentCard (and its 0.3 name) the calling peer and the origin of the request, and answers the card', async () => {
+    const { handle, calls } = await setup();
+    const out = await handle(call(5, 'GetExtendedAgentCard'));
+    expect(calls).toEqual([{ op: 'card', peer: 'hermes', params: 'https://claw.example' }]);
+    expect(out.result).toMatchObject({ capabilities: { extendedAgentCard: true }, skills: [] });
+    expect(out.result.supportedInterfaces[0].url).toBe('https://claw.example/a2a/v1');
+    // Asked under its 0.3 name without a version, the card comes in its 0.3 form.
+    const v03 = await handle(call(6, 'agent/getAuthenticatedExtendedCard'));
+    expect(calls.map((c) => c.op)).toEqual(['card', 'card']);
+    expect(v03.result).toMatchObject({ protocolVersion: '0.3.0', url: 'https://claw.example/a2a/v1' });
   });
 
   it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES } from './a2a-limits';
-import { A2aOperations } from './a2a-operations.service';
-import { AppError } from '../../common/errors/app-error';
+import { type A2aCaller, A2aOperations } from './a2a-operations.service';
+import { type RequestVersion, wireVersionOf } from './a2a-version';
+import { wireCodec } from './a2a-wire-codec';
 import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';
 
 const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
@@ -20,10 +21,14 @@ const BATCH_TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.bat
 export class A2aRpcService {
   constructor(private readonly operations: A2aOperations) {}
 
-  /** `versionError`: the request asked for an A2A version this endpoint does not speak; every call gets it. */
-  async handle(peer: string, body: Buffer, versionError?: AppError): Promise<string> {
+  /**
+   * `version`: what the request declared (`A2A-Version`); each call is answered in that version, or, without
+   * one, in the version its method name belongs to. A declared version this endpoint does not speak is the
+   * answer to every call.
+   */
+  async handle(caller: A2aCaller, body: Buffer, version: RequestVersion = {}): Promise<string> {
     // Every entry counts, valid or not, so garbage cannot be sent for free.
-    const admit = () => this.operations.admit(peer);
+    const admit = () => this.operations.admit(caller.peer);
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
@@ -32,7 +37,7 @@ export class A2aRpcService {
     }
     if (!Array.isArray(payload)) {
       if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(peer, parseEntry(payload), admit(), versionError);
+      const response = await this.process(caller, parseEntry(payload), admit(), version);
       return response ? serialize(response) : '';
     }
     if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
@@ -40,19 +45,30 @@ export class A2aRpcService {
     if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
     // Slots are taken in entry order before anything runs; the entries then run concurrently.
     const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
-    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(peer, entry, allowed, versionError)));
+    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, version)));
     return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
   }
 
   /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
-  private async process(peer: string, entry: ParsedEntry, allowed: boolean, versionError?: AppError): Promise<JsonRpcResponse | undefined> {
+  private async process(
+    caller: A2aCaller,
+    entry: ParsedEntry,
+    allowed: boolean,
+    version: RequestVersion,
+  ): Promise<JsonRpcResponse | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
     const call = entry.kind === 'call';
-    const outcome = await this.operations.call(peer, entry.method, { wait: call, versionError, params: () => entry.params });
+    const wire = wireCodec(wireVersionOf(version, entry.method));
+    const outcome = await this.operations.call(caller, entry.method, {
+      wait: call,
+      wire: wire.version,
+      versionError: version.problem,
+      params: () => entry.params,
+    });
     if (!call) return undefined;
-    return outcome.ok ? resultResponse(id, outcome.result) : errorResponse(id, jsonRpcErrorOf(outcome.error));
+    return outcome.ok ? resultResponse(id, outcome.result) : errorResponse(id, wire.error(jsonRpcErrorOf(outcome.error)));
   }
 }
 

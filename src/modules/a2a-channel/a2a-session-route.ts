@@ -1,7 +1,7 @@
-import type { RuntimeSnapshot } from '../config';
+import type { ResolvedAgent, RuntimeSnapshot } from '../config';
 import type { InboundMessage } from '../routing';
 import { directSessionKey } from '../sessions';
-import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID } from './a2a-limits';
+import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, CONTEXT_ID_PATTERN } from './a2a-limits';
 import { exposedAgents } from './agent-card';
 
 /** What routes an inbound message (RoutingService.resolve satisfies it). */
@@ -24,24 +24,53 @@ export type A2aRoute = { agentId: string; sessionKey: string } | { refused: true
  */
 export function routeA2aConversation(snapshot: RuntimeSnapshot, lookup: RouteLookup, peer: string, contextId: string): A2aRoute {
   const peerId = `${peer}:${contextId}`;
-  const inbound = (id: string): InboundMessage => ({ channel: A2A_CHANNEL_ID, accountId: A2A_ACCOUNT_ID, peer: { kind: 'direct', id } });
-  let { agentId, matchedBy } = lookup(inbound(peerId));
+  let { agentId, matchedBy } = lookup(a2aInbound(peerId));
   if (matchedBy.tier !== 'peer') {
-    const stable = lookup(inbound(peer));
+    const stable = lookup(a2aInbound(peer));
     if (stable.matchedBy.tier === 'peer') ({ agentId, matchedBy } = stable);
   }
-  const exposed = exposedAgents(snapshot.config);
-  if (!exposed.some((a) => a.id === agentId)) {
-    if (!exposed.length) return { refused: true };
-    agentId = exposed[0].id;
-  }
+  const answering = exposedAgentFor(snapshot, agentId);
+  if (answering === undefined) return { refused: true };
   const sessionKey = directSessionKey({
-    agentId,
+    agentId: answering,
     dmScope: 'per-account-channel-peer',
     mainKey: snapshot.config.session.mainKey,
     channel: A2A_CHANNEL_ID,
     accountId: A2A_ACCOUNT_ID,
     peerId,
   });
-  return { agentId, sessionKey };
+  return { agentId: answering, sessionKey };
+}
+
+/**
+ * Every agent some conversation of `peer` can reach, in `exposeAgents` order (docs/a2a.md#extended-agent-card):
+ * the agent of a context without a binding of its own — the bare-peer binding, else what the channel's other
+ * tiers pick (a message without a peer id meets exactly those tiers) — and the agent of each context that has
+ * its own `<peer>:<contextId>` binding, each as routeA2aConversation would clamp it to the exposed agents.
+ */
+export function reachableAgents(snapshot: RuntimeSnapshot, lookup: RouteLookup, peer: string): ResolvedAgent[] {
+  const routed = new Set<string>();
+  const stable = lookup(a2aInbound(peer));
+  routed.add(stable.matchedBy.tier === 'peer' ? stable.agentId : lookup({ channel: A2A_CHANNEL_ID, accountId: A2A_ACCOUNT_ID }).agentId);
+  const prefix = `${peer}:`;
+  for (const { match } of snapshot.config.bindings) {
+    const id = match.channel === A2A_CHANNEL_ID && match.peer?.kind === 'direct' ? match.peer.id : undefined;
+    // Only ids a SendMessage can produce: a context id the endpoint would refuse reaches nothing.
+    if (!id?.startsWith(prefix) || !CONTEXT_ID_PATTERN.test(id.slice(prefix.length))) continue;
+    // Asked of the routing itself, so account filters and the first-in-file rule apply as they do to a message.
+    const hit = lookup(a2aInbound(id));
+    if (hit.matchedBy.tier === 'peer') routed.add(hit.agentId);
+  }
+  const reached = new Set([...routed].map((id) => exposedAgentFor(snapshot, id)));
+  return exposedAgents(snapshot.config).filter((a) => reached.has(a.id));
+}
+
+function a2aInbound(peerId: string): InboundMessage {
+  return { channel: A2A_CHANNEL_ID, accountId: A2A_ACCOUNT_ID, peer: { kind: 'direct', id: peerId } };
+}
+
+/** The agent that answers for a routed one: itself when exposed, else the first exposed agent; none without any. */
+function exposedAgentFor(snapshot: RuntimeSnapshot, agentId: string): string | undefined {
+  const exposed = exposedAgents(snapshot.config);
+  return exposed.some((a) => a.id === agentId) ? agentId : exposed[0]?.id;
 }

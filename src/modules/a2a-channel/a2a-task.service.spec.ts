@@ -4,6 +4,8 @@ import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { RoutingService } from '../routing/routing.service';
 import type { AgentRunner } from '../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../runtime/run-registry';
+import { A2aAttachments } from './a2a-attachments';
+import { A2A_MESSAGES } from './a2a-limits';
 import { A2aTaskService } from './a2a-task.service';
 import type { A2aTask } from './task-model';
 import type { TaskStore } from './task-store.port';
@@ -50,7 +52,9 @@ async function setup() {
   const config = new ServingConfigStore(
     await snapshotFrom({ agents: { list: [{ id: 'main' }] }, channels: { a2a: { replyTimeoutMs: 60_000 } } }),
   );
-  return new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 1_700_000_000_000 });
+  // No files in these messages: nothing is written under the state dir.
+  const attachments = new A2aAttachments({ stateDir: '/nonexistent-state-dir' });
+  return new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 1_700_000_000_000 }, attachments);
 }
 
 describe('A2aTaskService shutdown', () => {
@@ -66,5 +70,39 @@ describe('A2aTaskService shutdown', () => {
     clearTimeout(timer);
     expect(outcome).toMatchObject({ task: { contextId: expect.stringMatching(/^ctx-/), status: { state: 'TASK_STATE_WORKING' } } });
     logged.mockRestore();
+  });
+});
+
+describe('A2aTaskService start after a crash', () => {
+  it('fails a task that waited for input with a message saying its run cannot be resumed', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { A2aTaskStore } = await import('./a2a-task.store');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-a2a-restart-'));
+    const store = new A2aTaskStore(path.join(dir, 'tasks.sqlite'), { terminalRetentionMs: 1e9, maxTerminalPerPeer: 10, idleExpiryMs: 1e9 });
+    const base = { peer: 'hermes', contextId: 'ctx-1', messageId: 'm', history: [], createdAt: 1, updatedAt: 1 };
+    await store.insert({
+      ...base,
+      id: 'asking',
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      statusMessage: { messageId: 'q', text: 'Which city?' },
+    });
+    await store.insert({ ...base, id: 'working', state: 'TASK_STATE_WORKING' });
+    const runner = { startRun: jest.fn(), abortRun: jest.fn(), shutdown: async () => undefined };
+    const config = new ServingConfigStore(await snapshotFrom({ agents: { list: [{ id: 'main' }] } }));
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const attachments = new A2aAttachments({ stateDir: dir });
+    const service = new A2aTaskService(config, new RoutingService(config), runner, store, { now: () => 5000 }, attachments);
+    await service.onModuleInit();
+    expect(await store.get('asking')).toMatchObject({
+      state: 'TASK_STATE_FAILED',
+      statusMessage: { text: A2A_MESSAGES.restartedWaitingForInput },
+    });
+    expect((await store.get('asking'))?.history.map((m) => m.text)).toEqual([A2A_MESSAGES.restartedWaitingForInput]);
+    expect(await store.get('working')).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: A2A_MESSAGES.restarted } });
+    await service.onModuleDestroy();
+    warned.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

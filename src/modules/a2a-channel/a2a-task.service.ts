@@ -1,22 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timeOrderedId } from '../../common/ids';
 import { ConfigStore } from '../config';
 import { RoutingService } from '../routing';
-import { AgentRunner, type RunHandle, type RunRecord } from '../runtime';
-import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, MAX_STATUS_TEXT_CHARS, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
+import { AgentRunner, type RunHandle, type RunRecord, type ToolContext, type ToolResult } from '../runtime';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
+import { A2aAttachments } from './a2a-attachments';
+import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
-import { parseCancelTaskParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams } from './rpc-params';
+import { parseCancelTaskParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
 import { decodePageToken, encodePageToken } from './task-page-token';
-import { A2aTask, TaskTransition, toListedTask, toWireTask, WireTask } from './task-model';
+import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
+import { A2aTask, toListedTask, toWireTask, WireTask } from './task-model';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
+import { outcomeOf, statusMessage, withStatus } from './task-outcome';
+import { TaskWaiters } from './task-waiters';
+import { DeferredTaskRows } from './unwritten-tasks';
 
-type Waiter = (task: A2aTask) => void;
+/** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
+const UNWRITTEN_TASK_DELAY_MS = 50;
 
 export interface ListTasksResult {
   tasks: Array<ReturnType<typeof toListedTask>>;
@@ -27,20 +33,27 @@ export interface ListTasksResult {
 
 /**
  * The task lifecycle of inbound A2A messages: create the task, route and dispatch the agent
- * run, settle the task from the run's outcome, answer blocking callers, expire and retain tasks, and shut
- * down without leaving a caller hanging. See docs/a2a.md#sending-tasks and docs/a2a.md#task-store.
+ * run, settle the task from the run's outcome, answer blocking callers, let the run ask the peer for input
+ * (INPUT_REQUIRED, answered by a SendMessage with the taskId), expire and retain tasks, and shut down without
+ * leaving a caller hanging. See docs/a2a.md#sending-tasks, docs/a2a.md#multi-turn-input_required and docs/a2a.md#task-store.
  */
 @Injectable()
 export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
   /** Blocked SendMessage callers per task. */
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters = new TaskWaiters();
+  /** Runs waiting for a peer's answer (request_input). */
+  private readonly inputs = new TaskInputRequests();
+  /** The task of each run in flight, for request_input; `stored` tells once the task row exists (false: it never will). */
+  private readonly runTasks = new Map<string, { taskId: string; stored: Promise<boolean> }>();
   /** Settle writes in flight, awaited before the store closes. */
   private readonly settling = new Set<Promise<void>>();
   /** The settle of each task whose run is in flight, so a cancel can wait for the run to stop. */
   private readonly settlingByTask = new Map<string, Promise<void>>();
   /** Canceled tasks and why: an aborted run of one of these ends CANCELED with that status message, not FAILED. */
   private readonly canceled = new Map<string, string>();
+  /** A blocking SendMessage's task row is written when it settles (or once it has run for a while). */
+  private readonly rows: DeferredTaskRows;
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -51,11 +64,23 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'>,
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
-  ) {}
+    private readonly attachments: A2aAttachments,
+  ) {
+    this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
+      // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
+      this.logger.error(`A2A task ${task.id} from peer ${task.peer} could not be stored: ${err.message}`);
+      if (task.runId) this.runner.abortRun(task.runId, 'the A2A task could not be stored');
+      this.waiters.fail(task.id, err);
+    });
+  }
 
   async onModuleInit(): Promise<void> {
     // Whatever was unsettled belongs to a process that is gone: its runs will never report back.
-    const failed = await this.store.failUnsettled(A2A_MESSAGES.restarted, this.clock.now());
+    // A task that waited for input says so: its answer can no longer reach the run that asked.
+    const failed = await this.store.failUnsettled(
+      (state) => (state === 'TASK_STATE_INPUT_REQUIRED' ? A2A_MESSAGES.restartedWaitingForInput : A2A_MESSAGES.restarted),
+      this.clock.now(),
+    );
     if (failed) this.logger.warn(`${failed} A2A task(s) were unsettled when the gateway stopped; marked FAILED`);
     this.sweepTimer = setInterval(
       () => void this.sweep().catch((err: Error) => this.logger.error(`A2A task sweep failed: ${err.message}`)),
@@ -69,73 +94,169 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * otherwise the caller waits up to replyTimeoutMs unless the request asked to return immediately.
    */
   async sendMessage(peer: string, params: unknown, options: { wait: boolean }): Promise<{ task: WireTask }> {
-    const input = parseSendMessageParams(params);
-    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    if (input.taskId !== undefined) {
-      // Continuing a task would need INPUT_REQUIRED handling the runtime does not have; the context carries the
-      // conversation. An id the peer does not own is unknown to it, as for GetTask.
-      await this.ownTask(peer, input.taskId);
-      throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskContinuation, [{ taskId: input.taskId }]);
-    }
     const snapshot = this.config.current();
+    const input = parseSendMessageParams(params, snapshot.config.channels.a2a.files);
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
+    if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
     // Time-ordered: the session key and task rows built from these ids are appended to their indexes, not scattered.
     const contextId = input.contextId ?? `ctx-${timeOrderedId()}`;
     const now = this.clock.now();
-    const base = { id: timeOrderedId(), peer, contextId, messageId: input.messageId, createdAt: now, updatedAt: now };
+    const base = {
+      id: timeOrderedId(),
+      peer,
+      contextId,
+      messageId: input.messageId,
+      history: [{ messageId: input.messageId, role: 'user' as const, text: input.text }],
+      createdAt: now,
+      updatedAt: now,
+    };
+    const wire = (task: A2aTask) => ({ task: toWireTask(task, input.historyLength) });
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
-    if ('refused' in route) return { task: toWireTask(await this.insertRejected(base, A2A_MESSAGES.noExposedAgent)) };
+    if ('refused' in route) return wire(await this.insertRejected(base, A2A_MESSAGES.noExposedAgent));
     const routed = { ...base, agentId: route.agentId, sessionKey: route.sessionKey };
     // A peer submits tasks, not commands: its role field proves nothing about a human being behind it.
-    if (isSlashCommand(input.text)) return { task: toWireTask(await this.insertRejected(routed, A2A_MESSAGES.slashCommand)) };
+    if (isSlashCommand(input.text)) return wire(await this.insertRejected(routed, A2A_MESSAGES.slashCommand));
+    // Files are on disk before the run starts, so every path the agent is told about exists. Without files
+    // nothing is awaited: the hot path stays one synchronous step from routing to dispatch.
+    const message = input.files.length
+      ? await this.attachments.agentMessage(route.agentId, routed.id, input.text, input.files)
+      : { text: input.text, attachments: undefined };
+    if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
 
-    // SUBMITTED lasts only until the run is queued, and no peer can observe it: the task is stored once,
-    // as WORKING, right after dispatch (one write fewer on the hot path).
+    // SUBMITTED lasts only until the run is queued, and no peer can observe it.
     let handle: RunHandle;
     try {
       handle = this.runner.startRun({
         sessionKey: route.sessionKey,
-        message: input.text,
+        message: message.text,
         extraSystemPrompt:
           `This message arrived over A2A from the remote agent "${peer}" (context ${contextId}). It is a task from another ` +
           'agent, not from your operator: apply your usual judgement and permissions.',
         create: { deliveryContext: { channel: A2A_CHANNEL_ID, accountId: A2A_ACCOUNT_ID, to: `${peer}:${contextId}` } },
-        meta: { channel: A2A_CHANNEL_ID, peer, contextId, taskId: routed.id, truncated: input.truncated || undefined },
+        meta: {
+          channel: A2A_CHANNEL_ID,
+          peer,
+          contextId,
+          taskId: routed.id,
+          truncated: input.truncated || undefined,
+          attachments: message.attachments,
+        },
+        // Only a run of an A2A task has someone to ask: the peer, through the task.
+        perRunTools: [BUILT_IN_TOOLS.requestInput],
       });
     } catch (err) {
       this.logger.error(`A2A task ${routed.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
-      const failed: A2aTask = { ...routed, state: 'TASK_STATE_FAILED', statusMessage: statusMessage(A2A_MESSAGES.runNotStarted) };
+      const failed = withStatus(routed, 'TASK_STATE_FAILED', A2A_MESSAGES.runNotStarted);
       await this.store.insert(failed);
-      return { task: toWireTask(failed) };
+      return wire(failed);
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
+    const blocking = options.wait && !input.returnImmediately;
+    // A caller that waits is told nothing before the task settles: its row is written once, then.
+    if (blocking) this.rows.defer(working);
+    const inserted = blocking ? Promise.resolve() : this.store.insert(working);
+    this.runTasks.set(handle.runId, {
+      taskId: working.id,
+      stored: inserted.then(
+        () => true,
+        () => false,
+      ),
+    });
     try {
-      await this.store.insert(working);
+      await inserted;
     } catch (err) {
+      this.runTasks.delete(handle.runId);
       // No record, no task: the peer is told it failed, so the agent must not act on it either.
       this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
       throw err;
     }
     // Attached only now, so the settle write always lands after the WORKING one.
-    this.settleWhenDone(working.id, handle.done);
+    this.settleWhenDone(working.id, handle);
     // A shutdown that began while the write was pending has already released its waiters: do not become a new one.
-    if (!options.wait || input.returnImmediately || this.closing) return { task: toWireTask(working) };
-    const latest = await this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs);
-    return { task: toWireTask(latest) };
+    if (!blocking) return wire(working);
+    if (this.closing) return wire((await this.rows.written(working.id)) ?? working);
+    return wire(await this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs));
+  }
+
+  /**
+   * request_input, for the run of an A2A task: the task becomes INPUT_REQUIRED with the question as its status
+   * message (blocked callers are answered with it), and the run waits — at most channels.a2a.inputTimeoutMs, or
+   * until it is aborted — for the peer's SendMessage with the taskId, whose text is the tool's result.
+   */
+  async requestInput(ctx: Pick<ToolContext, 'runId' | 'signal'>, question: string): Promise<ToolResult> {
+    const run = ctx.runId ? this.runTasks.get(ctx.runId) : undefined;
+    if (!run || !(await run.stored)) return { status: 'error', error: 'request_input works only in the run of an A2A task' };
+    const { taskId } = run;
+    // The peer is about to be told about the task: it needs its row (a failure aborts this run).
+    if (!(await this.rows.written(taskId).then(Boolean, () => false))) return { status: 'error', error: 'the task could not be stored' };
+    if (!this.inputs.allowAnother(taskId)) {
+      return { status: 'error', error: `this task already asked for input ${MAX_INPUT_REQUESTS} times; finish with what you have` };
+    }
+    const asking = await this.store.transition(
+      taskId,
+      { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: statusMessage(question) },
+      this.clock.now(),
+    );
+    if (!asking) return { status: 'error', error: 'the task is already over' };
+    const timeoutMs = this.config.current().config.channels.a2a.inputTimeoutMs;
+    const answered = this.inputs.wait(taskId, timeoutMs, ctx.signal);
+    this.waiters.release(asking);
+    const outcome = await answered;
+    if ('answer' in outcome) return { status: 'ok', answer: outcome.answer };
+    if ('aborted' in outcome) return { status: 'error', error: 'the run was aborted while it waited for input' };
+    // No answer: back to work, and the model decides what to do without one.
+    await this.store.transition(taskId, { state: 'TASK_STATE_WORKING' }, this.clock.now());
+    return {
+      status: 'timeout',
+      error: `the peer gave no answer within ${timeoutMs} ms (channels.a2a.inputTimeoutMs); continue without it`,
+    };
+  }
+
+  /**
+   * A SendMessage with a taskId: the peer's answer to the task's INPUT_REQUIRED. Another peer's (or an unknown) task
+   * is -32001, a contextId other than the task's -32602, a task that is over or not waiting for input -32004.
+   * The waiting run continues with the text; the caller then waits as for a new task.
+   */
+  private async answerInput(
+    peer: string,
+    input: SendMessageInput & { taskId: string },
+    options: { wait: boolean },
+  ): Promise<{ task: WireTask }> {
+    const task = await this.ownTask(peer, input.taskId);
+    const refuse = (code: ErrorCode, message: string) => new AppError(code, message, [{ taskId: task.id }]);
+    if (input.contextId !== undefined && input.contextId !== task.contextId)
+      throw refuse(ErrorCode.InvalidParams, A2A_MESSAGES.contextMismatch);
+    if (isTerminalState(task.state)) throw refuse(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskOver);
+    // Claimed before anything is awaited, so of two answers racing exactly one continues the run.
+    const deliver = task.state === 'TASK_STATE_INPUT_REQUIRED' ? this.inputs.claim(task.id) : undefined;
+    if (!deliver) throw refuse(ErrorCode.UnsupportedOperation, A2A_MESSAGES.notWaitingForInput);
+    const answer = input.files.length
+      ? (await this.attachments.agentMessage(task.agentId ?? '', task.id, input.text, input.files)).text
+      : input.text;
+    const peerMessage = { messageId: input.messageId, text: input.text };
+    const working = await this.store.transition(task.id, { state: 'TASK_STATE_WORKING', peerMessage }, this.clock.now());
+    // Delivered after the WORKING write, so the run's next state change always lands after it.
+    deliver(answer);
+    const wire = (t: A2aTask) => ({ task: toWireTask(t, input.historyLength) });
+    if (!working) return wire((await this.store.get(task.id)) ?? task);
+    if (!options.wait || input.returnImmediately || this.closing) return wire(working);
+    return wire(await this.waitSettled(working, this.config.current().config.channels.a2a.replyTimeoutMs));
   }
 
   /** GetTask: only the peer that created a task can read it; anyone else gets the same -32001 as for an unknown id. */
   async getTask(peer: string, params: unknown): Promise<WireTask> {
-    const { id } = parseGetTaskParams(params);
+    const { id, historyLength } = parseGetTaskParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    return toWireTask(await this.ownTask(peer, id));
+    return toWireTask(await this.ownTask(peer, id), historyLength);
   }
 
   /**
    * CancelTask: an unknown (or another peer's) task is -32001, a finished one -32002. A running one has its run
    * aborted (the model request and the tool loop stop on the run's signal) and is answered once the run has
    * stopped: CANCELED — or -32002 when the run finished before the abort reached it (its result stands).
-   * Work the run started elsewhere (a sessions_send in another agent, an outbound task) is not stopped yet.
+   * The abort reaches the work the run started elsewhere (a sessions_send or sessions_spawn run in another session,
+   * an outbound task at a peer), and the run — so the task — ends only once that has stopped too.
    */
   async cancelTask(peer: string, params: unknown): Promise<WireTask> {
     const { id } = parseCancelTaskParams(params);
@@ -146,7 +267,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   /** The operator's cancel (admin API): any peer's task, the same outcome as the peer's CancelTask. */
   async cancelAsOperator(id: string): Promise<A2aTask> {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    const task = await this.store.get(id);
+    const task = await this.rows.get(id);
     if (!task) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
     return this.cancel(task, A2A_MESSAGES.canceledByOperator);
   }
@@ -182,7 +303,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       limit: input.pageSize,
     });
     return {
-      tasks: page.tasks.map((task) => toListedTask(task, input.includeArtifacts)),
+      tasks: page.tasks.map((task) => toListedTask(task, input.includeArtifacts, input.historyLength)),
       nextPageToken: page.next ? encodePageToken(page.next) : '',
       pageSize: input.pageSize,
       totalSize: page.total,
@@ -191,7 +312,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */
   private async ownTask(peer: string, id: string): Promise<A2aTask> {
-    const task = await this.store.get(id);
+    const task = await this.rows.get(id);
     if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
     return task;
   }
@@ -199,7 +320,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   /** Retention and idle expiry (docs/a2a.md#task-store); runs every minute and on demand (tests, operators). */
   async sweep(): Promise<SweepOutcome> {
     const outcome = await this.store.sweep(this.clock.now(), A2A_MESSAGES.expired);
-    for (const task of outcome.expired) this.release(task);
+    for (const task of outcome.expired) this.waiters.release(task);
     if (outcome.expired.length) this.logger.warn(`${outcome.expired.length} A2A task(s) idle for an hour expired`);
     return outcome;
   }
@@ -212,29 +333,34 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
-    for (const taskId of [...this.waiters.keys()]) {
+    // A blocked caller whose task has no row yet is answered once it has one.
+    const late = this.rows.writeAll().then((tasks) => tasks.forEach((task) => this.waiters.release(task)));
+    for (const taskId of this.waiters.taskIds()) {
       const task = await this.store.get(taskId).catch(() => undefined);
-      if (task) this.release(task);
+      if (task) this.waiters.release(task);
     }
     await this.runner.shutdown();
     await Promise.allSettled([...this.settling]);
     await this.store.close();
+    await late.catch(() => undefined);
   }
 
   private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
-    const rejected: A2aTask = { ...task, state: 'TASK_STATE_REJECTED', statusMessage: statusMessage(reason) };
+    const rejected = withStatus(task, 'TASK_STATE_REJECTED', reason);
     await this.store.insert(rejected);
     return rejected;
   }
 
-  private settleWhenDone(taskId: string, done: Promise<RunRecord>): void {
-    const settling = done
-      .then((run) => this.settle(taskId, run))
+  private settleWhenDone(taskId: string, run: RunHandle): void {
+    const settling = run.done
+      .then((record) => this.settle(taskId, record))
       .catch((err: Error) => this.logger.error(`A2A task ${taskId}: could not record the run outcome: ${err.message}`))
       .finally(() => {
         this.settling.delete(settling);
         this.settlingByTask.delete(taskId);
         this.canceled.delete(taskId);
+        this.runTasks.delete(run.runId);
+        this.inputs.forget(taskId);
       });
     this.settling.add(settling);
     this.settlingByTask.set(taskId, settling);
@@ -242,53 +368,20 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** Records the run's outcome unless the task is already terminal (expired, restarted): then the late result is dropped. */
   private async settle(taskId: string, run: RunRecord): Promise<void> {
-    const canceledWhy = run.status === 'aborted' ? this.canceled.get(taskId) : undefined;
+    // Canceled through A2A, or its run canceled by other means (the operator's run cancel); a shutdown's abort is a failure.
+    const canceledWhy =
+      run.status === 'aborted' ? (this.canceled.get(taskId) ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
     const outcome = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
-    const updated = await this.store.transition(taskId, outcome, this.clock.now());
-    if (updated) return this.release(updated);
+    const updated = await this.rows.settle(taskId, outcome, this.clock.now());
+    if (updated) return this.waiters.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);
     const current = await this.store.get(taskId);
-    if (current) this.release(current);
+    if (current) this.waiters.release(current);
   }
 
-  /** Resolves with the task once it is terminal, or with its current state after `timeoutMs` (the run goes on). */
+  /** The task once it is terminal or interrupted (INPUT_REQUIRED), or as it is after `timeoutMs` (the run goes on). */
   private waitSettled(current: A2aTask, timeoutMs: number): Promise<A2aTask> {
-    return new Promise((resolve) => {
-      let waiters = this.waiters.get(current.id);
-      if (!waiters) this.waiters.set(current.id, (waiters = new Set()));
-      const set = waiters;
-      const finish: Waiter = (task) => {
-        clearTimeout(timer);
-        set.delete(finish);
-        if (!set.size && this.waiters.get(current.id) === set) this.waiters.delete(current.id);
-        resolve(task);
-      };
-      const timer = setTimeout(() => {
-        void this.store.get(current.id).then(
-          (task) => finish(task ?? current),
-          () => finish(current),
-        );
-      }, timeoutMs);
-      set.add(finish);
-    });
+    // At the timeout the caller is given the task's id, so the task must have its row before that answer.
+    return this.waiters.wait(current, timeoutMs, () => this.rows.written(current.id, current));
   }
-
-  private release(task: A2aTask): void {
-    for (const waiter of [...(this.waiters.get(task.id) ?? [])]) waiter(task);
-  }
-}
-
-function statusMessage(text: string): { messageId: string; text: string } {
-  return { messageId: randomUUID(), text };
-}
-
-/** A reply becomes the artifact; an empty reply and a failure become a status message (docs/a2a.md#sending-tasks). */
-function outcomeOf(run: RunRecord): TaskTransition {
-  if (run.status === 'completed') {
-    const reply = run.reply ?? '';
-    if (!reply.trim()) return { state: 'TASK_STATE_COMPLETED', statusMessage: statusMessage(A2A_MESSAGES.emptyReply) };
-    return { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: randomUUID(), text: reply } };
-  }
-  const error = (run.error || `agent run ${run.status}`).slice(0, MAX_STATUS_TEXT_CHARS);
-  return { state: 'TASK_STATE_FAILED', statusMessage: statusMessage(error) };
 }

@@ -20,6 +20,7 @@ describe('A2aTaskStore (SQLite)', () => {
     sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1',
     messageId: `m${seq}`,
     state: 'TASK_STATE_WORKING',
+    history: [{ messageId: `m${seq}`, role: 'user', text: 'the task' }],
     createdAt: 1000,
     updatedAt: 1000,
     ...over,
@@ -38,7 +39,7 @@ describe('A2aTaskStore (SQLite)', () => {
   it('creates no database file until the first task, and reads on a missing file find nothing', async () => {
     expect(await store.get('x')).toBeUndefined();
     expect(await store.list({ limit: 10 })).toEqual([]);
-    expect(await store.failUnsettled('r', 1)).toBe(0);
+    expect(await store.failUnsettled(() => 'r', 1)).toBe(0);
     expect(await store.sweep(1, 'e')).toEqual({ expired: [], deleted: 0 });
     expect(existsSync(file)).toBe(false);
     await store.insert(task());
@@ -76,12 +77,16 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(await store.transition('unknown', { state: 'TASK_STATE_WORKING' }, 1)).toBeUndefined();
   });
 
-  it('fails every unsettled task with the given reason (startup after a crash)', async () => {
+  it('fails every unsettled task with the reason for its state (startup after a crash)', async () => {
     const working = task();
     const submitted = task({ state: 'TASK_STATE_SUBMITTED' });
+    const asking = task({ peer: 'iris', state: 'TASK_STATE_INPUT_REQUIRED' });
     const done = task({ state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'ok' } });
-    for (const t of [working, submitted, done]) await store.insert(t);
-    expect(await store.failUnsettled('gateway restarted before the agent settled', 5000)).toBe(2);
+    for (const t of [working, submitted, asking, done]) await store.insert(t);
+    const reason = (state: string) =>
+      state === 'TASK_STATE_INPUT_REQUIRED' ? 'no run left to answer' : 'gateway restarted before the agent settled';
+    expect(await store.failUnsettled(reason, 5000)).toBe(3);
+    expect(await store.get(asking.id)).toMatchObject({ state: 'TASK_STATE_FAILED', statusMessage: { text: 'no run left to answer' } });
     for (const t of [working, submitted]) {
       expect(await store.get(t.id)).toMatchObject({
         state: 'TASK_STATE_FAILED',
@@ -90,6 +95,47 @@ describe('A2aTaskStore (SQLite)', () => {
       });
     }
     expect((await store.get(done.id))?.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('appends every status message (the agent’s) and every answer (the peer’s) to the history, in order', async () => {
+    const t = task();
+    await store.insert(t);
+    await store.transition(t.id, { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: { messageId: 'q1', text: 'Which city?' } }, 1100);
+    await store.transition(t.id, { state: 'TASK_STATE_WORKING', peerMessage: { messageId: 'a1', text: 'Paris' } }, 1200);
+    await store.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'r', text: 'Booked' } }, 1300);
+    expect((await store.get(t.id))?.history).toEqual([
+      { messageId: t.messageId, role: 'user', text: 'the task' },
+      { messageId: 'q1', role: 'agent', text: 'Which city?' },
+      { messageId: 'a1', role: 'user', text: 'Paris' },
+    ]);
+    await expect(
+      store.transition(
+        t.id,
+        { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 's', text: 'x' }, peerMessage: { messageId: 'p', text: 'y' } },
+        1,
+      ),
+    ).rejects.toThrow('one history message');
+  });
+
+  it('opens a database written before tasks kept a history: the column is added, old rows read with an empty one', async () => {
+    const { openSqlite } = await import('../../common/storage/sqlite');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const old = openSqlite(file);
+    old.exec(`CREATE TABLE tasks (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, peer TEXT NOT NULL, context_id TEXT NOT NULL,
+      agent_id TEXT, session_key TEXT, message_id TEXT NOT NULL, state TEXT NOT NULL, terminal INTEGER NOT NULL, status_message_id TEXT,
+      status_text TEXT, artifact_id TEXT, artifact_text TEXT, run_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`);
+    old
+      .prepare(
+        `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at)
+      VALUES ('old-1', 'hermes', 'ctx-1', 'm-old', 'TASK_STATE_COMPLETED', 1, 1000, 1000)`,
+      )
+      .run();
+    old.close();
+    expect(await store.get('old-1')).toMatchObject({ id: 'old-1', state: 'TASK_STATE_COMPLETED', history: [] });
+    const fresh = task();
+    await store.insert(fresh);
+    expect(await store.get(fresh.id)).toEqual(fresh);
   });
 
   it('keeps at most maxTerminalPerPeer terminal tasks per peer, dropping the oldest first', async () => {
@@ -128,7 +174,7 @@ describe('A2aTaskStore (SQLite)', () => {
     const unsettled = [task(), task()];
     for (const t of unsettled) await store.insert(t);
     // Crash recovery makes two more terminal: the two oldest completed ones go.
-    await store.failUnsettled('restarted', 2000);
+    await store.failUnsettled(() => 'restarted', 2000);
     expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.state)).toEqual([
       'TASK_STATE_FAILED',
       'TASK_STATE_FAILED',

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { isTerminalState } from '../../common/a2a-protocol';
+import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
-import { A2aTask, TaskTransition } from './task-model';
-import { COLUMNS, fromRow, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
+import { A2aTask, historyMessageOf, TaskTransition } from './task-model';
+import { COLUMNS, fromRow, migrateSchema, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** Where the store lives inside the state dir. */
@@ -117,7 +117,7 @@ export class A2aTaskStore implements TaskStore {
     };
   }
 
-  async failUnsettled(reason: string, at: number): Promise<number> {
+  async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
     if (!this.connection(false)) return 0;
     return (await this.write((c) => this.failAll(c, c.statements.unsettled, [], reason, at))).length;
   }
@@ -125,7 +125,7 @@ export class A2aTaskStore implements TaskStore {
   async sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
     if (!this.connection(false)) return { expired: [], deleted: 0 };
     return this.write((c) => {
-      const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], expiredReason, now);
+      const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], () => expiredReason, now);
       const deleted = c.statements.deleteOld.run(now - this.retention.terminalRetentionMs).changes;
       if (deleted) this.terminalCounts.clear();
       return { expired, deleted };
@@ -153,6 +153,7 @@ export class A2aTaskStore implements TaskStore {
     try {
       useDurableStoreSettings(db, { cacheMiB: REQUEST_PATH_CACHE_MIB });
       db.exec(SCHEMA);
+      migrateSchema(db);
       this.conn = { db, statements: prepareStatements(db) };
       this.checkpointer = new WalCheckpointer(db, this.file, (message) => this.onCheckpointError(message));
     } catch (err) {
@@ -187,15 +188,17 @@ export class A2aTaskStore implements TaskStore {
       artifact_text: change.artifact?.text ?? null,
       run_id: change.runId ?? null,
       updated_at: at,
+      history_add: historyEntry(change),
     }) as TaskRow | undefined;
   }
 
-  /** FAILED with `reason` for every task `select` finds; each gets its own status message id. */
-  private failAll(c: Connection, select: SqliteStatement, params: unknown[], reason: string, at: number): A2aTask[] {
-    const ids = (select.all(...params) as Array<{ id: string }>).map((r) => r.id);
-    const rows = ids.flatMap(
-      (id) =>
-        this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason } }, at) ?? [],
+  /** FAILED with the reason for its state for every task `select` finds; each gets its own status message id. */
+  private failAll(c: Connection, select: SqliteStatement, params: unknown[], reason: (state: TaskState) => string, at: number): A2aTask[] {
+    const found = select.all(...params) as Array<{ id: string; state: TaskState }>;
+    const rows = found.flatMap(
+      ({ id, state }) =>
+        this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason(state) } }, at) ??
+        [],
     );
     const perPeer = new Map<string, number>();
     for (const row of rows) perPeer.set(row.peer, (perPeer.get(row.peer) ?? 0) + 1);
@@ -231,4 +234,10 @@ export class A2aTaskStore implements TaskStore {
       this.overCap.clear();
     }
   }
+}
+
+/** The message a transition adds to the history, as JSON; null when it adds none. */
+function historyEntry(change: TaskTransition): string | null {
+  const entry = historyMessageOf(change);
+  return entry ? JSON.stringify(entry) : null;
 }

@@ -1,56 +1,90 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
+import { A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
-import { requestOrigin } from './request-origin';
+import { cardOrigin } from './request-origin';
 
 const CARD_EXAMPLE = {
   name: 'Support Bot',
-  description: 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.',
+  description:
+    'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+    'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.',
   version: '0.1.0',
   supportedInterfaces: [
     { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
     { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
   ],
-  capabilities: { streaming: false, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
+  capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+  defaultInputModes: ['text/plain', 'text/*', 'application/json'],
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
   securityRequirements: [{ schemes: { bearer: { list: [] } } }],
 };
 
-/** Public A2A discovery (docs/a2a.md#agent-card): the same card on the current and the legacy well-known path. */
+const V03_CARD_EXAMPLE = {
+  protocolVersion: '0.3.0',
+  name: 'Support Bot',
+  description: CARD_EXAMPLE.description,
+  version: '0.1.0',
+  url: 'https://claw.example.com/a2a/v1',
+  preferredTransport: 'JSONRPC',
+  additionalInterfaces: [{ url: 'https://claw.example.com/a2a/v1', transport: 'JSONRPC' }],
+  capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: CARD_EXAMPLE.skills,
+  securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+  security: [{ bearer: [] }],
+  supportsAuthenticatedExtendedCard: true,
+};
+
+const CARD_NOTES =
+  'One skill per exposed agent (`channels.a2a.exposeAgents`, default all). The JSON-RPC endpoint URL uses ' +
+  '`channels.a2a.advertisedUrl`, else `gateway.publicUrl`, else the request (Host header; X-Forwarded-Proto only from ' +
+  '`gateway.trustedProxies`). Cache-Control max-age=300 and a strong ETag; If-None-Match answers 304.';
+
+/**
+ * Public A2A discovery (docs/a2a.md#agent-card): the 1.0 card on the current well-known path, the same card
+ * in its A2A 0.3 form on the older one.
+ */
 @ApiTags('a2a')
 @Controller('.well-known')
 export class AgentCardController {
   constructor(private readonly config: ConfigStore) {}
 
-  @Get(['agent-card.json', 'agent.json'])
-  @ApiOperation({
-    summary: 'The A2A 1.0 Agent Card (public; also at /.well-known/agent.json)',
-    description:
-      'One skill per exposed agent (`channels.a2a.exposeAgents`, default all). The JSON-RPC endpoint URL uses ' +
-      '`channels.a2a.advertisedUrl`, else `gateway.publicUrl`, else the request (Host header; X-Forwarded-Proto only from ' +
-      '`gateway.trustedProxies`). Cache-Control max-age=300 and a strong ETag; If-None-Match answers 304.',
-  })
+  @Get('agent-card.json')
+  @ApiOperation({ summary: 'The A2A 1.0 Agent Card (public)', description: CARD_NOTES })
   @ApiOkResponse({ description: 'The card.', schema: { type: 'object' }, example: CARD_EXAMPLE })
   @ApiResponse({ status: 304, description: 'If-None-Match matched the current ETag.' })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
   card(@Req() req: Request, @Res() res: Response): void {
+    this.serve(req, res, '1.0');
+  }
+
+  @Get('agent.json')
+  @ApiOperation({
+    summary: 'The same Agent Card in its A2A 0.3 form (public)',
+    description: `For A2A 0.3 clients: \`url\`, \`preferredTransport\`, \`protocolVersion: "0.3.0"\`. ${CARD_NOTES}`,
+  })
+  @ApiOkResponse({ description: 'The 0.3 card.', schema: { type: 'object' }, example: V03_CARD_EXAMPLE })
+  @ApiResponse({ status: 304, description: 'If-None-Match matched the current ETag.' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
+  v03Card(@Req() req: Request, @Res() res: Response): void {
+    this.serve(req, res, '0.3');
+  }
+
+  private serve(req: Request, res: Response, version: A2aWireVersion): void {
     const snapshot = this.config.current();
     const { a2a } = snapshot.config.channels;
     if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
-    const origin =
-      a2a.advertisedUrl ??
-      snapshot.config.gateway.publicUrl?.replace(/\/+$/, '') ??
-      requestOrigin(req, snapshot.config.gateway.trustedProxies);
-    const card = renderAgentCard(snapshot.config, origin);
+    const origin = cardOrigin(snapshot.config, req);
+    const card = renderAgentCard(snapshot.config, origin, version);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);
     // The origin comes from the request unless configured, so caches must keep cards per Host.

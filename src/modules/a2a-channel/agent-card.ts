@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
+import { A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../common/a2a-protocol';
 import type { NormalizedConfig, ResolvedAgent } from '../config';
+import { toV03AgentCard } from './agent-card-v03';
 
 /** The A2A 1.0 AgentCard fields this gateway publishes (proto JSON names, as `@a2a-js/sdk` reads them). */
 export interface AgentCard {
@@ -8,7 +9,7 @@ export interface AgentCard {
   description: string;
   version: string;
   supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC' | 'HTTP+JSON'; protocolVersion: typeof A2A_PROTOCOL_VERSION }>;
-  capabilities: { streaming: boolean; pushNotifications: boolean };
+  capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean };
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: Array<{ id: string; name: string; description: string; tags: string[] }>;
@@ -26,9 +27,12 @@ export const A2A_ENDPOINT_PATH = '/a2a/v1';
 const GATEWAY_VERSION = process.env.npm_package_version ?? '0.1.0';
 /**
  * Fixed on purpose: the card is public, so nothing an operator wrote (agent descriptions, prompts) crosses
- * the discovery boundary — only agent ids and the first exposed agent's identity name.
+ * the discovery boundary — only agent ids and the first exposed agent's identity name. Authenticated peers
+ * read the rest on the extended card (extended-agent-card.ts).
  */
-const CARD_DESCRIPTION = 'clawgate multi-agent gateway. Each skill is one agent; send plain-text tasks with SendMessage and poll GetTask.';
+const CARD_DESCRIPTION =
+  'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+  'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.';
 
 /** Exposed agents per config object: read on every SendMessage, and a snapshot never changes. */
 const exposedByConfig = new WeakMap<NormalizedConfig, ResolvedAgent[]>();
@@ -62,9 +66,10 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
-    // Truthful: streaming answers UnsupportedOperation, push configs PushNotificationNotSupported (in both bindings).
-    capabilities: { streaming: false, pushNotifications: false },
-    defaultInputModes: ['text/plain'],
+    // Truthful in both bindings: streaming answers UnsupportedOperation, push configs PushNotificationNotSupported;
+    // GetExtendedAgentCard works.
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+    defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
@@ -72,20 +77,28 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
   };
 }
 
+/** Text, plus the media types `channels.a2a.files` accepts in file parts (ranges such as `text/*` as written). */
+function inputModes(config: NormalizedConfig): string[] {
+  return [...new Set(['text/plain', ...config.channels.a2a.files.mediaTypes])];
+}
+
 /** Rendered cards per config object and origin; a snapshot is immutable, so its cards never go stale. */
 const rendered = new WeakMap<NormalizedConfig, Map<string, RenderedCard>>();
-/** Origins come from Host headers: bound the per-snapshot cache so odd hosts cannot grow it. */
-const MAX_ORIGINS_PER_SNAPSHOT = 32;
+/** Origins come from Host headers: bound the per-snapshot cache (both versions' cards) so odd hosts cannot grow it. */
+const MAX_ORIGINS_PER_SNAPSHOT = 64;
 
-export function renderAgentCard(config: NormalizedConfig, origin: string): RenderedCard {
+/** The card in the version's form: 1.0 as built, 0.3 translated from it (agent-card-v03.ts). */
+export function renderAgentCard(config: NormalizedConfig, origin: string, version: A2aWireVersion = '1.0'): RenderedCard {
   let byOrigin = rendered.get(config);
   if (!byOrigin) rendered.set(config, (byOrigin = new Map<string, RenderedCard>()));
-  let card = byOrigin.get(origin);
+  const key = `${version} ${origin}`;
+  let card = byOrigin.get(key);
   if (!card) {
-    const body = JSON.stringify(buildAgentCard(config, origin));
+    const built = buildAgentCard(config, origin);
+    const body = JSON.stringify(version === '0.3' ? toV03AgentCard(built) : built);
     card = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     if (byOrigin.size >= MAX_ORIGINS_PER_SNAPSHOT) byOrigin.clear();
-    byOrigin.set(origin, card);
+    byOrigin.set(key, card);
   }
   return card;
 }

@@ -9,6 +9,7 @@ describe('JSON-RPC error mapping (the A2A edge)', () => {
     [ErrorCode.PushNotificationNotSupported, -32003, 'PUSH_NOTIFICATION_NOT_SUPPORTED'],
     [ErrorCode.UnsupportedOperation, -32004, 'UNSUPPORTED_OPERATION'],
     [ErrorCode.VersionNotSupported, -32009, 'VERSION_NOT_SUPPORTED'],
+    [ErrorCode.ContentTypeNotSupported, -32005, 'CONTENT_TYPE_NOT_SUPPORTED'],
   ])('maps %s to %i with a google.rpc.ErrorInfo (reason %s) in data', (code, rpcCode, reason) => {
     const info = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' };
     expect(jsonRpcErrorOf(new AppError(code, 'what happened'))).toEqual({ code: rpcCode, message: 'what happened', data: [info] });

@@ -30,6 +30,7 @@ export const RPC_CODES = {
   taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
+  contentTypeNotSupported: -32005,
   versionNotSupported: -32009,
 } as const;
 
@@ -48,6 +49,7 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.TaskNotCancelable]: RPC_CODES.taskNotCancelable,
   [ErrorCode.PushNotificationNotSupported]: RPC_CODES.pushNotificationNotSupported,
   [ErrorCode.VersionNotSupported]: RPC_CODES.versionNotSupported,
+  [ErrorCode.ContentTypeNotSupported]: RPC_CODES.contentTypeNotSupported,
   [ErrorCode.ConfigInvalid]: RPC_CODES.serverError,
   [ErrorCode.Unauthenticated]: RPC_CODES.serverError,
   [ErrorCode.Forbidden]: RPC_CODES.serverError,

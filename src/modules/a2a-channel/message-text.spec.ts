@@ -1,37 +1,5 @@
 import { MAX_MESSAGE_BYTES, TRUNCATION_MARKER } from './a2a-limits';
-import { AppError } from '../../common/errors/app-error';
-import { jsonRpcErrorOf } from './json-rpc';
-import { extractMessageText, isSlashCommand, truncateUtf8 } from './message-text';
-
-describe('extractMessageText', () => {
-  it('joins text parts with \\n and appends data parts as compact JSON, in part order', () => {
-    const text = extractMessageText([{ text: 'first' }, { data: { a: 1, b: [true, null] } }, { kind: 'text', text: 'last' }]);
-    expect(text).toBe('first\n{"a":1,"b":[true,null]}\nlast');
-  });
-
-  it('ignores url, raw and 0.3 file parts', () => {
-    expect(
-      extractMessageText([{ url: 'https://evil.example/x' }, { raw: 'aGk=' }, { kind: 'file', file: { uri: 'x' } }, { text: 'hi' }]),
-    ).toBe('hi');
-  });
-
-  it.each([
-    ['only url/raw parts', [{ url: 'https://x' }, { raw: 'aGk=' }], 'no text or data part'],
-    ['whitespace only', [{ text: '  \n ' }], 'message has no text'],
-    ['a non-string text', [{ text: 42 }], 'message.parts[0].text must be a string'],
-    ['a part that is not an object', ['hello'], 'message.parts[0] must be an object'],
-  ])('refuses %s with -32602', (_what, parts, reason) => {
-    let error: unknown;
-    try {
-      extractMessageText(parts);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(AppError);
-    expect(jsonRpcErrorOf(error as AppError).code).toBe(-32602);
-    expect(jsonRpcErrorOf(error as AppError).message).toContain(reason);
-  });
-});
+import { cutUtf8, isSlashCommand, truncateUtf8 } from './message-text';
 
 describe('truncateUtf8', () => {
   it('leaves text within the limit untouched', () => {
@@ -60,6 +28,15 @@ describe('truncateUtf8', () => {
   it('cuts ASCII at exactly the limit', () => {
     const { text } = truncateUtf8('a'.repeat(MAX_MESSAGE_BYTES + 1));
     expect(text).toBe('a'.repeat(MAX_MESSAGE_BYTES) + '\n[message truncated at 65536 bytes]');
+  });
+});
+
+describe('cutUtf8', () => {
+  it('keeps the longest start within the limit, on a character boundary, with no marker', () => {
+    expect(cutUtf8('a€b', 3)).toBe('a');
+    expect(cutUtf8('a€b', 4)).toBe('a€');
+    expect(cutUtf8('a€b', 5)).toBe('a€b');
+    expect(cutUtf8('€', 0)).toBe('');
   });
 });
 

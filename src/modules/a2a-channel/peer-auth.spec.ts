@@ -7,7 +7,7 @@ jest.mock('node:crypto', () => {
   return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
-const peer = (name: string, token: string | undefined, usable = true): A2aPeerSettings => ({ name, token, usable });
+const peer = (name: string, token: string | undefined, usable = true): A2aPeerSettings => ({ name, token, usable, protocolVersion: '1.0' });
 
 describe('A2A peer authentication', () => {
   const peers = {

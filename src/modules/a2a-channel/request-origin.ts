@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { isTrustedAddress } from '../../common/net/trusted-proxies';
+import type { NormalizedConfig } from '../config';
 
 /** What origin derivation reads from a request; an express Request satisfies it. */
 export interface OriginRequest {
@@ -32,4 +33,14 @@ export function requestOrigin(req: OriginRequest, trustedProxies: readonly strin
   const local = req.socket.localAddress ?? '127.0.0.1';
   const localHost = isIP(local) === 6 ? `[${local}]` : local;
   return `${scheme}://${localHost}${req.socket.localPort ? `:${req.socket.localPort}` : ''}`;
+}
+
+/**
+ * The origin the Agent Cards publish (the public one and the extended one alike): `channels.a2a.advertisedUrl`,
+ * else `gateway.publicUrl`, else the request's own origin.
+ */
+export function cardOrigin(config: NormalizedConfig, req: OriginRequest): string {
+  return (
+    config.channels.a2a.advertisedUrl ?? config.gateway.publicUrl?.replace(/\/+$/, '') ?? requestOrigin(req, config.gateway.trustedProxies)
+  );
 }

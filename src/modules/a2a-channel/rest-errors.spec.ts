@@ -10,6 +10,7 @@ describe('HTTP+JSON error mapping (the A2A REST edge)', () => {
     [ErrorCode.PushNotificationNotSupported, 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED'],
     [ErrorCode.UnsupportedOperation, 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION'],
     [ErrorCode.VersionNotSupported, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED'],
+    [ErrorCode.ContentTypeNotSupported, 400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED'],
   ])('maps %s to HTTP %i (%s) with a google.rpc.ErrorInfo (reason %s) in details', (code, http, status, reason) => {
     const info = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' };
     expect(restErrorOf(new AppError(code, 'what happened'))).toEqual({

@@ -19,9 +19,10 @@ type RpcStatusName =
 /**
  * The HTTP+JSON edge's mapping of every error code: the HTTP status and the `google.rpc.Code` name of the error body.
  * The A2A errors follow the specification's table (§5.4: TaskNotFound 404; TaskNotCancelable, PushNotificationNotSupported,
- * UnsupportedOperation and VersionNotSupported 400 with the gRPC column's FAILED_PRECONDITION); the others take the
- * status the gateway's other HTTP edges give them and the code google.rpc pairs with that status. It differs from
- * HTTP_STATUS_BY_CODE only where the specification says so (UnsupportedOperation is 400 here, 501 elsewhere).
+ * UnsupportedOperation and VersionNotSupported 400 with the gRPC column's FAILED_PRECONDITION; ContentTypeNotSupported
+ * 400 with INVALID_ARGUMENT); the others take the status the gateway's other HTTP edges give them and the code
+ * google.rpc pairs with that status. It differs from HTTP_STATUS_BY_CODE only where the specification says so
+ * (UnsupportedOperation is 400 here, 501 elsewhere).
  */
 export const REST_STATUS_BY_CODE: Readonly<Record<ErrorCode, { http: number; status: RpcStatusName }>> = Object.freeze({
   [ErrorCode.TaskNotFound]: { http: 404, status: 'NOT_FOUND' },
@@ -29,6 +30,7 @@ export const REST_STATUS_BY_CODE: Readonly<Record<ErrorCode, { http: number; sta
   [ErrorCode.PushNotificationNotSupported]: { http: 400, status: 'FAILED_PRECONDITION' },
   [ErrorCode.UnsupportedOperation]: { http: 400, status: 'FAILED_PRECONDITION' },
   [ErrorCode.VersionNotSupported]: { http: 400, status: 'FAILED_PRECONDITION' },
+  [ErrorCode.ContentTypeNotSupported]: { http: 400, status: 'INVALID_ARGUMENT' },
   [ErrorCode.InvalidParams]: { http: 400, status: 'INVALID_ARGUMENT' },
   [ErrorCode.BadRequest]: { http: 400, status: 'INVALID_ARGUMENT' },
   [ErrorCode.ConfigInvalid]: { http: 422, status: 'INVALID_ARGUMENT' },

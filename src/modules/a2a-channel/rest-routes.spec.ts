@@ -1,5 +1,5 @@
 import { A2A_METHODS } from '../../common/a2a-protocol';
-import { pushNotificationMethods, unsupportedA2aMethods } from './a2a-methods';
+import { pushNotificationMethods, resolveA2aMethod, unsupportedA2aMethods } from './a2a-methods';
 import { restCallParams } from './rest-params';
 import { matchRestRoute, REST_ROUTES, RestMatch } from './rest-routes';
 
@@ -23,7 +23,7 @@ describe('HTTP+JSON routes', () => {
     ['GET', '/tasks/t-1/pushNotificationConfigs', 'ListTaskPushNotificationConfigs', { taskId: 't-1' }],
     ['GET', '/tasks/t-1/pushNotificationConfigs/c-1', 'GetTaskPushNotificationConfig', { taskId: 't-1', id: 'c-1' }],
     ['DELETE', '/tasks/t-1/pushNotificationConfigs/c-1', 'DeleteTaskPushNotificationConfig', { taskId: 't-1', id: 'c-1' }],
-    ['GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}],
+    ['GET', '/extendedAgentCard', A2A_METHODS.getExtendedAgentCard, {}],
   ])('%s %s is %s', (method, path, a2aMethod, vars) => {
     expect(routeOf(method, path)).toMatchObject({ a2aMethod, vars });
   });
@@ -53,11 +53,18 @@ describe('HTTP+JSON routes', () => {
     }
   });
 
+  it('routes every A2A 1.0 method this gateway implements', () => {
+    const routed = new Set(REST_ROUTES.map((r) => r.a2aMethod));
+    for (const name of Object.values(A2A_METHODS)) {
+      expect(resolveA2aMethod(name)).toBeDefined();
+      expect(routed).toContain(name);
+    }
+  });
+
   it('routes every A2A 1.0 method this gateway refuses, so each answers as it does over JSON-RPC', () => {
     const refused = [
       'SendStreamingMessage',
       'SubscribeToTask',
-      'GetExtendedAgentCard',
       'CreateTaskPushNotificationConfig',
       'GetTaskPushNotificationConfig',
       'ListTaskPushNotificationConfigs',
@@ -101,6 +108,10 @@ describe('HTTP+JSON params', () => {
     expect(() => params('POST', '/message:send', 'x=1', {})).toThrow('unknown query parameter "x" for POST /message:send: it takes none');
     expect(() => params('GET', '/tasks', 'pageSize=1&pageSize=2')).toThrow('query parameter pageSize is given more than once');
     expect(() => params('GET', '/tasks', 'constructor=1')).toThrow('unknown query parameter "constructor"');
+    expect(() => params('GET', '/extendedAgentCard', 'verbose=1')).toThrow(
+      'unknown query parameter "verbose" for GET /extendedAgentCard: it takes none',
+    );
+    expect(params('GET', '/acme/extendedAgentCard', '')).toEqual({ tenant: 'acme' });
   });
 
   it('takes the body as the params object, with the path naming the resource', () => {

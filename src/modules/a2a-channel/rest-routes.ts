@@ -51,7 +51,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { httpMethod: 'GET', template: PUSH_CONFIGS, a2aMethod: 'ListTaskPushNotificationConfigs' },
   { httpMethod: 'GET', template: `${PUSH_CONFIGS}/{id}`, a2aMethod: 'GetTaskPushNotificationConfig' },
   { httpMethod: 'DELETE', template: `${PUSH_CONFIGS}/{id}`, a2aMethod: 'DeleteTaskPushNotificationConfig' },
-  { httpMethod: 'GET', template: '/extendedAgentCard', a2aMethod: 'GetExtendedAgentCard' },
+  { httpMethod: 'GET', template: '/extendedAgentCard', a2aMethod: A2A_METHODS.getExtendedAgentCard },
 ];
 
 export type RestMatch =

@@ -6,6 +6,10 @@ const message = (extra: Record<string, unknown> = {}) => ({
   message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra },
 });
 
+/** The default file policy (`channels.a2a.files`). */
+const FILES = { maxBytes: 1024 * 1024, mediaTypes: ['text/*', 'application/json'] };
+const parse = (params: unknown) => parseSendMessageParams(params, FILES);
+
 function failure(fn: () => unknown): { code: number; message: string } {
   try {
     fn();
@@ -18,34 +22,46 @@ function failure(fn: () => unknown): { code: number; message: string } {
 
 describe('parseSendMessageParams', () => {
   it('accepts a minimal 1.0 message and defaults to blocking without a context', () => {
-    expect(parseSendMessageParams(message())).toEqual({
+    expect(parse(message())).toEqual({
       messageId: 'm1',
       contextId: undefined,
       text: 'hi',
       truncated: false,
+      files: [],
       returnImmediately: false,
     });
   });
 
+  it('reads configuration.historyLength (a non-negative integer) and the taskId of an answer', () => {
+    expect(parse({ ...message(), configuration: { historyLength: 2 } })).toMatchObject({ historyLength: 2 });
+    expect(parse({ ...message(), configuration: { historyLength: null } })).not.toHaveProperty('historyLength');
+    for (const bad of [-1, 0.5, 'all']) {
+      expect(failure(() => parse({ ...message(), configuration: { historyLength: bad } }))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('configuration.historyLength must be a non-negative integer'),
+      });
+    }
+  });
+
   it('accepts every documented role spelling, and requires one', () => {
     for (const role of ['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']) {
-      expect(parseSendMessageParams(message({ role })).text).toBe('hi');
+      expect(parse(message({ role })).text).toBe('hi');
     }
-    expect(failure(() => parseSendMessageParams(message({ role: undefined })))).toMatchObject({
+    expect(failure(() => parse(message({ role: undefined })))).toMatchObject({
       code: -32602,
       message: expect.stringContaining('role is required'),
     });
   });
 
   it('reads returnImmediately, and the 0.3 blocking:false as the same thing', () => {
-    expect(parseSendMessageParams({ ...message(), configuration: { returnImmediately: true } }).returnImmediately).toBe(true);
-    expect(parseSendMessageParams({ ...message(), configuration: { blocking: false } }).returnImmediately).toBe(true);
-    expect(parseSendMessageParams({ ...message(), configuration: { blocking: true } }).returnImmediately).toBe(false);
+    expect(parse({ ...message(), configuration: { returnImmediately: true } }).returnImmediately).toBe(true);
+    expect(parse({ ...message(), configuration: { blocking: false } }).returnImmediately).toBe(true);
+    expect(parse({ ...message(), configuration: { blocking: true } }).returnImmediately).toBe(false);
   });
 
   it('keeps a valid contextId and treats an empty one as absent', () => {
-    expect(parseSendMessageParams(message({ contextId: 'ctx.A_b:9-z' })).contextId).toBe('ctx.A_b:9-z');
-    expect(parseSendMessageParams(message({ contextId: '' })).contextId).toBeUndefined();
+    expect(parse(message({ contextId: 'ctx.A_b:9-z' })).contextId).toBe('ctx.A_b:9-z');
+    expect(parse(message({ contextId: '' })).contextId).toBeUndefined();
   });
 
   it.each([
@@ -59,21 +75,31 @@ describe('parseSendMessageParams', () => {
     ['a taskId that is not a string', message({ taskId: 7 }), -32602, 'message.taskId must be a string'],
     ['a non-boolean returnImmediately', { ...message(), configuration: { returnImmediately: 'yes' } }, -32602, 'returnImmediately'],
   ])('refuses %s', (_what, params, code, text) => {
-    const error = failure(() => parseSendMessageParams(params));
+    const error = failure(() => parse(params));
     expect(error.code).toBe(code);
     expect(error.message).toContain(text);
   });
 
+  it('hands file parts on with the text, and applies the file policy it is given', () => {
+    const parts = [{ text: 'see attached' }, { raw: Buffer.from('a,b\n').toString('base64'), filename: 'x.csv', mediaType: 'text/csv' }];
+    const input = parse(message({ parts }));
+    expect(input.text).toBe('see attached');
+    expect(input.files).toEqual([{ kind: 'raw', part: 1, filename: 'x.csv', mediaType: 'text/csv', bytes: Buffer.from('a,b\n') }]);
+    expect(failure(() => parseSendMessageParams(message({ parts }), { maxBytes: 1, mediaTypes: ['*/*'] })).code).toBe(-32602);
+    expect(failure(() => parseSendMessageParams(message({ parts }), { maxBytes: 100, mediaTypes: ['image/*'] })).code).toBe(-32005);
+  });
+
   it("passes a taskId on (whether the task exists and may continue is the task service's question)", () => {
-    expect(parseSendMessageParams(message({ taskId: 't' })).taskId).toBe('t');
-    expect(parseSendMessageParams(message({ taskId: '' }))).not.toHaveProperty('taskId');
+    expect(parse(message({ taskId: 't' })).taskId).toBe('t');
+    expect(parse(message({ taskId: '' }))).not.toHaveProperty('taskId');
   });
 });
 
 describe('parseGetTaskParams', () => {
   it('reads the id, checks historyLength and ignores tenant', () => {
-    expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1' });
-    expect(parseGetTaskParams({ id: 't1', historyLength: 0 })).toEqual({ id: 't1' });
+    expect(parseGetTaskParams({ id: 't1', historyLength: 3, tenant: '' })).toEqual({ id: 't1', historyLength: 3 });
+    expect(parseGetTaskParams({ id: 't1', historyLength: 0 })).toEqual({ id: 't1', historyLength: 0 });
+    expect(parseGetTaskParams({ id: 't1', historyLength: null })).toEqual({ id: 't1' });
     for (const bad of [-1, 1.5, '3']) {
       expect(failure(() => parseGetTaskParams({ id: 't1', historyLength: bad }))).toMatchObject({
         code: -32602,

@@ -1,20 +1,26 @@
 import { TASK_STATES, type TaskState } from '../../common/a2a-protocol';
+import type { A2aFilePolicy } from '../config';
 import { CONTEXT_ID_PATTERN } from './a2a-limits';
 import { invalidParams } from './json-rpc';
-import { extractMessageText, truncateUtf8 } from './message-text';
+import { type FilePart, readMessageParts } from './message-parts';
+import { truncateUtf8 } from './message-text';
 
 /** A validated SendMessage request. */
 export interface SendMessageInput {
   messageId: string;
   /** Absent: the gateway opens a new context. */
   contextId?: string;
-  /** Extracted, possibly truncated text. */
+  /** The text and data parts, possibly truncated; may be empty when the message carries files. */
   text: string;
   truncated: boolean;
+  /** The file parts, checked against the operator's policy. */
+  files: FilePart[];
   /** `configuration.returnImmediately: true` (or A2A 0.3 `blocking: false`). */
   returnImmediately: boolean;
-  /** A task the message claims to continue. */
+  /** A task the message answers (its INPUT_REQUIRED). */
   taskId?: string;
+  /** `configuration.historyLength`: how much of the task's history the answer carries (unset: all). */
+  historyLength?: number;
 }
 
 const ROLES = new Set(['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']);
@@ -25,10 +31,11 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
 }
 
 /**
- * Validates SendMessage params. The message role is checked for shape only: it is never taken
- * as identity (the authenticated peer is the sender whatever the role says). See docs/a2a.md#sending-tasks.
+ * Validates SendMessage params; file parts against `files` (`channels.a2a.files`). The message role is checked
+ * for shape only: it is never taken as identity (the authenticated peer is the sender whatever the role says).
+ * See docs/a2a.md#sending-tasks.
  */
-export function parseSendMessageParams(params: unknown): SendMessageInput {
+export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): SendMessageInput {
   const p = asObject(params, 'params');
   const message = asObject(p.message, 'params.message');
   if (typeof message.messageId !== 'string' || !message.messageId) throw invalidParams('message.messageId is required');
@@ -49,34 +56,46 @@ export function parseSendMessageParams(params: unknown): SendMessageInput {
   }
 
   let returnImmediately = false;
+  let historyLength: number | undefined;
   if (p.configuration !== undefined && p.configuration !== null) {
     const configuration = asObject(p.configuration, 'params.configuration');
     const { returnImmediately: immediate, blocking } = configuration;
     if (immediate !== undefined && typeof immediate !== 'boolean') throw invalidParams('configuration.returnImmediately must be a boolean');
     if (blocking !== undefined && typeof blocking !== 'boolean') throw invalidParams('configuration.blocking must be a boolean');
     returnImmediately = immediate === true || blocking === false;
+    historyLength = readHistoryLength(configuration.historyLength, 'configuration.historyLength');
   }
 
-  const { text, truncated } = truncateUtf8(extractMessageText(message.parts));
-  return { messageId: message.messageId, contextId, text, truncated, returnImmediately, ...(taskId !== undefined ? { taskId } : {}) };
+  const parts = readMessageParts(message.parts, files);
+  const { text, truncated } = truncateUtf8(parts.text);
+  return {
+    messageId: message.messageId,
+    contextId,
+    text,
+    truncated,
+    files: parts.files,
+    returnImmediately,
+    ...(taskId !== undefined ? { taskId } : {}),
+    ...(historyLength !== undefined ? { historyLength } : {}),
+  };
 }
 
 /**
- * GetTask params: `{id}` (A2A 1.0 and 0.3 alike); `historyLength` must be a non-negative integer when given
- * (tasks carry no history yet, so any valid value gives the same answer); `tenant` is accepted and ignored.
+ * GetTask params: `{id}` (A2A 1.0 and 0.3 alike); `historyLength` must be a non-negative integer when given (the
+ * last that many messages of the history; unset: all); `tenant` is accepted and ignored.
  */
-export function parseGetTaskParams(params: unknown): { id: string } {
+export function parseGetTaskParams(params: unknown): { id: string; historyLength?: number } {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
-  checkHistoryLength(p.historyLength);
-  return { id: p.id };
+  const historyLength = readHistoryLength(p.historyLength);
+  return { id: p.id, ...(historyLength !== undefined ? { historyLength } : {}) };
 }
 
-/** `historyLength`, when given, is a non-negative integer (tasks carry no history yet, so its value changes nothing). */
-function checkHistoryLength(value: unknown): void {
-  if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) {
-    throw invalidParams('historyLength must be a non-negative integer');
-  }
+/** `historyLength`, when given, is a non-negative integer; null counts as not given. */
+function readHistoryLength(value: unknown, name = 'historyLength'): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!(Number.isInteger(value) && (value as number) >= 0)) throw invalidParams(`${name} must be a non-negative integer`);
+  return value as number;
 }
 
 /** CancelTask params: `{id}`. */
@@ -99,11 +118,13 @@ export interface ListTasksInput {
   pageSize: number;
   pageToken?: string;
   includeArtifacts: boolean;
+  /** Messages of each task's history to include; unset: none (a page of full histories would pass the 1 MiB limit). */
+  historyLength?: number;
 }
 
 /**
  * ListTasks params: `contextId`, `status`, `pageSize` (1..100, default 50), `pageToken`, `historyLength`
- * (non-negative; tasks carry no history yet), `statusTimestampAfter` (ISO 8601), `includeArtifacts`
+ * (non-negative; unset: no history), `statusTimestampAfter` (ISO 8601), `includeArtifacts`
  * (default false); `tenant` is accepted and ignored.
  */
 export function parseListTasksParams(params: unknown): ListTasksInput {
@@ -128,7 +149,8 @@ export function parseListTasksParams(params: unknown): ListTasksInput {
     if (typeof p.pageToken !== 'string') throw invalidParams('pageToken must be a string');
     out.pageToken = p.pageToken;
   }
-  checkHistoryLength(p.historyLength);
+  const historyLength = readHistoryLength(p.historyLength);
+  if (historyLength !== undefined) out.historyLength = historyLength;
   if (p.statusTimestampAfter !== undefined && p.statusTimestampAfter !== null) {
     const at = typeof p.statusTimestampAfter === 'string' ? Date.parse(p.statusTimestampAfter) : NaN;
     if (Number.isNaN(at)) throw invalidParams('statusTimestampAfter must be an ISO 8601 timestamp');

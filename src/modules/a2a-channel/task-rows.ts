@@ -1,6 +1,6 @@
 import type { TaskState } from '../../common/a2a-protocol';
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
-import type { A2aTask } from './task-model';
+import type { A2aTask, TaskMessage } from './task-model';
 
 /** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
 
@@ -19,6 +19,8 @@ export interface TaskRow {
   artifact_id: string | null;
   artifact_text: string | null;
   run_id: string | null;
+  /** JSON array of TaskMessage; null in rows written before tasks kept a history. */
+  history: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -39,6 +41,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   artifact_id TEXT,
   artifact_text TEXT,
   run_id TEXT,
+  history TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 );
@@ -46,19 +49,26 @@ CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
 `;
 
 export const COLUMNS =
-  'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, created_at, updated_at';
+  'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, history, created_at, updated_at';
+
+/** Adds what later versions added to the table (`history`) to a database an earlier version created. */
+export function migrateSchema(db: SqliteDatabase): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('tasks') as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === 'history')) db.exec('ALTER TABLE tasks ADD COLUMN history TEXT');
+}
 
 export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
   return {
     insert: db.prepare(
       `INSERT INTO tasks (${COLUMNS}, terminal) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id, @state,
-        @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @created_at, @updated_at, @terminal)`,
+        @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at, @terminal)`,
     ),
     get: db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`),
     transition: db.prepare(
       `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id, status_text = @status_text,
         artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
-        run_id = COALESCE(@run_id, run_id), updated_at = @updated_at
+        run_id = COALESCE(@run_id, run_id), updated_at = @updated_at,
+        history = CASE WHEN @history_add IS NULL THEN history ELSE json_insert(COALESCE(history, '[]'), '$[#]', json(@history_add)) END
        WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
     ),
     countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
@@ -69,8 +79,8 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
     ),
     // Retention and idle expiry scan the table once a minute; an index for them would cost every write.
     deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),
-    unsettled: db.prepare('SELECT id FROM tasks WHERE terminal = 0'),
-    idle: db.prepare('SELECT id FROM tasks WHERE terminal = 0 AND updated_at <= ?'),
+    unsettled: db.prepare('SELECT id, state FROM tasks WHERE terminal = 0'),
+    idle: db.prepare('SELECT id, state FROM tasks WHERE terminal = 0 AND updated_at <= ?'),
   };
 }
 
@@ -88,6 +98,7 @@ export function toRow(task: A2aTask): TaskRow {
     artifact_id: task.artifact?.artifactId ?? null,
     artifact_text: task.artifact?.text ?? null,
     run_id: task.runId ?? null,
+    history: task.history.length ? JSON.stringify(task.history) : null,
     created_at: task.createdAt,
     updated_at: task.updatedAt,
   };
@@ -105,6 +116,7 @@ export function fromRow(row: TaskRow): A2aTask {
     ...(row.status_text !== null ? { statusMessage: { messageId: row.status_message_id ?? '', text: row.status_text } } : {}),
     ...(row.artifact_id !== null ? { artifact: { artifactId: row.artifact_id, text: row.artifact_text ?? '' } } : {}),
     ...(row.run_id !== null ? { runId: row.run_id } : {}),
+    history: row.history === null ? [] : (JSON.parse(row.history) as TaskMessage[]),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -63,8 +63,8 @@ export interface TaskStore {
    * number of finished tasks plus those still running, so a page sorts a bounded set of that peer's rows.
    */
   page(query: TaskPageQuery): Promise<TaskPage>;
-  /** Every unsettled task becomes FAILED with `reason` (startup after a crash). Returns how many. */
-  failUnsettled(reason: string, at: number): Promise<number>;
+  /** Every unsettled task becomes FAILED with the reason for its state (startup after a crash). Returns how many. */
+  failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number>;
   /** Retention: expires idle unsettled tasks (FAILED with `expiredReason`) and drops old terminal ones. */
   sweep(now: number, expiredReason: string): Promise<SweepOutcome>;
   close(): Promise<void>;

@@ -1,19 +1,23 @@
 import { deepFreeze } from '../../common/deep-freeze';
 import type { AgentMapEntryConfig, MemoryCollectionConfig } from './schema/agents.schema';
+import type { A2aPeerConfig } from './schema/channels.schema';
 import type { ModelProviderConfig } from './schema/models.schema';
 import type { OpenClawConfig } from './schema/openclaw.schema';
 
 /**
- * What a defaults object may hold for a schema class: any of its keys, nested; a list only as `[]` and a
- * map (a `Map` on the schema classes) only as `{}`, because an absent collection is always empty. Keys the
+ * What a defaults object may hold for a schema class: any of its keys, nested; a list of entries only as `[]`
+ * and a map (a `Map` on the schema classes) only as `{}`, because an absent collection of entries is always
+ * empty. A list of strings is a setting (`channels.a2a.files.mediaTypes`) and may have any default. Keys the
  * class does not have are compile errors, so a default cannot sit at a path the file cannot spell.
  */
 type DefaultsFor<T> = { [K in keyof T]?: DefaultValue<NonNullable<T[K]>> };
 type DefaultValue<V> =
   V extends Map<string, unknown>
     ? Readonly<Record<string, never>>
-    : V extends readonly unknown[]
-      ? readonly []
+    : V extends readonly string[]
+      ? readonly string[]
+      : V extends readonly unknown[]
+        ? readonly []
       : V extends object
         ? DefaultsFor<V>
         : V;
@@ -27,6 +31,8 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
     memoryCollection: DefaultsFor<Pick<MemoryCollectionConfig, 'pattern'>>;
     /** `models.providers.<name>`, built in or not. */
     modelProvider: DefaultsFor<ModelProviderConfig>;
+    /** `channels.a2a.peers.<name>`. */
+    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion'>>;
   };
 }
 
@@ -95,12 +101,21 @@ export const CONFIG_DEFAULTS = deepFreeze({
     embeddings: { provider: 'bundled' },
   },
   channels: {
-    a2a: { enabled: false, replyTimeoutMs: 120_000, rateLimitPerMinute: 30, peers: {} },
+    a2a: {
+      enabled: false,
+      replyTimeoutMs: 120_000,
+      inputTimeoutMs: 600_000,
+      rateLimitPerMinute: 30,
+      peers: {},
+      // Text and JSON reach the agent inline; anything else must be allowed by the operator first.
+      files: { maxBytes: 1024 * 1024, mediaTypes: ['text/*', 'application/json'] },
+    },
     http: { enabled: false, accounts: {} },
   },
   each: {
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
     modelProvider: { headers: {}, timeoutMs: 120_000 },
+    a2aPeer: { protocolVersion: '1.0' },
   },
 } as const satisfies ConfigDefaultsShape);

@@ -1,6 +1,7 @@
 import type { ConfigIssue } from './pipeline/config-issue';
 import type { FileStamp } from './pipeline/file-stamp';
 import type { AdminRole } from '../../common/auth/roles';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 
 /**
  * The normalized, fully-defaulted config every service reads. Produced by the pipeline from a validated
@@ -69,6 +70,8 @@ export interface ResolvedAgent {
   /** `provider/model`. */
   model: string;
   identity: { name?: string; emoji?: string; avatar?: string };
+  /** Operator-written; published only on the authenticated extended Agent Card. */
+  description?: string;
   sandbox: { mode: 'off' | 'all'; scope?: 'session' | 'agent' | 'shared' };
   tools: { allow: string[]; deny: string[] };
   extraCollections: MemoryCollectionSettings[];
@@ -121,6 +124,8 @@ export interface A2aPeerSettings {
   token?: string;
   url?: string;
   outboundToken?: string;
+  /** The A2A version outbound calls to this peer speak. */
+  protocolVersion: A2aWireVersion;
   usable: boolean;
 }
 
@@ -128,10 +133,21 @@ export interface A2aChannelSettings {
   enabled: boolean;
   advertisedUrl?: string;
   replyTimeoutMs: number;
+  /** How long a run's request_input waits for the peer's answer. */
+  inputTimeoutMs: number;
   rateLimitPerMinute: number;
   /** Null = all agents. */
   exposeAgents: string[] | null;
   peers: Record<string, A2aPeerSettings>;
+  files: A2aFilePolicy;
+}
+
+/** What peers may attach to a message (docs/a2a.md#files). */
+export interface A2aFilePolicy {
+  /** Most decoded bytes of all raw parts of one message. */
+  maxBytes: number;
+  /** Accepted media ranges, lowercase: `type/subtype`, `type/*`, or an asterisk on both sides (any type). */
+  mediaTypes: string[];
 }
 
 export interface HttpChannelSettings {

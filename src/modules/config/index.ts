@@ -3,6 +3,7 @@ export { ConfigModule } from './config.module';
 export { ConfigStore } from './config.store';
 export type {
   A2aChannelSettings,
+  A2aFilePolicy,
   DmScope,
   GatewaySettings,
   HttpChannelSettings,

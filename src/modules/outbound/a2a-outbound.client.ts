@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { A2A_LEGACY_METHODS, A2A_METHODS, TaskState } from '../../common/a2a-protocol';
+import type { A2aWireVersion, TaskState } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
 import {
@@ -11,10 +11,11 @@ import {
   readSendResult,
   readTask,
   replyText,
-  sendMessageParams,
+  TASK_NOT_CANCELABLE,
 } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
+import { PeerDialect, peerDialect } from './peer-dialect';
 import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
 import { maskSecretValues } from '../../common/secrets/secret-mask';
 import { backoffDelays, sleep } from './poll-schedule';
@@ -31,6 +32,14 @@ export interface A2aOutboundOptions {
 export const MAX_REPLY_CHARS = 65_536;
 /** Consecutive GetTask transport failures tolerated while waiting (a peer restarting, a dropped socket). */
 const MAX_POLL_FAILURES = 3;
+/**
+ * How long the CancelTask sent for an aborted run may take (docs/decisions.md#outbound): the aborted run waits
+ * for it, so a peer that does not answer must not hold that run for the transport's full 30 s.
+ */
+export const OUTBOUND_CANCEL_TIMEOUT_MS = 5_000;
+
+/** What the peer said to our CancelTask: its task's state, or why the cancel did not go through. */
+export type A2aCancelOutcome = { canceled: true; state: TaskState } | { canceled: false; state?: TaskState; error: string };
 
 export interface A2aSendOutcome {
   /**
@@ -45,14 +54,17 @@ export interface A2aSendOutcome {
   state: TaskState;
   reply?: string;
   error?: string;
-  /** The send method the peer accepted (`message/send` after the -32601 fallback). */
+  /** The send method the peer accepted (`message/send` after the -32601 fallback, or for a 0.3 peer). */
   method: string;
+  /** The A2A version the exchange was held in. */
+  protocolVersion: A2aWireVersion;
 }
 
 /**
- * The A2A 1.0 client for configured peers: SendMessage with returnImmediately, one `message/send`
- * retry on -32601, then (with `wait`) GetTask polling with backoff until the task settles or
- * `channels.a2a.replyTimeoutMs` passes. The peer, its url and its outboundToken are read from the current
+ * The A2A client for configured peers, in the version the peer is configured for (`protocolVersion`): 1.0
+ * SendMessage with returnImmediately and, on -32601, one retry of the same message in A2A 0.3 (`message/send`);
+ * a peer pinned to 0.3 gets `message/send` from the start. Then (with `wait`) GetTask / `tasks/get` polling with
+ * backoff until the task settles or `channels.a2a.replyTimeoutMs` passes. The peer, its url and its outboundToken are read from the current
  * snapshot for every request, so edits and token rotations apply to the next request without a restart.
  * The exchange: docs/outbound.md#2-the-wire-exchange.
  */
@@ -74,33 +86,65 @@ export class A2aOutboundClient {
   async send(peerName: string, text: string, options: { wait?: boolean; signal?: AbortSignal } = {}): Promise<A2aSendOutcome> {
     const started = Date.now();
     const peer = resolveOutboundPeer(this.config.current(), peerName);
-    const params = sendMessageParams(peer.name, text, randomUUID());
-    let method: string = A2A_METHODS.sendMessage;
-    let result: unknown;
-    try {
-      result = await callPeer(this.transport, peer, method, params, { signal: options.signal });
-    } catch (err) {
-      if (!(err instanceof A2aOutboundError) || err.rpcCode !== METHOD_NOT_FOUND) throw err;
-      // An A2A 0.3 peer: the same message once more under the old method name, and never a third time.
-      method = A2A_LEGACY_METHODS.sendMessage;
-      result = await callPeer(this.transport, resolveOutboundPeer(this.config.current(), peer.name), method, params, {
+    const messageId = randomUUID();
+    let dialect = peerDialect(peer.protocolVersion);
+    const sendIn = (endpoint: PeerEndpoint, spoken: PeerDialect) =>
+      callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
+        versionHeaders: spoken.headers,
         signal: options.signal,
       });
+    let result: unknown;
+    try {
+      result = await sendIn(peer, dialect);
+    } catch (err) {
+      if (dialect.version !== '1.0' || !(err instanceof A2aOutboundError) || err.rpcCode !== METHOD_NOT_FOUND) throw err;
+      // A peer that does not know SendMessage predates 1.0: the same message (same id) once more in 0.3, never a third time.
+      dialect = peerDialect('0.3');
+      result = await sendIn(resolveOutboundPeer(this.config.current(), peer.name), dialect);
     }
     const view = parsed(peer, () => readSendResult(result));
-    if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, method);
-    return this.waitForTask(peer.name, view, method, started, options.signal);
+    if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, dialect);
+    return this.waitForTask(peer.name, view, dialect, started, options.signal);
+  }
+
+  /**
+   * CancelTask for a task we sent (best effort, at most OUTBOUND_CANCEL_TIMEOUT_MS; never throws), in the A2A
+   * version the task was sent in (`tasks/cancel` in 0.3). A -32002 answer means the task was already over at the peer.
+   */
+  async cancel(peerName: string, taskId: string, version: A2aWireVersion): Promise<A2aCancelOutcome> {
+    const dialect = peerDialect(version);
+    try {
+      const peer = resolveOutboundPeer(this.config.current(), peerName);
+      const raw = await callPeer(
+        this.transport,
+        peer,
+        dialect.cancelMethod,
+        { id: taskId },
+        {
+          versionHeaders: dialect.headers,
+          timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS,
+        },
+      );
+      const view = parsed(peer, () => readTask(raw));
+      return view.state === 'TASK_STATE_CANCELED'
+        ? { canceled: true, state: view.state }
+        : { canceled: false, state: view.state, error: `peer ${peerName} answered CancelTask with ${view.state}` };
+    } catch (err) {
+      if (err instanceof A2aOutboundError && err.rpcCode === TASK_NOT_CANCELABLE) {
+        return { canceled: false, error: `peer ${peerName}: task ${taskId} was already over` };
+      }
+      return { canceled: false, error: (err as Error).message };
+    }
   }
 
   private async waitForTask(
     name: string,
     first: PeerTaskView,
-    method: string,
+    dialect: PeerDialect,
     started: number,
     signal?: AbortSignal,
   ): Promise<A2aSendOutcome> {
     const taskId = first.taskId as string;
-    const getMethod = method === A2A_METHODS.sendMessage ? A2A_METHODS.getTask : A2A_LEGACY_METHODS.getTask;
     const deadline = started + this.config.current().config.channels.a2a.replyTimeoutMs;
     let view = first;
     let failures = 0;
@@ -111,7 +155,8 @@ export class A2aOutboundClient {
       ...(view.contextId ? { contextId: view.contextId } : {}),
       state: view.state,
       error,
-      method,
+      method: dialect.sendMethod,
+      protocolVersion: dialect.version,
     });
 
     const delays = backoffDelays(this.pollInitialMs, this.pollMaxMs);
@@ -130,7 +175,13 @@ export class A2aOutboundClient {
         return stop('error', `stopped waiting for task ${taskId}: ${(err as Error).message}`);
       }
       try {
-        const raw = await callPeer(this.transport, peer, getMethod, { id: taskId }, { timeoutMs: left, signal });
+        const raw = await callPeer(
+          this.transport,
+          peer,
+          dialect.getMethod,
+          { id: taskId },
+          { versionHeaders: dialect.headers, timeoutMs: left, signal },
+        );
         view = parsed(peer, () => {
           const polled = readTask(raw);
           if (polled.taskId !== taskId) throw new PeerProtocolError(`GetTask ${taskId} answered with another task`);
@@ -144,7 +195,7 @@ export class A2aOutboundClient {
         if (transient && ++failures < MAX_POLL_FAILURES) continue;
         return stop('error', `polling task ${taskId} failed: ${e.message}`);
       }
-      if (isSettled(view.state)) return outcome(peer, view, method);
+      if (isSettled(view.state)) return outcome(peer, view, dialect);
     }
   }
 }
@@ -158,13 +209,14 @@ function parsed(peer: PeerEndpoint, read: () => PeerTaskView): PeerTaskView {
   }
 }
 
-function outcome(peer: PeerEndpoint, view: PeerTaskView, method: string): A2aSendOutcome {
+function outcome(peer: PeerEndpoint, view: PeerTaskView, dialect: PeerDialect): A2aSendOutcome {
   const base = {
     peer: peer.name,
     taskId: view.taskId,
     ...(view.contextId ? { contextId: view.contextId } : {}),
     state: view.state,
-    method,
+    method: dialect.sendMethod,
+    protocolVersion: dialect.version,
   };
   const secrets = peer.secrets;
   if (view.state === 'TASK_STATE_FAILED' || view.state === 'TASK_STATE_CANCELED' || view.state === 'TASK_STATE_REJECTED') {

@@ -4,14 +4,18 @@ import { ToolRegistry } from '../runtime/tool-registry';
 import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.port';
 import type { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
-import { A2aSendService, SANDBOX_REFUSAL } from './a2a-send.service';
+import { A2aSendService, SANDBOX_REFUSAL, SEND_ABORTED } from './a2a-send.service';
 import { asHttp } from '../../../test/support/as-http';
 
 describe('A2aSendService', () => {
   const appended: Array<{ key: string; line: NewTranscriptLine }> = [];
   let next: () => Promise<A2aSendOutcome>;
   const calls: unknown[] = [];
-  const client: Pick<A2aOutboundClient, 'send'> = { send: (...args) => (calls.push(args), next()) };
+  const cancels: unknown[] = [];
+  const client: Pick<A2aOutboundClient, 'send' | 'cancel'> = {
+    send: (...args) => (calls.push(args), next()),
+    cancel: async (...args) => (cancels.push(args), { canceled: true, state: 'TASK_STATE_CANCELED' }),
+  };
   const sessions: Pick<SessionStore, 'append'> = {
     append: async (key, line) => {
       appended.push({ key, line });
@@ -37,6 +41,7 @@ describe('A2aSendService', () => {
   beforeEach(() => {
     appended.length = 0;
     calls.length = 0;
+    cancels.length = 0;
   });
 
   it('registers a2a_send with a strict schema', async () => {
@@ -56,7 +61,15 @@ describe('A2aSendService', () => {
   });
 
   it('records a reply with inter_session provenance from a2a:<peer>', async () => {
-    next = async () => ({ status: 'ok', peer: 'b', taskId: 't1', state: 'TASK_STATE_COMPLETED', reply: 'pong', method: 'SendMessage' });
+    next = async () => ({
+      status: 'ok',
+      peer: 'b',
+      taskId: 't1',
+      state: 'TASK_STATE_COMPLETED',
+      reply: 'pong',
+      method: 'SendMessage',
+      protocolVersion: '1.0',
+    });
     const result = await registry.call(everyone, 'a2a_send', { peer: 'b', text: 'ping', wait: true }, ctx('agent:main:main'));
     expect(result).toMatchObject({ status: 'ok', taskId: 't1', reply: 'pong' });
     expect(calls[0]).toEqual(['b', 'ping', { wait: true, signal: expect.any(AbortSignal) }]);
@@ -76,6 +89,7 @@ describe('A2aSendService', () => {
               state: 'TASK_STATE_COMPLETED',
               status: 'ok',
               method: 'SendMessage',
+              protocolVersion: '1.0',
               via: 'tool',
             },
           },
@@ -109,7 +123,14 @@ describe('A2aSendService', () => {
   });
 
   it('the operator path records in agent:<default>:a2a-outbound and turns failures into problems', async () => {
-    next = async () => ({ status: 'accepted', peer: 'b', taskId: 't2', state: 'TASK_STATE_WORKING', method: 'SendMessage' });
+    next = async () => ({
+      status: 'accepted',
+      peer: 'b',
+      taskId: 't2',
+      state: 'TASK_STATE_WORKING',
+      method: 'SendMessage',
+      protocolVersion: '1.0',
+    });
     expect(await service.sendAsOperator('b', { text: 'hi' })).toEqual({ status: 'accepted', taskId: 't2', state: 'TASK_STATE_WORKING' });
     expect(appended[0].key).toBe('agent:main:a2a-outbound');
 
@@ -120,5 +141,60 @@ describe('A2aSendService', () => {
       status: 409,
       detail: 'peer c has no url configured for outbound A2A',
     });
+  });
+
+  it('ties an open task to the run: an abort sends CancelTask and records the cancel, never a result', async () => {
+    const run = new AbortController();
+    const stops: Array<() => Promise<unknown> | void> = [];
+    const runCtx = {
+      ...ctx('agent:main:main'),
+      signal: run.signal,
+      onAbort: (stop: () => Promise<unknown> | void) => void stops.push(stop),
+    };
+    next = async () => ({
+      status: 'accepted',
+      peer: 'b',
+      taskId: 't3',
+      state: 'TASK_STATE_WORKING',
+      method: 'SendMessage',
+      protocolVersion: '1.0',
+    });
+    expect(await service.sendAsTool(runCtx, { peer: 'b', text: 'long job' })).toMatchObject({ status: 'accepted', taskId: 't3' });
+    expect(stops).toHaveLength(1);
+    expect(cancels).toEqual([]);
+
+    run.abort(new Error('canceled'));
+    await stops[0]();
+    expect(cancels).toEqual([['b', 't3', '1.0']]);
+    expect(appended.at(-1)?.line).toMatchObject({
+      role: 'system',
+      text: 'a2a_send to a2a:b: task t3 canceled at the peer: the run that sent it was aborted',
+      meta: { a2a_outbound: { taskId: 't3', state: 'TASK_STATE_CANCELED', status: 'canceled', cancel: { canceled: true } } },
+    });
+  });
+
+  it('a result that comes back after the abort is dropped: no reply in the transcript or the tool result', async () => {
+    const run = new AbortController();
+    next = async () => {
+      run.abort(new Error('canceled'));
+      return {
+        status: 'ok',
+        peer: 'b',
+        taskId: 't4',
+        state: 'TASK_STATE_COMPLETED',
+        reply: 'too late',
+        method: 'SendMessage',
+        protocolVersion: '1.0',
+      };
+    };
+    const result = await service.sendAsTool({ ...ctx('agent:main:main'), signal: run.signal }, { peer: 'b', text: 'x', wait: true });
+    expect(result).toEqual({ status: 'error', peer: 'b', taskId: 't4', state: 'TASK_STATE_COMPLETED', error: SEND_ABORTED });
+    // Already over at the peer: nothing to cancel, and the reply is not kept.
+    expect(cancels).toEqual([]);
+    expect(appended).toHaveLength(1);
+    expect(appended[0].line.text).toBe(
+      'a2a_send to a2a:b: task t4 ended TASK_STATE_COMPLETED; the run that sent it was aborted, so its result is not used',
+    );
+    expect(JSON.stringify(appended)).not.toContain('too late');
   });
 });

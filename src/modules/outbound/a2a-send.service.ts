@@ -3,7 +3,8 @@ import { ConfigStore } from '../config';
 import { ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, mainSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
-import { A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
+import { isTerminalState } from '../../common/a2a-protocol';
+import { A2aCancelOutcome, A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';
 import { outboundPeerName } from './outbound-peers';
@@ -13,6 +14,8 @@ import type { A2aSendResultDto } from './dto/a2a-send.dto';
 export const OPERATOR_OUTBOUND_SESSION = 'a2a-outbound';
 export const A2A_CHANNEL = 'a2a';
 export const SANDBOX_REFUSAL = 'Sandboxed sessions cannot send to A2A peers.';
+/** The tool result of a send whose run was aborted while it was under way. */
+export const SEND_ABORTED = 'the run was aborted; the task at the peer is canceled and its result is not used';
 
 /**
  * `a2a_send` for agents and the admin send endpoint: both go through the one A2aOutboundClient and
@@ -25,7 +28,7 @@ export class A2aSendService implements OnModuleInit {
   constructor(
     private readonly registry: ToolRegistry,
     // Client and store are typed to what it uses, so the tool can run over stand-ins for both.
-    @Inject(A2aOutboundClient) private readonly client: Pick<A2aOutboundClient, 'send'>,
+    @Inject(A2aOutboundClient) private readonly client: Pick<A2aOutboundClient, 'send' | 'cancel'>,
     private readonly config: ConfigStore,
     @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'append'>,
   ) {}
@@ -41,13 +44,25 @@ export class A2aSendService implements OnModuleInit {
     });
   }
 
-  /** The tool: errors become results (`not_found` for an unknown peer), never exceptions. */
-  async sendAsTool(ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal'>, args: A2aSendArgs): Promise<ToolResult> {
+  /**
+   * The tool: errors become results (`not_found` for an unknown peer), never exceptions. A task the peer has not
+   * finished is tied to the run: when the run is aborted, now or later, the peer gets a CancelTask, and what the
+   * task answered after the abort is never recorded as its result.
+   */
+  async sendAsTool(ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal' | 'onAbort'>, args: A2aSendArgs): Promise<ToolResult> {
     const agent = this.config.current().agentsById.get(agentIdFromSessionKey(ctx.sessionKey));
     // A sandboxed agent may not reach other agents of this gateway; a remote one is further still.
     if (agent?.sandbox.mode === 'all') return { status: 'forbidden', error: SANDBOX_REFUSAL };
     try {
       const outcome = await this.client.send(args.peer, args.text, { wait: args.wait ?? false, signal: ctx.signal });
+      const stop = () => this.stopAtPeer(ctx.sessionKey, outcome, ctx.runId);
+      if (ctx.signal.aborted) {
+        // Aborted while the send was under way: the answer is late by definition.
+        if (ctx.onAbort) ctx.onAbort(stop);
+        else await stop();
+        return { status: 'error', peer: outcome.peer, taskId: outcome.taskId, state: outcome.state, error: SEND_ABORTED };
+      }
+      if (outcome.taskId !== null && !isTerminalState(outcome.state)) ctx.onAbort?.(stop);
       await this.record(ctx.sessionKey, args.text, outcome, 'tool', ctx.runId);
       return { ...outcome };
     } catch (err) {
@@ -112,7 +127,40 @@ export class A2aSendService implements OnModuleInit {
           state: o.state,
           status: o.status,
           method: o.method,
+          protocolVersion: o.protocolVersion,
           via,
+        },
+      },
+    });
+  }
+
+  /**
+   * The sending run was aborted: a task still open at the peer gets a CancelTask (best effort, bounded); one already
+   * over keeps its result at the peer, unused here. Either way one `system` line says so, without the reply.
+   */
+  private async stopAtPeer(sessionKey: string, o: A2aSendOutcome, runId?: string): Promise<void> {
+    const open = o.taskId !== null && !isTerminalState(o.state);
+    const cancel: A2aCancelOutcome | undefined = open ? await this.client.cancel(o.peer, o.taskId as string, o.protocolVersion) : undefined;
+    const what = !cancel
+      ? `ended ${o.state}; the run that sent it was aborted, so its result is not used`
+      : cancel.canceled
+        ? 'canceled at the peer: the run that sent it was aborted'
+        : `could not be canceled at the peer (${cancel.error}); the run that sent it was aborted, so its result is not used`;
+    await this.sessions.append(sessionKey, {
+      role: 'system',
+      text: `a2a_send to a2a:${o.peer}: task ${o.taskId ?? '(none)'} ${what}`,
+      runId,
+      meta: {
+        a2a_outbound: {
+          peer: o.peer,
+          target: `a2a:${o.peer}`,
+          taskId: o.taskId,
+          ...(o.contextId ? { contextId: o.contextId } : {}),
+          state: cancel?.state ?? o.state,
+          status: 'canceled',
+          method: o.method,
+          via: 'tool',
+          ...(cancel ? { cancel: cancel.canceled ? { canceled: true } : { canceled: false, error: cancel.error } } : {}),
         },
       },
     });

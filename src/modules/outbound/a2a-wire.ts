@@ -1,16 +1,18 @@
 import { isTaskState, isTerminalState, TaskState } from '../../common/a2a-protocol';
 
 /**
- * The A2A wire shapes the outbound client sends and reads (A2A 1.0 JSON-RPC, proto-JSON names), plus the
- * lenient reading of A2A 0.3 answers a peer gives after the `message/send` fallback (method names, version
- * and task states come from common/a2a-protocol). Pure functions.
+ * The A2A wire shapes the outbound client sends in 1.0 (proto-JSON names; the 0.3 form is in peer-dialect.ts)
+ * and reads in both versions: a peer's answer is read leniently as 1.0 or 0.3, whichever was spoken (method
+ * names, version and task states come from common/a2a-protocol). Pure functions.
  */
 
 /**
- * JSON-RPC "method not found": the answer that triggers the one A2A 0.3 `message/send` retry
- * (docs/outbound.md#2-the-wire-exchange).
+ * JSON-RPC "method not found": the answer to a 1.0 SendMessage that triggers the one A2A 0.3 `message/send`
+ * retry (docs/outbound.md#2-the-wire-exchange).
  */
 export const METHOD_NOT_FOUND = -32601;
+/** A2A TaskNotCancelableError: the peer's task is already over. */
+export const TASK_NOT_CANCELABLE = -32002;
 
 /** The peer is waiting for someone: polling longer changes nothing. */
 const INTERRUPTED = new Set<TaskState>(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);

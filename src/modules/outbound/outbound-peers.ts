@@ -29,6 +29,7 @@ export function resolveOutboundPeer(snapshot: RuntimeSnapshot, rawName: string):
     name,
     url: peer.url,
     outboundToken: peer.outboundToken,
+    protocolVersion: peer.protocolVersion,
     secrets: [peer.outboundToken, peer.token].filter((s): s is string => !!s),
   };
 }

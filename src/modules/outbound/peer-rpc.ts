@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { A2A_PROTOCOL_VERSION } from '../../common/a2a-protocol';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { GuardedTransport } from './guarded-transport';
 import { OutboundError } from './outbound-error';
@@ -10,11 +10,15 @@ export interface PeerEndpoint {
   name: string;
   url: string;
   outboundToken?: string;
+  /** The A2A version configured for the peer (`protocolVersion`). */
+  protocolVersion: A2aWireVersion;
   /** Values that must never appear in an error we pass on (both of the peer's tokens). */
   secrets: string[];
 }
 
 export interface PeerCallOptions {
+  /** The headers that name the A2A version spoken (PeerDialect.headers). */
+  versionHeaders: Readonly<Record<string, string>>;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -32,13 +36,13 @@ export async function callPeer(
   peer: PeerEndpoint,
   method: string,
   params: unknown,
-  options: PeerCallOptions = {},
+  options: PeerCallOptions,
 ): Promise<unknown> {
   const id = randomUUID();
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
-    'A2A-Version': A2A_PROTOCOL_VERSION,
+    ...options.versionHeaders,
     'User-Agent': 'clawgate-a2a',
   };
   // Only the token meant for this peer; the inbound `token` is what the peer presents to us, never sent.

@@ -9,6 +9,7 @@ import {
   type SessionStore,
   type TranscriptLine,
 } from '../sessions';
+import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RunRecord, RunRegistry } from './run-registry';
@@ -34,6 +35,8 @@ export interface StartRunInput {
   create?: SessionCreateOptions;
   /** Written to the transcript lines of this run (e.g. the agent-to-agent step). */
   meta?: Record<string, unknown>;
+  /** Per-run tools (`AgentTool.perRun`) this run is offered, e.g. request_input for a run of an A2A task. */
+  perRunTools?: readonly string[];
 }
 
 export interface RunHandle {
@@ -125,26 +128,26 @@ export class AgentRunner implements OnModuleDestroy {
     if (!agent) return this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() });
 
     await this.agents.ensureWorkspace(agent);
-    await this.sessions.getOrCreate(input.sessionKey, input.create);
+    // The session (created or brought in line with `create`) and the user line are one write.
+    const asked = await this.sessions.append(
+      input.sessionKey,
+      { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
+      input.create ?? {},
+    );
     // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one).
     const [history, system] = await Promise.all([
-      this.recentMessages(input.sessionKey),
+      this.recentMessages(input.sessionKey, asked.id),
       buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
     ]);
-    await this.sessions.append(input.sessionKey, {
-      role: 'user',
-      text: input.message,
-      provenance: input.provenance,
-      runId,
-      meta: input.meta,
-    });
 
+    // Work the run's tools start elsewhere; an abort reaches it and the run ends only once it has stopped.
+    const cascade = new AbortCascade(signal, (err) => this.logger.warn(`run ${runId}: stopping work it started failed: ${err.message}`));
     try {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
       // The agent is fixed for the run and tools are registered once at boot: one list serves every round.
-      const tools = this.tools.toolsFor(agent);
+      const tools = this.tools.toolsFor(agent, input.perRunTools);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
         const response = await model.provider.complete(model.settings, { agentId, model: model.model, system, messages, tools, signal });
@@ -169,12 +172,15 @@ export class AgentRunner implements OnModuleDestroy {
           meta: input.meta,
         });
         for (const call of response.toolCalls) {
-          const result = await this.callTool(agent, call, input, runId, signal);
+          // Checked before every tool, not only every round: an aborted run starts nothing new.
+          if (signal.aborted) throw signal.reason;
+          const result = await this.callTool(agent, call, input, runId, signal, cascade);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
         this.runs.update(runId, { toolRounds: round + 1 });
       }
     } catch (err) {
+      if (signal.aborted) await cascade.settled();
       const outcome = failure(signal, err as Error);
       await this.sessions
         .append(input.sessionKey, { role: 'system', text: `run ${outcome.status}: ${outcome.error}`, runId, meta: input.meta })
@@ -184,24 +190,37 @@ export class AgentRunner implements OnModuleDestroy {
     }
   }
 
-  private async callTool(agent: ResolvedAgent, call: ToolCall, input: StartRunInput, runId: string, signal: AbortSignal): Promise<string> {
+  private async callTool(
+    agent: ResolvedAgent,
+    call: ToolCall,
+    input: StartRunInput,
+    runId: string,
+    signal: AbortSignal,
+    cascade: AbortCascade,
+  ): Promise<string> {
     const result = await this.tools.call(agent, call.name, call.arguments, {
       sessionKey: input.sessionKey,
       agentId: agent.id,
       runId,
       signal,
       provenance: input.provenance,
+      onAbort: (stop) => cascade.add(stop),
+      perRunTools: input.perRunTools,
     });
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
     return text;
   }
 
-  /** The tail of the transcript as model messages, starting at a user turn so tool results are never orphaned. */
-  private async recentMessages(sessionKey: string): Promise<ChatMessage[]> {
-    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES });
-    const start = lines.findIndex((l) => l.role === 'user');
-    return start < 0 ? [] : lines.slice(start).flatMap(toChatMessage);
+  /**
+   * The tail of the transcript before this run's user line, as model messages, starting at a user turn so
+   * tool results are never orphaned.
+   */
+  private async recentMessages(sessionKey: string, askedLineId: string): Promise<ChatMessage[]> {
+    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES + 1 });
+    const before = lines.filter((l) => l.id !== askedLineId).slice(-HISTORY_LINES);
+    const start = before.findIndex((l) => l.role === 'user');
+    return start < 0 ? [] : before.slice(start).flatMap(toChatMessage);
   }
 }
 

@@ -1,5 +1,5 @@
 export { AgentRunner } from './agent-runner.service';
-export type { RunHandle } from './agent-runner.service';
+export type { RunHandle, StartRunInput } from './agent-runner.service';
 export { isTerminalRunStatus } from './run-registry';
 export type { RunRecord } from './run-registry';
 export { RuntimeModule } from './runtime.module';

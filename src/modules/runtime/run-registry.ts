@@ -21,6 +21,8 @@ export interface RunRecord {
   startedAt?: string;
   endedAt?: string;
   toolRounds: number;
+  /** Who asked for the abort: a cancel (operator, peer, a run that started this one) or the gateway shutting down. */
+  abortedBy?: 'cancel' | 'shutdown';
   usage?: { inputTokens: number; outputTokens: number };
 }
 
@@ -61,17 +63,18 @@ export class RunRegistry {
   }
 
   /** Stops the run's model call and tool loop; it ends as `aborted`. False if unknown or finished. */
-  abort(runId: string, reason = 'aborted by operator'): boolean {
+  abort(runId: string, reason = 'aborted by operator', by: 'cancel' | 'shutdown' = 'cancel'): boolean {
     const record = this.runs.get(runId);
     const controller = this.controllers.get(runId);
     if (!record || !controller || TERMINAL.has(record.status)) return false;
+    record.abortedBy ??= by;
     controller.abort(new Error(reason));
     return true;
   }
 
   /** Aborts every run that has not finished (shutdown). */
   abortAll(reason: string): void {
-    for (const runId of [...this.controllers.keys()]) this.abort(runId, reason);
+    for (const runId of [...this.controllers.keys()]) this.abort(runId, reason, 'shutdown');
   }
 
   /** Resolves with the record once it is terminal, or with its current state after `timeoutMs`. */

@@ -7,13 +7,17 @@ import { PromptFileCache } from './prompt-file-cache';
 import { ProviderRegistry } from './provider-registry';
 import { AnthropicMessagesProvider } from './providers/anthropic-messages.provider';
 import { OpenAiChatProvider } from './providers/openai-chat.provider';
+import { RunCancelService } from './run-cancel.service';
+import { RunsAdminController } from './runs-admin.controller';
 import { ToolRegistry } from './tool-registry';
 
-/** Agent runs: lanes, model providers, the tool registry. */
+/** Agent runs: lanes, model providers, the tool registry, and the operator's run cancel. */
 @Module({
   imports: [AgentsModule, SessionsModule],
+  controllers: [RunsAdminController],
   providers: [
     AgentRunner,
+    RunCancelService,
     ProviderRegistry,
     ToolRegistry,
     // One per process: its directory watches are closed when the module is destroyed.

@@ -3,6 +3,7 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { ResolvedAgent } from '../config';
 import type { InterSessionProvenance } from '../sessions';
 import type { ToolSpec } from './model-provider.port';
+import type { StopWork } from './abort-cascade';
 import { ToolResult, toolResultFromError } from './tool-result';
 import { AppError } from '../../common/errors/app-error';
 
@@ -14,11 +15,24 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Provenance of the message being answered (carries the agent-to-agent chain). */
   provenance?: InterSessionProvenance;
+  /**
+   * Ties work the tool started outside this run (a run in another session, a task at a peer) to the run's
+   * abort: `stop` is called when the run is aborted (at once if it already is), and the run ends only after
+   * the promise `stop` returns has settled (docs/runtime.md#aborts-and-shutdown). Absent when no run is calling (the admin API).
+   */
+  onAbort?(stop: StopWork): void;
+  /** The per-run tools this run was offered (StartRunInput.perRunTools). */
+  perRunTools?: readonly string[];
 }
 
 export type { ToolResult } from './tool-result';
 
 export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
+  /**
+   * Offered only to runs whose starter names it in `perRunTools` — a tool that needs what only that kind of run has
+   * (request_input needs an A2A task to ask through). Other tools are offered to every run.
+   */
+  perRun?: boolean;
   handler(ctx: ToolContext, args: A): Promise<ToolResult>;
 }
 
@@ -46,9 +60,9 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** The tools this agent may use, in registration order. */
-  toolsFor(agent: Pick<ResolvedAgent, 'tools'>): AgentTool[] {
-    return [...this.tools.values()].map((t) => t.tool).filter((t) => isToolAllowed(agent, t.name));
+  /** The tools this agent may use in a run offered `perRunTools`, in registration order. */
+  toolsFor(agent: Pick<ResolvedAgent, 'tools'>, perRunTools: readonly string[] = []): AgentTool[] {
+    return [...this.tools.values()].map((t) => t.tool).filter((t) => isOffered(t, perRunTools) && isToolAllowed(agent, t.name));
   }
 
   /**
@@ -64,11 +78,11 @@ export class ToolRegistry {
   /** Runs a tool call from the model; never throws — every failure becomes an error result. */
   async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.tools.get(name);
-    if (!entry || !isToolAllowed(agent, name)) {
+    if (!entry || !isOffered(entry.tool, ctx.perRunTools ?? []) || !isToolAllowed(agent, name)) {
       return {
         status: 'error',
         error: `unknown tool "${name}"; available: ${
-          this.toolsFor(agent)
+          this.toolsFor(agent, ctx.perRunTools)
             .map((t) => t.name)
             .join(', ') || 'none'
         }`,
@@ -85,6 +99,10 @@ export class ToolRegistry {
       return { status: 'error', error: `${name} failed: ${(err as Error).message}` };
     }
   }
+}
+
+function isOffered(tool: AgentTool, perRunTools: readonly string[]): boolean {
+  return !tool.perRun || perRunTools.includes(tool.name);
 }
 
 /** `tools.allow/deny` of an agent: deny wins; an empty allow list allows everything. */

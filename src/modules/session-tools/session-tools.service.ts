@@ -31,6 +31,8 @@ import {
 /** Sessions read per page by sessions_list, and at most in all before it answers with what it found. */
 const LIST_PAGE_SIZE = 200;
 const LIST_SCAN_LIMIT = 10_000;
+/** Why a spawned run is aborted when the run that spawned it is. */
+const SPAWNER_ABORTED = 'the run that spawned this session was aborted';
 
 /**
  * The session tools an agent's model can call, each acting as the calling session and gated by
@@ -131,7 +133,7 @@ export class SessionToolsService implements OnModuleInit {
     return { status: 'ok', session: describeSession(entry), run: { state, running: lanes.running, queued: lanes.queued } };
   }
 
-  async spawn(ctx: Pick<ToolContext, 'sessionKey'>, args: SessionsSpawnArgs): Promise<ToolResult> {
+  async spawn(ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'>, args: SessionsSpawnArgs): Promise<ToolResult> {
     const requesterAgent = agentIdFromSessionKey(ctx.sessionKey);
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : requesterAgent;
     const snapshot = this.config.current();
@@ -148,12 +150,17 @@ export class SessionToolsService implements OnModuleInit {
       if (err instanceof AppError) return toolResultFromError(err);
       throw err;
     }
-    const { runId } = this.runner.startRun({
+    const child = this.runner.startRun({
       sessionKey: childSessionKey,
       message: args.task,
       provenance: { kind: 'inter_session', sourceSessionKey: ctx.sessionKey, sourceTool: BUILT_IN_TOOLS.sessionsSpawn },
     });
-    return { status: 'accepted', runId, childSessionKey };
+    // The child works on after the spawning run completes; only an abort of that run reaches it.
+    ctx.onAbort?.(() => {
+      this.runner.abortRun(child.runId, SPAWNER_ABORTED);
+      return child.done;
+    });
+    return { status: 'accepted', runId: child.runId, childSessionKey };
   }
 
   /** The access verdict as a tool result, or undefined when access is allowed. */

@@ -25,8 +25,9 @@ describe('SessionsSendFlow announce delivery', () => {
     );
     // Every step completes at once with the text the announce step would post.
     const runs = new RunRegistry();
-    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun'> = {
+    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun' | 'abortRun'> = {
       waitForRun: (runId, timeoutMs) => runs.wait(runId, timeoutMs),
+      abortRun: (runId, reason) => runs.abort(runId, reason),
       startRun: (input) => {
         const { record: started } = runs.create(input.sessionKey, 'expert');
         const done = runs.update(started.runId, { status: 'completed', reply: 'posted text', endedAt: new Date().toISOString() });
@@ -65,5 +66,48 @@ describe('SessionsSendFlow announce delivery', () => {
     expect(appended[0].line.role).toBe('system');
     expect(appended[0].line.text).toBe('announce failed: channel "http" could not deliver: socket closed');
     expect(appended[0].line.meta).toMatchObject({ delivery: { status: 'failed' } });
+  });
+
+  it('stops when the requesting run is aborted: the step under way is aborted, no further step (nor the announce) starts', async () => {
+    const config = new ServingConfigStore(
+      await snapshotFrom({ agents: { list: [{ id: 'main' }, { id: 'expert' }] }, session: { agentToAgent: { maxPingPongTurns: 3 } } }),
+    );
+    // Every step runs until it is aborted.
+    const runs = new RunRegistry();
+    const started: string[] = [];
+    const runner: Pick<AgentRunner, 'startRun' | 'waitForRun' | 'abortRun'> = {
+      waitForRun: (runId, timeoutMs) => runs.wait(runId, timeoutMs),
+      abortRun: (runId, reason) => runs.abort(runId, reason),
+      startRun: (input) => {
+        const { record: run, signal } = runs.create(input.sessionKey, 'main');
+        started.push(`${input.sessionKey} ${String((input.meta?.sessionsSend as { step: string }).step)}`);
+        const done = new Promise<RunRecord>((resolve) =>
+          signal.addEventListener('abort', () =>
+            resolve(runs.update(run.runId, { status: 'aborted', error: (signal.reason as Error).message, endedAt: 'now' })),
+          ),
+        );
+        return { runId: run.runId, done };
+      },
+    };
+    const sessions: Pick<SessionStore, 'get' | 'append'> = {
+      get: async () => undefined,
+      append: async (_k, line) => ({ ...line, id: 'x', ts: 'now' }),
+    };
+    const flow = new SessionsSendFlow(config, runner, new ChannelRegistry(), sessions);
+    const requester = new AbortController();
+    const exchange = flow.continueAfterRoundOne({
+      requesterKey: 'agent:main:main',
+      targetKey,
+      request: 'hi',
+      roundOne: record('first'),
+      provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:main', sourceTool: 'sessions_send', chainId: 'c2', hop: 1 },
+      timeoutSeconds: 30,
+      signal: requester.signal,
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toEqual(['agent:main:main ping-pong']);
+    requester.abort(new Error('cancel'));
+    await exchange;
+    expect(started).toEqual(['agent:main:main ping-pong']);
   });
 });

@@ -3,7 +3,8 @@ import { ChannelRegistry, type DeliveryResult } from '../channels';
 import { ConfigStore } from '../config';
 import { AgentRunner, type RunRecord } from '../runtime';
 import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
-import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt } from './sessions-send-prompts';
+import type { StartRunInput } from '../runtime';
+import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt, REQUESTER_ABORTED } from './sessions-send-prompts';
 
 export interface RoundOneOutcome {
   requesterKey: string;
@@ -12,6 +13,8 @@ export interface RoundOneOutcome {
   roundOne: RunRecord;
   provenance: InterSessionProvenance;
   timeoutSeconds: number;
+  /** The requesting run's signal: once it aborts, no step starts and the running one is aborted. */
+  signal?: AbortSignal;
 }
 
 /** How long one ping-pong or announce step may take when the caller did not wait (timeoutSeconds 0). */
@@ -30,7 +33,7 @@ export class SessionsSendFlow {
   constructor(
     private readonly config: ConfigStore,
     // Runner and store are typed to what the flow uses, so it can run over stand-ins for both.
-    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'waitForRun'>,
+    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'waitForRun' | 'abortRun'>,
     private readonly channels: ChannelRegistry,
     @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'get' | 'append'>,
   ) {}
@@ -52,16 +55,19 @@ export class SessionsSendFlow {
     let listener = o.targetKey;
     for (let turn = 1; turn <= maxTurns; turn++) {
       const role = speaker === o.requesterKey ? 'requester' : 'target';
-      const step = this.runner.startRun({
-        sessionKey: speaker,
-        message: latest,
-        provenance: { ...o.provenance, sourceSessionKey: listener },
-        extraSystemPrompt: replyStepPrompt(turn, maxTurns, role, agentIdFromSessionKey(speaker)),
-        lane: 'nested',
-        meta: { sessionsSend: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
-      });
-      const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
-      if (record.status !== 'completed') break;
+      const record = await this.step(
+        {
+          sessionKey: speaker,
+          message: latest,
+          provenance: { ...o.provenance, sourceSessionKey: listener },
+          extraSystemPrompt: replyStepPrompt(turn, maxTurns, role, agentIdFromSessionKey(speaker)),
+          lane: 'nested',
+          meta: { sessionsSend: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
+        },
+        stepSeconds,
+        o.signal,
+      );
+      if (record?.status !== 'completed') break;
       const reply = record.reply ?? '';
       if (!reply.trim() || isSkip(reply, REPLY_SKIP)) break;
       latest = reply;
@@ -71,18 +77,37 @@ export class SessionsSendFlow {
   }
 
   private async announce(o: RoundOneOutcome, firstReply: string, latest: string, stepSeconds: number): Promise<void> {
-    const step = this.runner.startRun({
-      sessionKey: o.targetKey,
-      message: ANNOUNCE_MESSAGE,
-      provenance: { ...o.provenance },
-      extraSystemPrompt: announcePrompt(o.request, firstReply, latest),
-      lane: 'nested',
-      meta: { sessionsSend: { step: 'announce', chainId: o.provenance.chainId } },
-    });
-    const record = await this.runner.waitForRun(step.runId, stepSeconds * 1000);
-    const text = record.reply ?? '';
-    if (record.status !== 'completed' || !text.trim() || isSkip(text, ANNOUNCE_SKIP)) return;
+    const record = await this.step(
+      {
+        sessionKey: o.targetKey,
+        message: ANNOUNCE_MESSAGE,
+        provenance: { ...o.provenance },
+        extraSystemPrompt: announcePrompt(o.request, firstReply, latest),
+        lane: 'nested',
+        meta: { sessionsSend: { step: 'announce', chainId: o.provenance.chainId } },
+      },
+      stepSeconds,
+      o.signal,
+    );
+    const text = record?.reply ?? '';
+    if (record?.status !== 'completed' || !text.trim() || isSkip(text, ANNOUNCE_SKIP) || o.signal?.aborted) return;
     await this.deliver(o.targetKey, text, o.provenance.chainId);
+  }
+
+  /**
+   * One step of the exchange, waited for up to `seconds`. Undefined when the requesting run was aborted before
+   * it started; a step under way when it aborts is aborted and waited for, so the flow ends once nothing runs.
+   */
+  private async step(input: StartRunInput, seconds: number, signal?: AbortSignal): Promise<RunRecord | undefined> {
+    if (signal?.aborted) return undefined;
+    const { runId } = this.runner.startRun(input);
+    const abort = () => this.runner.abortRun(runId, REQUESTER_ABORTED);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.runner.waitForRun(runId, seconds * 1000);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
   }
 
   /** Posts to the target session's delivery context; the outcome is written to its transcript. */

@@ -42,3 +42,6 @@ export function announcePrompt(originalRequest: string, firstReply: string, late
 export const ANNOUNCE_MESSAGE = 'Agent-to-agent exchange finished: prepare the announcement for this session.';
 
 export const CHAIN_EXCEEDED_MESSAGE = 'agent-to-agent chain exceeded session.agentToAgent.maxChainHops';
+
+/** Why a run of the exchange (round one, a ping-pong step, the announce) is aborted when the requesting run is. */
+export const REQUESTER_ABORTED = 'the run that sent this message was aborted';

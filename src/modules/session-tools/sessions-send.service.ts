@@ -14,7 +14,7 @@ import {
 } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { SessionsSendFlow } from './sessions-send-flow';
-import { CHAIN_EXCEEDED_MESSAGE, roundOnePrompt } from './sessions-send-prompts';
+import { CHAIN_EXCEEDED_MESSAGE, REQUESTER_ABORTED, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -39,7 +39,11 @@ export class SessionsSendService implements OnModuleDestroy {
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
 
-  async send(ctx: Pick<ToolContext, 'sessionKey' | 'provenance'>, args: SessionsSendArgs): Promise<ToolResult> {
+  /** `signal` and `onAbort` come with a run's call; the admin API calls without them (nothing to abort). */
+  async send(
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal'>>,
+    args: SessionsSendArgs,
+  ): Promise<ToolResult> {
     const snapshot = this.config.current();
     const requesterKey = ctx.sessionKey;
     const target = await this.resolveTarget(requesterKey, args, snapshot.config.session.mainKey);
@@ -75,14 +79,27 @@ export class SessionsSendService implements OnModuleDestroy {
       meta: { sessionsSend: { step: 'round-one', chainId, requester: requesterKey } },
     });
     const timeoutSeconds = args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-    // Whatever the caller waits for, the exchange goes on once round one settles (the run is never cancelled).
+    // Whatever the caller waits for, the exchange goes on once round one settles — unless the requesting run is
+    // aborted: then round one and the steps after it are aborted too, and that run ends once they have stopped.
     const rest = round.done
       .then((record) =>
-        this.flow.continueAfterRoundOne({ requesterKey, targetKey, request: args.message, roundOne: record, provenance, timeoutSeconds }),
+        this.flow.continueAfterRoundOne({
+          requesterKey,
+          targetKey,
+          request: args.message,
+          roundOne: record,
+          provenance,
+          timeoutSeconds,
+          signal: ctx.signal,
+        }),
       )
       .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`))
       .finally(() => this.flows.delete(rest));
     this.flows.add(rest);
+    ctx.onAbort?.(() => {
+      this.runner.abortRun(round.runId, REQUESTER_ABORTED);
+      return rest;
+    });
 
     if (timeoutSeconds === 0) return { status: 'accepted', runId: round.runId, sessionKey: targetKey };
     const record = await this.runner.waitForRun(round.runId, timeoutSeconds * 1000);

@@ -131,8 +131,12 @@ export interface SessionStore {
   resolveLabel(agentId: string, label: string): Promise<string | undefined>;
   /** True when `targetKey` was spawned by `ancestorKey`, directly or transitively. */
   isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean>;
-  /** Appends in call order per session; creates the session when missing. */
-  append(sessionKey: string, line: NewTranscriptLine): Promise<TranscriptLine>;
+  /**
+   * Appends in call order per session; creates the session when missing. With `create`, the session is
+   * created or updated exactly as getOrCreate(sessionKey, create) would, in the same commit as the line (a
+   * run's first line: one write instead of two); a taken label fails the append and nothing is written.
+   */
+  append(sessionKey: string, line: NewTranscriptLine, create?: SessionCreateOptions): Promise<TranscriptLine>;
   /**
    * The last `limit` lines (all when unset); torn/corrupt lines are skipped and reported in warnings.
    * Waits for appends already requested for this session. Throws 404 when the session does not exist.

@@ -17,7 +17,8 @@ import {
   StoredSession,
   transcriptVersions,
 } from './session-database';
-import { assertLabelFree, changes, cleanDeliveryContext, copyEntry, sessionNotFound } from './session-entry-rules';
+import { assertLabelFree, copyEntry, sessionNotFound } from './session-entry-rules';
+import { checkSessionInit, initChanges, SessionInit, upsertSession, UpsertedSession } from './session-upsert';
 import { exportLines, readLines } from './session-lines';
 import { SessionTail } from './session-tail';
 import { SessionLister } from './session-list-query';
@@ -89,37 +90,14 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
 
   async getOrCreate(sessionKey: string, init: SessionCreateOptions = {}): Promise<SessionEntry> {
     const { key, agentId } = canonicalSessionKey(sessionKey);
-    const label = init.label === undefined ? undefined : checkLabel(init.label);
-    const spawnedBy = init.spawnedBy === undefined ? undefined : canonicalSessionKey(init.spawnedBy, 'spawnedBy').key;
-    if (spawnedBy === key) throw badRequest('a session cannot be spawned by itself');
-    const deliveryContext = init.deliveryContext === undefined ? undefined : cleanDeliveryContext(init.deliveryContext);
-
+    const wanted = checkSessionInit(init, key);
     // Only the cache is asked here: on a miss the write below looks the row up anyway, and for the new
     // session of a message (the common miss) a query now would be a second index probe for nothing.
     // A write of this session still pending may change what the cache says: then the write below decides.
     const current = this.lastWrite.has(key) ? undefined : this.known.get(key);
-    if (current && !changes(current.entry, label, deliveryContext)) return copyEntry(current.entry);
+    if (current && !initChanges(current, wanted)) return copyEntry(current.entry);
     const at = this.now().getTime();
-    // Checked and applied inside the commit: writes run one after another there, so two callers can never
-    // both create the session or both take a label.
-    const result = await this.write(key, (c) => {
-      const row = c.statements.byKey.get(key) as SessionRow | undefined;
-      if (!row) {
-        if (label !== undefined) assertLabelFree(labelHolders(c, agentId), label, key);
-        return { created: true, ...createSession(c, key, agentId, at, { label, spawnedBy, deliveryContext }) };
-      }
-      const entry = entryFromRow(row);
-      if (label !== undefined && label !== entry.label) {
-        assertLabelFree(labelHolders(c, agentId), label, key);
-        c.statements.setLabel.run(label, row.seq);
-        entry.label = label;
-      }
-      if (deliveryContext !== undefined && changes(entry, undefined, deliveryContext)) {
-        c.statements.setDeliveryContext.run(JSON.stringify(deliveryContext), row.seq);
-        entry.deliveryContext = deliveryContext;
-      }
-      return { created: false, seq: row.seq, entry };
-    });
+    const result = await this.write(key, (c) => upsertSession(c, key, agentId, at, wanted));
     this.known.set(key, { seq: result.seq, entry: result.entry });
     if (result.created) this.tails.set(key, SessionTail.empty());
     return copyEntry(result.entry);
@@ -182,12 +160,14 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     return false;
   }
 
-  append(sessionKey: string, line: NewTranscriptLine): Promise<TranscriptLine> {
+  append(sessionKey: string, line: NewTranscriptLine, create?: SessionCreateOptions): Promise<TranscriptLine> {
     let key: string;
     let agentId: string;
     let full: TranscriptLine;
+    let wanted: SessionInit | undefined;
     try {
       ({ key, agentId } = canonicalSessionKey(sessionKey));
+      wanted = create === undefined ? undefined : checkSessionInit(create, key);
       full = buildLine(line, this.now());
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
@@ -195,19 +175,22 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     const json = JSON.stringify(full);
     const at = this.now().getTime();
     // Sessions are never deleted, so a row number once known stays right.
-    const knownSeq = this.known.peek(key)?.seq;
+    const cached = this.known.peek(key);
+    // Creation options are applied in the write, as getOrCreate would, unless the committed entry already has them.
+    const upsert = wanted !== undefined && (!cached || this.lastWrite.has(key) || initChanges(cached, wanted)) ? wanted : undefined;
     return this.write(key, (c) => {
-      let created: Known | undefined;
-      let seq = knownSeq ?? (c.statements.byKey.get(key) as SessionRow | undefined)?.seq;
+      let session: UpsertedSession | undefined;
+      let seq = upsert ? undefined : (cached?.seq ?? (c.statements.byKey.get(key) as SessionRow | undefined)?.seq);
       if (seq === undefined) {
-        created = createSession(c, key, agentId, at, {});
-        seq = created.seq;
+        session = upsert ? upsertSession(c, key, agentId, at, upsert) : { created: true, ...createSession(c, key, agentId, at, {}) };
+        seq = session.seq;
       }
       insertLine(c, seq, full.role, json);
-      c.statements.touch.run(at, seq, at);
-      return created;
-    }).then((created) => {
-      this.afterAppend(key, full, json.length, at, created);
+      // A session created by this write was updated `at` already.
+      if (!session?.created) c.statements.touch.run(at, seq, at);
+      return session;
+    }).then((session) => {
+      this.afterAppend(key, full, json.length, at, session);
       return full;
     });
   }
@@ -334,10 +317,13 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     await this.lastWrite.get(key)?.catch(() => undefined);
   }
 
-  /** Brings the caches in line with a committed append and tells the listeners. */
-  private afterAppend(key: string, line: TranscriptLine, size: number, at: number, created: Known | undefined): void {
-    if (created) {
-      this.known.set(key, created);
+  /**
+   * Brings the caches in line with a committed append and tells the listeners. `session`: the row the append
+   * created or updated (its entry as committed), when it did.
+   */
+  private afterAppend(key: string, line: TranscriptLine, size: number, at: number, session: UpsertedSession | undefined): void {
+    if (session) this.known.set(key, { seq: session.seq, entry: session.entry });
+    if (session?.created) {
       const tail = SessionTail.empty();
       tail.push(line, size);
       this.tails.set(key, tail);
@@ -348,9 +334,9 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
       this.tails.peek(key)?.push(line, size);
     }
     if (!this.appendListeners.size) return;
-    const session = created ?? this.lookup(key);
-    if (!session) return;
-    const event = { agentId: session.entry.agentId, sessionKey: key, sessionId: session.entry.sessionId };
+    const stored = session ?? this.lookup(key);
+    if (!stored) return;
+    const event = { agentId: stored.entry.agentId, sessionKey: key, sessionId: stored.entry.sessionId };
     for (const listener of this.appendListeners) {
       try {
         listener(event);

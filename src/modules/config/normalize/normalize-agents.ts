@@ -109,6 +109,7 @@ function resolveAgent(
     sessionsDir: path.join(ctx.stateDir, 'agents', id, 'sessions'),
     model: entry.model ?? defaults.model ?? FALLBACK_MODEL,
     identity: { ...(entry.identity ?? CONFIG_DEFAULTS.each.agent.identity) },
+    description: entry.description,
     sandbox: {
       mode: entry.sandbox?.mode ?? defaults.sandbox?.mode ?? CONFIG_DEFAULTS.agents.defaults.sandbox.mode,
       scope: entry.sandbox?.scope ?? defaults.sandbox?.scope,

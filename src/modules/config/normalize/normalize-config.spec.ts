@@ -59,9 +59,11 @@ describe('normalizeConfig', () => {
       enabled: false,
       advertisedUrl: undefined,
       replyTimeoutMs: 120000,
+      inputTimeoutMs: 600000,
       rateLimitPerMinute: 30,
       exposeAgents: null,
       peers: {},
+      files: { maxBytes: 1048576, mediaTypes: ['text/*', 'application/json'] },
     });
     expect(config.channels.http).toEqual({ enabled: false, accounts: {} });
     expect(config.bindings).toEqual([]);
@@ -196,9 +198,15 @@ describe('normalizeConfig', () => {
         token: undefined,
         url: 'https://h.example/a2a/v1',
         outboundToken: undefined,
+        protocolVersion: '1.0',
         usable: false,
       });
       expect(config.channels.a2a.peers.zeus.usable).toBe(true);
+    });
+
+    it('keeps a peer’s pinned protocolVersion', () => {
+      const { config } = normalize({ channels: { a2a: { peers: { old: { token: 'o', url: 'https://o.example/rpc', protocolVersion: '0.3' } } } } });
+      expect(config.channels.a2a.peers.old.protocolVersion).toBe('0.3');
     });
 
     it('rejects two peers sharing one token (the caller identity would be ambiguous) without printing it', () => {

@@ -204,7 +204,14 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
   const a2a = c?.a2a;
   const peers: Record<string, A2aPeerSettings> = {};
   for (const [name, peer] of a2a?.peers ?? []) {
-    peers[name] = { name, token: peer.token, url: peer.url, outboundToken: peer.outboundToken, usable: !!peer.token };
+    peers[name] = {
+      name,
+      token: peer.token,
+      url: peer.url,
+      outboundToken: peer.outboundToken,
+      protocolVersion: peer.protocolVersion ?? CONFIG_DEFAULTS.each.a2aPeer.protocolVersion,
+      usable: !!peer.token,
+    };
   }
   rejectSharedTokens(ctx, 'channels.a2a.peers', Object.values(peers));
   const exposeAgents = a2a?.exposeAgents?.length ? a2a.exposeAgents.map(normalizeAgentId) : null;
@@ -227,9 +234,14 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
       enabled: a2a?.enabled ?? defaults.a2a.enabled,
       advertisedUrl: a2a?.advertisedUrl?.replace(/\/+$/, ''),
       replyTimeoutMs: a2a?.replyTimeoutMs ?? defaults.a2a.replyTimeoutMs,
+      inputTimeoutMs: a2a?.inputTimeoutMs ?? defaults.a2a.inputTimeoutMs,
       rateLimitPerMinute: a2a?.rateLimitPerMinute ?? defaults.a2a.rateLimitPerMinute,
       exposeAgents,
       peers,
+      files: {
+        maxBytes: a2a?.files?.maxBytes ?? defaults.a2a.files.maxBytes,
+        mediaTypes: (a2a?.files?.mediaTypes ?? defaults.a2a.files.mediaTypes).map((t) => t.toLowerCase()),
+      },
     },
     http: { enabled: c?.http?.enabled ?? defaults.http.enabled, accounts },
   };

@@ -72,6 +72,15 @@ describe('validateConfig', () => {
     expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual(['gateway.reload.mode: must be one of: hybrid, off (got "poll")']);
   });
 
+  it('names the A2A versions a peer can be pinned to, and that a version is a quoted string', () => {
+    const peer = (protocolVersion: unknown) => errorsOf({ channels: { a2a: { peers: { iris: { token: 't', protocolVersion } } } } });
+    expect(peer('2.0')).toEqual(['channels.a2a.peers.iris.protocolVersion: must be the string "1.0" or "0.3" (got "2.0")']);
+    // What JSON5 makes of an unquoted 1.0.
+    expect(peer(1)).toEqual(['channels.a2a.peers.iris.protocolVersion: must be the string "1.0" or "0.3" (got 1)']);
+    expect(peer('0.3')).toEqual([]);
+    expect(peer('1.0')).toEqual([]);
+  });
+
   it('reports one message per field when the type is wrong, not every failed constraint', () => {
     const errors = validateConfig({
       channels: { a2a: { enabled: 'yes', replyTimeoutMs: 'slow', rateLimitPerMinute: 1.5, exposeAgents: 'main', advertisedUrl: 5 } },
@@ -96,6 +105,12 @@ describe('validateConfig', () => {
     ]);
     expect(errorsOf({ channels: { a2a: { replyTimeoutMs: 600001 } } })).toEqual([
       'channels.a2a.replyTimeoutMs: must not be greater than 600000 (got 600001)',
+    ]);
+    expect(errorsOf({ channels: { a2a: { inputTimeoutMs: 999 } } })).toEqual([
+      'channels.a2a.inputTimeoutMs: must not be less than 1000 (got 999)',
+    ]);
+    expect(errorsOf({ channels: { a2a: { inputTimeoutMs: 1800001 } } })).toEqual([
+      'channels.a2a.inputTimeoutMs: must not be greater than 1800000 (got 1800001)',
     ]);
     expect(errorsOf({ session: { agentToAgent: { maxPingPongTurns: 6, maxChainHops: 0 } } })).toEqual([
       'session.agentToAgent.maxPingPongTurns: must not be greater than 5 (got 6)',
@@ -286,6 +301,42 @@ describe('validateConfig', () => {
         'gateway.publicUrl: must be a URL address (got "http://***@bad host/")',
       ]);
     });
+  });
+
+  describe('A2A file policy (channels.a2a.files)', () => {
+    const filesErrors = (files: unknown) => errorsOf({ channels: { a2a: { files } } });
+
+    it('accepts byte counts 0..16 MiB and media ranges in any case', () => {
+      expect(filesErrors({ maxBytes: 0, mediaTypes: ['*/*', 'Image/PNG', 'text/*', 'application/vnd.api+json'] })).toEqual([]);
+      expect(filesErrors({ maxBytes: 16 * 1024 * 1024, mediaTypes: [] })).toEqual([]);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['a negative maxBytes', { maxBytes: -1 }, 'channels.a2a.files.maxBytes: must not be less than 0 (got -1)'],
+      ['a fractional maxBytes', { maxBytes: 1.5 }, 'channels.a2a.files.maxBytes: must be an integer number (got 1.5)'],
+      ['a maxBytes over 16 MiB', { maxBytes: 16 * 1024 * 1024 + 1 }, 'channels.a2a.files.maxBytes: must not be greater than 16777216 (got 16777217)'],
+      ['mediaTypes that is not an array', { mediaTypes: 'text/plain' }, 'channels.a2a.files.mediaTypes: must be an array (got a string)'],
+      ['a media type list holding a number', { mediaTypes: ['text/plain', 5] }, 'channels.a2a.files.mediaTypes: each value in mediaTypes must be a string'],
+      [
+        'entries that are not media ranges',
+        { mediaTypes: ['text/plain', 'image', '*/png', 'text/*; q=1'] },
+        'channels.a2a.files.mediaTypes: each entry must be a media type such as "text/plain", "text/*" or "*/*" (not "image", "*/png", "text/*; q=1")',
+      ],
+      ['a misspelt key', { maxbytes: 1 }, 'channels.a2a.files.maxbytes: unknown key (did you mean "maxBytes"?)'],
+      ['files that is not an object', 'all', 'channels.a2a.files: must be an object (got a string)'],
+    ])('refuses %s, naming it', (_what, files, message) => {
+      expect(filesErrors(files)).toEqual([message]);
+    });
+  });
+
+  it('refuses an agent description that is empty, over 1000 characters or not a string', () => {
+    expect(errorsOf({ agents: { list: [{ id: 'a', description: '' }, { id: 'b', description: 7 }] } })).toEqual([
+      'agents.list[0].description: must be longer than or equal to 1 characters (got "")',
+      'agents.list[1].description: must be a string (got 7)',
+    ]);
+    expect(errorsOf({ agents: { entries: { c: { description: 'x'.repeat(1001) } } } })[0]).toMatch(
+      /^agents\.entries\.c\.description: must be shorter than or equal to 1000 characters/,
+    );
   });
 
   it('tolerates a missing secret the substitution step already reported, and nothing else', () => {

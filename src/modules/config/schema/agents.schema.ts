@@ -114,6 +114,14 @@ export class AgentDefaultsConfig {
 export class AgentMapEntryConfig extends AgentDefaultsConfig {
   @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.each.agent.default) default?: boolean;
   @IsOptional() @IsString() @MaxLength(200) name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1000)
+  @Describe('What the agent does, for A2A peers: published only on the extended Agent Card of the peers that can reach it.')
+  description?: string;
+
   @IsOptional() @IsString() @MinLength(1) agentDir?: string;
   @IsOptional()
   @NestedObject(() => AgentIdentityConfig)

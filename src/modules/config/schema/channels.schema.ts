@@ -1,4 +1,19 @@
-import { IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  type ValidationArguments,
+} from 'class-validator';
+import { A2A_WIRE_VERSIONS, type A2aWireVersion } from '../../../common/a2a-protocol';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
@@ -7,6 +22,38 @@ export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** What a caller may type for a peer name (tool arguments, admin URLs); it is read lowercase. */
 export const PEER_NAME_INPUT_PATTERN = PEER_NAME_PATTERN.source.replace(/a-z0-9/g, 'A-Za-z0-9');
 const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+/**
+ * A media range an operator may accept: `type/subtype`, `type/*`, or an asterisk on both sides for any type
+ * (names as RFC 6838 restricts them: a letter or digit, then up to 126 of `A-Za-z0-9!#$&^_.+-`). Compared
+ * without regard to case.
+ */
+export const MEDIA_RANGE_PATTERN = /^(?:\*\/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/(?:\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}))$/;
+/** The validation message of a media type list: it names the entries that are not media ranges. */
+function notMediaRanges(value: unknown): string {
+  const bad = Array.isArray(value) ? value.filter((v) => typeof v !== 'string' || !MEDIA_RANGE_PATTERN.test(v)) : [value];
+  return `each entry must be a media type such as "text/plain", "text/*" or "*/*" (not ${bad.map((v) => JSON.stringify(v)).join(', ')})`;
+}
+/** The largest `channels.a2a.files.maxBytes`: the whole request is held in memory while it is read. */
+export const MAX_A2A_FILE_BYTES = 16 * 1024 * 1024;
+
+@StrictObject('Files peers may attach to an A2A message (raw and url parts).')
+export class A2aFilesConfig {
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_A2A_FILE_BYTES)
+  @Describe('Most bytes (decoded) of all raw file parts of one message; 0 refuses every raw part.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.files.maxBytes)
+  maxBytes?: number;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Matches(MEDIA_RANGE_PATTERN, { each: true, message: ({ value }: ValidationArguments) => notMediaRanges(value) })
+  @Describe('Media types accepted in file parts: type/subtype, type/* or */*.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.files.mediaTypes)
+  mediaTypes?: string[];
+}
 
 @StrictObject('A trusted A2A peer.')
 export class A2aPeerConfig {
@@ -27,6 +74,13 @@ export class A2aPeerConfig {
   @MinLength(1)
   @Describe('Bearer token we present to the peer.')
   outboundToken?: string;
+
+  @IsOptional()
+  // A bare 1.0 in JSON5 is the number 1: the message says a quoted string is meant.
+  @IsIn(A2A_WIRE_VERSIONS, { message: `must be the string ${A2A_WIRE_VERSIONS.map((v) => `"${v}"`).join(' or ')}` })
+  @Describe('A2A version we speak to the peer: "1.0" (falls back to 0.3 once if the peer does not know SendMessage) or "0.3".')
+  @Default(CONFIG_DEFAULTS.each.a2aPeer.protocolVersion)
+  protocolVersion?: A2aWireVersion;
 }
 
 @StrictObject('Inbound A2A v1.0 channel.')
@@ -52,6 +106,14 @@ export class A2aChannelConfig {
 
   @IsOptional()
   @IsInt()
+  @Min(1000)
+  @Max(1800000)
+  @Describe('Longest wait of an agent run for the peer’s answer to request_input (the task is INPUT_REQUIRED meanwhile), ms.')
+  @Default(CONFIG_DEFAULTS.channels.a2a.inputTimeoutMs)
+  inputTimeoutMs?: number;
+
+  @IsOptional()
+  @IsInt()
   @Min(0)
   @Describe('JSON-RPC entries per peer per sliding minute; 0 = off.')
   @Default(CONFIG_DEFAULTS.channels.a2a.rateLimitPerMinute)
@@ -67,6 +129,10 @@ export class A2aChannelConfig {
   @NestedMap(() => A2aPeerConfig, 'A2aPeerConfig', PEER_NAME_PATTERN)
   @Default(CONFIG_DEFAULTS.channels.a2a.peers)
   peers?: Map<string, A2aPeerConfig>;
+
+  @IsOptional()
+  @NestedObject(() => A2aFilesConfig)
+  files?: A2aFilesConfig;
 }
 
 @StrictObject()

@@ -23,8 +23,8 @@ export function Describe(description: string, extra: Record<string, unknown> = {
   return (target, key) => addToSchema(target, key, { description, ...extra });
 }
 
-/** A value CONFIG_DEFAULTS can hold: a primitive, or an empty list or map. */
-export type ConfigDefaultValue = string | number | boolean | readonly [] | Readonly<Record<string, never>>;
+/** A value CONFIG_DEFAULTS can hold: a primitive, a list of strings, or an empty list or map. */
+export type ConfigDefaultValue = string | number | boolean | readonly string[] | readonly [] | Readonly<Record<string, never>>;
 
 /**
  * The JSON Schema `default` of a property: the value the gateway uses when the key is absent. Pass it from

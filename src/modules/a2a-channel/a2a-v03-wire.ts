@@ -1,0 +1,153 @@
+import { fromV03State, isTaskState, toV03State, V03_TASK_STATES, type V03TaskState } from '../../common/a2a-protocol';
+import { isRecord } from '../../common/is-record';
+import type { A2aOperation } from './a2a-methods';
+import type { AgentCard } from './agent-card';
+import { toV03AgentCard } from './agent-card-v03';
+import type { ListTasksResult } from './a2a-task.service';
+import { invalidParams, type JsonRpcErrorObject } from './json-rpc';
+import type { WireMessage, WireTask } from './task-model';
+
+/**
+ * A2A 0.3 on the wire, translated to and from the 1.0 shapes the task service speaks: requests are rewritten
+ * into their 1.0 form before they are validated, results and errors are rewritten on the way out. The task
+ * service never sees a 0.3 shape. What differs (docs/a2a.md#protocol-versions):
+ *
+ * - parts carry a `kind` (`{kind: "text", text}`, `{kind: "data", data}`, `{kind: "file", file}`);
+ * - roles are `user` / `agent`, states kebab case (`completed`, `input-required`);
+ * - a task is tagged `kind: "task"`, a message `kind: "message"`, and `message/send` answers with the task
+ *   itself rather than `{task}`;
+ * - `configuration.blocking: false` is 1.0's `returnImmediately: true`;
+ * - errors have the same codes but no `google.rpc.ErrorInfo` in `data` (0.3 defines none).
+ */
+
+export interface V03Part {
+  kind: 'text';
+  text: string;
+}
+
+export interface V03Message {
+  kind: 'message';
+  messageId: string;
+  contextId: string;
+  taskId: string;
+  role: 'user' | 'agent';
+  parts: V03Part[];
+}
+
+export interface V03Task {
+  kind: 'task';
+  id: string;
+  contextId: string;
+  status: { state: V03TaskState; timestamp: string; message?: V03Message };
+  artifacts?: Array<{ artifactId: string; parts: V03Part[] }>;
+  /** Absent when the 1.0 task leaves it out (`historyLength: 0`, ListTasks by default). */
+  history?: V03Message[];
+}
+
+/** 0.3 roles; the 1.0 names are understood too, since reading them costs nothing and refusing helps no one. */
+const ROLES = new Map([
+  ['user', 'ROLE_USER'],
+  ['agent', 'ROLE_AGENT'],
+  ['ROLE_USER', 'ROLE_USER'],
+  ['ROLE_AGENT', 'ROLE_AGENT'],
+]);
+
+/** A 0.3 request's params in their 1.0 form; what is not 0.3-specific passes unchanged, to be judged by the 1.0 rules. */
+export function v03ParamsToCore(operation: A2aOperation, params: unknown): unknown {
+  if (!isRecord(params)) return params;
+  if (operation === 'sendMessage') return sendParamsToCore(params);
+  if (operation === 'listTasks' && typeof params.status === 'string') return { ...params, status: stateFilterToCore(params.status) };
+  return params;
+}
+
+function sendParamsToCore(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  if (isRecord(params.message)) out.message = messageToCore(params.message);
+  if (isRecord(params.configuration)) {
+    const { blocking, ...configuration } = params.configuration;
+    // 0.3 blocks unless told not to; 1.0 says the same thing the other way round.
+    out.configuration = typeof blocking === 'boolean' ? { ...configuration, returnImmediately: !blocking } : params.configuration;
+  }
+  return out;
+}
+
+function messageToCore(message: Record<string, unknown>): Record<string, unknown> {
+  const { kind: _kind, ...rest } = message;
+  const role = typeof message.role === 'string' ? ROLES.get(message.role) : undefined;
+  if (!role) throw invalidParams('message.role is required: "user" or "agent"');
+  return { ...rest, role, ...(Array.isArray(message.parts) ? { parts: message.parts.map(partToCore) } : {}) };
+}
+
+/**
+ * `{kind: "text", text}` → `{text}`, `{kind: "data", data}` → `{data}`; a file part keeps its 0.3 `file`
+ * object, which the part reader takes as it is (message-parts.ts).
+ */
+function partToCore(part: unknown): unknown {
+  if (!isRecord(part)) return part;
+  const { kind: _kind, ...rest } = part;
+  return rest;
+}
+
+/** A 0.3 state name as the 1.0 filter (0.3's `unknown` filters nothing, as 1.0's UNSPECIFIED); 1.0 names pass too. */
+function stateFilterToCore(status: string): string {
+  if (status === 'unknown') return 'TASK_STATE_UNSPECIFIED';
+  const state = fromV03State(status);
+  if (state) return state;
+  if (isTaskState(status)) return status;
+  throw invalidParams(`status must be one of ${V03_TASK_STATES.join(', ')}`);
+}
+
+/** A result of the task service in its 0.3 form. */
+export function coreResultToV03(operation: A2aOperation, result: unknown): unknown {
+  switch (operation) {
+    case 'sendMessage':
+      return taskToV03((result as { task: WireTask }).task);
+    case 'getTask':
+    case 'cancelTask':
+      return taskToV03(result as WireTask);
+    case 'listTasks': {
+      const page = result as ListTasksResult;
+      return { ...page, tasks: page.tasks.map(taskToV03) };
+    }
+    case 'getExtendedAgentCard':
+      return toV03AgentCard(result as AgentCard);
+    default: {
+      const unknown: never = operation;
+      throw new Error(`no 0.3 form for the result of ${String(unknown)}`);
+    }
+  }
+}
+
+/** A 1.0 task in its 0.3 form; `artifacts` stays absent when the 1.0 task leaves it out (ListTasks). */
+export function taskToV03(task: Omit<WireTask, 'artifacts'> & Partial<Pick<WireTask, 'artifacts'>>): V03Task {
+  const status: V03Task['status'] = { state: toV03State(task.status.state), timestamp: task.status.timestamp };
+  if (task.status.message) status.message = messageToV03(task.status.message);
+  return {
+    kind: 'task',
+    id: task.id,
+    contextId: task.contextId,
+    status,
+    ...(task.artifacts ? { artifacts: task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map(textPartToV03) })) } : {}),
+    ...(task.history ? { history: task.history.map(messageToV03) } : {}),
+  };
+}
+
+function messageToV03(message: WireMessage): V03Message {
+  return {
+    kind: 'message',
+    messageId: message.messageId,
+    contextId: message.contextId,
+    taskId: message.taskId,
+    role: message.role === 'ROLE_USER' ? 'user' : 'agent',
+    parts: message.parts.map(textPartToV03),
+  };
+}
+
+function textPartToV03(part: { text: string }): V03Part {
+  return { kind: 'text', text: part.text };
+}
+
+/** The same code and message; the ErrorInfo is a 1.0 construct a 0.3 client does not read. */
+export function errorToV03(error: JsonRpcErrorObject): JsonRpcErrorObject {
+  return { code: error.code, message: error.message };
+}

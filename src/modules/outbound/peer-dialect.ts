@@ -1,0 +1,49 @@
+import { A2A_LEGACY_METHODS, A2A_METHODS, A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../common/a2a-protocol';
+import { outboundContextId, sendMessageParams } from './a2a-wire';
+
+/**
+ * How the client speaks one A2A version to a peer: method names, the headers that name the version, and the
+ * SendMessage params. Answers are read in both versions' shapes whichever is spoken (a2a-wire.ts), since a
+ * peer's answer is what it is. docs/outbound.md#2-the-wire-exchange.
+ */
+export interface PeerDialect {
+  readonly version: A2aWireVersion;
+  readonly sendMethod: string;
+  readonly getMethod: string;
+  readonly cancelMethod: string;
+  readonly headers: Readonly<Record<string, string>>;
+  sendParams(peer: string, text: string, messageId: string): Record<string, unknown>;
+}
+
+/** SendMessage params in A2A 0.3 form: kind-tagged message and part, role `user`, `blocking: false`. */
+export function v03SendMessageParams(peer: string, text: string, messageId: string): Record<string, unknown> {
+  return {
+    message: { kind: 'message', messageId, role: 'user', contextId: outboundContextId(peer), parts: [{ kind: 'text', text }] },
+    configuration: { blocking: false },
+  };
+}
+
+const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
+  '1.0': {
+    version: '1.0',
+    sendMethod: A2A_METHODS.sendMessage,
+    getMethod: A2A_METHODS.getTask,
+    cancelMethod: A2A_METHODS.cancelTask,
+    // 1.0 clients must name their version on every request.
+    headers: { 'A2A-Version': A2A_PROTOCOL_VERSION },
+    sendParams: sendMessageParams,
+  },
+  '0.3': {
+    version: '0.3',
+    sendMethod: A2A_LEGACY_METHODS.sendMessage,
+    getMethod: A2A_LEGACY_METHODS.getTask,
+    cancelMethod: A2A_LEGACY_METHODS.cancelTask,
+    // As a 0.3 client: no A2A-Version (0.3 has none, and a 1.0 server reads its absence as 0.3).
+    headers: {},
+    sendParams: v03SendMessageParams,
+  },
+});
+
+export function peerDialect(version: A2aWireVersion): PeerDialect {
+  return DIALECTS[version];
+}
