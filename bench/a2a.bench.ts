@@ -70,7 +70,7 @@ const TEXT = 'benchmark ping: summarize the state of the deploy';
 const REPLY = `[${AGENT}] ${TEXT}`;
 /** The one contextId of BENCH_CONTEXTS=single. */
 const SINGLE_CONTEXT = 'bench-long-session';
-/** The gateway keeps this many finished tasks per peer (MAX_TERMINAL_TASKS_PER_PEER): the fill spreads over peers. */
+/** The gateway keeps this many finished tasks per peer (channels.a2a.keptTasksPerPeer, default): the fill spreads over peers. */
 const TASKS_KEPT_PER_PEER = 500;
 /** Sampling interval of the servers' event-loop delay histogram. */
 const LOOP_DELAY_RESOLUTION_MS = 10;

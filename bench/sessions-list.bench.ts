@@ -18,12 +18,13 @@
  * total for paging); BENCH_FILL_CONCURRENCY [512] getOrCreate calls in flight during the fill.
  * Run: `npm run bench:sessions-list` (try BENCH_SESSIONS=5000 first: the fill rate decides the run time).
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawnFilledGateway, stopChild } from './support/child-gateway';
 import { fill, runBench } from './support/fill';
+import { Figure, figure, printFigure, printWorst } from './support/latency';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -93,33 +94,6 @@ interface ListAnswer {
   nextCursor?: string;
 }
 
-function spawnGateway(): Promise<{ child: ChildProcess; url: string; fillSeconds: number }> {
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=8192', '-r', require.resolve('./support/ts-register.js'), __filename, 'serve'],
-    {
-      cwd: path.resolve(__dirname, '..'),
-      env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before it was ready`)));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      let nl: number;
-      while ((nl = out.indexOf('\n')) >= 0) {
-        const line = out.slice(0, nl);
-        out = out.slice(nl + 1);
-        if (line.startsWith('PROGRESS ')) console.log(`  ${line.slice('PROGRESS '.length)}`);
-        const m = /^FILLED (\S+) (\S+)/.exec(line);
-        if (m) resolve({ child, url: m[2], fillSeconds: Number(m[1]) });
-      }
-    });
-  });
-}
-
 class Client {
   private readonly pool: import('undici').Pool;
 
@@ -158,27 +132,6 @@ class Client {
   }
 }
 
-interface Figure {
-  name: string;
-  requests: number;
-  p50: number;
-  p99: number;
-}
-
-function figure(name: string, latencies: number[]): Figure {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { name, requests: sorted.length, p50: at(0.5), p99: at(0.99) };
-}
-
-function print(f: Figure): void {
-  const ratio = f.p99 / GOAL_P99_MS;
-  console.log(
-    `  ${f.name.padEnd(34)} p50 ${f.p50.toFixed(2).padStart(8)} ms   p99 ${f.p99.toFixed(2).padStart(8)} ms   ` +
-      `goal p99 ≤ ${GOAL_P99_MS} ms   ratio ${ratio.toFixed(2)}x   ${ratio <= 1 ? '[pass]' : '[FAIL]'}   (${f.requests} requests)`,
-  );
-}
-
 async function measure(
   client: Client,
   name: string,
@@ -195,7 +148,7 @@ async function measure(
     latencies.push(ms);
   }
   const f = figure(name, latencies);
-  print(f);
+  printFigure(f, GOAL_P99_MS);
   return f;
 }
 
@@ -238,7 +191,7 @@ async function main(): Promise<void> {
       `(one at a time, keep-alive, viewer token, after ${WARMUP_REQUESTS} warm-up requests); ${os.cpus().length} CPUs`,
   );
   console.log(`  fill: SessionStore.getOrCreate in the gateway process, ${FILL_CONCURRENCY} in flight, 1% with a label`);
-  const { child, url, fillSeconds } = await spawnGateway();
+  const { child, url, fillSeconds } = await spawnFilledGateway(__filename);
   const { Pool } = await import('undici');
   const client = new Client(Pool, url);
   try {
@@ -274,19 +227,13 @@ async function main(): Promise<void> {
     );
     const paging = await measurePaging(client);
     if (paging) {
-      print(paging);
+      printFigure(paging, GOAL_P99_MS);
       figures.push(paging);
     } else console.log(`  ${PAGES_PER_WALK} pages via nextCursor: skipped — the first page has no nextCursor (this store does not page)`);
-    const worst = figures.reduce((a, b) => (b.p99 > a.p99 ? b : a));
-    console.log(
-      `  worst p99 ${worst.p99.toFixed(2)} ms (${worst.name}) vs the goal ${GOAL_P99_MS} ms: ${(worst.p99 / GOAL_P99_MS).toFixed(2)}x ` +
-        `${worst.p99 <= GOAL_P99_MS ? '[pass]' : '[FAIL]'}`,
-    );
+    printWorst(figures, GOAL_P99_MS);
   } finally {
     await client.close();
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    await stopChild(child);
   }
 }
 

@@ -221,6 +221,7 @@ export const validConfig: fc.Arbitrary<Doc> = dict(providerName, provider, 3).ch
             advertisedUrl: httpUrl,
             replyTimeoutMs: fc.integer({ min: 5000, max: 600_000 }),
             rateLimitPerMinute: fc.nat(),
+            keptTasksPerPeer: fc.integer({ min: 1, max: 1_000_000 }),
             exposeAgents: fc.array(fc.constantFrom(...targets), { maxLength: 2 }),
             peers: tokenDict(peerName, optional({ url: httpUrl, outboundToken: secret() })),
           }),

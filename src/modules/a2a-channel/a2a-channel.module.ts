@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { GATEWAY_OPTIONS, type GatewayOptions } from '../config';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
 import { A2aAdminController } from './a2a-admin.controller';
@@ -7,7 +7,6 @@ import { A2aAdminService } from './a2a-admin.service';
 import { A2aAttachments } from './a2a-attachments';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
-import { IDLE_TASK_EXPIRY_MS, MAX_TERMINAL_TASKS_PER_PEER, TERMINAL_TASK_RETENTION_MS } from './a2a-limits';
 import { A2aOperations } from './a2a-operations.service';
 import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
@@ -18,6 +17,7 @@ import { A2A_CLOCK, Clock, SystemClock } from './clock';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { RequestInputTool } from './request-input.tool';
+import { configuredRetention } from './task-retention';
 import { TASK_STORE } from './task-store.port';
 
 /**
@@ -34,13 +34,9 @@ import { TASK_STORE } from './task-store.port';
     { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
     {
       provide: TASK_STORE,
-      useFactory: (options: GatewayOptions) =>
-        new A2aTaskStore(taskDatabasePath(options.stateDir), {
-          terminalRetentionMs: TERMINAL_TASK_RETENTION_MS,
-          maxTerminalPerPeer: MAX_TERMINAL_TASKS_PER_PEER,
-          idleExpiryMs: IDLE_TASK_EXPIRY_MS,
-        }),
-      inject: [GATEWAY_OPTIONS],
+      useFactory: (options: GatewayOptions, config: ConfigStore) =>
+        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config)),
+      inject: [GATEWAY_OPTIONS, ConfigStore],
     },
     A2aAttachments,
     A2aTaskService,

@@ -39,9 +39,8 @@ export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A failed run's error as published in the task status. */
 export const MAX_STATUS_TEXT_CHARS = 512;
 
-/** Task retention (docs/a2a.md#task-store). */
+/** Task retention (docs/a2a.md#task-store); how many finished tasks a peer keeps is `channels.a2a.keptTasksPerPeer`. */
 export const TERMINAL_TASK_RETENTION_MS = 24 * 60 * 60 * 1000;
-export const MAX_TERMINAL_TASKS_PER_PEER = 500;
 export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;
 /** How often retention and idle expiry run. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;

@@ -193,6 +193,63 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(await store.list({ peer: 'hermes', limit: 10 })).toHaveLength(2);
   });
 
+  it('reads the cap at each write: once lowered, a peer is trimmed when its next task finishes', async () => {
+    let cap = 4;
+    await store.close();
+    store = new A2aTaskStore(file, {
+      ...policy,
+      get maxTerminalPerPeer() {
+        return cap;
+      },
+    });
+    const done: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const t = task({ state: 'TASK_STATE_COMPLETED' });
+      done.push(t.id);
+      await store.insert(t);
+    }
+    cap = 2;
+    // Not trimmed by another peer's write, nor by a task of its own that is still running.
+    await store.insert(task({ peer: 'iris', state: 'TASK_STATE_COMPLETED' }));
+    const running = task();
+    await store.insert(running);
+    expect(await store.list({ peer: 'hermes', limit: 10 })).toHaveLength(5);
+    await store.transition(running.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id)).toEqual([running.id, done[3]]);
+    // Raised again: the peer grows up to the new cap and no further.
+    cap = 3;
+    const later = [task({ state: 'TASK_STATE_COMPLETED' }), task({ state: 'TASK_STATE_COMPLETED' })];
+    for (const t of later) await store.insert(t);
+    expect((await store.list({ peer: 'hermes', limit: 10 })).map((t) => t.id)).toEqual([later[1].id, later[0].id, running.id]);
+  });
+
+  it("keeps a page's unfiltered total (held in memory after the first count) equal to the rows through every kind of write", async () => {
+    const stored = async () => (await store.list({ peer: 'hermes', limit: 100 })).length;
+    const total = async () => (await store.page({ peer: 'hermes', limit: 1 })).total;
+    const expectExact = async (n: number) => {
+      expect(await stored()).toBe(n);
+      expect(await total()).toBe(n);
+    };
+    await store.insert(task({ state: 'TASK_STATE_COMPLETED' }));
+    await expectExact(1);
+    // A batch over the cap (3) is trimmed in its own commit; another peer's task changes nothing here.
+    await Promise.all([0, 1, 2].map(() => store.insert(task({ state: 'TASK_STATE_COMPLETED' }))));
+    await store.insert(task({ peer: 'iris' }));
+    await expectExact(3);
+    const running = task();
+    await store.insert(running);
+    await expectExact(4);
+    // A failed write (a duplicate id) rolls back with its batch.
+    await expect(store.insert({ ...running })).rejects.toThrow();
+    await expectExact(4);
+    await store.transition(running.id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 's', text: 'x' } }, 3000);
+    await expectExact(3);
+    await store.sweep(3000 + 24 * HOUR, 'x');
+    await expectExact(0);
+    await store.insert(task({ state: 'TASK_STATE_COMPLETED' }));
+    await expectExact(1);
+  });
+
   it('commits concurrent writes together; a failing write is rolled back alone', async () => {
     const first = task();
     await store.insert(first);

@@ -5,9 +5,10 @@ import * as path from 'node:path';
 import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, REQUEST_PATH_CACHE_MIB } from '../../common/storage/sqlite';
 import { GroupCommit } from '../../common/storage/group-commit';
-import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
+import { keysetPage, sqlFilter, type SqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, historyMessageOf, TaskTransition } from './task-model';
+import { taskPageSql } from './task-page-query';
 import { COLUMNS, fromRow, migrateSchema, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
@@ -39,7 +40,7 @@ export class A2aTaskStore implements TaskStore {
     () => this.pruneOverCap(),
     // A rolled-back batch takes its count changes with it: count again from the rows.
     () => {
-      this.terminalCounts.clear();
+      this.forgetCounts();
       this.overCap.clear();
     },
   );
@@ -48,6 +49,12 @@ export class A2aTaskStore implements TaskStore {
    * costs nothing until a peer reaches it. Forgotten whenever a write fails (its changes were rolled back).
    */
   private readonly terminalCounts = new Map<string, number>();
+  /**
+   * Tasks per peer as stored, in any state: ListTasks' `totalSize` without a filter. Counted once per peer
+   * (an index-only COUNT, which at 100,000 tasks costs more than the whole page), then kept by every write;
+   * forgotten with `terminalCounts`.
+   */
+  private readonly taskCounts = new Map<string, number>();
   private readonly logger = new Logger('a2a');
   /** Peers whose count went over the cap in the batch being committed. */
   private readonly overCap = new Set<string>();
@@ -60,6 +67,7 @@ export class A2aTaskStore implements TaskStore {
   insert(task: A2aTask): Promise<void> {
     return this.write((c) => {
       c.statements.insert.run({ ...toRow(task), terminal: isTerminalState(task.state) ? 1 : 0 });
+      this.addTasks(task.peer, 1);
       if (isTerminalState(task.state)) this.addTerminal(c, task.peer, 1);
     });
   }
@@ -92,23 +100,9 @@ export class A2aTaskStore implements TaskStore {
   async page(query: TaskPageQuery): Promise<TaskPage> {
     const conn = this.connection(false);
     if (!conn) return { tasks: [], total: 0 };
-    const filter = sqlFilter([
-      ['peer = @peer', { peer: query.peer }],
-      query.contextId !== undefined && ['context_id = @contextId', { contextId: query.contextId }],
-      query.state !== undefined && ['state = @state', { state: query.state }],
-      query.updatedSince !== undefined && ['updated_at >= @since', { since: query.updatedSince }],
-    ]);
-    const total = (conn.db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${filter.sql}`).get(filter.params) as { n: number }).n;
-    const where = sqlFilter([
-      [filter.sql, filter.params],
-      query.after && [
-        '(updated_at, seq) < (@afterUpdatedAt, @afterSeq)',
-        { afterUpdatedAt: query.after.updatedAt, afterSeq: query.after.seq },
-      ],
-    ]);
-    const rows = conn.db
-      .prepare(`SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
-      .all({ ...where.params, limit: query.limit + 1 }) as Array<TaskRow & { seq: number }>;
+    const sql = taskPageSql(query);
+    const total = sql.filtered ? this.count(conn, sql.count) : this.taskCountOf(conn, query.peer, sql.count);
+    const rows = conn.db.prepare(sql.page.sql).all(sql.page.params) as Array<TaskRow & { seq: number }>;
     const page = keysetPage(rows, query.limit);
     return {
       tasks: page.rows.map(fromRow),
@@ -127,7 +121,7 @@ export class A2aTaskStore implements TaskStore {
     return this.write((c) => {
       const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], () => expiredReason, now);
       const deleted = c.statements.deleteOld.run(now - this.retention.terminalRetentionMs).changes;
-      if (deleted) this.terminalCounts.clear();
+      if (deleted) this.forgetCounts();
       return { expired, deleted };
     });
   }
@@ -172,7 +166,7 @@ export class A2aTaskStore implements TaskStore {
     return this.commits
       .run(() => fn(this.connection()))
       .catch((err: unknown) => {
-        this.terminalCounts.clear();
+        this.forgetCounts();
         throw err;
       });
   }
@@ -206,6 +200,30 @@ export class A2aTaskStore implements TaskStore {
     return rows.map(fromRow);
   }
 
+  private count(conn: Connection, count: SqlFilter): number {
+    return (conn.db.prepare(count.sql).get(count.params) as { n: number }).n;
+  }
+
+  /** All of `peer`'s tasks: known, or counted with `count` (the unfiltered count of the page) and then kept. */
+  private taskCountOf(conn: Connection, peer: string, count: SqlFilter): number {
+    const known = this.taskCounts.get(peer);
+    if (known !== undefined) return known;
+    const counted = this.count(conn, count);
+    this.taskCounts.set(peer, counted);
+    return counted;
+  }
+
+  /** Keeps a known task count current; an unknown one is counted when it is next needed. */
+  private addTasks(peer: string, added: number): void {
+    const known = this.taskCounts.get(peer);
+    if (known !== undefined) this.taskCounts.set(peer, known + added);
+  }
+
+  private forgetCounts(): void {
+    this.terminalCounts.clear();
+    this.taskCounts.clear();
+  }
+
   /** Records `added` new terminal tasks of `peer`; one over the cap is trimmed before the batch commits. */
   private addTerminal(c: Connection, peer: string, added: number): void {
     const known = this.terminalCounts.get(peer);
@@ -226,9 +244,13 @@ export class A2aTaskStore implements TaskStore {
     try {
       const { statements } = this.connection();
       for (const peer of this.overCap) {
-        // Beyond the newest `keep` nothing is left: exactly `keep` when rows went, at most that when none did.
-        if (statements.pruneBeyond.run({ peer, keep }).changes) this.terminalCounts.set(peer, keep);
-        else this.terminalCounts.delete(peer);
+        // The count is exact inside the batch (counted from the rows, then kept by every write of it), so the
+        // oldest `excess` go and exactly `keep` stay.
+        const excess = (this.terminalCounts.get(peer) ?? keep) - keep;
+        if (excess <= 0) continue;
+        const pruned = statements.pruneOldest.run({ peer, excess }).changes;
+        this.terminalCounts.set(peer, keep);
+        this.addTasks(peer, -pruned);
       }
     } finally {
       this.overCap.clear();

@@ -2,9 +2,14 @@ import type { TaskState } from '../../common/a2a-protocol';
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTask, TaskMessage } from './task-model';
 
-/** The SQLite layout of the task store: one row per task; `terminal` is indexed for retention and pruning. */
+/**
+ * The SQLite layout of the task store: one row per task. Two indexes, and every write pays for both:
+ * `tasks_by_peer` (peer, terminal, seq) counts and trims a peer's finished tasks; `tasks_by_peer_recency`
+ * (peer, updated_at) serves ListTasks in its own order (task-page-query.ts). Both are created with IF NOT
+ * EXISTS, so a database from an older version gets the second one when it is opened.
+ */
 
-export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneBeyond' | 'deleteOld' | 'unsettled' | 'idle';
+export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneOldest' | 'deleteOld' | 'unsettled' | 'idle';
 
 export interface TaskRow {
   id: string;
@@ -24,6 +29,9 @@ export interface TaskRow {
   created_at: number;
   updated_at: number;
 }
+
+/** The index ListTasks reads (named so the query-plan spec can hold the page query to it). */
+export const RECENCY_INDEX = 'tasks_by_peer_recency';
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -46,6 +54,9 @@ CREATE TABLE IF NOT EXISTS tasks (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
+-- seq is the rowid, the last column of every index entry: this index is in (peer, updated_at, seq) order
+-- without storing seq twice, so a page of one peer is one range read newest first, never a sort.
+CREATE INDEX IF NOT EXISTS ${RECENCY_INDEX} ON tasks (peer, updated_at);
 `;
 
 export const COLUMNS =
@@ -72,10 +83,10 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
        WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
     ),
     countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
-    // The peer's terminal tasks beyond the newest `keep` (the oldest first to go), walked from the new end of the
-    // (peer, terminal, seq) index: exact whatever the in-memory count says.
-    pruneBeyond: db.prepare(
-      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq DESC LIMIT -1 OFFSET @keep)`,
+    // The peer's `excess` oldest terminal tasks, from the old end of the (peer, terminal, seq) index: a trim costs
+    // what it removes, not a walk past the `keep` rows that stay (a cap can be 1,000,000).
+    pruneOldest: db.prepare(
+      `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal = 1 ORDER BY seq LIMIT @excess)`,
     ),
     // Retention and idle expiry scan the table once a minute; an index for them would cost every write.
     deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),

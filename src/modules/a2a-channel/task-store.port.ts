@@ -37,7 +37,8 @@ export interface TaskPage {
 
 export interface RetentionPolicy {
   terminalRetentionMs: number;
-  maxTerminalPerPeer: number;
+  /** Read at each terminal write (it may be a getter over the current config): a change applies to the next one. */
+  readonly maxTerminalPerPeer: number;
   idleExpiryMs: number;
 }
 
@@ -59,8 +60,8 @@ export interface TaskStore {
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined>;
   list(filter: TaskListFilter): Promise<A2aTask[]>;
   /**
-   * One peer's tasks by last status change, newest first, a page at a time. A peer keeps at most the capped
-   * number of finished tasks plus those still running, so a page sorts a bounded set of that peer's rows.
+   * One peer's tasks by last status change, newest first, a page at a time. A page is read in that order
+   * from an index, so its cost does not grow with how many tasks the peer has kept.
    */
   page(query: TaskPageQuery): Promise<TaskPage>;
   /** Every unsettled task becomes FAILED with the reason for its state (startup after a crash). Returns how many. */

@@ -106,6 +106,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       replyTimeoutMs: 120_000,
       inputTimeoutMs: 600_000,
       rateLimitPerMinute: 30,
+      keptTasksPerPeer: 500,
       peers: {},
       // Text and JSON reach the agent inline; anything else must be allowed by the operator first.
       files: { maxBytes: 1024 * 1024, mediaTypes: ['text/*', 'application/json'] },

@@ -136,6 +136,8 @@ export interface A2aChannelSettings {
   /** How long a run's request_input waits for the peer's answer. */
   inputTimeoutMs: number;
   rateLimitPerMinute: number;
+  /** Finished tasks the task store keeps per peer; read at each write, so a reload applies to the next one. */
+  keptTasksPerPeer: number;
   /** Null = all agents. */
   exposeAgents: string[] | null;
   peers: Record<string, A2aPeerSettings>;

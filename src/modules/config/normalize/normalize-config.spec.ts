@@ -61,6 +61,7 @@ describe('normalizeConfig', () => {
       replyTimeoutMs: 120000,
       inputTimeoutMs: 600000,
       rateLimitPerMinute: 30,
+      keptTasksPerPeer: 500,
       exposeAgents: null,
       peers: {},
       files: { maxBytes: 1048576, mediaTypes: ['text/*', 'application/json'] },

@@ -236,6 +236,7 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
       replyTimeoutMs: a2a?.replyTimeoutMs ?? defaults.a2a.replyTimeoutMs,
       inputTimeoutMs: a2a?.inputTimeoutMs ?? defaults.a2a.inputTimeoutMs,
       rateLimitPerMinute: a2a?.rateLimitPerMinute ?? defaults.a2a.rateLimitPerMinute,
+      keptTasksPerPeer: a2a?.keptTasksPerPeer ?? defaults.a2a.keptTasksPerPeer,
       exposeAgents,
       peers,
       files: {

@@ -118,6 +118,20 @@ describe('validateConfig', () => {
     ]);
   });
 
+  it.each([
+    [0, 'must not be less than 1 (got 0)'],
+    [-1, 'must not be less than 1 (got -1)'],
+    [2.5, 'must be an integer number (got 2.5)'],
+    ['500', 'must be an integer number (got "500")'],
+    [2_000_000, 'must not be greater than 1000000 (got 2000000)'],
+  ])('rejects channels.a2a.keptTasksPerPeer %j, naming the key', (value, message) => {
+    expect(errorsOf({ channels: { a2a: { keptTasksPerPeer: value } } })).toEqual([`channels.a2a.keptTasksPerPeer: ${message}`]);
+  });
+
+  it('accepts channels.a2a.keptTasksPerPeer from 1 to 1,000,000', () => {
+    for (const value of [1, 500, 1_000_000]) expect(errorsOf({ channels: { a2a: { keptTasksPerPeer: value } } })).toEqual([]);
+  });
+
   it('says which required field is missing', () => {
     expect(errorsOf({ bindings: [{ agentId: 'a' }] })).toEqual(['bindings[0].match: is required']);
     expect(errorsOf({ bindings: [{ agentId: 'a', match: {} }] })).toEqual(['bindings[0].match.channel: is required']);

@@ -120,6 +120,14 @@ export class A2aChannelConfig {
   rateLimitPerMinute?: number;
 
   @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  @Describe("Finished tasks kept per peer (ListTasks, GetTask); the oldest go first.")
+  @Default(CONFIG_DEFAULTS.channels.a2a.keptTasksPerPeer)
+  keptTasksPerPeer?: number;
+
+  @IsOptional()
   @IsArray()
   @IsString({ each: true })
   @Describe('Agent ids published as skills [all].')
