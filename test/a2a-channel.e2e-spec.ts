@@ -125,7 +125,10 @@ describe('A2A channel (e2e)', () => {
       expect((await request(gw.url).get('/.well-known/agent.json').set('If-None-Match', legacy.headers.etag)).status).toBe(304);
       expect(card.headers['cache-control']).toBe('max-age=300');
       expect(card.headers.etag).toMatch(/^"[^"]+"$/);
-      expect(card.body.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+      expect(card.body.supportedInterfaces).toEqual([
+        { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ]);
       expect(card.body.skills.map((s: { id: string }) => s.id)).toEqual(['main', 'support', 'quiet', 'broken', 'slow']);
       const again = await request(gw.url).get('/.well-known/agent-card.json').set('If-None-Match', card.headers.etag);
       expect(again.status).toBe(304);

@@ -1,25 +1,18 @@
 import * as http from 'node:http';
 import request from 'supertest';
-import { A2A_MESSAGES, requestBodyLimit, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
+import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
 import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
-import { FakeOpenAiServer } from './support/fake-openai-server';
-import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
+import type { TestGateway } from './support/gateway-harness';
 
 /**
  * Every error path of POST /a2a/v1 (docs/a2a.md#limits-and-errors), one row each: what is sent, the HTTP status, and the
- * JSON-RPC code (and exact message where the docs fix it).
+ * JSON-RPC code (and exact message where the docs fix it). The same conditions over the HTTP+JSON binding:
+ * a2a-rest-errors.e2e-spec.ts.
  */
 
-// Same length on purpose: a wrong token must fail for its value, not its length.
-const HERMES = 'hermes-token-0123456789abcdef';
-const WRONG = 'hermes-token-0123456789abcdeX';
-const IRIS = 'iris-token-fedcba9876543210';
-const BIG = 'bigmouth-token-5a5a5a5a5a5a';
-const MiB = 1024 * 1024;
-/** The body limit with the default channels.a2a.files.maxBytes (1 MiB): 1 MiB plus 1 MiB in base64. */
-const LIMIT = requestBodyLimit(MiB);
 /** The ErrorInfo reason of each A2A-specific code. */
 const REASONS: Record<number, string> = {
   [-32001]: 'TASK_NOT_FOUND',
@@ -30,45 +23,13 @@ const REASONS: Record<number, string> = {
   [-32009]: 'VERSION_NOT_SUPPORTED',
 };
 
-interface Outcome {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
-
 describe('A2A endpoint error paths (e2e)', () => {
+  let fixture: ErrorPathsGateway;
   let gw: TestGateway;
-  let model: FakeOpenAiServer;
   let irisTaskId: string;
   const bodies: string[] = [];
 
-  /** A raw POST, so the test controls the exact bytes (and chunking) on the wire. */
-  const raw = (
-    body: Buffer | Buffer[],
-    token: string | null = HERMES,
-    path = '/a2a/v1',
-    method = 'POST',
-    extraHeaders: http.OutgoingHttpHeaders = {},
-  ): Promise<Outcome> =>
-    new Promise((resolve, reject) => {
-      const chunks = Array.isArray(body) ? body : [body];
-      const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json', ...extraHeaders };
-      if (token !== null) headers.Authorization = `Bearer ${token}`;
-      if (!Array.isArray(body)) headers['Content-Length'] = body.length;
-      const req = http.request(`${gw.url}${path}`, { method, headers, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          bodies.push(text);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-        });
-      });
-      // The server may close once it has answered an oversized body; the answer is what counts.
-      req.on('error', (err) => (err.message.includes('EPIPE') || err.message.includes('ECONNRESET') ? undefined : reject(err)));
-      for (const c of chunks) req.write(c);
-      req.end();
-    });
+  const raw: ErrorPathsGateway['raw'] = (...args) => fixture.raw(...args);
   const post = (payload: unknown, token: string | null = HERMES, headers: http.OutgoingHttpHeaders = {}, query = '') =>
     raw(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), token, `/a2a/v1${query}`, 'POST', headers);
   const rpc = (method: string, params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
@@ -77,24 +38,10 @@ describe('A2A endpoint error paths (e2e)', () => {
   const json = (o: Outcome) => JSON.parse(o.text);
 
   beforeAll(async () => {
-    model = await new FakeOpenAiServer().start();
-    // About 1.1 MiB of reply: the response must be replaced, the task still completes.
-    model.always(model.text('z'.repeat(MiB + 100_000)));
-    gw = await startTestGateway(`{
-      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
-      agents: { list: [{ id: "main", default: true }, { id: "big", model: "fake/big" }] },
-      bindings: [{ agentId: "big", match: { channel: "a2a", peer: { kind: "direct", id: "bigmouth" } } }],
-      channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: {
-        hermes: { token: "${HERMES}" }, iris: { token: "${IRIS}" }, bigmouth: { token: "${BIG}" }, ghost: { token: "\${GHOST_TOKEN}" },
-      } } },
-    }`);
-    const created = json(await post(send('a task of iris'), IRIS));
-    irisTaskId = created.result.task.id;
+    fixture = await startErrorPathsGateway();
+    ({ gw, irisTaskId } = fixture);
   });
-  afterAll(async () => {
-    await gw?.stop();
-    await model?.close();
-  });
+  afterAll(() => fixture?.stop());
 
   type Tuple = [name: string, act: () => Promise<Outcome>, status: number, code: number | null, message?: string];
   const tuples: Tuple[] = [
@@ -296,6 +243,6 @@ describe('A2A endpoint error paths (e2e)', () => {
 
   afterAll(() => {
     // No response of this suite ever carried a token.
-    for (const token of [HERMES, IRIS, BIG]) expect(bodies.join('\n')).not.toContain(token);
+    for (const token of [HERMES, IRIS, BIG]) expect([...bodies, ...(fixture?.bodies ?? [])].join('\n')).not.toContain(token);
   });
 });

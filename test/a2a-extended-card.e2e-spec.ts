@@ -1,12 +1,14 @@
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import request from 'supertest';
 import { a2aRpc } from './support/a2a-rpc';
+import { fetchWithToken, SeenRequest, sdkClient } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
  * GetExtendedAgentCard (docs/a2a.md#extended-agent-card): each authenticated peer sees only the agents its
  * conversations can reach, with identities and the operator's descriptions the public card withholds — over raw
- * JSON-RPC and through the @a2a-js/sdk client, which fetches it on its own once the public card says it exists.
+ * JSON-RPC, over HTTP+JSON (GET /a2a/v1/extendedAgentCard), and through the @a2a-js/sdk client, which fetches it on its
+ * own once the public card says it exists.
  */
 
 // The SDK's CommonJS build loads jose (ESM-only) for card signatures, which jest's CommonJS sandbox cannot require.
@@ -69,7 +71,10 @@ describe('A2A extended Agent Card (e2e)', () => {
     expect(iris.name).toBe('clawgate');
     expect(skills(iris)).toEqual([['main', 'main', 'Agent main.']]);
     // The rest is the public card's, with the endpoint of this gateway.
-    expect(hermes.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    expect(hermes.supportedInterfaces).toEqual([
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ]);
     expect(hermes.capabilities.extendedAgentCard).toBe(true);
     expect(JSON.stringify(iris)).not.toContain(DESCRIPTIONS.vault);
   });
@@ -129,6 +134,33 @@ describe('A2A extended Agent Card (e2e)', () => {
       ['ops', 'Ops', DESCRIPTIONS.ops],
     ]);
     expect(iris.skills.map((s) => s.id)).toEqual(['main']);
+  });
+
+  it('over HTTP+JSON: GET /a2a/v1/extendedAgentCard answers the same card; the SDK REST transport fetches it there', async () => {
+    const rest = (path: string, token: string | null = HERMES) => {
+      const req = request(gw.url).get(`/a2a/v1${path}`);
+      return token === null ? req : req.set('Authorization', `Bearer ${token}`);
+    };
+    for (const token of [HERMES, IRIS]) {
+      const res = await rest('/extendedAgentCard', token);
+      bodies.push(res.text);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/a2a+json');
+      expect(res.body).toEqual((await card(token)).result);
+    }
+    expect((await rest('/acme/extendedAgentCard')).body.skills).toHaveLength(2);
+    const anonymous = await rest('/extendedAgentCard', null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).not.toContain('skills');
+    // A 0.3 declaration is refused: this binding speaks 1.0 only (JSON-RPC answers 0.3).
+    const v03 = await rest('/extendedAgentCard').set('A2A-Version', '0.3');
+    expect(v03.status).toBe(400);
+    expect(v03.body.error.details[0]).toMatchObject({ reason: 'VERSION_NOT_SUPPORTED', metadata: { supportedVersions: '1.0' } });
+
+    const seen: SeenRequest[] = [];
+    const viaRest = await (await sdkClient(gw.url, fetchWithToken(HERMES, seen), 'HTTP+JSON')).getAgentCard();
+    expect(viaRest.skills.map((s) => s.id)).toEqual(['support', 'ops']);
+    expect(seen.map((r) => r.url)).toContain(`${gw.url}/a2a/v1/extendedAgentCard`);
   });
 
   afterAll(() => {

@@ -12,7 +12,7 @@ import { startTestGateway, TestGateway } from './support/gateway-harness';
 /**
  * File parts in A2A messages (docs/a2a.md#files): what the agent is given (text inline, other files stored under the
  * state dir, links listed and never fetched), the operator's policy (-32005 for a media type it does not accept,
- * -32602 over maxBytes or for broken base64), and the policy applied live.
+ * -32602 over maxBytes or for broken base64), the same over the HTTP+JSON binding, and the policy applied live.
  */
 const HERMES = 'hermes-token-0123456789abcdef';
 const MiB = 1024 * 1024;
@@ -172,6 +172,41 @@ describe('A2A file parts (e2e)', () => {
   it('refuses invalid base64 with -32602 naming the part', async () => {
     const res = await send([{ text: 'x' }, { raw: 'bm90IGJhc2U2NA=!', mediaType: 'text/plain' }]);
     expect(res.error).toEqual({ code: -32602, message: 'Invalid params: message.parts[1].raw is not valid base64' });
+  });
+
+  it('over HTTP+JSON: the same parts in a message:send body, -32005 as 400 INVALID_ARGUMENT, the same body limit', async () => {
+    const rest = (parts: unknown[], contextId = `ctx-rest-${Math.random().toString(36).slice(2)}`) =>
+      request(gw.url)
+        .post('/a2a/v1/message:send')
+        .set('Authorization', `Bearer ${HERMES}`)
+        .set('Content-Type', 'application/a2a+json')
+        .send(JSON.stringify({ message: { messageId: `m-${contextId}`, role: 'ROLE_USER', contextId, parts } }));
+    const ok = await rest([{ text: 'Read this.' }, { raw: b64('a,b\n'), filename: 'x.csv', mediaType: 'text/csv' }], 'ctx-files-rest');
+    expect(ok.status).toBe(200);
+    expect(ok.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await userLine('ctx-files-rest')).text).toContain('[Attachment 1 of 1 "x.csv" (text/csv, 4 bytes):]\n```\na,b\n\n```');
+
+    const refused = await rest([{ text: 'x' }, { raw: b64('GIF89a'), filename: 'a.gif', mediaType: 'image/gif' }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: 'Content type not supported: message.parts[1] is image/gif',
+      details: [{ reason: 'CONTENT_TYPE_NOT_SUPPORTED', metadata: { mediaType: 'image/gif', part: 'message.parts[1]' } }],
+    });
+    // A body past 1 MiB (two half-MiB files) is within this binding's limit too; one byte over maxBytes names the part.
+    const half = Buffer.alloc(MiB / 2, 7);
+    const big = await rest([
+      { raw: b64(half), mediaType: 'image/png' },
+      { raw: b64(half), mediaType: 'image/png' },
+    ]);
+    expect(big.status).toBe(200);
+    const over = await rest([
+      { raw: b64(half), mediaType: 'image/png' },
+      { raw: b64(Buffer.concat([half, Buffer.from([1])])), mediaType: 'image/png' },
+    ]);
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toContain('message.parts[1]: the files of one message may total at most');
   });
 
   it('applies a new policy on reload, keeps the old one when the new one is invalid, and stays up', async () => {

@@ -14,8 +14,8 @@ import { startTestGateway, TestGateway, waitFor } from './support/gateway-harnes
 /**
  * Multi-turn A2A: the agent's model calls request_input, the task becomes INPUT_REQUIRED with the question, the peer
  * answers with a SendMessage carrying the taskId, and the same run continues with the answer as the tool's result
- * until the task completes — through the real @a2a-js/sdk client; then the task's history, bad answers, a cancel
- * while waiting, and an answer that never comes.
+ * until the task completes — through the real @a2a-js/sdk client, and over the HTTP+JSON binding; then the task's
+ * history, bad answers, a cancel while waiting, and an answer that never comes.
  */
 
 // As in a2a-interop: the SDK's CommonJS build requires jose (ESM-only) for card signatures, unused here.
@@ -145,6 +145,43 @@ describe('A2A INPUT_REQUIRED and multi-turn (e2e)', () => {
     // A plain task has its one message in, and the reply as the artifact.
     const plain = (await rpc('SendMessage', userMessage('hello there'))).result.task;
     expect(plain.history.map((m: { parts: Array<{ text: string }> }) => m.parts[0].text)).toEqual(['hello there']);
+  });
+
+  it('over HTTP+JSON: message:send with the taskId answers the question; historyLength on message:send, GET and list', async () => {
+    const rest = (method: 'get' | 'post', path: string, body?: unknown) => {
+      const req = request(gw.url)[method](`/a2a/v1${path}`).set('Authorization', `Bearer ${HERMES}`);
+      return body === undefined ? req : req.set('Content-Type', 'application/a2a+json').send(JSON.stringify(body));
+    };
+    const textsOf = (task: { history?: Array<{ parts: Array<{ text: string }> }> }) => task.history?.map((m) => m.parts[0].text);
+    const asked = (await rest('post', '/message:send', userMessage('book a boat'))).body.task;
+    expect(asked.status).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'Which city?' }] } });
+    const answered = await rest('post', '/message:send', {
+      message: { messageId: 'rest-answer', role: 'ROLE_USER', taskId: asked.id, parts: [{ text: 'Oslo' }] },
+      configuration: { historyLength: 0 },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.body.task).toMatchObject({ id: asked.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect(answered.body.task.artifacts[0].parts[0].text).toBe('booked a flight to Oslo');
+    expect(answered.body.task).not.toHaveProperty('history');
+
+    expect(textsOf((await rest('get', `/tasks/${asked.id}`)).body)).toEqual(['book a boat', 'Which city?', 'Oslo']);
+    expect(textsOf((await rest('get', `/tasks/${asked.id}?historyLength=1`)).body)).toEqual(['Oslo']);
+    const listed = (await rest('get', `/tasks?contextId=${asked.contextId}&historyLength=2`)).body.tasks;
+    expect(textsOf(listed[0])).toEqual(['Which city?', 'Oslo']);
+    expect((await rest('get', `/tasks?contextId=${asked.contextId}`)).body.tasks[0]).not.toHaveProperty('history');
+
+    // The errors of an answer are those of JSON-RPC, in this binding's form.
+    const again = await rest('post', '/message:send', {
+      message: { messageId: 'rest-again', role: 'ROLE_USER', taskId: asked.id, parts: [{ text: 'Bergen' }] },
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({
+      status: 'FAILED_PRECONDITION',
+      message: 'Task is already over: omit taskId and reuse contextId',
+    });
+    const badHistory = await rest('post', '/message:send', { ...userMessage('x'), configuration: { historyLength: -1 } });
+    expect(badHistory.status).toBe(400);
+    expect(badHistory.body.error.message).toContain('configuration.historyLength must be a non-negative integer');
   });
 
   it('refuses bad answers with the specification’s errors, and the process stays up', async () => {

@@ -1,13 +1,15 @@
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
-import { Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { TaskState } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { ContentTypeNotSupportedError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
+import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkFile, sendTask, SendOptions } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
  * Interop with a real third-party A2A 1.0 client: `@a2a-js/sdk` discovers the gateway through its Agent Card,
- * picks the JSON-RPC interface from it and talks to it exactly as it would to any A2A server.
+ * picks the JSON-RPC interface from it and talks to it exactly as it would to any A2A server. The same over the
+ * HTTP+JSON interface: a2a-rest-interop.e2e-spec.ts.
  */
 
 // The SDK's CommonJS build loads jose (ESM-only) at the top for card signatures, which jest's CommonJS sandbox
@@ -19,43 +21,8 @@ const HERMES = 'hermes-token-3f9c2e7a1b';
 describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
   let gw: TestGateway;
   let client: Client;
-  const seen: Array<{ url: string; headers: Headers }> = [];
-
-  const text = (t: string): Part => ({ content: { $case: 'text', value: t }, metadata: undefined, filename: '', mediaType: '' });
-  const file = (bytes: Buffer, filename: string, mediaType: string): Part => ({
-    content: { $case: 'raw', value: bytes },
-    metadata: undefined,
-    filename,
-    mediaType,
-  });
-  const message = (t: string, contextId = '', extraParts: Part[] = []): Message => ({
-    messageId: `msg-${Math.random().toString(36).slice(2)}`,
-    contextId,
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [text(t), ...extraParts],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  });
-  const send = async (t: string, options: { contextId?: string; returnImmediately?: boolean; files?: Part[] } = {}): Promise<Task> => {
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: message(t, options.contextId, options.files),
-      configuration: options.returnImmediately
-        ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
-        : undefined,
-      metadata: undefined,
-    };
-    const result = await client.sendMessage(request);
-    if (!('status' in result)) throw new Error('expected a task, got a message');
-    return result;
-  };
-  const artifactText = (task: Task) =>
-    task.artifacts
-      .flatMap((a) => a.parts)
-      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-      .join('');
+  const seen: SeenRequest[] = [];
+  const send = (t: string, options: SendOptions = {}): Promise<Task> => sendTask(client, t, options);
 
   beforeAll(async () => {
     gw = await startTestGateway(`{
@@ -63,25 +30,18 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
       channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}" } } } },
     }`);
     // The peer's credential travels the way a deployment would add it: a fetch that sets the header.
-    const fetchWithToken: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('Authorization', `Bearer ${HERMES}`);
-      seen.push({ url: input instanceof Request ? input.url : input.toString(), headers });
-      return fetch(input, { ...init, headers });
-    };
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithToken })],
-      }),
-    );
-    client = await factory.createFromUrl(gw.url);
+    client = await sdkClient(gw.url, fetchWithToken(HERMES, seen), 'JSONRPC');
   });
   afterAll(() => gw?.stop());
 
   it('resolves our Agent Card and selects the JSON-RPC 1.0 interface from it', async () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe('Main Bot');
-    expect(card.supportedInterfaces).toEqual([{ url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }]);
+    // JSON-RPC is listed first, so the SDK picks it over the HTTP+JSON interface at the same URL.
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+    ]);
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({
@@ -158,13 +118,13 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
 
   it('sends a file part the SDK way (raw bytes): the agent reads it inline; a media type not accepted raises ContentTypeNotSupportedError', async () => {
     const contextId = `ctx-file-${Date.now()}`;
-    const task = await send('read the notes', { contextId, files: [file(Buffer.from('buy milk'), 'notes.txt', 'text/plain')] });
+    const task = await send('read the notes', { contextId, files: [sdkFile(Buffer.from('buy milk'), 'notes.txt', 'text/plain')] });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const { lines } = await gw.app.get<SessionStore>(SESSION_STORE).history(`agent:main:a2a:default:direct:hermes:${contextId}`);
     expect(lines.find((l) => l.role === 'user')?.text).toContain(
       '[Attachment 1 of 1 "notes.txt" (text/plain, 8 bytes):]\n```\nbuy milk\n```',
     );
-    await expect(send('look', { files: [file(Buffer.from('GIF89a'), 'a.gif', 'image/gif')] })).rejects.toBeInstanceOf(
+    await expect(send('look', { files: [sdkFile(Buffer.from('GIF89a'), 'a.gif', 'image/gif')] })).rejects.toBeInstanceOf(
       ContentTypeNotSupportedError,
     );
   });

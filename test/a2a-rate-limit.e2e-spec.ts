@@ -76,6 +76,20 @@ describe('A2A per-peer rate limit (e2e, controlled clock)', () => {
     ]);
   });
 
+  it('one window per peer across both bindings: an HTTP+JSON request takes a slot, and gets 429 when none is left', async () => {
+    now += 120_000;
+    const restGet = () => request(gw.url).get('/a2a/v1/tasks/none').set('Authorization', `Bearer ${HERMES}`);
+    for (let i = 1; i <= 3; i++) expect((await getTask(HERMES, i)).body.error.code).toBe(-32001);
+    for (let i = 0; i < 2; i++) expect((await restGet()).status).toBe(404); // served: unknown task
+    const refused = await restGet();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Peer is rate limited' } });
+    expect((await getTask(HERMES, 4)).body.error).toEqual(limited);
+    // An unauthenticated request is refused before the limiter: it takes no slot of anyone's.
+    expect((await request(gw.url).get('/a2a/v1/tasks/none')).status).toBe(401);
+    expect((await request(gw.url).get('/a2a/v1/tasks/none').set('Authorization', `Bearer ${IRIS}`)).status).toBe(404);
+  });
+
   it('applies a changed limit live and drops the windows of removed peers (hot reload)', async () => {
     now += 120_000;
     const limiter = gw.app.get<RateLimiter>(RATE_LIMITER);

@@ -1,7 +1,7 @@
 /**
  * Every failure a caller can act on has exactly one of these codes. Domain code picks the code; each edge
- * (problem+json, JSON-RPC, tool results) maps it with its own table, so no service knows about HTTP
- * statuses or JSON-RPC numbers.
+ * (problem+json, JSON-RPC, the A2A HTTP+JSON binding, tool results) maps it with its own table, so no service
+ * knows about HTTP statuses or JSON-RPC numbers.
  */
 export enum ErrorCode {
   /** The request is malformed or names something in a way that cannot work. */
@@ -30,11 +30,13 @@ export enum ErrorCode {
   /** A bug or an unexpected failure; the detail stays in the log. */
   Internal = 'INTERNAL',
 
-  // Protocol-level codes of the A2A (JSON-RPC) edge.
+  // Protocol-level codes of the A2A edges (JSON-RPC and HTTP+JSON).
   /** A message parameter is missing or has the wrong shape. */
   InvalidParams = 'INVALID_PARAMS',
   /** The JSON-RPC method is not an A2A method at all. */
   MethodNotFound = 'METHOD_NOT_FOUND',
+  /** A resource of the HTTP+JSON binding asked with an HTTP method it does not answer (DELETE on a task). */
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   /** An A2A method this gateway knows but does not offer. */
   UnsupportedOperation = 'UNSUPPORTED_OPERATION',
   /** No task with that id (for this caller). */

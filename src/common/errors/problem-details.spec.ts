@@ -14,6 +14,7 @@ describe('problem details (the HTTP edge)', () => {
     [ErrorCode.NotFound, 404, 'Not Found'],
     [ErrorCode.TaskNotFound, 404, 'Not Found'],
     [ErrorCode.MethodNotFound, 404, 'Not Found'],
+    [ErrorCode.MethodNotAllowed, 405, 'Method Not Allowed'],
     [ErrorCode.ContentTypeNotSupported, 400, 'Bad Request'],
     [ErrorCode.Conflict, 409, 'Conflict'],
     [ErrorCode.PreconditionFailed, 412, 'Precondition Failed'],

@@ -24,6 +24,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.f
   [ErrorCode.NotFound]: 404,
   [ErrorCode.TaskNotFound]: 404,
   [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.MethodNotAllowed]: 405,
   [ErrorCode.TaskNotCancelable]: 400,
   [ErrorCode.PushNotificationNotSupported]: 400,
   [ErrorCode.VersionNotSupported]: 400,

@@ -7,6 +7,8 @@ import { A2aAdminService } from './a2a-admin.service';
 import { A2aAttachments } from './a2a-attachments';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
+import { A2aOperations } from './a2a-operations.service';
+import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
 import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
@@ -19,8 +21,8 @@ import { configuredRetention } from './task-retention';
 import { TASK_STORE } from './task-store.port';
 
 /**
- * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC endpoint (mounted on express by
- * mountA2aEndpoint, ahead of the global body parsers), the durable task store, the admin views and the `a2a`
+ * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
+ * express by mountA2aEndpoint, before the global body parsers), the durable task store, the admin views and the `a2a`
  * channel adapter. ConfigStore, GATEWAY_OPTIONS and ChannelRegistry come from global modules.
  * Described in docs/a2a.md#a2a-v10-inbound-channel.
  */
@@ -40,7 +42,9 @@ import { TASK_STORE } from './task-store.port';
     A2aTaskService,
     ExtendedAgentCardService,
     RequestInputTool,
+    A2aOperations,
     A2aRpcService,
+    A2aRestEndpoint,
     A2aHttpEndpoint,
     A2aAdminService,
     A2aChannelAdapter,

@@ -4,22 +4,26 @@ import { bearerToken } from '../../common/http/bearer-token';
 import { problem, writeProblem } from '../../common/errors/problem-details';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore } from '../config';
-import { requestBodyLimit } from './a2a-limits';
+import { A2A_MESSAGES, requestBodyLimit, requestTooLargeMessage } from './a2a-limits';
 import { a2aSubpath } from './a2a-path';
+import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
-import { authenticatePeer } from './peer-auth';
+import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
 import { cardOrigin } from './request-origin';
 import { readRequestVersion, requestedA2aVersion } from './a2a-version';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
 const RPC_PATHS = new Set(['/v1', '/v1/']);
+/** The HTTP+JSON binding's paths (`/v1/message:send`, `/v1/tasks/…`) sit below the same URL. */
+const REST_PREFIX = '/v1/';
 
 /**
  * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), served by plain `node:http` ahead of express (see
  * mountA2aEndpoint): it reads its own body with its own limit (1 MiB, plus room for the operator's file limit) and writes
  * every byte of its answers. Order of checks: channel enabled and route (404), bearer token (401, before a byte of the
  * body is read), body size (413), then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
+ * Paths below `/a2a/v1/` are the HTTP+JSON binding's (A2aRestEndpoint), which answers in that binding's own error format.
  */
 @Injectable()
 export class A2aHttpEndpoint {
@@ -28,6 +32,7 @@ export class A2aHttpEndpoint {
   constructor(
     private readonly config: ConfigStore,
     private readonly rpc: A2aRpcService,
+    private readonly rest: A2aRestEndpoint,
   ) {}
 
   /** The `node:http` handler ahead of the framework: answers every plain request target under `/a2a`, declines the rest. */
@@ -51,13 +56,18 @@ export class A2aHttpEndpoint {
     const { config } = this.config.current();
     const a2a = config.channels.a2a;
     if (!a2a.enabled) return sendProblem(res, 404, 'the A2A channel is not enabled');
-    if (req.method !== 'POST' || !RPC_PATHS.has(path)) return sendProblem(res, 404, 'the A2A endpoint is POST /a2a/v1');
+    if (path.startsWith(REST_PREFIX) && path.length > REST_PREFIX.length) {
+      return this.rest.serve(req, res, path.slice(REST_PREFIX.length - 1), config);
+    }
+    if (req.method !== 'POST' || !RPC_PATHS.has(path)) {
+      return sendProblem(res, 404, 'the A2A endpoints are POST /a2a/v1 (JSON-RPC) and the HTTP+JSON routes below /a2a/v1/');
+    }
 
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="clawgate a2a"');
-      return sendProblem(res, 401, 'a valid peer bearer token is required');
+      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
+      return sendProblem(res, 401, A2A_MESSAGES.unauthenticated);
     }
 
     const limit = requestBodyLimit(a2a.files.maxBytes);
@@ -66,11 +76,7 @@ export class A2aHttpEndpoint {
     if (body.kind === 'too-large') {
       // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
       res.setHeader('Connection', 'close');
-      return sendProblem(
-        res,
-        413,
-        `the request body exceeds the limit of ${limit} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`,
-      );
+      return sendProblem(res, 413, requestTooLargeMessage(limit));
     }
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.

@@ -16,6 +16,10 @@ export const MAX_REQUEST_BYTES = 1024 * 1024;
 export function requestBodyLimit(fileMaxBytes: number): number {
   return MAX_REQUEST_BYTES + 4 * Math.ceil(fileMaxBytes / 3);
 }
+/** The words of the 413 both bindings answer a body over requestBodyLimit with. */
+export function requestTooLargeMessage(limit: number): string {
+  return `the request body exceeds the limit of ${limit} bytes (1 MiB, plus channels.a2a.files.maxBytes in base64)`;
+}
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_BATCH_ENTRIES = 30;
 /** Deepest nesting of one request's params: recursive code (JSON.stringify of a data part) must not overflow. */
@@ -52,6 +56,7 @@ export const A2A_MESSAGES = {
   rateLimited: 'Peer is rate limited',
   internal: 'A2A request could not be processed',
   responseTooLarge: 'A2A response exceeds the 1 MiB limit',
+  unauthenticated: 'a valid peer bearer token is required',
   taskOver: 'Task is already over: omit taskId and reuse contextId',
   notWaitingForInput: 'Task is not waiting for input (TASK_STATE_INPUT_REQUIRED): omit taskId and reuse contextId',
   contextMismatch: "message.contextId is not the task's contextId",

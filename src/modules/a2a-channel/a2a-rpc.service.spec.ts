@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
+import { A2aOperations } from './a2a-operations.service';
 import { A2aRpcService } from './a2a-rpc.service';
 import { buildExtendedAgentCard } from './extended-agent-card';
 import type { A2aTaskService } from './a2a-task.service';
@@ -50,7 +51,7 @@ async function setup(rateLimitPerMinute = 0) {
       return buildExtendedAgentCard(config.current().config, origin, []);
     },
   };
-  const service = new A2aRpcService(config, tasks, new SlidingWindowRateLimiter(clock), cards);
+  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock), cards));
   const handle = async (body: unknown) => {
     const out = await service.handle(
       { peer: 'hermes', origin: () => 'https://claw.example' },

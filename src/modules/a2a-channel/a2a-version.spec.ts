@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../common/errors/error-code';
-import { readRequestVersion, requestedA2aVersion, wireVersionOf } from './a2a-version';
+import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion, wireVersionOf } from './a2a-version';
 
 describe('A2A-Version negotiation', () => {
   it('reads the header first, then the query parameter; neither is the empty version', () => {
@@ -23,6 +23,14 @@ describe('A2A-Version negotiation', () => {
       expect(problem?.code).toBe(ErrorCode.VersionNotSupported);
       expect(problem?.errors?.[0]).toEqual({ requestedVersion: bad.slice(0, 64), supportedVersions: '0.3,1.0' });
     }
+  });
+
+  it('reads a version against the served set of the binding: HTTP+JSON serves 1.0 only', () => {
+    expect(readRequestVersion('1.0.1', REST_A2A_VERSIONS)).toEqual({ declared: '1.0' });
+    expect(readRequestVersion('', REST_A2A_VERSIONS)).toEqual({});
+    const { declared, problem } = readRequestVersion('0.3', REST_A2A_VERSIONS);
+    expect(declared).toBeUndefined();
+    expect(problem?.errors?.[0]).toEqual({ requestedVersion: '0.3', supportedVersions: '1.0' });
   });
 
   it('answers each call in the declared version, else in the version its method name belongs to', () => {

@@ -6,6 +6,11 @@ import { A2A_MESSAGES } from './a2a-limits';
 
 /** The `A2A-Version`s this endpoint answers (Major.Minor), as -32009 lists them. */
 export const SUPPORTED_A2A_VERSIONS = [...A2A_WIRE_VERSIONS].sort();
+/**
+ * The HTTP+JSON binding speaks 1.0 only: its routes and bodies are the 1.0 ones, and nothing translates them
+ * to or from 0.3 (docs/decisions.md#a2a-channel). A request declaring 0.3 there gets -32009's error.
+ */
+export const REST_A2A_VERSIONS: readonly A2aWireVersion[] = ['1.0'];
 
 const HEADER = 'a2a-version';
 const QUERY = /[?&]A2A-Version=([^&#]*)/i;
@@ -36,17 +41,18 @@ export function requestedA2aVersion(req: Pick<IncomingMessage, 'headers' | 'url'
 
 /**
  * A requested version read by Major.Minor (so `1.0.2` is 1.0): a served one is `declared`, '' declares
- * nothing, anything else is the -32009 problem naming the versions that are served.
+ * nothing, anything else is the -32009 problem naming the versions that are served. `served`: the versions
+ * of the binding that asks (JSON-RPC answers 0.3 and 1.0; HTTP+JSON only 1.0, see REST_A2A_VERSIONS).
  */
-export function readRequestVersion(version: string): RequestVersion {
+export function readRequestVersion(version: string, served: readonly A2aWireVersion[] = SUPPORTED_A2A_VERSIONS): RequestVersion {
   if (version === '') return {};
   const match = MAJOR_MINOR.exec(version);
   const majorMinor = match ? `${Number(match[1])}.${Number(match[2])}` : '';
-  const served = A2A_WIRE_VERSIONS.find((v) => v === majorMinor);
-  if (served) return { declared: served };
+  const declared = served.find((v) => v === majorMinor);
+  if (declared) return { declared };
   return {
     problem: new AppError(ErrorCode.VersionNotSupported, A2A_MESSAGES.versionNotSupported, [
-      { requestedVersion: version.slice(0, 64), supportedVersions: SUPPORTED_A2A_VERSIONS.join(',') },
+      { requestedVersion: version.slice(0, 64), supportedVersions: [...served].sort().join(',') },
     ]),
   };
 }

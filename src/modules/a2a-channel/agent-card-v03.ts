@@ -28,6 +28,13 @@ export const V03_CARD_PROTOCOL_VERSION = '0.3.0';
  */
 export function toV03AgentCard(card: AgentCard): V03AgentCard {
   const url = card.supportedInterfaces[0].url;
+  // 0.3 lists the main interface again, and only interfaces that answer 0.3: JSON-RPC translates each call. The
+  // HTTP+JSON binding is 1.0 only (REST_A2A_VERSIONS): a 0.3 HTTP+JSON client appends `/v1/…` to the URL, sends 0.3
+  // proto JSON (`content`, not `parts`) and reads `{code}` errors, so listing it would send such a client to an
+  // interface it cannot use (docs/decisions.md#a2a-channel).
+  const additionalInterfaces = card.supportedInterfaces.flatMap((i) =>
+    i.protocolBinding === 'JSONRPC' ? [{ url: i.url, transport: i.protocolBinding }] : [],
+  );
   return {
     protocolVersion: V03_CARD_PROTOCOL_VERSION,
     name: card.name,
@@ -35,7 +42,7 @@ export function toV03AgentCard(card: AgentCard): V03AgentCard {
     version: card.version,
     url,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
+    additionalInterfaces,
     // Truthful as on the 1.0 card; tasks carry no history, so there is no state-transition history either.
     capabilities: {
       streaming: card.capabilities.streaming,

@@ -15,7 +15,10 @@ const CARD_EXAMPLE = {
     'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
     'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.',
   version: '0.1.0',
-  supportedInterfaces: [{ url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
+  supportedInterfaces: [
+    { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+    { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
+  ],
   capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
   defaultInputModes: ['text/plain', 'text/*', 'application/json'],
   defaultOutputModes: ['text/plain'],
@@ -38,7 +41,7 @@ const V03_CARD_EXAMPLE = {
   skills: CARD_EXAMPLE.skills,
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
   security: [{ bearer: [] }],
-  supportsAuthenticatedExtendedCard: false,
+  supportsAuthenticatedExtendedCard: true,
 };
 
 const CARD_NOTES =

@@ -23,7 +23,11 @@ describe('agent card', () => {
     expect(card.name).toBe('clawgate');
     expect(card.skills.map((s) => s.id)).toEqual(['main', 'support', 'ops']);
     expect(card.skills[1]).toEqual({ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] });
-    expect(card.supportedInterfaces).toEqual([{ url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    // Both bindings at one URL, JSON-RPC first (the preferred one).
+    expect(card.supportedInterfaces).toEqual([
+      { url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: 'https://claw.example/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: true });
     // Text, and the file media types channels.a2a.files accepts by default.
     expect(card.defaultInputModes).toEqual(['text/plain', 'text/*', 'application/json']);
@@ -60,6 +64,10 @@ describe('agent card', () => {
   it('renders the same card in its 0.3 form: main url, preferred transport, 0.3 security spelling', async () => {
     const c = await config(['support']);
     const v10 = renderAgentCard(c, 'https://claw.example');
+    expect(JSON.parse(v10.body).supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual([
+      'JSONRPC',
+      'HTTP+JSON',
+    ]);
     const v03 = renderAgentCard(c, 'https://claw.example', '0.3');
     expect(renderAgentCard(c, 'https://claw.example', '0.3')).toBe(v03);
     expect(v03.etag).not.toBe(v10.etag);
@@ -70,6 +78,7 @@ describe('agent card', () => {
       version: buildAgentCard(c, 'x').version,
       url: 'https://claw.example/a2a/v1',
       preferredTransport: 'JSONRPC',
+      // Not the HTTP+JSON interface of the 1.0 card: that binding does not answer 0.3 clients.
       additionalInterfaces: [{ url: 'https://claw.example/a2a/v1', transport: 'JSONRPC' }],
       capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
       defaultInputModes: ['text/plain', 'text/*', 'application/json'],

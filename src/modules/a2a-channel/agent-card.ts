@@ -8,7 +8,7 @@ export interface AgentCard {
   name: string;
   description: string;
   version: string;
-  supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC'; protocolVersion: typeof A2A_PROTOCOL_VERSION }>;
+  supportedInterfaces: Array<{ url: string; protocolBinding: 'JSONRPC' | 'HTTP+JSON'; protocolVersion: typeof A2A_PROTOCOL_VERSION }>;
   capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean };
   defaultInputModes: string[];
   defaultOutputModes: string[];
@@ -60,8 +60,14 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
     name: agents[0]?.identity.name || 'clawgate',
     description: CARD_DESCRIPTION,
     version: GATEWAY_VERSION,
-    supportedInterfaces: [{ url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
-    // Truthful: SendStreamingMessage answers -32004, push configs -32003; GetExtendedAgentCard works.
+    // Both bindings at one URL (the specification allows reusing it): JSON-RPC is POST on it, HTTP+JSON the paths below it.
+    // JSON-RPC first, the preferred interface, so clients that picked it before keep doing so.
+    supportedInterfaces: [
+      { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+      { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
+    ],
+    // Truthful in both bindings: streaming answers UnsupportedOperation, push configs PushNotificationNotSupported;
+    // GetExtendedAgentCard works.
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
     defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],

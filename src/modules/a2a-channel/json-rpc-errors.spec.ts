@@ -21,6 +21,7 @@ describe('JSON-RPC error mapping (the A2A edge)', () => {
     [ErrorCode.InvalidParams, -32602],
     [ErrorCode.BadRequest, -32602],
     [ErrorCode.MethodNotFound, -32601],
+    [ErrorCode.MethodNotAllowed, -32601],
     [ErrorCode.Unavailable, -32000],
     [ErrorCode.RateLimited, -32000],
     [ErrorCode.Internal, -32000],

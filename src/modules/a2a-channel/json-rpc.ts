@@ -1,5 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { a2aErrorInfoOf } from './a2a-error-info';
 
 /**
  * JSON-RPC 2.0 framing for the A2A endpoint: envelope types, the error codes of JSON-RPC and A2A 1.0, and
@@ -41,6 +42,8 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
   [ErrorCode.InvalidParams]: RPC_CODES.invalidParams,
   [ErrorCode.BadRequest]: RPC_CODES.invalidParams,
   [ErrorCode.MethodNotFound]: RPC_CODES.methodNotFound,
+  // Only the HTTP+JSON binding routes by HTTP method; a JSON-RPC caller would simply have named no method.
+  [ErrorCode.MethodNotAllowed]: RPC_CODES.methodNotFound,
   [ErrorCode.TaskNotFound]: RPC_CODES.taskNotFound,
   [ErrorCode.UnsupportedOperation]: RPC_CODES.unsupportedOperation,
   [ErrorCode.TaskNotCancelable]: RPC_CODES.taskNotCancelable,
@@ -63,48 +66,13 @@ export const JSON_RPC_CODE_BY_ERROR: Readonly<Record<ErrorCode, number>> = Objec
 });
 
 /**
- * The A2A error types and their ErrorInfo `reason` (the type in UPPER_SNAKE_CASE without "Error"). The
- * specification requires an ErrorInfo in `data` for every A2A-specific error (-32001…-32099), so a client can
- * tell errors apart by reason, not only by number.
- */
-const A2A_REASON_BY_CODE: Readonly<Partial<Record<ErrorCode, string>>> = Object.freeze({
-  [ErrorCode.TaskNotFound]: 'TASK_NOT_FOUND',
-  [ErrorCode.TaskNotCancelable]: 'TASK_NOT_CANCELABLE',
-  [ErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
-  [ErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
-  [ErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
-  [ErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
-});
-
-export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
-export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
-
-/** `google.rpc.ErrorInfo` in its ProtoJSON `Any` form; metadata values are strings, as the message defines them. */
-export interface ErrorInfo {
-  '@type': typeof ERROR_INFO_TYPE;
-  reason: string;
-  domain: typeof A2A_ERROR_DOMAIN;
-  metadata?: Record<string, string>;
-}
-
-/**
- * A domain error as a JSON-RPC error object. A2A-specific ones carry their ErrorInfo; the string fields of the
- * error's first item (e.g. `{taskId}`) become its `metadata`.
+ * A domain error as a JSON-RPC error object. A2A-specific ones carry their ErrorInfo (with the error's first item as
+ * its metadata) as the one entry of `data`.
  */
 export function jsonRpcErrorOf(err: AppError): JsonRpcErrorObject {
-  const reason = A2A_REASON_BY_CODE[err.code];
-  const item = err.errors?.[0];
-  const metadata = item && Object.fromEntries(Object.entries(item).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const error: JsonRpcErrorObject = { code: JSON_RPC_CODE_BY_ERROR[err.code], message: err.detail };
-  if (reason !== undefined) {
-    const info: ErrorInfo = {
-      '@type': ERROR_INFO_TYPE,
-      reason,
-      domain: A2A_ERROR_DOMAIN,
-      ...(metadata && Object.keys(metadata).length ? { metadata } : {}),
-    };
-    error.data = [info];
-  }
+  const info = a2aErrorInfoOf(err);
+  if (info) error.data = [info];
   return error;
 }
 

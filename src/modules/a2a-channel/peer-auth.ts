@@ -3,6 +3,9 @@ import type { A2aChannelSettings } from '../config';
 
 type Peers = A2aChannelSettings['peers'];
 
+/** The `WWW-Authenticate` challenge of a refused A2A request (both bindings). */
+export const PEER_AUTH_CHALLENGE = 'Bearer realm="clawgate a2a"';
+
 /** Token digests per peers object (snapshots are immutable, so they live exactly as long as their snapshot). */
 const peerIndex = secretIndexPerSource((peers: Peers) =>
   // A peer whose ${VAR} is unset has no credential and can never authenticate.

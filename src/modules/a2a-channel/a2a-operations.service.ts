@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { jsonDepthExceeds } from '../../common/json-depth';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
+import { ConfigStore } from '../config';
+import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
+import { type A2aOperation, resolveA2aMethod } from './a2a-methods';
+import { A2aTaskService } from './a2a-task.service';
+import { wireCodec } from './a2a-wire-codec';
+import { ExtendedAgentCardService } from './extended-agent-card';
+import { invalidParams } from './json-rpc';
+import { RATE_LIMITER, RateLimiter } from './rate-limiter';
+
+/** Who is calling: the authenticated peer, and the origin its Agent Cards publish (derived only when a card is asked for). */
+export interface A2aCaller {
+  peer: string;
+  origin: () => string;
+}
+
+/** What one A2A call came to: its result (in the call's version), or the error to answer with (never anything internal). */
+export type A2aCallOutcome = { ok: true; result: unknown } | { ok: false; error: AppError };
+
+export interface A2aCallOptions {
+  /** A call that is answered (not a JSON-RPC notification): SendMessage then blocks for the reply. */
+  wait: boolean;
+  /**
+   * The A2A version the call is read and answered in: its params and result cross that version's codec
+   * (a2a-wire-codec.ts), so the task service sees 1.0 only. The error's form is the binding's to translate.
+   */
+  wire: A2aWireVersion;
+  /** The request asked for an A2A version this endpoint does not speak: the call gets that error, whatever it is. */
+  versionError?: AppError;
+  /**
+   * The call's params, built only once the method is known to be offered: an unsupported operation answers as
+   * such whatever its parameters look like, and a binding's translation errors (a bad query parameter) come after
+   * the version and method checks, exactly where a JSON-RPC caller's params errors come.
+   */
+  params: () => unknown;
+}
+
+/**
+ * The A2A operations as both bindings call them (JSON-RPC in A2aRpcService, HTTP+JSON in A2aRestEndpoint): the
+ * per-peer rate limit, then for each call the version check, the method, the params depth limit, the version's
+ * codec and the task service (or the extended Agent Card). A binding only translates its wire format to a method
+ * name and params and the outcome back, so the two answer every request the same way. Limits and errors:
+ * docs/a2a.md#limits-and-errors.
+ */
+@Injectable()
+export class A2aOperations implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('a2a');
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly config: ConfigStore,
+    // Typed to the operations it dispatches, so the bindings can run over a stand-in task service.
+    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
+  ) {}
+
+  onModuleInit(): void {
+    // A removed peer's window would otherwise live forever; a re-added peer starts fresh.
+    this.unsubscribe = this.config.onApplied((_prev, next) => {
+      const { enabled, peers } = next.config.channels.a2a;
+      for (const key of this.limiter.keys()) {
+        if (!enabled || !Object.prototype.hasOwnProperty.call(peers, key)) this.limiter.forget(key);
+      }
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Takes one of the peer's slots of the current minute; false when it has none left. `rateLimitPerMinute: 0` is off. */
+  admit(peer: string): boolean {
+    const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
+    return limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS);
+  }
+
+  /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */
+  async call(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
+    try {
+      // Before the method: what a method means depends on the version it is asked in.
+      if (options.versionError) throw options.versionError;
+      const operation = resolveA2aMethod(method);
+      const params = options.params();
+      if (jsonDepthExceeds(params, MAX_PARAMS_DEPTH)) throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
+      const codec = wireCodec(options.wire);
+      const result = await this.run(operation, caller, codec.params(operation, params), options.wait);
+      return { ok: true, result: codec.result(operation, result) };
+    } catch (err) {
+      if (err instanceof AppError && err.code !== ErrorCode.Internal) return { ok: false, error: err };
+      // Internals stay in the log; the peer learns only that it failed.
+      this.logger.error(`A2A ${method} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
+      return { ok: false, error: new AppError(ErrorCode.Internal, A2A_MESSAGES.internal) };
+    }
+  }
+
+  private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, wait: boolean): Promise<unknown> {
+    const { peer } = caller;
+    switch (operation) {
+      case 'sendMessage':
+        return this.tasks.sendMessage(peer, params, { wait });
+      case 'getTask':
+        return this.tasks.getTask(peer, params);
+      case 'cancelTask':
+        return this.tasks.cancelTask(peer, params);
+      case 'listTasks':
+        return this.tasks.listTasks(peer, params);
+      case 'getExtendedAgentCard':
+        return this.cards.extendedCard(peer, caller.origin(), params);
+      default: {
+        const unknown: never = operation;
+        throw new Error(`no handler for A2A operation ${String(unknown)}`);
+      }
+    }
+  }
+}
