@@ -239,8 +239,9 @@ describe('A2aTaskStore (SQLite)', () => {
     const running = task();
     await store.insert(running);
     await expectExact(4);
-    // A failed write (a duplicate id) rolls back with its batch.
-    await expect(store.insert({ ...running })).rejects.toThrow();
+    // A failed write (a duplicate id) rolls back with its batch. Matched by its code: the SQLite error class is
+    // loaded once per test process, so an instanceof Error check fails in every test file but the first to load it.
+    await expect(store.insert({ ...running })).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
     await expectExact(4);
     await store.transition(running.id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 's', text: 'x' } }, 3000);
     await expectExact(3);
