@@ -118,19 +118,7 @@ export class A2aSendService implements OnModuleInit {
             },
           }
         : {}),
-      meta: {
-        a2a_outbound: {
-          peer: o.peer,
-          target: `a2a:${o.peer}`,
-          taskId: o.taskId,
-          ...(o.contextId ? { contextId: o.contextId } : {}),
-          state: o.state,
-          status: o.status,
-          method: o.method,
-          protocolVersion: o.protocolVersion,
-          via,
-        },
-      },
+      meta: { a2a_outbound: outboundMeta(o, { via }) },
     });
   }
 
@@ -151,17 +139,12 @@ export class A2aSendService implements OnModuleInit {
       text: `a2a_send to a2a:${o.peer}: task ${o.taskId ?? '(none)'} ${what}`,
       runId,
       meta: {
-        a2a_outbound: {
-          peer: o.peer,
-          target: `a2a:${o.peer}`,
-          taskId: o.taskId,
-          ...(o.contextId ? { contextId: o.contextId } : {}),
+        a2a_outbound: outboundMeta(o, {
+          via: 'tool',
           state: cancel?.state ?? o.state,
           status: 'canceled',
-          method: o.method,
-          via: 'tool',
           ...(cancel ? { cancel: cancel.canceled ? { canceled: true } : { canceled: false, error: cancel.error } } : {}),
-        },
+        }),
       },
     });
   }
@@ -181,4 +164,19 @@ export class A2aSendService implements OnModuleInit {
       meta: { a2a_outbound: { peer, target: `a2a:${peer}`, taskId: null, status: 'error', reason: err.reason, via } },
     });
   }
+}
+
+/** The `meta.a2a_outbound` of a transcript line about an outbound task: the outcome, with `extra` over it. */
+function outboundMeta(o: A2aSendOutcome, extra: Record<string, unknown> & { via: 'tool' | 'admin' }): Record<string, unknown> {
+  return {
+    peer: o.peer,
+    target: `a2a:${o.peer}`,
+    taskId: o.taskId,
+    ...(o.contextId ? { contextId: o.contextId } : {}),
+    state: o.state,
+    status: o.status,
+    method: o.method,
+    protocolVersion: o.protocolVersion,
+    ...extra,
+  };
 }
