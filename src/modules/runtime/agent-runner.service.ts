@@ -101,6 +101,7 @@ export class AgentRunner implements OnModuleDestroy {
     }
     const done = this.lanes
       .run(input.sessionKey, input.lane ?? 'main', () => this.execute(record.runId, agentId, input, signal))
+      .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
     this.active.add(done);
     void done.finally(() => this.active.delete(done));
@@ -120,12 +121,17 @@ export class AgentRunner implements OnModuleDestroy {
     return this.shutdown();
   }
 
-  private async execute(runId: string, agentId: string, input: StartRunInput, signal: AbortSignal): Promise<RunRecord> {
+  /**
+   * One turn, on the session's lane. The lane is free again when this resolves; `settled` is the run's end, which
+   * can come later: the answer's line is queued and the session's next run starts at once, its question sharing
+   * that line's commit, while this run is over only once the answer is on disk.
+   */
+  private async execute(runId: string, agentId: string, input: StartRunInput, signal: AbortSignal): Promise<Ran> {
     const started = Date.now();
     this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString() });
     const snapshot = this.config.current();
     const agent = snapshot.agentsById.get(agentId);
-    if (!agent) return this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() });
+    if (!agent) return ran(this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() }));
 
     await this.agents.ensureWorkspace(agent);
     // The session (created or brought in line with `create`) and the user line are one write.
@@ -154,13 +160,18 @@ export class AgentRunner implements OnModuleDestroy {
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;
         if (!response.toolCalls.length) {
-          await this.sessions.append(input.sessionKey, {
+          const answered = this.sessions.append(input.sessionKey, {
             role: 'assistant',
             text: response.text,
             runId,
             meta: { ...input.meta, model: agent.model, durationMs: Date.now() - started, usage },
           });
-          return this.runs.update(runId, { status: 'completed', reply: response.text, endedAt: now(), toolRounds: round, usage });
+          return {
+            settled: answered.then(
+              () => this.runs.update(runId, { status: 'completed', reply: response.text, endedAt: now(), toolRounds: round, usage }),
+              (err: Error) => this.fail(runId, input, signal, err, cascade),
+            ),
+          };
         }
         if (round >= MAX_TOOL_ROUNDS) throw new Error(`tool round limit (${MAX_TOOL_ROUNDS}) reached without a final answer`);
         messages.push({ role: 'assistant', text: response.text, toolCalls: response.toolCalls });
@@ -180,14 +191,20 @@ export class AgentRunner implements OnModuleDestroy {
         this.runs.update(runId, { toolRounds: round + 1 });
       }
     } catch (err) {
-      if (signal.aborted) await cascade.settled();
-      const outcome = failure(signal, err as Error);
-      await this.sessions
-        .append(input.sessionKey, { role: 'system', text: `run ${outcome.status}: ${outcome.error}`, runId, meta: input.meta })
-        .catch(() => undefined);
-      this.logger.warn(`run ${runId} in ${input.sessionKey} ${outcome.status}: ${outcome.error}`);
-      return this.runs.update(runId, outcome);
+      // Holds the lane until the work the run started has stopped and the failure is written.
+      return ran(await this.fail(runId, input, signal, err as Error, cascade));
     }
+  }
+
+  /** Ends a run that failed or was aborted: once what it started has stopped, one `system` line says why. */
+  private async fail(runId: string, input: StartRunInput, signal: AbortSignal, err: Error, cascade: AbortCascade): Promise<RunRecord> {
+    if (signal.aborted) await cascade.settled();
+    const outcome = failure(signal, err);
+    await this.sessions
+      .append(input.sessionKey, { role: 'system', text: `run ${outcome.status}: ${outcome.error}`, runId, meta: input.meta })
+      .catch(() => undefined);
+    this.logger.warn(`run ${runId} in ${input.sessionKey} ${outcome.status}: ${outcome.error}`);
+    return this.runs.update(runId, outcome);
   }
 
   private async callTool(
@@ -232,6 +249,15 @@ function toChatMessage(line: TranscriptLine): ChatMessage[] {
     return [{ role: 'tool', toolCallId, name: typeof name === 'string' ? name : '', text: line.text }];
   }
   return [];
+}
+
+/** What a turn leaves its lane with: the run's end, which may still be on its way to the disk. */
+interface Ran {
+  settled: Promise<RunRecord>;
+}
+
+function ran(record: RunRecord): Ran {
+  return { settled: Promise.resolve(record) };
 }
 
 function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt'> {
