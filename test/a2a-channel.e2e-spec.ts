@@ -137,6 +137,38 @@ describe('A2A channel (e2e)', () => {
       bodies.push(card.text);
     });
 
+    it('sends Last-Modified (the time the card last changed); If-Modified-Since answers 304, If-None-Match decides when both come', async () => {
+      const path = '/.well-known/agent-card.json';
+      const card = await request(gw.url).get(path).expect(200);
+      const lastModified = card.headers['last-modified'];
+      expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+      expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
+      const since = async (date: string, etag?: string) => {
+        let req = request(gw.url).get(path).set('If-Modified-Since', date);
+        if (etag) req = req.set('If-None-Match', etag);
+        return req;
+      };
+      const notModified = await since(lastModified);
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers['last-modified']).toBe(lastModified);
+      expect((await since(new Date(Date.parse(lastModified) - 1000).toUTCString())).status).toBe(200);
+      expect((await since('not a date')).status).toBe(200);
+      expect((await since(lastModified, '"some-other-etag"')).status).toBe(200);
+      expect((await since('Thu, 01 Jan 1970 00:00:00 GMT', card.headers.etag)).status).toBe(304);
+      expect((await request(gw.url).get('/.well-known/agent.json').set('If-Modified-Since', lastModified)).headers).toHaveProperty(
+        'last-modified',
+      );
+
+      // A reload that leaves the card alone keeps its time; one that changes it moves it to that reload.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await applyConfig({ hermesToken: TOKENS.rotated });
+      expect((await request(gw.url).get(path).expect(200)).headers['last-modified']).toBe(lastModified);
+      await applyConfig({ advertisedUrl: 'https://changed.example/' });
+      const changed = await request(gw.url).get(path).set('If-Modified-Since', lastModified).expect(200);
+      expect(Date.parse(changed.headers['last-modified'])).toBeGreaterThan(Date.parse(lastModified));
+      await applyConfig({});
+    });
+
     it('derives the origin from Host; X-Forwarded-Proto only counts from a trusted proxy', async () => {
       const url = async (headers: Record<string, string>) => {
         let req = request(gw.url).get('/.well-known/agent-card.json');

@@ -184,6 +184,46 @@ describe('A2A INPUT_REQUIRED and multi-turn (e2e)', () => {
     expect(badHistory.body.error.message).toContain('configuration.historyLength must be a non-negative integer');
   });
 
+  it('reads proto field names (history_length, context_id, ...) as their JSON names, in both bindings; both at once is refused', async () => {
+    const textsOf = (task: { history?: Array<{ parts: Array<{ text: string }> }> }) => task.history?.map((m) => m.parts[0].text);
+    const asked = (await rpc('SendMessage', userMessage('book a bus'))).result.task;
+    await rpc('SendMessage', { message: { message_id: 'snake-answer', role: 'ROLE_USER', task_id: asked.id, parts: [{ text: 'Rome' }] } });
+    // JSON-RPC params.
+    expect(textsOf((await rpc('GetTask', { id: asked.id, history_length: 1 })).result)).toEqual(['Rome']);
+    const listed = (await rpc('ListTasks', { context_id: asked.contextId, history_length: 2, page_size: 1 })).result;
+    expect(listed.tasks).toHaveLength(1);
+    expect(textsOf(listed.tasks[0])).toEqual(['Which city?', 'Rome']);
+    const both = await rpc('GetTask', { id: asked.id, historyLength: 1, history_length: 1 });
+    expect(both.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params: historyLength and history_length are the same field: send it once',
+    });
+    const bothInMessage = await rpc('SendMessage', {
+      ...userMessage('x'),
+      configuration: { returnImmediately: false, return_immediately: true },
+    });
+    expect(bothInMessage.error?.message).toContain('configuration.returnImmediately and configuration.return_immediately');
+
+    // HTTP+JSON query and body.
+    const rest = (method: 'get' | 'post', path: string, body?: unknown) => {
+      const req = request(gw.url)[method](`/a2a/v1${path}`).set('Authorization', `Bearer ${HERMES}`);
+      return body === undefined ? req : req.set('Content-Type', 'application/json').send(JSON.stringify(body));
+    };
+    expect(textsOf((await rest('get', `/tasks/${asked.id}?history_length=1`)).body)).toEqual(['Rome']);
+    const restListed = (await rest('get', `/tasks?context_id=${asked.contextId}&history_length=1`)).body.tasks;
+    expect(restListed.map((t: { id: string }) => t.id)).toEqual([asked.id]);
+    expect(textsOf(restListed[0])).toEqual(['Rome']);
+    const restBoth = await rest('get', `/tasks/${asked.id}?historyLength=1&history_length=1`);
+    expect(restBoth.status).toBe(400);
+    expect(restBoth.body.error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: 'Invalid params: historyLength and history_length are the same field: send it once',
+    });
+    const sent = await rest('post', '/message:send', { ...userMessage('book a tram'), configuration: { history_length: 0 } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.task).not.toHaveProperty('history');
+  });
+
   it('refuses bad answers with the specification’s errors, and the process stays up', async () => {
     const asked = (await rpc('SendMessage', userMessage('book a car'))).result.task;
     const answer = (taskId: string, extra: Record<string, unknown> = {}, token = HERMES) =>

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
+import { CardChangeTimes, notModifiedSince } from './card-last-modified';
 import { cardOrigin } from './request-origin';
 
 const CARD_EXAMPLE = {
@@ -47,7 +48,8 @@ const V03_CARD_EXAMPLE = {
 const CARD_NOTES =
   'One skill per exposed agent (`channels.a2a.exposeAgents`, default all). The JSON-RPC endpoint URL uses ' +
   '`channels.a2a.advertisedUrl`, else `gateway.publicUrl`, else the request (Host header; X-Forwarded-Proto only from ' +
-  '`gateway.trustedProxies`). Cache-Control max-age=300 and a strong ETag; If-None-Match answers 304.';
+  '`gateway.trustedProxies`). Cache-Control max-age=300, a strong ETag and Last-Modified (when the served card last ' +
+  'changed); If-None-Match, or without it If-Modified-Since, answers 304.';
 
 /**
  * Public A2A discovery (docs/a2a.md#agent-card): the 1.0 card on the current well-known path, the same card
@@ -56,12 +58,17 @@ const CARD_NOTES =
 @ApiTags('a2a')
 @Controller('.well-known')
 export class AgentCardController {
+  private readonly changeTimes = new CardChangeTimes();
+
   constructor(private readonly config: ConfigStore) {}
 
   @Get('agent-card.json')
   @ApiOperation({ summary: 'The A2A 1.0 Agent Card (public)', description: CARD_NOTES })
   @ApiOkResponse({ description: 'The card.', schema: { type: 'object' }, example: CARD_EXAMPLE })
-  @ApiResponse({ status: 304, description: 'If-None-Match matched the current ETag.' })
+  @ApiResponse({
+    status: 304,
+    description: 'If-None-Match matched the current ETag, or (without it) If-Modified-Since is not before Last-Modified.',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
   card(@Req() req: Request, @Res() res: Response): void {
     this.serve(req, res, '1.0');
@@ -73,7 +80,10 @@ export class AgentCardController {
     description: `For A2A 0.3 clients: \`url\`, \`preferredTransport\`, \`protocolVersion: "0.3.0"\`. ${CARD_NOTES}`,
   })
   @ApiOkResponse({ description: 'The 0.3 card.', schema: { type: 'object' }, example: V03_CARD_EXAMPLE })
-  @ApiResponse({ status: 304, description: 'If-None-Match matched the current ETag.' })
+  @ApiResponse({
+    status: 304,
+    description: 'If-None-Match matched the current ETag, or (without it) If-Modified-Since is not before Last-Modified.',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
   v03Card(@Req() req: Request, @Res() res: Response): void {
     this.serve(req, res, '0.3');
@@ -87,9 +97,17 @@ export class AgentCardController {
     const card = renderAgentCard(snapshot.config, origin, version);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);
+    const changedAt = this.changeTimes.changedAt(`${version} ${origin}`, card.etag, snapshot.loadedAt);
+    res.setHeader('Last-Modified', new Date(changedAt).toUTCString());
     // The origin comes from the request unless configured, so caches must keep cards per Host.
     if (!a2a.advertisedUrl && !snapshot.config.gateway.publicUrl) res.setHeader('Vary', 'Host, X-Forwarded-Proto');
-    if (matchesIfNoneMatch(req.headers['if-none-match'], card.etag)) {
+    // RFC 9110 §13.2.2: If-None-Match, when sent, decides alone; If-Modified-Since counts only without it.
+    const ifNoneMatch = req.headers['if-none-match'];
+    const notModified =
+      ifNoneMatch !== undefined
+        ? matchesIfNoneMatch(ifNoneMatch, card.etag)
+        : notModifiedSince(req.headers['if-modified-since'], changedAt);
+    if (notModified) {
       res.status(304).end();
       return;
     }

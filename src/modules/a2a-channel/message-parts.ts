@@ -4,6 +4,7 @@ import type { A2aFilePolicy } from '../config';
 import { MAX_FILE_PARTS, MAX_FILENAME_CHARS, MAX_FILE_URL_CHARS } from './a2a-limits';
 import { invalidParams } from './json-rpc';
 import { mediaTypeAccepted, parseMediaType, UNKNOWN_MEDIA_TYPE } from './media-types';
+import { PROTO_NAMED_FIELDS, withJsonFieldNames } from './proto-field-names';
 
 /** A file a peer attached: its bytes (a `raw` part), or a link the gateway never follows (a `url` part). */
 export type FilePart =
@@ -33,7 +34,7 @@ export function readMessageParts(parts: readonly unknown[], policy: A2aFilePolic
   parts.forEach((part, i) => {
     const at = `message.parts[${i}]`;
     if (typeof part !== 'object' || part === null || Array.isArray(part)) throw invalidParams(`${at} must be an object`);
-    const p = part as Record<string, unknown>;
+    const p = withJsonFieldNames(part as Record<string, unknown>, PROTO_NAMED_FIELDS.part, `${at}.`);
     if (p.text !== undefined) {
       if (typeof p.text !== 'string') throw invalidParams(`${at}.text must be a string`);
       pieces.push(p.text);

@@ -1,4 +1,5 @@
 import { invalidParams } from './json-rpc';
+import { protoNameOf } from './proto-field-names';
 import type { QueryValueKind, RestRoute } from './rest-routes';
 
 /** The `A2A-Version` service parameter may be sent as a query parameter (a2a-version.ts reads it); it is no operation field. */
@@ -20,13 +21,23 @@ function typed(kind: QueryValueKind, text: string): unknown {
   return text;
 }
 
+/** The kind of a query parameter the route takes, under its JSON name or its proto name (`history_length`). */
+function kindOf(taken: Readonly<Record<string, QueryValueKind>>, name: string): QueryValueKind | undefined {
+  for (const [jsonName, kind] of Object.entries(taken)) if (name === jsonName || name === protoNameOf(jsonName)) return kind;
+  return undefined;
+}
+
+/**
+ * The query as params. A proto name stays as sent: the params validator reads it as its JSON name and refuses a
+ * field given under both names, as it does for a JSON body.
+ */
 function queryParams(route: RestRoute, query: string): Record<string, unknown> {
   const taken = route.query ? { ...route.query, ...TENANT } : {};
   const search = new URLSearchParams(query);
   const out: Record<string, unknown> = {};
   for (const name of new Set(search.keys())) {
     if (SERVICE_PARAMETER.test(name)) continue;
-    const kind = Object.prototype.hasOwnProperty.call(taken, name) ? taken[name] : undefined;
+    const kind = kindOf(taken, name);
     if (kind === undefined) {
       const names = Object.keys(taken);
       const offer = names.length ? `it takes ${names.join(', ')}` : 'it takes none';

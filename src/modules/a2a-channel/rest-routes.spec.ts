@@ -101,6 +101,16 @@ describe('HTTP+JSON params', () => {
     expect(params('GET', '/acme/tasks', 'tenant=acme')).toEqual({ tenant: 'acme' });
   });
 
+  it('takes a query parameter under its proto field name too, and leaves it for the validator to read', () => {
+    expect(params('GET', '/tasks/t-1', 'history_length=1')).toEqual({ id: 't-1', history_length: 1 });
+    expect(params('GET', '/tasks', 'page_size=2&include_artifacts=true&context_id=c')).toEqual({
+      page_size: 2,
+      include_artifacts: true,
+      context_id: 'c',
+    });
+    expect(() => params('GET', '/tasks', 'pagesize_=2')).toThrow('unknown query parameter "pagesize_"');
+  });
+
   it('refuses unknown and repeated query parameters, naming them', () => {
     expect(() => params('GET', '/tasks', 'pagesize=2')).toThrow(
       'Invalid params: unknown query parameter "pagesize" for GET /tasks: it takes contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts, tenant',

@@ -4,6 +4,7 @@ import { CONTEXT_ID_PATTERN } from './a2a-limits';
 import { invalidParams } from './json-rpc';
 import { type FilePart, readMessageParts } from './message-parts';
 import { truncateUtf8 } from './message-text';
+import { PROTO_NAMED_FIELDS, withJsonFieldNames } from './proto-field-names';
 
 /** A validated SendMessage request. */
 export interface SendMessageInput {
@@ -37,7 +38,8 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
  */
 export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): SendMessageInput {
   const p = asObject(params, 'params');
-  const message = asObject(p.message, 'params.message');
+  // Proto field names (message_id, history_length, ...) are read as their JSON names: docs/a2a.md#field-names.
+  const message = withJsonFieldNames(asObject(p.message, 'params.message'), PROTO_NAMED_FIELDS.message, 'message.');
   if (typeof message.messageId !== 'string' || !message.messageId) throw invalidParams('message.messageId is required');
   if (!ROLES.has(message.role as string)) throw invalidParams('message.role is required: ROLE_USER or ROLE_AGENT');
   if (!Array.isArray(message.parts) || message.parts.length === 0) throw invalidParams('message.parts must be a non-empty array');
@@ -58,7 +60,11 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
   let returnImmediately = false;
   let historyLength: number | undefined;
   if (p.configuration !== undefined && p.configuration !== null) {
-    const configuration = asObject(p.configuration, 'params.configuration');
+    const configuration = withJsonFieldNames(
+      asObject(p.configuration, 'params.configuration'),
+      PROTO_NAMED_FIELDS.sendConfiguration,
+      'configuration.',
+    );
     const { returnImmediately: immediate, blocking } = configuration;
     if (immediate !== undefined && typeof immediate !== 'boolean') throw invalidParams('configuration.returnImmediately must be a boolean');
     if (blocking !== undefined && typeof blocking !== 'boolean') throw invalidParams('configuration.blocking must be a boolean');
@@ -85,7 +91,7 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
  * last that many messages of the history; unset: all); `tenant` is accepted and ignored.
  */
 export function parseGetTaskParams(params: unknown): { id: string; historyLength?: number } {
-  const p = asObject(params, 'params');
+  const p = withJsonFieldNames(asObject(params, 'params'), PROTO_NAMED_FIELDS.getTask);
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   const historyLength = readHistoryLength(p.historyLength);
   return { id: p.id, ...(historyLength !== undefined ? { historyLength } : {}) };
@@ -128,7 +134,7 @@ export interface ListTasksInput {
  * (default false); `tenant` is accepted and ignored.
  */
 export function parseListTasksParams(params: unknown): ListTasksInput {
-  const p = params === undefined || params === null ? {} : asObject(params, 'params');
+  const p = params === undefined || params === null ? {} : withJsonFieldNames(asObject(params, 'params'), PROTO_NAMED_FIELDS.listTasks);
   const out: ListTasksInput = { pageSize: LIST_TASKS_DEFAULT_PAGE_SIZE, includeArtifacts: false };
   if (p.contextId !== undefined && p.contextId !== '') {
     if (typeof p.contextId !== 'string' || !CONTEXT_ID_PATTERN.test(p.contextId))
