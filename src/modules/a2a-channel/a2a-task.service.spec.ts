@@ -22,7 +22,15 @@ async function setup() {
     insert: (task) =>
       closed
         ? Promise.reject(new Error('closed'))
-        : new Promise<void>((resolve) => queued.push(() => (rows.set(task.id, task), resolve()))),
+        : new Promise<void>((resolve) => {
+            queued.push(() => (rows.set(task.id, task), resolve()));
+            // The next turn's commit, as the group commit does (close flushes whatever is still queued).
+            setImmediate(() => {
+              const due = queued;
+              queued = [];
+              due.forEach((commit) => commit());
+            });
+          }),
     get: async (id) => rows.get(id),
     transition: async () => {
       if (closed) throw new Error('the A2A task store is closed');

@@ -333,8 +333,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
-    // A blocked caller whose task has no row yet is answered once it has one.
-    const late = this.rows.writeAll().then((tasks) => tasks.forEach((task) => this.waiters.release(task)));
+    // Every blocked caller is answered with its task as it is now, before the runs are aborted; one whose task has
+    // no row yet once that row is written.
+    for (const task of await this.rows.writeAll()) this.waiters.release(task);
     for (const taskId of this.waiters.taskIds()) {
       const task = await this.store.get(taskId).catch(() => undefined);
       if (task) this.waiters.release(task);
@@ -342,7 +343,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     await this.runner.shutdown();
     await Promise.allSettled([...this.settling]);
     await this.store.close();
-    await late.catch(() => undefined);
   }
 
   private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
