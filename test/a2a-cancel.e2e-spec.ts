@@ -1,7 +1,13 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import request from 'supertest';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';
+import { fetchWithToken, sdkClient, sendTask } from './support/a2a-sdk';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+
+// The SDK's CommonJS build loads jose (ESM-only) for card signatures, which jest cannot require; unused here.
+jest.mock('jose', () => ({}));
 
 /**
  * CancelTask of a running task: the run is aborted — its model request is closed on the wire — and only then is
@@ -80,5 +86,41 @@ describe('A2A CancelTask (e2e)', () => {
     expect(again.body.detail).toContain('already over');
     const unknown = await request(gw.url).post('/admin/a2a/tasks/no-such-task/cancel');
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('A2A CancelTask with the @a2a-js/sdk client (e2e)', () => {
+  const TOKEN = 'zeus-token-5e1f0c9a7b3d2468';
+  let gw: TestGateway;
+  let model: FakeOpenAiServer;
+  let client: Client;
+  beforeAll(async () => {
+    model = await new FakeOpenAiServer().start();
+    // The model's answer has begun and trickles on: the cancel must close a response that is being read.
+    model.always(model.slowStream());
+    gw = await startTestGateway(`{
+      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+      agents: { list: [{ id: "main", default: true, model: "fake/slow" }] },
+      channels: { a2a: { enabled: true, peers: { zeus: { token: "${TOKEN}" } } } },
+    }`);
+    client = await sdkClient(gw.url, fetchWithToken(TOKEN), 'JSONRPC');
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await model?.close();
+  });
+
+  it('cancels a task whose model is streaming slowly: CANCELED, and the model connection closed within 1 s', async () => {
+    const started = await sendTask(client, 'stream for a long time', { returnImmediately: true });
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    await waitFor('the run to reach the model', async () => model.requests.length >= 1);
+    const abortsBefore = model.clientAborts;
+    const canceled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // The answer comes only once the run has stopped, so the connection is already closing: 1 s is the bound.
+    await waitFor('the model connection to be closed', async () => model.clientAborts > abortsBefore, 1000);
+    expect((await client.getTask({ tenant: '', id: started.id, historyLength: undefined })).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
   });
 });

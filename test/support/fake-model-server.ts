@@ -11,10 +11,11 @@ export interface RecordedRequest {
 }
 
 /**
- * What a scripted step answers: JSON, raw text (for malformed bodies), no answer at all, or an answer held
- * back until `after` settles (a slow model the test decides when to let finish).
+ * What a scripted step answers: JSON, raw text (for malformed bodies), no answer at all (`stall`), an answer that
+ * starts and never finishes (`trickle`: headers, then a byte of body every 100 ms — a model streaming slowly), or
+ * an answer held back until `after` settles (a slow model the test decides when to let finish).
  */
-export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall' | HeldReply;
+export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall' | 'trickle' | HeldReply;
 export interface HeldReply {
   after: Promise<unknown>;
   reply: FakeReply;
@@ -115,11 +116,18 @@ export class FakeModelServer {
       await after.catch(() => undefined);
       reply = next;
     }
-    if (reply === 'stall') {
-      // Never answer; the provider's timeout or the run's abort must end it. `close` fires when the client hangs up.
+    if (reply === 'stall' || reply === 'trickle') {
+      // Never finish; the provider's timeout or the run's abort must end it. `close` fires when the client hangs up.
       res.on('close', () => {
         if (!res.writableEnded) this.clientAborts++;
+        clearInterval(dripping);
       });
+      let dripping: NodeJS.Timeout | undefined;
+      if (reply === 'trickle') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        dripping = setInterval(() => res.write(' '), 100);
+      }
       return;
     }
     const payload = 'raw' in reply ? reply.raw : JSON.stringify(reply.json);

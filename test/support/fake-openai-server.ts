@@ -80,6 +80,11 @@ export class FakeOpenAiServer extends FakeModelServer {
     return () => 'stall';
   }
 
+  /** An answer that has begun (200, a first byte) and goes on a byte every 100 ms, never finishing. */
+  slowStream(): FakeStep {
+    return () => 'trickle';
+  }
+
   malformed(): FakeStep {
     return () => ({ status: 200, raw: '{"id": "chatcmpl-1", "choices": [' });
   }
