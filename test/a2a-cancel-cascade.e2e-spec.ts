@@ -1,7 +1,9 @@
+import { TaskState } from '@a2a-js/sdk';
 import request from 'supertest';
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
+import { fetchWithToken, sdkClient, sendTask } from './support/a2a-sdk';
 import { agentBrain } from './support/agent-brain';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
@@ -12,6 +14,9 @@ import { startTestGateway, TestGateway, waitFor } from './support/gateway-harnes
  * (whose model stalls too). Cancelling a's A2A task (or a's run through the admin API) aborts b's run, its model
  * connection closed, and CancelTasks the peer's task; only then is a's task CANCELED.
  */
+// The SDK's CommonJS build loads jose (ESM-only) for card signatures, which jest cannot require; unused here.
+jest.mock('jose', () => ({}));
+
 const HERMES = 'hermes-token-0123456789abcdef';
 const GW1_AT_GW2 = 'gw1-presents-to-gw2-5e6f7a8b';
 const GW2_AT_GW1 = 'gw2-presents-to-gw1-1a2b3c4d';
@@ -75,9 +80,9 @@ describe('cancel cascade (e2e, two gateways)', () => {
   it('CancelTask of a’s task aborts b’s sessions_send run and cancels the outbound task at the peer, then answers CANCELED', async () => {
     const remoteBefore = slowRemote.requests.length;
     const bBefore = slowB.requests.length;
-    const started = (
-      await a2aRpc(gw1.url, HERMES, 'SendMessage', { ...userMessage('please delegate this'), configuration: { returnImmediately: true } })
-    ).result.task;
+    // The calling peer is the @a2a-js/sdk client over the HTTP+JSON binding.
+    const client = await sdkClient(gw1.url, fetchWithToken(HERMES), 'HTTP+JSON');
+    const started = await sendTask(client, 'please delegate this', { returnImmediately: true });
     // a's run waits on sessions_send to b, while the peer's agent works on the outbound task: both models stall.
     await waitFor('b’s model request', async () => slowB.requests.length > bBefore, 10_000);
     await waitFor('the peer’s model request', async () => slowRemote.requests.length > remoteBefore, 10_000);
@@ -86,8 +91,8 @@ describe('cancel cascade (e2e, two gateways)', () => {
     const bAborts = slowB.clientAborts;
     const remoteAborts = slowRemote.clientAborts;
 
-    const canceled = (await a2aRpc(gw1.url, HERMES, 'CancelTask', { id: started.id })).result;
-    expect(canceled).toMatchObject({ id: started.id, status: { state: 'TASK_STATE_CANCELED' } });
+    const canceled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    expect(canceled).toMatchObject({ id: started.id, status: { state: TaskState.TASK_STATE_CANCELED } });
     // By the time a's task is CANCELED the peer has already canceled its task (our CancelTask was answered).
     expect((await a2aRpc(gw2.url, GW1_AT_GW2, 'GetTask', { id: remote.id })).result.status.state).toBe('TASK_STATE_CANCELED');
     await waitFor('b’s model connection to close', async () => slowB.clientAborts > bAborts, 2000);
