@@ -2,7 +2,7 @@ import { TaskState } from '@a2a-js/sdk';
 import request from 'supertest';
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
-import { a2aRpc, userMessage } from './support/a2a-rpc';
+import { a2aRpc } from './support/a2a-rpc';
 import { fetchWithToken, sdkClient, sendTask } from './support/a2a-sdk';
 import { agentBrain } from './support/agent-brain';
 import { FakeOpenAiServer } from './support/fake-openai-server';
