@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsList, runAgentsSetIdentity } from './cli/agents-commands';
+import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsSetIdentity, runAgentsUnbind } from './cli/agents-commands';
+import { runAgentsList } from './cli/agents-list-command';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
+import { packageVersion } from './cli/package-version';
 import { runSessionsExport } from './cli/sessions-commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
   const program = new Command('clawgate')
     .description('Declarative multi-agent gateway: openclaw.json → agents, routing, A2A')
+    .version(packageVersion(), '-V, --version', 'print the clawgate version')
     .showHelpAfterError();
 
   program
@@ -34,7 +37,13 @@ export function buildCli(): Command {
     .command('agents')
     .description('list and edit agents in openclaw.json (comments are kept; a running gateway reloads)');
   const locate = (cmd: Command) => cmd.option('--config <path>', 'config file').option('--state-dir <dir>', 'state directory');
-  locate(agents.command('list').description('list agents').option('--bindings', "also show each agent's bindings")).action(runAgentsList);
+  locate(
+    agents
+      .command('list')
+      .description('list agents (first line: the config and state dir used)')
+      .option('--bindings', "also show each agent's bindings")
+      .option('--json', 'one JSON document on stdout: configPath, stateDir, agents (with their bindings)'),
+  ).action(runAgentsList);
   locate(
     agents
       .command('add <id>')
@@ -59,6 +68,14 @@ export function buildCli(): Command {
       .option('--account <accountId>', 'account id ("*" = any account)')
       .option('--peer <kind:id>', 'peer, e.g. group:family-group or direct:+15550100'),
   ).action(runAgentsBind);
+  locate(
+    agents
+      .command('unbind <id>')
+      .description('remove the binding added by `bind` with the same options')
+      .requiredOption('--channel <channel>', 'channel id of the binding')
+      .option('--account <accountId>', 'account id of the binding')
+      .option('--peer <kind:id>', 'peer of the binding'),
+  ).action(runAgentsUnbind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
 
   const sessions = program.command('sessions').description('read the session store of a state dir (works while the gateway runs)');
