@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsSetIdentity, runAgentsUnbind } from './cli/agents-commands';
 import { runAgentsList } from './cli/agents-list-command';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
+import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
 import { packageVersion } from './cli/package-version';
 import { runSessionsExport } from './cli/sessions-commands';
 
@@ -14,7 +15,7 @@ export function buildCli(): Command {
     .version(packageVersion(), '-V, --version', 'print the clawgate version')
     .showHelpAfterError();
 
-  program
+  const gateway = program
     .command('gateway')
     .description('run the gateway (hot-reloads openclaw.json)')
     .option(
@@ -24,6 +25,16 @@ export function buildCli(): Command {
     .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)')
     .option('--port <port>', 'listen on this port instead of gateway.port (0 = any free port)', parsePort)
     .action(runGateway);
+  gateway
+    .command('status')
+    .description('show the revision, reload state and last rejected change of a running gateway ($CLAWGATE_URL, $CLAWGATE_TOKEN)')
+    .option('--json', 'one JSON document on stdout: url and the /admin/config/status answer')
+    .action(runGatewayStatus);
+  gateway
+    .command('reload')
+    .description('make a running gateway reload openclaw.json now; exit 1 if it rejects the file ($CLAWGATE_URL, $CLAWGATE_TOKEN)')
+    .option('--json', 'print the answer (outcome, or the problem with errors[]) as one JSON document')
+    .action(runGatewayReload);
 
   const config = program.command('config').description('check and describe openclaw.json');
   config
