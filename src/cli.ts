@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsList, runAgentsSetIdentity } from './cli/agents-commands';
+import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsSetIdentity, runAgentsUnbind } from './cli/agents-commands';
+import { runAgentsList } from './cli/agents-list-command';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
+import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
+import { packageVersion } from './cli/package-version';
 import { runSessionsExport } from './cli/sessions-commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
   const program = new Command('clawgate')
     .description('Declarative multi-agent gateway: openclaw.json → agents, routing, A2A')
+    .version(packageVersion(), '-V, --version', 'print the clawgate version')
     .showHelpAfterError();
 
-  program
+  const gateway = program
     .command('gateway')
     .description('run the gateway (hot-reloads openclaw.json)')
     .option(
@@ -21,6 +25,16 @@ export function buildCli(): Command {
     .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)')
     .option('--port <port>', 'listen on this port instead of gateway.port (0 = any free port)', parsePort)
     .action(runGateway);
+  gateway
+    .command('status')
+    .description('show the revision, reload state and last rejected change of a running gateway ($CLAWGATE_URL, $CLAWGATE_TOKEN)')
+    .option('--json', 'one JSON document on stdout: url and the /admin/config/status answer')
+    .action(runGatewayStatus);
+  gateway
+    .command('reload')
+    .description('make a running gateway reload openclaw.json now; exit 1 if it rejects the file ($CLAWGATE_URL, $CLAWGATE_TOKEN)')
+    .option('--json', 'print the answer (outcome, or the problem with errors[]) as one JSON document')
+    .action(runGatewayReload);
 
   const config = program.command('config').description('check and describe openclaw.json');
   config
@@ -34,7 +48,13 @@ export function buildCli(): Command {
     .command('agents')
     .description('list and edit agents in openclaw.json (comments are kept; a running gateway reloads)');
   const locate = (cmd: Command) => cmd.option('--config <path>', 'config file').option('--state-dir <dir>', 'state directory');
-  locate(agents.command('list').description('list agents').option('--bindings', "also show each agent's bindings")).action(runAgentsList);
+  locate(
+    agents
+      .command('list')
+      .description('list agents (first line: the config and state dir used)')
+      .option('--bindings', "also show each agent's bindings")
+      .option('--json', 'one JSON document on stdout: configPath, stateDir, agents (with their bindings)'),
+  ).action(runAgentsList);
   locate(
     agents
       .command('add <id>')
@@ -59,6 +79,14 @@ export function buildCli(): Command {
       .option('--account <accountId>', 'account id ("*" = any account)')
       .option('--peer <kind:id>', 'peer, e.g. group:family-group or direct:+15550100'),
   ).action(runAgentsBind);
+  locate(
+    agents
+      .command('unbind <id>')
+      .description('remove the binding added by `bind` with the same options')
+      .requiredOption('--channel <channel>', 'channel id of the binding')
+      .option('--account <accountId>', 'account id of the binding')
+      .option('--peer <kind:id>', 'peer of the binding'),
+  ).action(runAgentsUnbind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
 
   const sessions = program.command('sessions').description('read the session store of a state dir (works while the gateway runs)');

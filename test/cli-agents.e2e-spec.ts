@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import request from 'supertest';
-import { CliBuild, runCli, transpileCli } from './fixtures/cli-runner';
+import * as path from 'node:path';
+import { CliBuild, REPO_ROOT, runCli, transpileCli } from './fixtures/cli-runner';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 describe('clawgate agents ... (CLI against a running gateway)', () => {
@@ -33,6 +34,10 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(identity.code).toBe(0);
     const bind = await cli('agents', 'bind', 'coding', '--channel', 'telegram', '--account', 'work', '--peer', 'group:dev-team');
     expect(bind.code).toBe(0);
+    // The loader's warning for a channel without an adapter here, shown once, for the binding just added.
+    expect(bind.stderr).toBe(
+      'warning: bindings[0].match.channel: no adapter for channel "telegram" in this gateway; the binding is kept but receives nothing\n',
+    );
     const agent = await waitFor(
       'identity and binding applied',
       async () => {
@@ -47,10 +52,43 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(list.stdout).toContain('coding  model=echo/default  💻 代码助手');
     expect(list.stdout).toContain('binding [0]: {"channel":"telegram","accountId":"work","peer":{"kind":"group","id":"dev-team"}}');
 
+    const json = await cli('agents', 'list', '--json');
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ configPath: gw.configPath, stateDir: gw.stateDir });
+    expect(doc.agents.find((a: { id: string }) => a.id === 'coding')).toMatchObject({
+      model: 'echo/default',
+      default: false,
+      identity: { name: '代码助手', emoji: '💻' },
+      bindings: [{ index: 0, match: { channel: 'telegram', accountId: 'work', peer: { kind: 'group', id: 'dev-team' } } }],
+    });
+
+    const unbind = await cli('agents', 'unbind', 'coding', '--channel', 'telegram', '--account', 'work', '--peer', 'group:dev-team');
+    expect(unbind.code).toBe(0);
+    expect(unbind.stdout).toMatch(/^unbound coding from .*"telegram".* \(revision [0-9a-f]{12}\)/);
+    expect(unbind.stderr).toBe('');
+    await waitFor('binding removed', async () => (await request(gw.url).get('/admin/agents/coding')).body?.bindings?.length === 0, 4000);
+
     const del = await cli('agents', 'delete', 'coding');
     expect(del.code).toBe(0);
     await waitFor('coding removed', async () => (await request(gw.url).get('/admin/agents/coding')).status === 404, 4000);
     expect(await fs.readFile(gw.configPath, 'utf8')).toContain('// kept by the CLI');
+  });
+
+  it('binds to a channel this gateway serves without a warning, and lists which config and state dir it used', async () => {
+    const bind = await cli('agents', 'bind', 'main', '--channel', 'http', '--account', 'ops');
+    expect(bind.code).toBe(0);
+    expect(bind.stderr).toBe('');
+    const list = await cli('agents', 'list', '--bindings');
+    expect(list.stdout.split('\n')[0]).toBe(`config ${gw.configPath}, state dir ${gw.stateDir}`);
+    expect(list.stdout).toContain('binding [0]: {"channel":"http","accountId":"ops"}');
+    expect((await cli('agents', 'unbind', 'main', '--channel', 'http', '--account', 'ops')).code).toBe(0);
+  });
+
+  it('prints the package version for --version', async () => {
+    const { version } = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    const run = await runCli(build.cliJs, ['--version'], { HOME: gw.dir });
+    expect(run).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
   it('adds an id starting with _ under the id the gateway and the admin API give it', async () => {
@@ -77,6 +115,17 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(missing.stderr).toContain('agent "ghost" is not defined');
     const noFields = await cli('agents', 'set-identity', 'main');
     expect(noFields.code).toBe(1);
+    const ghost = await cli('agents', 'unbind', 'ghost', '--channel', 'http');
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr).toContain('agent "ghost" is not defined');
+    const notBound = await cli('agents', 'unbind', 'main', '--channel', 'http', '--account', 'nope');
+    expect(notBound.code).toBe(1);
+    expect(notBound.stderr).toContain(
+      'agent "main" has no binding {"channel":"http","accountId":"nope"} in openclaw.json; its bindings: none',
+    );
+    const noChannel = await cli('agents', 'unbind', 'main');
+    expect(noChannel.code).not.toBe(0);
+    expect(noChannel.stderr).toContain("required option '--channel <channel>' not specified");
     expect(await fs.readFile(gw.configPath, 'utf8')).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import {
   planAddBinding,
   planDeleteAgent,
   planSetIdentity,
+  planUnbind,
   type AgentFields,
   type BindingMatchInput,
 } from '../modules/agents';
@@ -14,27 +15,6 @@ import { editConfigFile, formatConfigIssue, loadConfig, locateConfig, type EditP
 export interface LocateOptions {
   config?: string;
   stateDir?: string;
-}
-
-export async function runAgentsList(opts: LocateOptions & { bindings?: boolean }): Promise<void> {
-  const { configPath, stateDir } = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
-  const result = await loadConfig({ configPath, stateDir, env: process.env });
-  if (!result.ok) {
-    for (const e of result.errors) process.stderr.write(`error: ${formatConfigIssue(e)}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const { agents, bindings } = result.snapshot.config;
-  for (const a of agents) {
-    const identity = [a.identity.emoji, a.identity.name ?? a.name].filter(Boolean).join(' ');
-    process.stdout.write(`${a.id}${a.isDefault ? ' (default)' : ''}  model=${a.model}${identity ? `  ${identity}` : ''}\n`);
-    process.stdout.write(`  workspace: ${a.workspace}\n`);
-    if (opts.bindings) {
-      const own = bindings.filter((b) => b.agentId === a.id);
-      if (!own.length) process.stdout.write('  bindings: none\n');
-      for (const b of own) process.stdout.write(`  binding [${b.index}]: ${JSON.stringify(b.match)}\n`);
-    }
-  }
 }
 
 export function runAgentsAdd(id: string, opts: LocateOptions & { name?: string; workspace?: string; model?: string }): Promise<void> {
@@ -53,17 +33,32 @@ export function runAgentsSetIdentity(id: string, opts: LocateOptions & { name?: 
   );
 }
 
-export function runAgentsBind(id: string, opts: LocateOptions & { channel: string; account?: string; peer?: string }): Promise<void> {
+type MatchOptions = { channel: string; account?: string; peer?: string };
+
+export function runAgentsBind(id: string, opts: LocateOptions & MatchOptions): Promise<void> {
+  const match = parseMatch(opts);
+  if (typeof match === 'string') return fail(match);
+  return edit(opts, planAddBinding(id, match), `bound ${normalizeAgentId(id)} to ${JSON.stringify(match)}`);
+}
+
+export function runAgentsUnbind(id: string, opts: LocateOptions & MatchOptions): Promise<void> {
+  const match = parseMatch(opts);
+  if (typeof match === 'string') return fail(match);
+  return edit(opts, planUnbind(id, match), `unbound ${normalizeAgentId(id)} from ${JSON.stringify(match)}`);
+}
+
+/** The match given by --channel/--account/--peer, or what is wrong with it. */
+function parseMatch(opts: MatchOptions): BindingMatchInput | string {
   const match: BindingMatchInput = { channel: opts.channel, accountId: opts.account };
   if (opts.peer !== undefined) {
     const [kind, ...rest] = opts.peer.split(':');
     const peerId = rest.join(':');
     if (!['direct', 'group', 'channel'].includes(kind) || !peerId) {
-      return fail(`--peer must look like kind:id with kind direct, group or channel (got "${opts.peer}")`);
+      return `--peer must look like kind:id with kind direct, group or channel (got "${opts.peer}")`;
     }
     match.peer = { kind: kind as 'direct' | 'group' | 'channel', id: peerId };
   }
-  return edit(opts, planAddBinding(id, match), `bound ${normalizeAgentId(id)} to ${JSON.stringify(match)}`);
+  return match;
 }
 
 export function runAgentsDelete(id: string, opts: LocateOptions): Promise<void> {
@@ -83,6 +78,11 @@ async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<
       includedPaths: current.ok ? current.snapshot.includedPaths : undefined,
     });
     process.stdout.write(`${done} (revision ${result.revision}) in ${configPath}\n`);
+    // Only what this edit introduced: the loader's own wording (e.g. a channel without an adapter here).
+    const before = new Set((current.warnings ?? []).map(formatConfigIssue));
+    for (const w of result.warnings) {
+      if (!before.has(formatConfigIssue(w))) process.stderr.write(`warning: ${formatConfigIssue(w)}\n`);
+    }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     process.stderr.write(`clawgate: ${err.detail}\n`);

@@ -103,6 +103,43 @@ export function planRemoveBinding(index: number): (root: Doc) => Json5Edit[] {
   };
 }
 
+/**
+ * The inverse of planAddBinding: removes the agent's bindings whose match is exactly `match` (the same
+ * fields, `account` read as its alias accountId). Identical duplicates all go, so one unbind undoes any
+ * number of repeated binds.
+ */
+export function planUnbind(id: string, match: BindingMatchInput): (root: Doc) => Json5Edit[] {
+  return (root) => {
+    const agentId = normalizeAgentId(id);
+    const wanted = matchKey(match);
+    const bindings = Array.isArray(root.bindings) ? root.bindings : [];
+    const own = bindings.map((b, i) => ({ b: asObject(b), i })).filter(({ b }) => b && normalizeAgentId(textOf(b.agentId)) === agentId);
+    const hits = own.filter(({ b }) => matchKey(asObject(b?.match) ?? {}) === wanted).map(({ i }) => i);
+    if (hits.length) return hits.reverse().map((i) => ({ op: 'remove', path: ['bindings', i] }));
+    if (!own.length) locateAgent(root, agentId); // an unknown agent is named as such, not as "no binding"
+    const existing = own.map(({ b }) => matchKey(asObject(b?.match) ?? {}));
+    throw new AppError(
+      ErrorCode.NotFound,
+      `agent "${agentId}" has no binding ${wanted} in openclaw.json; its bindings: ${existing.length ? existing.join(', ') : 'none'}`,
+    );
+  };
+}
+
+/** A match as canonical JSON: fixed key order, `account` folded into accountId, absent fields left out. */
+function matchKey(written: object): string {
+  const match = written as Record<string, unknown>;
+  const peer = asObject(match.peer);
+  return JSON.stringify(
+    compact({
+      channel: match.channel,
+      accountId: match.accountId ?? match.account,
+      peer: peer ? { kind: peer.kind, id: peer.id } : undefined,
+      guildId: match.guildId,
+      teamId: match.teamId,
+    }),
+  );
+}
+
 /** Where an agent's entry is in the root file, matching ids after normalization. */
 export function locateAgent(root: Doc, id: string): { path: JsonPath; entry: Doc } {
   const agentId = normalizeAgentId(id);

@@ -1,4 +1,4 @@
-export { planAddAgent, planAddBinding, planDeleteAgent, planSetIdentity } from './agent-edits';
+export { planAddAgent, planAddBinding, planDeleteAgent, planSetIdentity, planUnbind } from './agent-edits';
 export type { AgentFields, BindingMatchInput } from './agent-edits';
 export { AgentsModule } from './agents.module';
 export { AgentsService } from './agents.service';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 
 export class ConfigIssueDto {
   @ApiProperty({ example: 'agents.list[2].modle' }) path!: string;
@@ -20,9 +20,10 @@ export class ConfigDocumentDto {
   document!: Record<string, unknown>;
 }
 
-export class ConfigLastErrorDto {
-  @ApiProperty({ example: '2026-11-29T10:00:00.000Z' }) at!: string;
-  @ApiProperty({ type: [ConfigIssueDto] }) errors!: ConfigIssueDto[];
+/** Shape of `ConfigStatusDto.lastError` (its schema is written inline there). */
+export interface ConfigLastErrorDto {
+  at: string;
+  errors: ConfigIssueDto[];
 }
 
 export class ConfigStatusDto {
@@ -30,7 +31,20 @@ export class ConfigStatusDto {
   @ApiProperty({ example: '2026-11-29T10:00:00.000Z' }) loadedAt!: string;
   @ApiProperty() configPath!: string;
   @ApiProperty({ type: [String], description: 'Files the config was read from (root first).' }) files!: string[];
-  @ApiProperty({ type: ConfigLastErrorDto, nullable: true, description: 'The last rejected change, cleared by the next applied one.' })
+  /*
+   * Inline rather than a $ref: in OpenAPI 3.0 `nullable` does not reach through `allOf: [$ref]` (the referenced
+   * object schema still refuses null), so a validating client would reject the usual `lastError: null`.
+   */
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: 'The last rejected change, cleared by the next applied one.',
+    properties: {
+      at: { type: 'string', example: '2026-11-29T10:00:00.000Z' },
+      errors: { type: 'array', items: { $ref: getSchemaPath(ConfigIssueDto) } },
+    },
+    required: ['at', 'errors'],
+  })
   lastError!: ConfigLastErrorDto | null;
   @ApiProperty({ type: [String], example: ['gateway.port'], description: 'Changed keys that need a restart.' })
   pendingRestart!: string[];

@@ -3,7 +3,7 @@ import JSON5 from 'json5';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { invalidConfig } from '../config-admin.service';
-import { toDottedPath } from '../pipeline/config-issue';
+import { type ConfigIssue, toDottedPath } from '../pipeline/config-issue';
 import { loadConfig } from '../pipeline/load-config';
 import { writeFileAtomic } from '../../../common/fs/atomic-write';
 import { applyJson5Edits, Json5Edit, Json5EditError } from './json5-edit';
@@ -28,6 +28,8 @@ export interface EditConfigFileInput {
 export interface EditConfigFileResult {
   text: string;
   revision: string;
+  /** The loader's warnings on the edited config (e.g. a binding to a channel this gateway has no adapter for). */
+  warnings: ConfigIssue[];
 }
 
 /**
@@ -50,7 +52,7 @@ export async function editConfigFile(input: EditConfigFileInput): Promise<EditCo
   const check = await loadConfig({ configPath: input.configPath, stateDir: input.stateDir, env: input.env, rootText: next });
   if (!check.ok) throw invalidConfig(check.errors, check.warnings);
   await writeFileAtomic(input.configPath, next);
-  return { text: next, revision: check.snapshot.revision };
+  return { text: next, revision: check.snapshot.revision, warnings: check.warnings };
 }
 
 function parseRoot(text: string): Record<string, unknown> {

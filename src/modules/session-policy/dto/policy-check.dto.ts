@@ -42,8 +42,10 @@ export class PolicyCheckQueryDto {
 export class PolicyCheckResultDto {
   @ApiProperty({ example: false }) allowed!: boolean;
 
+  // OpenAPI 3.0: `nullable` only widens `type`; an enum must list null itself or null stays invalid.
   @ApiProperty({
-    enum: ['visibility', 'policy'],
+    type: String,
+    enum: ['visibility', 'policy', null] as unknown as string[],
     nullable: true,
     example: 'policy',
     description: 'The layer that refused; null when allowed.',
