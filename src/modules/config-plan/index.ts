@@ -1,0 +1,1 @@
+export { ConfigPlanModule } from './config-plan.module';
