@@ -265,11 +265,13 @@ describe('POST /admin/config/plan (e2e)', () => {
     await request(gw.url).get('/healthz').expect(200);
   });
 
-  it('needs the operator role: a viewer is refused, an operator may plan', async () => {
+  it('needs the admin role, like validate: a viewer and an operator are refused', async () => {
     const body = { mergePatch: { tools: { agentToAgent: { enabled: false } } } };
-    const viewer = await plan(body, CI).expect(403);
-    expect(viewer.body.detail).toContain('requires the "operator" role');
-    await plan(body, OPERATOR).expect(200);
+    for (const token of [CI, OPERATOR]) {
+      const refused = await plan(body, token).expect(403);
+      expect(refused.body.detail).toContain('requires the "admin" role');
+    }
+    await plan(body, ADMIN).expect(200);
   });
 
   it('never changes the file or the revision', async () => {

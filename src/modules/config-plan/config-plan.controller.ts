@@ -12,7 +12,7 @@ export class ConfigPlanController {
   constructor(private readonly planner: ConfigPlanService) {}
 
   @Post('plan')
-  @RequiresRole('operator')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({
     summary: 'See what a config change would do, without applying it',
