@@ -10,7 +10,7 @@ const LAYERS = [
   ['agents', 'sessions', 'admin', 'health'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound'],
-  ['channels'],
+  ['channels', 'config-plan'],
   ['session-tools', 'a2a-channel'],
 ];
 

@@ -5,6 +5,7 @@ import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
 import { ChannelsModule, HttpChannelModule } from './modules/channels';
 import { ConfigModule, type GatewayOptions } from './modules/config';
+import { ConfigPlanModule } from './modules/config-plan';
 import { HealthModule } from './modules/health';
 import { MemoryModule } from './modules/memory';
 import { OutboundModule } from './modules/outbound';
@@ -35,6 +36,7 @@ export class AppModule {
         HttpChannelModule,
         A2aChannelModule,
         OutboundModule,
+        ConfigPlanModule,
       ],
     };
   }

@@ -6,6 +6,7 @@ import { runAgentsList } from './cli/agents-list-command';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
 import { packageVersion } from './cli/package-version';
+import { runConfigPlan } from './cli/config-plan-command';
 import { runSessionsExport } from './cli/sessions-commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
@@ -43,6 +44,13 @@ export function buildCli(): Command {
     .option('--state-dir <dir>', 'state directory used to resolve default paths')
     .action(runConfigValidate);
   config.command('schema').description('print the JSON Schema of openclaw.json').action(runConfigSchema);
+  config
+    .command('plan <path>')
+    .description(
+      'ask the running gateway what this file would change, applying nothing ($CLAWGATE_URL, default http://127.0.0.1:18789; $CLAWGATE_TOKEN: an admin token); exit 1 when invalid',
+    )
+    .option('--json', 'print the plan as the JSON the gateway answered')
+    .action(runConfigPlan);
 
   const agents = program
     .command('agents')

@@ -76,6 +76,7 @@ describe('admin role matrix (e2e, generated from the route table)', () => {
     const role = (method: string, path: string) => adminOperations(doc).find((op) => op.method === method && op.path === path)?.declared;
     expect(role('GET', '/admin/config')).toBe('viewer');
     expect(role('POST', '/admin/config/validate')).toBe('admin');
+    expect(role('POST', '/admin/config/plan')).toBe('admin');
     expect(role('POST', '/admin/config/reload')).toBe('operator');
     expect(role('POST', '/admin/sessions/{key}/send')).toBe('operator');
     expect(role('POST', '/admin/sessions/{key}/spawn')).toBe('operator');

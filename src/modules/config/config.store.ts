@@ -162,7 +162,7 @@ export class ConfigStore {
       const next = result.snapshot;
       this.snapshot = next;
       this.lastError = null;
-      this.pendingRestart = this.restartKeysChanged(next);
+      this.pendingRestart = this.pendingRestartFor(next);
       this.logWarnings(result.warnings);
       if (next.revision !== prev.revision) {
         this.logger.log(`config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`);
@@ -180,7 +180,8 @@ export class ConfigStore {
     return outcome;
   }
 
-  private restartKeysChanged(next: RuntimeSnapshot): string[] {
+  /** The keys whose value in `next` differs from what the listener was started with (they wait for a restart). */
+  pendingRestartFor(next: RuntimeSnapshot): string[] {
     if (!this.listener) return [];
     const now = { 'gateway.port': next.config.gateway.port, 'gateway.bind': next.config.gateway.bind };
     const then = { 'gateway.port': this.listener.port, 'gateway.bind': this.listener.bind };

@@ -1,6 +1,9 @@
 export { ConfigWatcher } from './config-watcher.service';
 export { ConfigModule } from './config.module';
 export { ConfigStore } from './config.store';
+export { ConfigIssueDto } from './dto/config-responses.dto';
+export type { ConfigIssue } from './pipeline/config-issue';
+export type { LoadResult } from './config.types';
 export type {
   A2aChannelSettings,
   A2aFilePolicy,
@@ -26,7 +29,9 @@ export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.sc
 export { buildConfigJsonSchema } from './schema/export-schema';
 export { PEER_KINDS } from './schema/routing.schema';
 export { ConfigWriter } from './writer/config-writer.service';
-export { editConfigFile } from './writer/edit-config-file';
+export { applyEditPlan, editConfigFile, parseRoot } from './writer/edit-config-file';
+export { mergePatchEdits } from './writer/merge-patch-edits';
+export { applyJson5Edits } from './writer/json5-edit';
 export type { EditPlan } from './writer/edit-config-file';
 export type { Json5Edit, JsonPath } from './writer/json5-edit';
 export { CONFIG_DEFAULTS } from './config-defaults';

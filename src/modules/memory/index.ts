@@ -1,1 +1,3 @@
 export { MemoryModule } from './memory.module';
+export { agentCollections } from './memory-collections';
+export type { MemoryCollection } from './memory-collections';

@@ -14,9 +14,13 @@ export class PolicyCheckService {
     private readonly access: SessionAccessPolicy,
   ) {}
 
-  async check(query: PolicyCheckQueryDto): Promise<PolicyCheckResultDto> {
+  check(query: PolicyCheckQueryDto): Promise<PolicyCheckResultDto> {
     // One snapshot for validation and decision, so a reload in between cannot answer for a removed agent.
-    const snapshot = this.configStore.current();
+    return this.checkIn(this.configStore.current(), query);
+  }
+
+  /** The same decision over a given snapshot (the config plan asks it of the current and the candidate config). */
+  async checkIn(snapshot: RuntimeSnapshot, query: PolicyCheckQueryDto): Promise<PolicyCheckResultDto> {
     const from = knownAgent(snapshot, query.from);
     const to = knownAgent(snapshot, query.to);
     const mainKey = snapshot.config.session.mainKey;

@@ -13,6 +13,6 @@ import { SessionAccessPolicy } from './session-access-policy.service';
   imports: [SessionsModule],
   controllers: [PolicyController],
   providers: [SessionAccessPolicy, PolicyCheckService],
-  exports: [SessionAccessPolicy],
+  exports: [SessionAccessPolicy, PolicyCheckService],
 })
 export class SessionPolicyModule {}

@@ -40,22 +40,30 @@ export interface EditConfigFileResult {
  */
 export async function editConfigFile(input: EditConfigFileInput): Promise<EditConfigFileResult> {
   const text = input.currentText ?? (await fs.readFile(input.configPath, 'utf8'));
-  const edits = typeof input.plan === 'function' ? input.plan(parseRoot(text)) : input.plan;
-  refuseIncludedSections(edits, input.includedPaths);
-  let next: string;
-  try {
-    next = applyJson5Edits(text, edits);
-  } catch (err) {
-    if (err instanceof Json5EditError) throw new AppError(ErrorCode.Conflict, err.message);
-    throw err;
-  }
+  const next = applyEditPlan(text, input.plan, input.includedPaths);
   const check = await loadConfig({ configPath: input.configPath, stateDir: input.stateDir, env: input.env, rootText: next });
   if (!check.ok) throw invalidConfig(check.errors, check.warnings);
   await writeFileAtomic(input.configPath, next);
   return { text: next, revision: check.snapshot.revision, warnings: check.warnings };
 }
 
-function parseRoot(text: string): Record<string, unknown> {
+/**
+ * The text `plan` makes of `text`, nothing written: edits under an `$include`d section are refused (409),
+ * as is a file that is not a JSON5 object. Shared by the writer and the config plan.
+ */
+export function applyEditPlan(text: string, plan: EditPlan, includedPaths?: ReadonlyMap<string, string>): string {
+  const edits = typeof plan === 'function' ? plan(parseRoot(text)) : plan;
+  refuseIncludedSections(edits, includedPaths);
+  try {
+    return applyJson5Edits(text, edits);
+  } catch (err) {
+    if (err instanceof Json5EditError) throw new AppError(ErrorCode.Conflict, err.message);
+    throw err;
+  }
+}
+
+/** The root file as written (before `$include`s are merged); 409 when it is not a JSON5 object. */
+export function parseRoot(text: string): Record<string, unknown> {
   try {
     const doc: unknown = JSON5.parse(text.replace(/^\uFEFF/, ''));
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;

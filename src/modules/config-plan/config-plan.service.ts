@@ -1,0 +1,97 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { conflict } from '../../common/errors/app-error';
+import { ConfigStore, type ConfigIssue, type RuntimeSnapshot } from '../config';
+import { PolicyCheckService } from '../session-policy';
+import { a2aImpact, type A2aImpact } from './a2a-impact';
+import { adminImpact, type AdminImpact } from './admin-impact';
+import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
+import { candidateText, type PlanCandidate } from './candidate-text';
+import { memoryImpact, type MemoryImpact } from './memory-impact';
+import { redactedDiff } from './redacted-diff';
+import { routingImpact, type RoutingImpactEntry } from './routing-impact';
+
+export interface PlanImpact {
+  routing: RoutingImpactEntry[];
+  agentToAgent: AgentToAgentImpactEntry[];
+  memory: MemoryImpact;
+  a2a: A2aImpact;
+  admin: AdminImpact;
+}
+
+export interface ConfigPlan {
+  valid: boolean;
+  /** The revision being served, which the impact compares against. */
+  revision: string;
+  /** The revision the candidate would get; null when it is invalid. */
+  candidateRevision: string | null;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  diff: string;
+  pendingRestart: string[];
+  /** Null when the candidate is invalid (there is no "after" to compare). */
+  impact: PlanImpact | null;
+}
+
+/**
+ * `POST /admin/config/plan`: what a candidate config would change, with nothing applied or written. The
+ * candidate runs through the store's own pipeline (the reload's: same config path for `$include`, same
+ * environment for `${VAR}`), and the resulting snapshot is only compared, never swapped in.
+ */
+@Injectable()
+export class ConfigPlanService {
+  constructor(
+    private readonly store: ConfigStore,
+    private readonly policy: PolicyCheckService,
+  ) {}
+
+  async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
+    const current = this.store.current();
+    const currentText = await readRoot(current.configPath);
+    const text = candidateText(candidate, currentText, current.includedPaths);
+    const result = await this.store.validateText(text);
+    const diff = redactedDiff(path.basename(current.configPath), currentText, text);
+    if (!result.ok) {
+      return {
+        valid: false,
+        revision: current.revision,
+        candidateRevision: null,
+        errors: result.errors,
+        warnings: result.warnings,
+        diff,
+        pendingRestart: [],
+        impact: null,
+      };
+    }
+    const next = result.snapshot;
+    return {
+      valid: true,
+      revision: current.revision,
+      candidateRevision: next.revision,
+      errors: [],
+      warnings: result.warnings,
+      diff,
+      pendingRestart: this.store.pendingRestartFor(next),
+      impact: await this.impact(current, next),
+    };
+  }
+
+  private async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
+    return {
+      routing: routingImpact(before.config, after.config),
+      agentToAgent: await agentToAgentImpact(before, after, (snapshot, from, to) => this.policy.checkIn(snapshot, { from, to })),
+      memory: memoryImpact(before, after),
+      a2a: a2aImpact(before.config, after.config),
+      admin: adminImpact(before.config.gateway.admin, after.config.gateway.admin),
+    };
+  }
+}
+
+async function readRoot(configPath: string): Promise<string> {
+  try {
+    return await fs.readFile(configPath, 'utf8');
+  } catch (err) {
+    throw conflict(`cannot read ${configPath} (${(err as NodeJS.ErrnoException).code}); a plan compares against the file on disk`);
+  }
+}

@@ -1,0 +1,162 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ConfigIssueDto } from '../../config';
+
+const ROUTE_TIERS = ['peer', 'guildId', 'teamId', 'accountId', 'accountId:*', 'channel', 'default'];
+
+class PlanMatchedByDto {
+  @ApiProperty({ enum: ROUTE_TIERS }) tier!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Position in bindings[]; null for the default agent.' }) bindingIndex!:
+    number | null;
+}
+
+class PlanRouteOutcomeDto {
+  @ApiProperty({ example: 'support' }) agentId!: string;
+  @ApiProperty({ type: PlanMatchedByDto }) matchedBy!: PlanMatchedByDto;
+}
+
+class PlanRoutingEntryDto {
+  @ApiProperty({
+    enum: ['binding', 'default'],
+    description: 'A message exactly matching a binding of either config, or one no binding matches.',
+  })
+  probe!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { channel: 'http', accountId: 'web', peer: { kind: 'direct', id: 'alice' } },
+    description: 'The probe message (as for /admin/routing/resolve); null for the default route.',
+  })
+  inbound!: object | null;
+  @ApiProperty({ type: PlanRouteOutcomeDto }) before!: PlanRouteOutcomeDto;
+  @ApiProperty({ type: PlanRouteOutcomeDto }) after!: PlanRouteOutcomeDto;
+  @ApiProperty({ description: 'Another agent or tier answers (a binding index that only shifted is not a change).' }) changed!: boolean;
+}
+
+class PlanPairDecisionDto {
+  @ApiProperty() allowed!: boolean;
+  @ApiProperty({ enum: ['visibility', 'policy'], nullable: true }) layer!: string | null;
+  @ApiProperty({ example: 'tools.agentToAgent.enabled is not true' }) rule!: string;
+}
+
+class PlanAgentToAgentEntryDto {
+  @ApiProperty({ example: 'main' }) from!: string;
+  @ApiProperty({ example: 'support' }) to!: string;
+  @ApiProperty({ type: PlanPairDecisionDto }) before!: PlanPairDecisionDto;
+  @ApiProperty({ type: PlanPairDecisionDto }) after!: PlanPairDecisionDto;
+}
+
+class PlanMemoryGrantDto {
+  @ApiProperty({ example: 'main', description: 'The agent that may search.' }) agent!: string;
+  @ApiProperty({ example: 'family-notes' }) collection!: string;
+  @ApiProperty({ example: '/srv/agents/family/notes' }) path!: string;
+  @ApiProperty({ example: '**/*.md' }) pattern!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'family', description: 'The agent whose workspace or sessions the directory is.' })
+  owner!: string | null;
+}
+
+class PlanMemoryImpactDto {
+  @ApiProperty({ type: [PlanMemoryGrantDto] }) grantsAdded!: PlanMemoryGrantDto[];
+  @ApiProperty({ type: [PlanMemoryGrantDto] }) grantsRemoved!: PlanMemoryGrantDto[];
+}
+
+class PlanValueChangeDto {
+  @ApiProperty({ example: 'channels.a2a.rateLimitPerMinute' }) key!: string;
+  @ApiProperty({ example: 60 }) before!: unknown;
+  @ApiProperty({ example: 30 }) after!: unknown;
+}
+
+class PlanPeerTokenDto {
+  @ApiProperty({ example: 'hermes' }) peer!: string;
+  @ApiProperty({ enum: ['token', 'outboundToken'] }) field!: string;
+  @ApiProperty({ enum: ['rotated', 'added', 'removed'], description: 'How it changed; the value is never shown.' }) change!: string;
+}
+
+class PlanExposedAgentsDto {
+  @ApiProperty({ type: [String], nullable: true, description: 'channels.a2a.exposeAgents; null = all agents.' }) before!: string[] | null;
+  @ApiProperty({ type: [String], nullable: true }) after!: string[] | null;
+  @ApiProperty({ type: [String], description: 'Agents peers can newly reach.' }) added!: string[];
+  @ApiProperty({ type: [String], description: 'Agents peers can no longer reach.' }) removed!: string[];
+}
+
+class PlanA2aImpactDto {
+  @ApiProperty({ type: [String] }) peersAdded!: string[];
+  @ApiProperty({ type: [String] }) peersRemoved!: string[];
+  @ApiProperty({ type: [PlanPeerTokenDto] }) tokensRotated!: PlanPeerTokenDto[];
+  @ApiProperty({ type: PlanExposedAgentsDto, nullable: true, description: 'Null when the reachable agents did not change.' })
+  exposedAgents!: PlanExposedAgentsDto | null;
+  @ApiProperty({ type: [PlanValueChangeDto], description: 'enabled, rate limit, timeouts, kept tasks, file limits.' })
+  limits!: PlanValueChangeDto[];
+}
+
+class PlanRoleChangeDto {
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) before!: string;
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) after!: string;
+}
+
+class PlanAdminTokenDto {
+  @ApiProperty({ example: 'ci' }) name!: string;
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) role!: string;
+}
+
+class PlanAdminTokenChangeDto {
+  @ApiProperty({ example: 'ci' }) name!: string;
+  @ApiPropertyOptional({ type: PlanRoleChangeDto }) role?: PlanRoleChangeDto;
+  @ApiPropertyOptional({ enum: ['rotated'], description: 'The token value changed (never shown).' }) token?: string;
+}
+
+class PlanRoleMappingDto {
+  @ApiProperty({ example: 'sre' }) group!: string;
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) role!: string;
+}
+
+class PlanRoleMappingChangeDto {
+  @ApiProperty({ example: 'sre' }) group!: string;
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) before!: string;
+  @ApiProperty({ enum: ['viewer', 'operator', 'admin'] }) after!: string;
+}
+
+class PlanAdminImpactDto {
+  @ApiProperty({ type: [PlanAdminTokenDto] }) tokensAdded!: PlanAdminTokenDto[];
+  @ApiProperty({ type: [PlanAdminTokenDto] }) tokensRemoved!: PlanAdminTokenDto[];
+  @ApiProperty({ type: [PlanAdminTokenChangeDto] }) tokensChanged!: PlanAdminTokenChangeDto[];
+  @ApiProperty({ type: [PlanRoleMappingDto] }) ssoRoleMappingsAdded!: PlanRoleMappingDto[];
+  @ApiProperty({ type: [PlanRoleMappingDto] }) ssoRoleMappingsRemoved!: PlanRoleMappingDto[];
+  @ApiProperty({ type: [PlanRoleMappingChangeDto] }) ssoRoleMappingsChanged!: PlanRoleMappingChangeDto[];
+  @ApiProperty({ type: [PlanValueChangeDto], description: 'Other gateway.admin.sso settings (no secrets among them).' })
+  sso!: PlanValueChangeDto[];
+}
+
+class PlanImpactDto {
+  @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
+  @ApiProperty({ type: [PlanAgentToAgentEntryDto], description: 'Only the pairs whose outcome changes.' })
+  agentToAgent!: PlanAgentToAgentEntryDto[];
+  @ApiProperty({ type: PlanMemoryImpactDto }) memory!: PlanMemoryImpactDto;
+  @ApiProperty({ type: PlanA2aImpactDto }) a2a!: PlanA2aImpactDto;
+  @ApiProperty({ type: PlanAdminImpactDto }) admin!: PlanAdminImpactDto;
+}
+
+/** Answer of `POST /admin/config/plan` (200 whether the candidate is valid or not). */
+export class ConfigPlanDto {
+  @ApiProperty({ example: true }) valid!: boolean;
+  @ApiProperty({ example: '3f9a1c2b7d10', description: 'The revision being served; the impact compares against it.' }) revision!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '8c0d41e9a2b7',
+    description: 'The revision the candidate would get; null when invalid.',
+  })
+  candidateRevision!: string | null;
+  @ApiProperty({ type: [ConfigIssueDto], description: 'Why the candidate is invalid (dotted paths), as /admin/config/validate says.' })
+  errors!: ConfigIssueDto[];
+  @ApiProperty({ type: [ConfigIssueDto] }) warnings!: ConfigIssueDto[];
+  @ApiProperty({
+    example:
+      '===================================================================\n--- openclaw.json\tcurrent\n+++ openclaw.json\tcandidate\n@@ -1,3 +1,3 @@\n...',
+    description:
+      'Unified diff of the root file as it is and as it would be written; secrets show as [redacted] / [redacted, changed]. Empty when unchanged.',
+  })
+  diff!: string;
+  @ApiProperty({ type: [String], example: ['gateway.port'], description: 'Keys that would wait for a restart.' }) pendingRestart!: string[];
+  @ApiProperty({ type: PlanImpactDto, nullable: true, description: 'Null when the candidate is invalid.' }) impact!: PlanImpactDto | null;
+}

@@ -1,0 +1,2 @@
+export { ConfigPlanModule } from './config-plan.module';
+export type { ConfigPlan, PlanImpact } from './config-plan.service';
