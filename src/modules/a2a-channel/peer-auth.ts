@@ -15,8 +15,8 @@ const peerIndex = secretIndexPerSource((peers: Peers) =>
 );
 
 /**
- * The name of the peer whose token equals `presented`, or undefined; every usable peer is
- * compared, timing-safe (see findBySecret). The matched peer is the caller's identity; nothing in the
+ * The name of the peer whose token equals `presented`, or undefined: found by the token's digest, one
+ * lookup however many peers are configured, timing-safe (see findBySecret). The matched peer is the caller's identity; nothing in the
  * request body can change it. See docs/a2a.md#peers-and-tokens.
  */
 export function authenticatePeer(peers: Peers, presented: string | undefined): string | undefined {

@@ -10,7 +10,7 @@ type TokenEntry = GatewaySettings['admin']['tokens'][number];
  */
 const tokenIndex = secretIndexPerSource((tokens: readonly TokenEntry[]) => tokens.map((entry) => ({ secret: entry.token, value: entry })));
 
-/** The configured admin token equal to `presented`, or undefined; timing-safe across all entries (see findBySecret). */
+/** The configured admin token equal to `presented`, or undefined; found by digest, timing-safe (see findBySecret). */
 export function matchAdminToken(
   tokens: readonly TokenEntry[],
   presented: string | undefined,

@@ -11,7 +11,7 @@ const accountIndex = secretIndexPerSource((accounts: HttpChannelSettings['accoun
     .map((account) => ({ secret: account.token, value: account })),
 );
 
-/** The account whose token equals `presented`, or undefined; timing-safe across all accounts (see findBySecret). */
+/** The account whose token equals `presented`, or undefined; found by digest, timing-safe (see findBySecret). */
 export function authenticateAccount(accounts: HttpChannelSettings['accounts'], presented: string | undefined): HttpAccount | undefined {
   return findBySecret(presented, accountIndex(accounts));
 }
