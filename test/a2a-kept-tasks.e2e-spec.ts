@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { KEPT_TASKS_PER_PEER_REFUSALS } from './support/kept-tasks-refusals';
 
 /**
  * `channels.a2a.keptTasksPerPeer` as a peer and an operator see it: the cap on a peer's finished tasks
@@ -54,13 +55,7 @@ describe('A2A keptTasksPerPeer (e2e)', () => {
     expect((await listed(IRIS)).total).toBe(1);
   });
 
-  it.each([
-    [0, 'must not be less than 1 (got 0)'],
-    [-1, 'must not be less than 1 (got -1)'],
-    [2.5, 'must be an integer number (got 2.5)'],
-    ['500', 'must be an integer number (got "500")'],
-    [2_000_000, 'must not be greater than 1000000 (got 2000000)'],
-  ])('refuses %j on validate, naming the key', async (value, message) => {
+  it.each(KEPT_TASKS_PER_PEER_REFUSALS)('refuses %j on validate, naming the key', async (value, message) => {
     const res = await request(gw.url)
       .post('/admin/config/validate')
       .set('Content-Type', 'application/json5')

@@ -2,6 +2,7 @@ import { A2aPeerConfig } from '../schema/channels.schema';
 import { ConfigIssue, toDottedPath } from './config-issue';
 import { RESERVED_KEY_MESSAGE, RESERVED_KEY_NAMES } from './reserved-keys';
 import { validateConfig } from './validate-config';
+import { KEPT_TASKS_PER_PEER_REFUSALS } from '../../../../test/support/kept-tasks-refusals';
 
 /** `path: message` lines, the way the CLI prints them; easier to read in a failing expectation. */
 const lines = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
@@ -118,13 +119,7 @@ describe('validateConfig', () => {
     ]);
   });
 
-  it.each([
-    [0, 'must not be less than 1 (got 0)'],
-    [-1, 'must not be less than 1 (got -1)'],
-    [2.5, 'must be an integer number (got 2.5)'],
-    ['500', 'must be an integer number (got "500")'],
-    [2_000_000, 'must not be greater than 1000000 (got 2000000)'],
-  ])('rejects channels.a2a.keptTasksPerPeer %j, naming the key', (value, message) => {
+  it.each(KEPT_TASKS_PER_PEER_REFUSALS)('rejects channels.a2a.keptTasksPerPeer %j, naming the key', (value, message) => {
     expect(errorsOf({ channels: { a2a: { keptTasksPerPeer: value } } })).toEqual([`channels.a2a.keptTasksPerPeer: ${message}`]);
   });
 
