@@ -19,7 +19,7 @@ import { A2aTask, toListedTask, toWireTask, WireTask } from './task-model';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 import { outcomeOf, statusMessage, withStatus } from './task-outcome';
 import { TaskWaiters } from './task-waiters';
-import { DeferredTaskRows } from './unwritten-tasks';
+import { DeferredTaskRows } from './deferred-task-rows';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
