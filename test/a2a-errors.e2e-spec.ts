@@ -1,7 +1,6 @@
 import * as http from 'node:http';
 import request from 'supertest';
 import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
-import { unsupportedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
@@ -62,7 +61,7 @@ describe('A2A endpoint error paths (e2e)', () => {
       'batch exceeds the 30 request limit',
     ],
     ['an unknown method → -32601', () => post(rpc('tasks/frobnicate', {})), 200, -32601, 'Method not found'],
-    ['an unsupported A2A method (SendStreamingMessage) → -32004', () => post(rpc('SendStreamingMessage', {})), 200, -32004],
+    ['SendStreamingMessage without a message → -32602 before any stream opens', () => post(rpc('SendStreamingMessage', {})), 200, -32602],
     ['CancelTask of an unknown id → -32001', () => post(rpc('CancelTask', { id: 'no-such-task' })), 200, -32001, 'Task not found'],
     ["CancelTask of another peer's task → -32001", () => post(rpc('CancelTask', { id: irisTaskId })), 200, -32001, 'Task not found'],
     [
@@ -167,11 +166,15 @@ describe('A2A endpoint error paths (e2e)', () => {
     expect(json(await post(rpc('GetTask', { id: irisTaskId }), IRIS)).result.id).toBe(irisTaskId);
   });
 
-  it('every unsupported A2A 1.0 method (and 0.3 alias) answers -32004, never a fake success', async () => {
-    const methods = unsupportedA2aMethods();
-    const res = json(await post(methods.map((m, i) => rpc(m, { id: 'x' }, i))));
-    expect(res).toHaveLength(methods.length);
-    for (const entry of res) expect(entry.error.code).toBe(-32004);
+  it('a streaming method (1.0 or 0.3) inside a batch answers -32004 saying why; the other entries are answered', async () => {
+    const methods = ['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe'];
+    const res = json(await post([...methods.map((m, i) => rpc(m, { id: 'x' }, i)), rpc('GetTask', { id: 'x' }, 'get')]));
+    expect(res).toHaveLength(methods.length + 1);
+    for (const entry of res.slice(0, methods.length)) {
+      expect(entry.error.code).toBe(-32004);
+      expect(entry.error.message).toBe(A2A_MESSAGES.streamNotBatched);
+    }
+    expect(res[methods.length]).toMatchObject({ id: 'get', error: { code: -32001 } });
   });
 
   it('a slash command becomes a REJECTED task with the exact status message', async () => {

@@ -88,11 +88,11 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
     ['HTTP+JSON: a wrong HTTP method → 405', () => rest('PUT', '/tasks/x'), 405, 'UNIMPLEMENTED', null],
     ['HTTP+JSON: an unknown query parameter → 400', () => rest('GET', '/tasks?limit=5'), 400, 'INVALID_ARGUMENT', null],
     [
-      'HTTP+JSON: message:stream → 400',
-      () => rest('POST', '/message:stream', userMessage('hi')),
-      400,
-      'FAILED_PRECONDITION',
-      'UNSUPPORTED_OPERATION',
+      'HTTP+JSON: subscribe to an unknown task → 404',
+      () => rest('POST', '/tasks/no-such-task:subscribe'),
+      404,
+      'NOT_FOUND',
+      'TASK_NOT_FOUND',
     ],
     [
       'HTTP+JSON: cancel of an unknown id → 404',

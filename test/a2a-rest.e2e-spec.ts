@@ -158,15 +158,20 @@ describe('A2A HTTP+JSON binding (e2e)', () => {
     expectError(await rest('post', `/tasks/${started.id}:cancel`, SLOW, '[1]'), 400, 'INVALID_ARGUMENT');
   });
 
-  it.each<[string, 'get' | 'post' | 'delete', string]>([
-    ['message:stream', 'post', '/message:stream'],
-    ['tasks/{id}:subscribe (GET, as a2a.proto)', 'get', '/tasks/x:subscribe'],
-    ['tasks/{id}:subscribe (POST, as the specification text)', 'post', '/tasks/x:subscribe'],
-  ])('%s is 400 UNSUPPORTED_OPERATION (no streaming), as over JSON-RPC', async (_name, method, path) => {
-    const body = method === 'post' ? userMessage('stream?') : undefined;
-    expect(expectError(await rest(method, path, HERMES, body), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION').message).toMatch(
-      /^Unsupported operation \w+: /,
-    );
+  it.each<[string, 'get' | 'post', string, number, string, string]>([
+    ['message:stream without a message', 'post', '/message:stream', 400, 'INVALID_ARGUMENT', ''],
+    ['tasks/{id}:subscribe (GET, as a2a.proto) of an unknown task', 'get', '/tasks/x:subscribe', 404, 'NOT_FOUND', 'TASK_NOT_FOUND'],
+    [
+      'tasks/{id}:subscribe (POST, as the specification text) of an unknown task',
+      'post',
+      '/tasks/x:subscribe',
+      404,
+      'NOT_FOUND',
+      'TASK_NOT_FOUND',
+    ],
+  ])('%s is answered with the JSON error before any stream opens', async (_name, method, path, http, status, reason) => {
+    const body = method === 'post' ? {} : undefined;
+    expectError(await rest(method, path, HERMES, body), http, status, reason);
   });
 
   it.each<['get' | 'post' | 'delete', string]>([

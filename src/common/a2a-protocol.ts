@@ -9,6 +9,8 @@ export const A2A_PROTOCOL_VERSION = '1.0';
 /** JSON-RPC method names of A2A 1.0 and their A2A 0.3 aliases, for the operations this gateway implements. */
 export const A2A_METHODS = {
   sendMessage: 'SendMessage',
+  sendStreamingMessage: 'SendStreamingMessage',
+  subscribeToTask: 'SubscribeToTask',
   getTask: 'GetTask',
   cancelTask: 'CancelTask',
   listTasks: 'ListTasks',
@@ -17,6 +19,8 @@ export const A2A_METHODS = {
 
 export const A2A_LEGACY_METHODS = {
   sendMessage: 'message/send',
+  sendStreamingMessage: 'message/stream',
+  subscribeToTask: 'tasks/resubscribe',
   getTask: 'tasks/get',
   cancelTask: 'tasks/cancel',
   listTasks: 'tasks/list',

@@ -19,6 +19,8 @@ import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { RequestInputTool } from './request-input.tool';
 import { configuredRetention } from './task-retention';
 import { TASK_STORE } from './task-store.port';
+import { A2aTaskStreams } from './a2a-task-streams.service';
+import { TaskEventBus } from './task-event-bus';
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
@@ -32,14 +34,17 @@ import { TASK_STORE } from './task-store.port';
   providers: [
     { provide: A2A_CLOCK, useClass: SystemClock },
     { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
+    TaskEventBus,
     {
       provide: TASK_STORE,
-      useFactory: (options: GatewayOptions, config: ConfigStore) =>
-        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config)),
-      inject: [GATEWAY_OPTIONS, ConfigStore],
+      // Every committed task event reaches the streams of its task through the bus.
+      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus) =>
+        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), bus.publish),
+      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus],
     },
     A2aAttachments,
     A2aTaskService,
+    A2aTaskStreams,
     ExtendedAgentCardService,
     RequestInputTool,
     A2aOperations,

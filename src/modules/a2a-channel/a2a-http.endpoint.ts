@@ -12,6 +12,8 @@ import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
 import { readLimitedBody } from './request-body';
 import { cardOrigin } from './request-origin';
 import { readRequestVersion, requestedA2aVersion } from './a2a-version';
+import { answerWithStream } from './a2a-sse';
+import { lastEventIdOf } from './last-event-id';
 
 /** Paths of the JSON-RPC endpoint relative to the `/a2a` mount. */
 const RPC_PATHS = new Set(['/v1', '/v1/']);
@@ -81,7 +83,17 @@ export class A2aHttpEndpoint {
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
     const caller = { peer, origin: () => cardOrigin(config, req) };
-    const out = maskSecrets(await this.rpc.handle(caller, body.bytes, readRequestVersion(requestedA2aVersion(req))));
+    const answer = await this.rpc.handle(caller, body.bytes, readRequestVersion(requestedA2aVersion(req)), lastEventIdOf(req));
+    if (typeof answer !== 'string') {
+      if (res.destroyed || res.headersSent) return answer.result.stream.close();
+      const { id } = answer;
+      const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+      return answerWithStream(res, answer.result, {
+        item: (json) => `${prefix}${json}}`,
+        error: (error) => ({ data: answer.error(error) }),
+      });
+    }
+    const out = maskSecrets(answer);
     if (res.destroyed || res.headersSent) return;
     if (!out) {
       res.writeHead(200, { 'Content-Length': '0' });

@@ -22,6 +22,10 @@ export function requestTooLargeMessage(limit: number): string {
 }
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_BATCH_ENTRIES = 30;
+/** How far (bytes queued, unsent) a streaming client may fall behind before its stream is closed with an error. */
+export const MAX_STREAM_BACKLOG_BYTES = 1024 * 1024;
+/** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
+export const STREAM_HEARTBEAT_MS = 15_000;
 /** Deepest nesting of one request's params: recursive code (JSON.stringify of a data part) must not overflow. */
 export const MAX_PARAMS_DEPTH = 64;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -61,6 +65,9 @@ export const A2A_MESSAGES = {
   notWaitingForInput: 'Task is not waiting for input (TASK_STATE_INPUT_REQUIRED): omit taskId and reuse contextId',
   contextMismatch: "message.contextId is not the task's contextId",
   taskNotFound: 'Task not found',
+  subscribeToFinished: 'Task is already over: GetTask reads its outcome (a stream that was cut resumes with Last-Event-ID)',
+  streamNotBatched: 'streaming methods answer with an event stream and cannot be part of a batch or a notification',
+  streamFellBehind: 'the stream fell behind (the client reads too slowly) and was closed; resume with Last-Event-ID',
   taskNotCancelable: 'Task cannot be canceled: it is already over',
   cancelUnsupported: 'this task is not running in this gateway process, so it cannot be stopped from here',
   canceledByPeer: 'Task canceled by the peer',

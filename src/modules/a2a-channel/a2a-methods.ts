@@ -3,12 +3,22 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
-export type A2aOperation = 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks' | 'getExtendedAgentCard';
+export type A2aOperation =
+  'sendMessage' | 'sendStreamingMessage' | 'subscribeToTask' | 'getTask' | 'cancelTask' | 'listTasks' | 'getExtendedAgentCard';
+
+/** The operations answered with a stream of events (SSE) rather than one result. */
+export function isStreamingOperation(operation: A2aOperation): boolean {
+  return operation === 'sendStreamingMessage' || operation === 'subscribeToTask';
+}
 
 /** A2A 1.0 names and their A2A 0.3 aliases. A Map, so names like `constructor` never hit a prototype. */
 const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_METHODS.sendMessage, 'sendMessage'],
   [A2A_LEGACY_METHODS.sendMessage, 'sendMessage'],
+  [A2A_METHODS.sendStreamingMessage, 'sendStreamingMessage'],
+  [A2A_LEGACY_METHODS.sendStreamingMessage, 'sendStreamingMessage'],
+  [A2A_METHODS.subscribeToTask, 'subscribeToTask'],
+  [A2A_LEGACY_METHODS.subscribeToTask, 'subscribeToTask'],
   [A2A_METHODS.getTask, 'getTask'],
   [A2A_LEGACY_METHODS.getTask, 'getTask'],
   [A2A_METHODS.cancelTask, 'cancelTask'],
@@ -17,19 +27,6 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_LEGACY_METHODS.listTasks, 'listTasks'],
   [A2A_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
   [A2A_LEGACY_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
-]);
-
-/**
- * Every other A2A method (1.0 names and 0.3 aliases), each with the reason it is refused. Answering these
- * with -32004 instead of -32601 tells a peer the method exists but this gateway does not offer it; none of
- * them is ever acknowledged with a fake success.
- */
-const NO_STREAMING = 'this agent does not stream; use SendMessage and poll GetTask';
-const UNSUPPORTED = new Map<string, string>([
-  ['SendStreamingMessage', NO_STREAMING],
-  ['message/stream', NO_STREAMING],
-  ['SubscribeToTask', NO_STREAMING],
-  ['tasks/resubscribe', NO_STREAMING],
 ]);
 
 /**
@@ -49,10 +46,7 @@ const PUSH_METHODS = new Set([
   'tasks/pushNotificationConfig/delete',
 ]);
 
-/**
- * The operation behind a method name; throws -32003 for the push-notification methods, -32004 for the other
- * unimplemented A2A methods and -32601 for anything else.
- */
+/** The operation behind a method name; throws -32003 for the push-notification methods and -32601 for anything else. */
 export function resolveA2aMethod(method: string): A2aOperation {
   const operation = IMPLEMENTED.get(method);
   if (operation) return operation;
@@ -62,14 +56,7 @@ export function resolveA2aMethod(method: string): A2aOperation {
       'Push notifications are not supported: this agent does not send them; poll GetTask',
     );
   }
-  const reason = UNSUPPORTED.get(method);
-  if (reason !== undefined) throw new AppError(ErrorCode.UnsupportedOperation, `Unsupported operation ${method}: ${reason}`);
   throw new AppError(ErrorCode.MethodNotFound, 'Method not found');
-}
-
-/** Method names answered with -32004 (for docs and tests). */
-export function unsupportedA2aMethods(): string[] {
-  return [...UNSUPPORTED.keys()];
 }
 
 /** Method names answered with -32003 (for docs and tests). */

@@ -5,9 +5,11 @@ import { jsonDepthExceeds } from '../../common/json-depth';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
-import { type A2aOperation, resolveA2aMethod } from './a2a-methods';
+import { type A2aOperation, isStreamingOperation, resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
+import { A2aTaskStreams } from './a2a-task-streams.service';
 import { wireCodec } from './a2a-wire-codec';
+import type { StreamItem, TaskEventStream } from './task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { invalidParams } from './json-rpc';
 import { RATE_LIMITER, RateLimiter } from './rate-limiter';
@@ -18,8 +20,18 @@ export interface A2aCaller {
   origin: () => string;
 }
 
-/** What one A2A call came to: its result (in the call's version), or the error to answer with (never anything internal). */
-export type A2aCallOutcome = { ok: true; result: unknown } | { ok: false; error: AppError };
+/** A streaming call's answer: the task's events, each rendered as the call's version has its result. */
+export interface A2aStreamResult {
+  stream: TaskEventStream;
+  /** The item's result JSON in the call's version (1.0: the stored StreamResponse as it is). */
+  render(item: StreamItem): string;
+}
+
+/**
+ * What one A2A call came to: its result (in the call's version), its stream (SendStreamingMessage, SubscribeToTask),
+ * or the error to answer with (never anything internal).
+ */
+export type A2aCallOutcome = { ok: true; result: unknown } | { ok: true; stream: A2aStreamResult } | { ok: false; error: AppError };
 
 export interface A2aCallOptions {
   /** A call that is answered (not a JSON-RPC notification): SendMessage then blocks for the reply. */
@@ -37,6 +49,10 @@ export interface A2aCallOptions {
    * the version and method checks, exactly where a JSON-RPC caller's params errors come.
    */
   params: () => unknown;
+  /** The binding can answer this call with an event stream (a single JSON-RPC call, an SSE route); else streaming is refused. */
+  stream?: boolean;
+  /** The request's `Last-Event-ID` (a client resuming a stream). */
+  lastEventId?: string;
 }
 
 /**
@@ -57,6 +73,7 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
+    @Inject(A2aTaskStreams) private readonly streams: Pick<A2aTaskStreams, 'sendStreamingMessage' | 'subscribeToTask'>,
   ) {}
 
   onModuleInit(): void {
@@ -88,6 +105,11 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
       const params = options.params();
       if (jsonDepthExceeds(params, MAX_PARAMS_DEPTH)) throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
       const codec = wireCodec(options.wire);
+      if (isStreamingOperation(operation)) {
+        if (!options.stream) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.streamNotBatched);
+        const stream = await this.openStream(operation, caller, codec.params(operation, params), options.lastEventId);
+        return { ok: true, stream: { stream, render: (item) => codec.streamItem(item.body, item.closes) } };
+      }
       const result = await this.run(operation, caller, codec.params(operation, params), options.wait);
       return { ok: true, result: codec.result(operation, result) };
     } catch (err) {
@@ -96,6 +118,16 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
       this.logger.error(`A2A ${method} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
       return { ok: false, error: new AppError(ErrorCode.Internal, A2A_MESSAGES.internal) };
     }
+  }
+
+  private openStream(
+    operation: A2aOperation,
+    caller: A2aCaller,
+    params: unknown,
+    lastEventId: string | undefined,
+  ): Promise<TaskEventStream> {
+    if (operation === 'sendStreamingMessage') return this.streams.sendStreamingMessage(caller.peer, params);
+    return this.streams.subscribeToTask(caller.peer, params, lastEventId);
   }
 
   private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, wait: boolean): Promise<unknown> {
@@ -111,6 +143,9 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
         return this.tasks.listTasks(peer, params);
       case 'getExtendedAgentCard':
         return this.cards.extendedCard(peer, caller.origin(), params);
+      case 'sendStreamingMessage':
+      case 'subscribeToTask':
+        throw new Error(`${operation} is answered with a stream (openStream)`);
       default: {
         const unknown: never = operation;
         throw new Error(`no handler for A2A operation ${String(unknown)}`);

@@ -14,6 +14,8 @@ import { cardOrigin } from './request-origin';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';
 import { matchRestRoute } from './rest-routes';
+import { answerWithStream } from './a2a-sse';
+import { lastEventIdOf } from './last-event-id';
 
 /** The media type the specification gives the binding's requests and responses (application/json is accepted too). */
 export const A2A_JSON_CONTENT_TYPE = 'application/a2a+json';
@@ -103,7 +105,17 @@ export class A2aRestEndpoint {
       wire: '1.0',
       versionError: readRequestVersion(requestedA2aVersion(req), REST_A2A_VERSIONS).problem,
       params: () => restCallParams(route, vars, query, parsed),
+      stream: true,
+      lastEventId: lastEventIdOf(req),
     });
+    if (outcome.ok && 'stream' in outcome) {
+      if (res.destroyed || res.headersSent) return outcome.stream.stream.close();
+      // Events carry the StreamResponse as it is; an error that ends the stream is an `error` event with the binding's body.
+      return answerWithStream(res, outcome.stream, {
+        item: (json) => json,
+        error: (error) => ({ event: 'error', data: JSON.stringify(restErrorOf(error).body) }),
+      });
+    }
     if (res.destroyed || res.headersSent) return;
     if (!outcome.ok) return sendError(res, outcome.error);
     const text = maskSecrets(JSON.stringify(outcome.result));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES } from './a2a-limits';
-import { type A2aCaller, A2aOperations } from './a2a-operations.service';
+import { AppError } from '../../common/errors/app-error';
+import { type A2aCaller, A2aOperations, type A2aStreamResult } from './a2a-operations.service';
 import { type RequestVersion, wireVersionOf } from './a2a-version';
 import { wireCodec } from './a2a-wire-codec';
 import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';
@@ -10,6 +11,13 @@ const INVALID_REQUEST = { code: RPC_CODES.invalidRequest, message: 'Invalid Requ
 const RATE_LIMITED = { code: RPC_CODES.serverError, message: A2A_MESSAGES.rateLimited };
 const TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.responseTooLarge };
 const BATCH_TOO_LARGE = { code: RPC_CODES.serverError, message: A2A_MESSAGES.batchTooLarge };
+
+/** A single call answered with a stream: its events, and how an error that ends it early is framed (a JSON-RPC error response). */
+export interface RpcStreamAnswer {
+  id: JsonRpcId;
+  result: A2aStreamResult;
+  error(error: AppError): string;
+}
 
 /**
  * JSON-RPC 2.0 processing of one authenticated request body: parsing, batches, per-peer rate limiting (a slot
@@ -24,9 +32,10 @@ export class A2aRpcService {
   /**
    * `version`: what the request declared (`A2A-Version`); each call is answered in that version, or, without
    * one, in the version its method name belongs to. A declared version this endpoint does not speak is the
-   * answer to every call.
+   * answer to every call. A single streaming call (SendStreamingMessage, SubscribeToTask) is answered with its
+   * stream; `lastEventId` is the request's `Last-Event-ID`.
    */
-  async handle(caller: A2aCaller, body: Buffer, version: RequestVersion = {}): Promise<string> {
+  async handle(caller: A2aCaller, body: Buffer, version: RequestVersion = {}, lastEventId?: string): Promise<string | RpcStreamAnswer> {
     // Every entry counts, valid or not, so garbage cannot be sent for free.
     const admit = () => this.operations.admit(caller.peer);
     let payload: unknown;
@@ -37,25 +46,32 @@ export class A2aRpcService {
     }
     if (!Array.isArray(payload)) {
       if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(caller, parseEntry(payload), admit(), version);
-      return response ? serialize(response) : '';
+      const response = await this.process(caller, parseEntry(payload), admit(), version, { single: true, lastEventId });
+      if (!response) return '';
+      return isStreamAnswer(response) ? response : serialize(response);
     }
     if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
     // Refused whole and before any entry runs, even with rate limiting off.
     if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
     // Slots are taken in entry order before anything runs; the entries then run concurrently.
     const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
-    const responses = await Promise.all(admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, version)));
-    return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined));
+    const responses = await Promise.all(
+      admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, version, { single: false })),
+    );
+    return serializeBatch(responses.filter((r): r is JsonRpcResponse => r !== undefined && !isStreamAnswer(r)));
   }
 
-  /** One entry's response, or undefined for a notification (which is never answered, whatever happens). */
+  /**
+   * One entry's response, or undefined for a notification (which is never answered, whatever happens). Only a
+   * single call (`single`, not a notification) may be answered with a stream.
+   */
   private async process(
     caller: A2aCaller,
     entry: ParsedEntry,
     allowed: boolean,
     version: RequestVersion,
-  ): Promise<JsonRpcResponse | undefined> {
+    request: { single: boolean; lastEventId?: string },
+  ): Promise<JsonRpcResponse | RpcStreamAnswer | undefined> {
     const id: JsonRpcId = entry.kind === 'notification' ? null : entry.id;
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
@@ -66,10 +82,22 @@ export class A2aRpcService {
       wire: wire.version,
       versionError: version.problem,
       params: () => entry.params,
+      stream: request.single && call,
+      lastEventId: request.lastEventId,
     });
-    if (!call) return undefined;
-    return outcome.ok ? resultResponse(id, outcome.result) : errorResponse(id, wire.error(jsonRpcErrorOf(outcome.error)));
+    if (!call) {
+      if (outcome.ok && 'stream' in outcome) outcome.stream.stream.close();
+      return undefined;
+    }
+    const errorOf = (error: AppError) => errorResponse(id, wire.error(jsonRpcErrorOf(error)));
+    if (!outcome.ok) return errorOf(outcome.error);
+    if ('stream' in outcome) return { id, result: outcome.stream, error: (error) => JSON.stringify(errorOf(error)) };
+    return resultResponse(id, outcome.result);
   }
+}
+
+function isStreamAnswer(response: JsonRpcResponse | RpcStreamAnswer): response is RpcStreamAnswer {
+  return typeof (response as RpcStreamAnswer).error === 'function';
 }
 
 /** UTF-8 size, or a bound below the cap: a UTF-16 unit is at most 3 bytes, so most responses skip the exact count. */

@@ -36,6 +36,8 @@ async function setup() {
       if (closed) throw new Error('the A2A task store is closed');
       return undefined;
     },
+    appendArtifact: async () => false,
+    eventsAfter: async () => [],
     list: async () => [...rows.values()],
     page: async () => ({ tasks: [...rows.values()], total: rows.size }),
     failUnsettled: async () => 0,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { timeOrderedId } from '../../common/ids';
 import { ConfigStore } from '../config';
 import { RoutingService } from '../routing';
@@ -12,7 +12,7 @@ import { isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
-import { parseCancelTaskParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
+import { parseTaskIdParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
 import { decodePageToken, encodePageToken } from './task-page-token';
 import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
 import { A2aTask, toListedTask, toWireTask, WireTask } from './task-model';
@@ -20,9 +20,24 @@ import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 import { outcomeOf, statusMessage, withStatus } from './task-outcome';
 import { TaskWaiters } from './task-waiters';
 import { DeferredTaskRows } from './deferred-task-rows';
+import { StreamedReply } from './streamed-reply';
+import { TaskEventBus } from './task-event-bus';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
+
+/** How a SendMessage is answered: `wait` (blocking unless the message says otherwise), or `stream` (its events). */
+export interface AcceptOptions {
+  wait: boolean;
+  /** The caller streams the task's events: the row is written at once and the reply is recorded chunk by chunk. */
+  stream?: boolean;
+}
+
+/** An accepted message's task, and how much of its history the caller asked to see. */
+export interface Accepted {
+  task: A2aTask;
+  historyLength?: number;
+}
 
 export interface ListTasksResult {
   tasks: Array<ReturnType<typeof toListedTask>>;
@@ -54,6 +69,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly canceled = new Map<string, string>();
   /** A blocking SendMessage's task row is written when it settles (or once it has run for a while). */
   private readonly rows: DeferredTaskRows;
+  /** The replies of streamed tasks whose run is in flight, written as artifact chunks. */
+  private readonly replies = new Map<string, StreamedReply>();
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -65,6 +82,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
     private readonly attachments: A2aAttachments,
+    // Optional so the lifecycle can run without streams (unit specs); the module always provides it.
+    @Optional() private readonly events?: TaskEventBus,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -94,6 +113,12 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * otherwise the caller waits up to replyTimeoutMs unless the request asked to return immediately.
    */
   async sendMessage(peer: string, params: unknown, options: { wait: boolean }): Promise<{ task: WireTask }> {
+    const { task, historyLength } = await this.accept(peer, params, options);
+    return { task: toWireTask(task, historyLength) };
+  }
+
+  /** SendMessage and SendStreamingMessage: the task the message created (or answered), as the caller is to see it first. */
+  async accept(peer: string, params: unknown, options: AcceptOptions): Promise<Accepted> {
     const snapshot = this.config.current();
     const input = parseSendMessageParams(params, snapshot.config.channels.a2a.files);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
@@ -110,7 +135,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       createdAt: now,
       updatedAt: now,
     };
-    const wire = (task: A2aTask) => ({ task: toWireTask(task, input.historyLength) });
+    const wire = (task: A2aTask): Accepted => ({ task, historyLength: input.historyLength });
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
     if ('refused' in route) return wire(await this.insertRejected(base, A2A_MESSAGES.noExposedAgent));
@@ -125,6 +150,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
 
     // SUBMITTED lasts only until the run is queued, and no peer can observe it.
+    const reply = options.stream ? new StreamedReply((chunk) => this.store.appendArtifact(routed.id, chunk)) : undefined;
     let handle: RunHandle;
     try {
       handle = this.runner.startRun({
@@ -144,6 +170,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
         },
         // Only a run of an A2A task has someone to ask: the peer, through the task.
         perRunTools: [BUILT_IN_TOOLS.requestInput],
+        ...(reply ? { onReplyDelta: reply.delta } : {}),
       });
     } catch (err) {
       this.logger.error(`A2A task ${routed.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
@@ -152,7 +179,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       return wire(failed);
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
-    const blocking = options.wait && !input.returnImmediately;
+    const blocking = options.wait && !input.returnImmediately && !options.stream;
     // A caller that waits is told nothing before the task settles: its row is written once, then.
     if (blocking) this.rows.defer(working);
     const inserted = blocking ? Promise.resolve() : this.store.insert(working);
@@ -171,7 +198,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
       throw err;
     }
-    // Attached only now, so the settle write always lands after the WORKING one.
+    // Attached only now, so the settle write always lands after the WORKING one; chunks too.
+    if (reply) this.replies.set(working.id, reply);
+    reply?.open();
     this.settleWhenDone(working.id, handle);
     // A shutdown that began while the write was pending has already released its waiters: do not become a new one.
     if (!blocking) return wire(working);
@@ -218,11 +247,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * is -32001, a contextId other than the task's -32602, a task that is over or not waiting for input -32004.
    * The waiting run continues with the text; the caller then waits as for a new task.
    */
-  private async answerInput(
-    peer: string,
-    input: SendMessageInput & { taskId: string },
-    options: { wait: boolean },
-  ): Promise<{ task: WireTask }> {
+  private async answerInput(peer: string, input: SendMessageInput & { taskId: string }, options: AcceptOptions): Promise<Accepted> {
     const task = await this.ownTask(peer, input.taskId);
     const refuse = (code: ErrorCode, message: string) => new AppError(code, message, [{ taskId: task.id }]);
     if (input.contextId !== undefined && input.contextId !== task.contextId)
@@ -238,9 +263,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const working = await this.store.transition(task.id, { state: 'TASK_STATE_WORKING', peerMessage }, this.clock.now());
     // Delivered after the WORKING write, so the run's next state change always lands after it.
     deliver(answer);
-    const wire = (t: A2aTask) => ({ task: toWireTask(t, input.historyLength) });
+    const wire = (t: A2aTask): Accepted => ({ task: t, historyLength: input.historyLength });
     if (!working) return wire((await this.store.get(task.id)) ?? task);
-    if (!options.wait || input.returnImmediately || this.closing) return wire(working);
+    if (!options.wait || options.stream || input.returnImmediately || this.closing) return wire(working);
     return wire(await this.waitSettled(working, this.config.current().config.channels.a2a.replyTimeoutMs));
   }
 
@@ -259,7 +284,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * an outbound task at a peer), and the run — so the task — ends only once that has stopped too.
    */
   async cancelTask(peer: string, params: unknown): Promise<WireTask> {
-    const { id } = parseCancelTaskParams(params);
+    const { id } = parseTaskIdParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     return toWireTask(await this.cancel(await this.ownTask(peer, id), A2A_MESSAGES.canceledByPeer));
   }
@@ -311,7 +336,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */
-  private async ownTask(peer: string, id: string): Promise<A2aTask> {
+  async ownTask(peer: string, id: string): Promise<A2aTask> {
     const task = await this.rows.get(id);
     if (!task || task.peer !== peer) throw new AppError(ErrorCode.TaskNotFound, A2A_MESSAGES.taskNotFound, [{ taskId: id }]);
     return task;
@@ -342,6 +367,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     }
     await this.runner.shutdown();
     await Promise.allSettled([...this.settling]);
+    // The last events are published; whoever still streams is told the gateway is going away.
+    this.events?.endAll();
     await this.store.close();
   }
 
@@ -361,6 +388,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
         this.canceled.delete(taskId);
         this.runTasks.delete(run.runId);
         this.inputs.forget(taskId);
+        this.replies.delete(taskId);
       });
     this.settling.add(settling);
     this.settlingByTask.set(taskId, settling);
@@ -371,7 +399,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Canceled through A2A, or its run canceled by other means (the operator's run cancel); a shutdown's abort is a failure.
     const canceledWhy =
       run.status === 'aborted' ? (this.canceled.get(taskId) ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
-    const outcome = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
+    const decided = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
+    // A streamed reply closes its artifact as chunks first; the transition then records the state alone.
+    const outcome = (await this.replies.get(taskId)?.finish(decided)) ?? decided;
     const updated = await this.rows.settle(taskId, outcome, this.clock.now());
     if (updated) return this.waiters.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);

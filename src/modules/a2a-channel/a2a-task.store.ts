@@ -8,8 +8,9 @@ import { GroupCommit } from '../../common/storage/group-commit';
 import { keysetPage, sqlFilter, type SqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { A2aTask, historyMessageOf, TaskTransition } from './task-model';
+import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, TaskEvent } from './task-events';
 import { taskPageSql } from './task-page-query';
-import { COLUMNS, fromRow, migrateSchema, prepareStatements, SCHEMA, StatementName, TaskRow, toRow } from './task-rows';
+import { fromRow, migrateSchema, prepareStatements, READ_COLUMNS, SCHEMA, StatementName, TaskEventRow, TaskRow, toRow } from './task-rows';
 import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** Where the store lives inside the state dir. */
@@ -21,6 +22,9 @@ interface Connection {
   db: SqliteDatabase;
   statements: Record<StatementName, SqliteStatement>;
 }
+
+/** Told about every task event once its commit is on disk, in commit order (the live half of a stream). */
+export type TaskEventSink = (events: readonly TaskEvent[]) => void;
 
 /**
  * The durable TaskStore: one SQLite file in WAL mode. A write's promise settles after its commit, so a killed
@@ -62,6 +66,7 @@ export class A2aTaskStore implements TaskStore {
   constructor(
     private readonly file: string,
     private readonly retention: RetentionPolicy,
+    private readonly onEvents: TaskEventSink = () => undefined,
   ) {}
 
   insert(task: A2aTask): Promise<void> {
@@ -78,11 +83,35 @@ export class A2aTaskStore implements TaskStore {
   }
 
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
-    return this.write((c) => {
-      const row = this.applyTransition(c, id, change, at);
+    return this.write((c, events) => {
+      const row = this.applyTransition(c, id, change, at, events);
       if (row && isTerminalState(change.state)) this.addTerminal(c, row.peer, 1);
       return row && fromRow(row);
     });
+  }
+
+  appendArtifact(id: string, chunk: ArtifactChunk): Promise<boolean> {
+    return this.write((c, events) => {
+      const row = c.statements.appendArtifact.get({
+        id,
+        artifact_id: chunk.artifactId,
+        text: chunk.text,
+        append: chunk.append ? 1 : 0,
+      }) as { seq: number; events: number; context_id: string } | undefined;
+      if (!row) return false;
+      this.record(c, events, row.seq, {
+        taskId: id,
+        n: row.events,
+        body: artifactUpdateBody({ id, contextId: row.context_id }, chunk),
+        closes: false,
+      });
+      return true;
+    });
+  }
+
+  async eventsAfter(id: string, after: number): Promise<TaskEvent[]> {
+    const rows = (this.connection(false)?.statements.eventsAfter.all(id, after) ?? []) as TaskEventRow[];
+    return rows.map((row) => ({ taskId: id, n: row.n, body: row.body, closes: row.closes === 1 }));
   }
 
   async list(filter: TaskListFilter): Promise<A2aTask[]> {
@@ -93,7 +122,7 @@ export class A2aTaskStore implements TaskStore {
       filter.state !== undefined && ['state = @state', { state: filter.state }],
       filter.contextId !== undefined && ['context_id = @contextId', { contextId: filter.contextId }],
     ]);
-    const sql = `SELECT ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY seq DESC LIMIT @limit`;
+    const sql = `SELECT ${READ_COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY seq DESC LIMIT @limit`;
     return (conn.db.prepare(sql).all({ ...where.params, limit: filter.limit }) as TaskRow[]).map(fromRow);
   }
 
@@ -113,13 +142,13 @@ export class A2aTaskStore implements TaskStore {
 
   async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
     if (!this.connection(false)) return 0;
-    return (await this.write((c) => this.failAll(c, c.statements.unsettled, [], reason, at))).length;
+    return (await this.write((c, events) => this.failAll(c, events, c.statements.unsettled, [], reason, at))).length;
   }
 
   async sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
     if (!this.connection(false)) return { expired: [], deleted: 0 };
-    return this.write((c) => {
-      const expired = this.failAll(c, c.statements.idle, [now - this.retention.idleExpiryMs], () => expiredReason, now);
+    return this.write((c, events) => {
+      const expired = this.failAll(c, events, c.statements.idle, [now - this.retention.idleExpiryMs], () => expiredReason, now);
       const deleted = c.statements.deleteOld.run(now - this.retention.terminalRetentionMs).changes;
       if (deleted) this.forgetCounts();
       return { expired, deleted };
@@ -161,18 +190,37 @@ export class A2aTaskStore implements TaskStore {
     this.logger.warn(`checkpoint of ${this.file} failed: ${message}`);
   }
 
-  private write<T>(fn: (c: Connection) => T): Promise<T> {
+  /** One write of the next group commit; the events it records are published once that commit is on disk. */
+  private write<T>(fn: (c: Connection, events: TaskEvent[]) => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
+    const events: TaskEvent[] = [];
     return this.commits
-      .run(() => fn(this.connection()))
-      .catch((err: unknown) => {
-        this.forgetCounts();
-        throw err;
-      });
+      .run(() => {
+        // A batch that is rolled back runs its writes again: only the last run's events are real.
+        events.length = 0;
+        return fn(this.connection(), events);
+      })
+      .then(
+        (result) => {
+          if (events.length) this.onEvents(events);
+          return result;
+        },
+        (err: unknown) => {
+          this.forgetCounts();
+          throw err;
+        },
+      );
   }
 
-  private applyTransition(c: Connection, id: string, change: TaskTransition, at: number): TaskRow | undefined {
-    return c.statements.transition.get({
+  private record(c: Connection, events: TaskEvent[], taskSeq: number, event: TaskEvent): void {
+    c.statements.insertEvent.run(taskSeq, event.n, event.body, event.closes ? 1 : 0);
+    events.push(event);
+  }
+
+  /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
+  private applyTransition(c: Connection, id: string, change: TaskTransition, at: number, events: TaskEvent[]): TaskRow | undefined {
+    const added = change.artifact ? 2 : 1;
+    const row = c.statements.transition.get({
       id,
       state: change.state,
       terminal: isTerminalState(change.state) ? 1 : 0,
@@ -182,18 +230,36 @@ export class A2aTaskStore implements TaskStore {
       artifact_text: change.artifact?.text ?? null,
       run_id: change.runId ?? null,
       updated_at: at,
+      events_added: added,
       history_add: historyEntry(change),
     }) as TaskRow | undefined;
+    if (!row) return undefined;
+    const task = fromRow(row);
+    const seq = row.seq ?? 0;
+    const first = (row.events ?? added) - added + 1;
+    if (change.artifact) {
+      const chunk = { ...change.artifact, append: false, lastChunk: true };
+      this.record(c, events, seq, { taskId: id, n: first, body: artifactUpdateBody(task, chunk), closes: false });
+    }
+    this.record(c, events, seq, { taskId: id, n: first + added - 1, body: statusUpdateBody(task), closes: closesStream(task.state) });
+    return row;
   }
 
   /** FAILED with the reason for its state for every task `select` finds; each gets its own status message id. */
-  private failAll(c: Connection, select: SqliteStatement, params: unknown[], reason: (state: TaskState) => string, at: number): A2aTask[] {
+  private failAll(
+    c: Connection,
+    events: TaskEvent[],
+    select: SqliteStatement,
+    params: unknown[],
+    reason: (state: TaskState) => string,
+    at: number,
+  ): A2aTask[] {
     const found = select.all(...params) as Array<{ id: string; state: TaskState }>;
-    const rows = found.flatMap(
-      ({ id, state }) =>
-        this.applyTransition(c, id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason(state) } }, at) ??
-        [],
-    );
+    const failed = (state: TaskState): TaskTransition => ({
+      state: 'TASK_STATE_FAILED',
+      statusMessage: { messageId: randomUUID(), text: reason(state) },
+    });
+    const rows = found.flatMap(({ id, state }) => this.applyTransition(c, id, failed(state), at, events) ?? []);
     const perPeer = new Map<string, number>();
     for (const row of rows) perPeer.set(row.peer, (perPeer.get(row.peer) ?? 0) + 1);
     for (const [peer, added] of perPeer) this.addTerminal(c, peer, added);

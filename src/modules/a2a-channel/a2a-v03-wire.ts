@@ -55,7 +55,7 @@ const ROLES = new Map([
 /** A 0.3 request's params in their 1.0 form; what is not 0.3-specific passes unchanged, to be judged by the 1.0 rules. */
 export function v03ParamsToCore(operation: A2aOperation, params: unknown): unknown {
   if (!isRecord(params)) return params;
-  if (operation === 'sendMessage') return sendParamsToCore(params);
+  if (operation === 'sendMessage' || operation === 'sendStreamingMessage') return sendParamsToCore(params);
   if (operation === 'listTasks' && typeof params.status === 'string') return { ...params, status: stateFilterToCore(params.status) };
   return params;
 }
@@ -111,6 +111,9 @@ export function coreResultToV03(operation: A2aOperation, result: unknown): unkno
     }
     case 'getExtendedAgentCard':
       return toV03AgentCard(result as AgentCard);
+    case 'sendStreamingMessage':
+    case 'subscribeToTask':
+      throw new Error('a stream is translated item by item (streamItemToV03)');
     default: {
       const unknown: never = operation;
       throw new Error(`no 0.3 form for the result of ${String(unknown)}`);
@@ -120,16 +123,45 @@ export function coreResultToV03(operation: A2aOperation, result: unknown): unkno
 
 /** A 1.0 task in its 0.3 form; `artifacts` stays absent when the 1.0 task leaves it out (ListTasks). */
 export function taskToV03(task: Omit<WireTask, 'artifacts'> & Partial<Pick<WireTask, 'artifacts'>>): V03Task {
-  const status: V03Task['status'] = { state: toV03State(task.status.state), timestamp: task.status.timestamp };
-  if (task.status.message) status.message = messageToV03(task.status.message);
   return {
     kind: 'task',
     id: task.id,
     contextId: task.contextId,
-    status,
-    ...(task.artifacts ? { artifacts: task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map(textPartToV03) })) } : {}),
+    status: statusToV03(task.status),
+    ...(task.artifacts ? { artifacts: task.artifacts.map(artifactToV03) } : {}),
     ...(task.history ? { history: task.history.map(messageToV03) } : {}),
   };
+}
+
+/**
+ * One item of a stream (a 1.0 StreamResponse, task-events.ts) in its 0.3 form: the task, or a `status-update` with
+ * 0.3's `final` flag (the stream ends with it), or an `artifact-update`.
+ */
+export function streamItemToV03(body: string, closes: boolean): string {
+  const item = JSON.parse(body) as {
+    task?: WireTask;
+    statusUpdate?: { taskId: string; contextId: string; status: WireTask['status'] };
+    artifactUpdate?: { taskId: string; contextId: string; artifact: WireTask['artifacts'][number]; append: boolean; lastChunk: boolean };
+  };
+  if (item.task) return JSON.stringify(taskToV03(item.task));
+  if (item.statusUpdate) {
+    const { taskId, contextId, status } = item.statusUpdate;
+    return JSON.stringify({ kind: 'status-update', taskId, contextId, status: statusToV03(status), final: closes });
+  }
+  const update = item.artifactUpdate;
+  if (!update) throw new Error('a stream item is a task, a status update or an artifact update');
+  const { taskId, contextId, artifact, append, lastChunk } = update;
+  return JSON.stringify({ kind: 'artifact-update', taskId, contextId, artifact: artifactToV03(artifact), append, lastChunk });
+}
+
+function statusToV03(status: WireTask['status']): V03Task['status'] {
+  const out: V03Task['status'] = { state: toV03State(status.state), timestamp: status.timestamp };
+  if (status.message) out.message = messageToV03(status.message);
+  return out;
+}
+
+function artifactToV03(artifact: WireTask['artifacts'][number]): { artifactId: string; parts: V03Part[] } {
+  return { artifactId: artifact.artifactId, parts: artifact.parts.map(textPartToV03) };
 }
 
 function messageToV03(message: WireMessage): V03Message {

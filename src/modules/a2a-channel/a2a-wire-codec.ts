@@ -1,6 +1,6 @@
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import type { A2aOperation } from './a2a-methods';
-import { coreResultToV03, errorToV03, v03ParamsToCore } from './a2a-v03-wire';
+import { coreResultToV03, errorToV03, streamItemToV03, v03ParamsToCore } from './a2a-v03-wire';
 import type { JsonRpcErrorObject } from './json-rpc';
 
 /**
@@ -14,13 +14,15 @@ export interface WireCodec {
   /** The task service's result in this version's form. */
   result(operation: A2aOperation, result: unknown): unknown;
   error(error: JsonRpcErrorObject): JsonRpcErrorObject;
+  /** One stream item (the 1.0 StreamResponse JSON) as this version's result JSON. */
+  streamItem(body: string, closes: boolean): string;
 }
 
 const same = <T>(_operation: A2aOperation, value: T): T => value;
 
 const CODECS: Readonly<Record<A2aWireVersion, WireCodec>> = Object.freeze({
-  '1.0': { version: '1.0', params: same, result: same, error: (error) => error },
-  '0.3': { version: '0.3', params: v03ParamsToCore, result: coreResultToV03, error: errorToV03 },
+  '1.0': { version: '1.0', params: same, result: same, error: (error) => error, streamItem: (body) => body },
+  '0.3': { version: '0.3', params: v03ParamsToCore, result: coreResultToV03, error: errorToV03, streamItem: streamItemToV03 },
 });
 
 export function wireCodec(version: A2aWireVersion): WireCodec {

@@ -66,9 +66,9 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
-    // Truthful in both bindings: streaming answers UnsupportedOperation, push configs PushNotificationNotSupported;
-    // GetExtendedAgentCard works.
-    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+    // Truthful in both bindings: SendStreamingMessage and SubscribeToTask stream (with replay), push configs answer
+    // PushNotificationNotSupported, GetExtendedAgentCard works.
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true },
     defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),

@@ -104,8 +104,8 @@ function readHistoryLength(value: unknown, name = 'historyLength'): number | und
   return value as number;
 }
 
-/** CancelTask params: `{id}`. */
-export function parseCancelTaskParams(params: unknown): { id: string } {
+/** CancelTask and SubscribeToTask params: `{id}`. */
+export function parseTaskIdParams(params: unknown): { id: string } {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   return { id: p.id };

@@ -33,6 +33,8 @@ export interface A2aTask {
   createdAt: number;
   /** Last state change; the status timestamp. */
   updatedAt: number;
+  /** The number of the task's last event (task-events.ts); absent before its first. */
+  events?: number;
 }
 
 /**

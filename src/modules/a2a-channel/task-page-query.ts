@@ -1,5 +1,5 @@
 import { sqlFilter, type SqlFilter } from '../../common/storage/sql-filter';
-import { COLUMNS } from './task-rows';
+import { READ_COLUMNS } from './task-rows';
 import type { TaskPageQuery } from './task-store.port';
 
 /** The two statements of one ListTasks page, with their parameters. */
@@ -39,7 +39,7 @@ export function taskPageSql(query: TaskPageQuery): TaskPageSql {
     count: { sql: `SELECT COUNT(*) AS n FROM tasks WHERE ${filter.sql}`, params: filter.params },
     filtered: query.contextId !== undefined || query.state !== undefined || query.updatedSince !== undefined,
     page: {
-      sql: `SELECT seq, ${COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`,
+      sql: `SELECT ${READ_COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`,
       params: { ...where.params, limit: query.limit + 1 },
     },
   };

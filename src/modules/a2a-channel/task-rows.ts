@@ -9,7 +9,18 @@ import type { A2aTask, TaskMessage } from './task-model';
  * EXISTS, so a database from an older version gets the second one when it is opened.
  */
 
-export type StatementName = 'insert' | 'get' | 'transition' | 'countTerminal' | 'pruneOldest' | 'deleteOld' | 'unsettled' | 'idle';
+export type StatementName =
+  | 'insert'
+  | 'get'
+  | 'transition'
+  | 'appendArtifact'
+  | 'insertEvent'
+  | 'eventsAfter'
+  | 'countTerminal'
+  | 'pruneOldest'
+  | 'deleteOld'
+  | 'unsettled'
+  | 'idle';
 
 export interface TaskRow {
   id: string;
@@ -28,6 +39,15 @@ export interface TaskRow {
   history: string | null;
   created_at: number;
   updated_at: number;
+  /** The number of the task's last event (task-events.ts); in every row read, not written by an insert. */
+  events?: number;
+  seq?: number;
+}
+
+export interface TaskEventRow {
+  n: number;
+  body: string;
+  closes: number;
 }
 
 /** The index ListTasks reads (named so the query-plan spec can hold the page query to it). */
@@ -51,21 +71,43 @@ CREATE TABLE IF NOT EXISTS tasks (
   run_id TEXT,
   history TEXT,
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  events INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tasks_by_peer ON tasks (peer, terminal, seq);
 -- seq is the rowid, the last column of every index entry: this index is in (peer, updated_at, seq) order
 -- without storing seq twice, so a page of one peer is one range read newest first, never a sort.
 CREATE INDEX IF NOT EXISTS ${RECENCY_INDEX} ON tasks (peer, updated_at);
+-- A task's events (task-events.ts), keyed by the task's seq: one range read replays a task, and they go with it.
+CREATE TABLE IF NOT EXISTS task_events (
+  task_seq INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  closes INTEGER NOT NULL,
+  PRIMARY KEY (task_seq, n)
+) WITHOUT ROWID;
+`;
+
+/**
+ * Retention, trims and restarts delete tasks in several places; the trigger makes every one of them take the task's
+ * events along (a task without events pays one index probe). Created after migrateSchema, which it depends on.
+ */
+const EVENTS_FOLLOW_TASKS = `
+CREATE TRIGGER IF NOT EXISTS task_events_follow_task AFTER DELETE ON tasks
+BEGIN DELETE FROM task_events WHERE task_seq = old.seq; END;
 `;
 
 export const COLUMNS =
   'id, peer, context_id, agent_id, session_key, message_id, state, status_message_id, status_text, artifact_id, artifact_text, run_id, history, created_at, updated_at';
+/** What a read returns: the written columns, the position and the event count. */
+export const READ_COLUMNS = `${COLUMNS}, seq, events`;
 
-/** Adds what later versions added to the table (`history`) to a database an earlier version created. */
+/** Adds what later versions added to the table (`history`, `events`) to a database an earlier version created. */
 export function migrateSchema(db: SqliteDatabase): void {
   const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('tasks') as Array<{ name: string }>;
   if (!columns.some((c) => c.name === 'history')) db.exec('ALTER TABLE tasks ADD COLUMN history TEXT');
+  if (!columns.some((c) => c.name === 'events')) db.exec('ALTER TABLE tasks ADD COLUMN events INTEGER NOT NULL DEFAULT 0');
+  db.exec(EVENTS_FOLLOW_TASKS);
 }
 
 export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
@@ -74,13 +116,23 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
       `INSERT INTO tasks (${COLUMNS}, terminal) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id, @state,
         @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at, @terminal)`,
     ),
-    get: db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`),
+    get: db.prepare(`SELECT ${READ_COLUMNS} FROM tasks WHERE id = ?`),
     transition: db.prepare(
       `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id, status_text = @status_text,
         artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
-        run_id = COALESCE(@run_id, run_id), updated_at = @updated_at,
+        run_id = COALESCE(@run_id, run_id), updated_at = @updated_at, events = events + @events_added,
         history = CASE WHEN @history_add IS NULL THEN history ELSE json_insert(COALESCE(history, '[]'), '$[#]', json(@history_add)) END
-       WHERE id = @id AND terminal = 0 RETURNING ${COLUMNS}`,
+       WHERE id = @id AND terminal = 0 RETURNING ${READ_COLUMNS}`,
+    ),
+    // A chunk of a streamed reply: the artifact so far (GetTask shows it), one event more; not a status change.
+    appendArtifact: db.prepare(
+      `UPDATE tasks SET artifact_id = @artifact_id,
+        artifact_text = CASE WHEN @append THEN COALESCE(artifact_text, '') || @text ELSE @text END, events = events + 1
+       WHERE id = @id AND terminal = 0 RETURNING seq, events, context_id`,
+    ),
+    insertEvent: db.prepare('INSERT INTO task_events (task_seq, n, body, closes) VALUES (?, ?, ?, ?)'),
+    eventsAfter: db.prepare(
+      'SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = ?) AND n > ? ORDER BY n',
     ),
     countTerminal: db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE peer = ? AND terminal = 1'),
     // The peer's `excess` oldest terminal tasks, from the old end of the (peer, terminal, seq) index: a trim costs
@@ -130,5 +182,6 @@ export function fromRow(row: TaskRow): A2aTask {
     history: row.history === null ? [] : (JSON.parse(row.history) as TaskMessage[]),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.events ? { events: row.events } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { TaskState } from '../../common/a2a-protocol';
+import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
 
 /**
@@ -58,6 +59,14 @@ export interface TaskStore {
    * that becomes terminal may push its peer's oldest terminal tasks over the cap out of the store.
    */
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined>;
+  /**
+   * Records one chunk of a streamed reply (the task's artifact so far, and an event) while the task is not terminal;
+   * false when it is terminal or unknown. Every write that changes a task records its events (task-events.ts) in
+   * the same commit; they are published to the store's event sink once that commit is on disk.
+   */
+  appendArtifact(id: string, chunk: ArtifactChunk): Promise<boolean>;
+  /** The task's events after number `after`, in order (a stream's replay). */
+  eventsAfter(id: string, after: number): Promise<TaskEvent[]>;
   list(filter: TaskListFilter): Promise<A2aTask[]>;
   /**
    * One peer's tasks by last status change, newest first, a page at a time. A page is read in that order

@@ -37,6 +37,8 @@ export interface StartRunInput {
   meta?: Record<string, unknown>;
   /** Per-run tools (`AgentTool.perRun`) this run is offered, e.g. request_input for a run of an A2A task. */
   perRunTools?: readonly string[];
+  /** Told each piece of the reply as the model produces it (`round`: the tool round; the last round's text is the reply). */
+  onReplyDelta?: (delta: { round: number; text: string }) => void;
 }
 
 export interface RunHandle {

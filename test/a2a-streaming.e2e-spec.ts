@@ -1,0 +1,210 @@
+import type { StreamResponse } from '@a2a-js/sdk';
+import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
+import { a2aRpc, userMessage } from './support/a2a-rpc';
+import { fetchWithToken, sdkClient, sdkSendRequest } from './support/a2a-sdk';
+import { FakeOpenAiServer } from './support/fake-openai-server';
+import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { openSse, SseReader } from './support/sse-client';
+
+// The SDK's CommonJS build loads jose (ESM-only) for card signatures, which jest cannot require; unused here.
+jest.mock('jose', () => ({}));
+
+/**
+ * SendStreamingMessage and SubscribeToTask over both bindings: the task first, then its durable events (each SSE
+ * event's id is the task's event number) until it is over; a client resuming with Last-Event-ID gets exactly what it
+ * missed; two subscribers get the same events; cancel ends every stream with CANCELED. A real gateway, the real
+ * @a2a-js/sdk streaming client, a fake OpenAI-compatible model whose answers the test releases.
+ */
+const HERMES = 'hermes-token-0123456789abcdef';
+const IRIS = 'iris-token-fedcba9876543210';
+
+type Item = Record<string, any>;
+
+describe('A2A streaming (e2e)', () => {
+  let gw: TestGateway;
+  let model: FakeOpenAiServer;
+  let release: () => void = () => undefined;
+  const rpc = (token: string, method: string, params: unknown) => a2aRpc(gw.url, token, method, params);
+
+  /** The next model request waits for `release()`, then answers `text`. */
+  const holdNextReply = (text: string) => {
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    model.script(model.held(gate, model.text(text)));
+  };
+
+  /** A JSON-RPC streaming call read as SSE. */
+  const rpcStream = (method: string, params: unknown, headers: Record<string, string> = {}, token = HERMES) =>
+    openSse(`${gw.url}/a2a/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'stream-1', method, params }),
+    });
+
+  /** A task whose model answer is held: started with returnImmediately, WORKING until release(). */
+  const heldTask = async (text: string): Promise<string> => {
+    holdNextReply(text);
+    const before = model.requests.length;
+    const task = (await rpc(HERMES, 'SendMessage', { ...userMessage('hold on'), configuration: { returnImmediately: true } })).result.task;
+    await waitFor('the run to reach the model', async () => model.requests.length > before);
+    return task.id as string;
+  };
+
+  const results = async (reader: SseReader) => (await reader.rest()).map((e) => ({ id: e.id, result: JSON.parse(e.data).result as Item }));
+
+  beforeAll(async () => {
+    model = await new FakeOpenAiServer().start();
+    model.always(model.text('the default answer'));
+    gw = await startTestGateway(`{
+      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+      agents: { list: [{ id: "main", default: true, model: "fake/m" }] },
+      channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}" }, iris: { token: "${IRIS}" } } } },
+    }`);
+  });
+  afterAll(async () => {
+    release();
+    await gw?.stop();
+    await model?.close();
+  });
+
+  it.each(['JSONRPC', 'HTTP+JSON'] as const)(
+    'the SDK streaming client (%s) gets the task, the reply and COMPLETED, in order',
+    async (binding) => {
+      const client = await sdkClient(gw.url, fetchWithToken(HERMES), binding);
+      expect((await client.getAgentCard()).capabilities?.streaming).toBe(true);
+      const events: StreamResponse[] = [];
+      for await (const event of client.sendMessageStream(sdkSendRequest('stream this'))) events.push(event);
+      const kinds = events.map((e) => e.payload?.$case);
+      expect(kinds).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+      const [first, artifact, status] = events.map((e) => e.payload?.value as any);
+      expect(first.status.state).toBeDefined();
+      expect(artifact.taskId).toBe(first.id);
+      expect(artifact.artifact.parts[0].content.value).toBe('the default answer');
+      expect(artifact.lastChunk).toBe(true);
+      expect(status).toMatchObject({ taskId: first.id, status: { state: 3 /* TASK_STATE_COMPLETED */ } });
+      // GetTask reflects the events.
+      const got = (await rpc(HERMES, 'GetTask', { id: first.id })).result;
+      expect(got.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(got.artifacts[0].parts[0].text).toBe('the default answer');
+    },
+  );
+
+  it('numbers events per task; two subscribers see identical results; a dropped stream resumes with Last-Event-ID', async () => {
+    const id = await heldTask('released answer');
+    const a = await rpcStream('SubscribeToTask', { id });
+    const b = await rpcStream('SubscribeToTask', { id });
+    const dropped = await rpcStream('SubscribeToTask', { id });
+    expect(a.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // The task first, as it is now (no event yet: id 0).
+    const snapshot = await dropped.next();
+    expect(snapshot?.id).toBe('0');
+    expect(JSON.parse(snapshot!.data).result.task).toMatchObject({ id, status: { state: 'TASK_STATE_WORKING' } });
+    dropped.close();
+
+    release();
+    const [seenA, seenB] = await Promise.all([results(a), results(b)]);
+    expect(seenA).toEqual(seenB);
+    expect(seenA.map((e) => e.id)).toEqual(['0', '1', '2']);
+    expect(seenA[1].result.artifactUpdate).toMatchObject({
+      taskId: id,
+      artifact: { parts: [{ text: 'released answer' }] },
+      lastChunk: true,
+    });
+    expect(seenA[2].result.statusUpdate).toMatchObject({ taskId: id, status: { state: 'TASK_STATE_COMPLETED' } });
+
+    // Resuming after the snapshot replays events 1 and 2 from the store, once, then ends: the task is over.
+    const resumed = await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': '0' }));
+    expect(resumed).toEqual(seenA.slice(1));
+    // Resuming after the last event: nothing is missing, the stream just ends.
+    expect(await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': '2' }))).toEqual([]);
+  });
+
+  it('refuses what cannot be streamed with the spec errors, as JSON before any stream opens', async () => {
+    const id = await heldTask('later');
+    release();
+    await waitFor('the task to finish', async () => (await rpc(HERMES, 'GetTask', { id })).result.status.state === 'TASK_STATE_COMPLETED');
+    const json = async (reader: SseReader) => {
+      expect(reader.response.headers.get('content-type')).toMatch(/^application\/json/);
+      return (await reader.response.json()) as { error: { code: number; message: string } };
+    };
+    // A task that is over: -32004 (GetTask reads it).
+    expect((await json(await rpcStream('SubscribeToTask', { id }))).error).toMatchObject({
+      code: -32004,
+      message: A2A_MESSAGES.subscribeToFinished,
+    });
+    // Another peer's task and an unknown one: the same -32001.
+    expect((await json(await rpcStream('SubscribeToTask', { id }, {}, IRIS))).error.code).toBe(-32001);
+    expect((await json(await rpcStream('SubscribeToTask', { id: 'no-such-task' }))).error.code).toBe(-32001);
+    // A Last-Event-ID that is not an event of the task.
+    for (const bad of ['abc', '-1', '3', '1.5']) {
+      const error = (await json(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': bad }))).error;
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(/Last-Event-ID/);
+    }
+    // SendStreamingMessage validates like SendMessage.
+    expect((await json(await rpcStream('SendStreamingMessage', { message: { parts: [] } }))).error.code).toBe(-32602);
+  });
+
+  it('cancel ends every stream of the task with CANCELED', async () => {
+    const id = await heldTask('never sent');
+    const streams = await Promise.all([rpcStream('SubscribeToTask', { id }), rpcStream('SubscribeToTask', { id })]);
+    await Promise.all(streams.map((s) => s.next()));
+    expect((await rpc(HERMES, 'CancelTask', { id })).result.status.state).toBe('TASK_STATE_CANCELED');
+    for (const stream of streams) {
+      const rest = await results(stream);
+      expect(rest.map((e) => e.result.statusUpdate?.status.state)).toEqual(['TASK_STATE_CANCELED']);
+    }
+    release();
+  });
+
+  it('the HTTP+JSON binding streams StreamResponse objects and resumes the same way', async () => {
+    const id = await heldTask('over rest');
+    const headers = { authorization: `Bearer ${HERMES}`, accept: 'text/event-stream' };
+    const live = await openSse(`${gw.url}/a2a/v1/tasks/${id}:subscribe`, { method: 'POST', headers });
+    expect(live.response.status).toBe(200);
+    release();
+    const events = await live.rest();
+    expect(events.map((e) => e.id)).toEqual(['0', '1', '2']);
+    expect(JSON.parse(events[0].data).task.id).toBe(id);
+    expect(JSON.parse(events[2].data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const resumed = await openSse(`${gw.url}/a2a/v1/tasks/${id}:subscribe`, {
+      method: 'GET',
+      headers: { ...headers, 'last-event-id': '1' },
+    });
+    expect((await resumed.rest()).map((e) => e.data)).toEqual([events[2].data]);
+    // Errors are the binding's: a finished task is 400 FAILED_PRECONDITION.
+    const over = await fetch(`${gw.url}/a2a/v1/tasks/${id}:subscribe`, { method: 'POST', headers });
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as Item).error.status).toBe('FAILED_PRECONDITION');
+  });
+
+  it('a 0.3 client (message/stream) gets 0.3 shapes with the final flag', async () => {
+    const stream = await rpcStream(
+      'message/stream',
+      { message: { kind: 'message', messageId: 'v03-1', role: 'user', parts: [{ kind: 'text', text: 'old client' }] } },
+      {
+        'a2a-version': '0.3',
+      },
+    );
+    const seen = (await results(stream)).map((e) => e.result);
+    expect(seen.map((r) => r.kind)).toEqual(['task', 'artifact-update', 'status-update']);
+    expect(seen[1].artifact.parts).toEqual([{ kind: 'text', text: 'the default answer' }]);
+    expect(seen[2]).toMatchObject({ status: { state: 'completed' }, final: true });
+  });
+
+  it('a stream open at shutdown ends with its task FAILED, and the process does not wait on it', async () => {
+    const id = await heldTask('too late');
+    const stream = await rpcStream('SubscribeToTask', { id });
+    await stream.next();
+    const stopping = gw.stop();
+    const rest = (await stream.rest()).map((e) => JSON.parse(e.data));
+    await stopping;
+    release();
+    const states = rest.map((r) => r.result?.statusUpdate?.status.state ?? r.error?.message);
+    expect(states[0]).toBe('TASK_STATE_FAILED');
+    gw = await startTestGateway(`{
+      models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+      agents: { list: [{ id: "main", default: true, model: "fake/m" }] },
+      channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}" } } } },
+    }`);
+  });
+});
