@@ -1,6 +1,5 @@
 import * as http from 'node:http';
 import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
-import { userMessage } from './support/a2a-rpc';
 import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
 
 /**

@@ -13,7 +13,7 @@ export interface StreamFraming {
 }
 
 /**
- * Answers a streaming call over SSE (docs/a2a.md#streaming): every item as an event whose `id` is the task's event
+ * Answers a streaming call over SSE (docs/a2a-streaming.md): every item as an event whose `id` is the task's event
  * number (what `Last-Event-ID` resumes from), until the stream ends. A client that falls more than
  * MAX_STREAM_BACKLOG_BYTES behind gets an error event and the stream is closed (its task goes on); a client that
  * leaves stops its stream and nothing else.

@@ -13,7 +13,7 @@ import { type A2aTask, toWireTask } from './task-model';
 import { TASK_STORE, type TaskStore } from './task-store.port';
 
 /**
- * SendStreamingMessage and SubscribeToTask (docs/a2a.md#streaming): a task's events as a stream — the task first,
+ * SendStreamingMessage and SubscribeToTask (docs/a2a-streaming.md): a task's events as a stream — the task first,
  * then its status and artifact updates until it is over or waits for the peer. A client that lost its connection
  * resumes with `Last-Event-ID` and gets what it missed from the store, then the rest live.
  */

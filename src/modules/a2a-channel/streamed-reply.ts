@@ -9,7 +9,7 @@ export interface ReplyDelta {
 }
 
 /**
- * The reply of a streamed task, written as artifact chunks while the run produces it (docs/a2a.md#streaming).
+ * The reply of a streamed task, written as artifact chunks while the run produces it (docs/a2a-streaming.md).
  * One chunk write is in flight at a time; deltas that arrive meanwhile are joined into the next chunk, so a fast
  * model costs one write per commit, not one per token. The first chunk replaces (append: false), the rest append;
  * a new tool round's text replaces what the previous round said. The run's outcome then closes the artifact with

@@ -2,7 +2,7 @@ import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { toWireTask, type A2aTask, type WireTask } from './task-model';
 
 /**
- * A task's events (docs/a2a.md#streaming): every state change and every artifact chunk after the task's row was
+ * A task's events (docs/a2a-streaming.md): every state change and every artifact chunk after the task's row was
  * first written, numbered 1, 2, 3… per task and stored with the task (same database, same transaction as the
  * change, deleted with the task). A stream is the task as it was at event n, then the events after n; a client
  * that reconnects with `Last-Event-ID: n` gets exactly the events it missed.
