@@ -71,7 +71,12 @@ describe('A2A endpoint error paths (e2e)', () => {
       -32002,
       'Task cannot be canceled: it is already over',
     ],
-    ['a push-notification method → -32003', () => post(rpc('CreateTaskPushNotificationConfig', { taskId: 'x' })), 200, -32003],
+    [
+      'a push-notification config of an unknown task → -32001',
+      () => post(rpc('CreateTaskPushNotificationConfig', { taskId: 'x' })),
+      200,
+      -32001,
+    ],
     [
       'a message without role → -32602',
       () => post(rpc('SendMessage', { message: { messageId: 'm', parts: [{ text: 'hi' }] } })),

@@ -55,7 +55,7 @@ describe('A2A extended Agent Card (e2e)', () => {
 
   it('the public card claims the extended card and withholds descriptions and identities', async () => {
     const res = await request(gw.url).get('/.well-known/agent-card.json').expect(200);
-    expect(res.body.capabilities).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: true });
+    expect(res.body.capabilities).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(res.body.skills.map((s: { id: string }) => s.id)).toEqual(['main', 'support', 'ops']);
     for (const text of [...Object.values(DESCRIPTIONS), '🛟']) expect(res.text).not.toContain(text);
   });

@@ -42,7 +42,7 @@ describe('A2A interop with the @a2a-js/sdk client (e2e, echo model)', () => {
       { url: `${gw.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url: `${gw.url}/a2a/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
     ]);
-    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false, extendedAgentCard: true });
+    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(card.skills.map((s) => s.id)).toEqual(['main']);
     expect(card.securitySchemes.bearer.scheme).toEqual({
       $case: 'httpAuthSecurityScheme',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { A2A_LEGACY_METHODS, A2A_METHODS } from '../src/common/a2a-protocol';
 import { MAX_BATCH_ENTRIES } from '../src/modules/a2a-channel/a2a-limits';
-import { pushNotificationMethods } from '../src/modules/a2a-channel/a2a-methods';
+import { implementedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { PROPERTY_SEED, propertyParameters, propertyRuns, propertyTimeout } from './support/property-runs';
 
@@ -70,9 +70,9 @@ const STREAMING = new Set<string>([
   A2A_LEGACY_METHODS.sendStreamingMessage,
   A2A_LEGACY_METHODS.subscribeToTask,
 ]);
-const oneBodyMethods = [...Object.values(A2A_METHODS), ...Object.values(A2A_LEGACY_METHODS)].filter((m) => !STREAMING.has(m));
+const oneBodyMethods = implementedA2aMethods().filter((m) => !STREAMING.has(m));
 const methods = fc.oneof(
-  fc.constantFrom(...oneBodyMethods, ...pushNotificationMethods()),
+  fc.constantFrom(...oneBodyMethods),
   fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', '', 'rpc.discover'),
   fc.string(),
   fc.string({ unit: 'binary' }),

@@ -118,11 +118,11 @@ describe('A2A HTTP+JSON error paths (e2e)', () => {
       'Task cannot be canceled: it is already over',
     ],
     [
-      'HTTP+JSON: a push-notification route → 400',
-      () => rest('POST', '/tasks/x/pushNotificationConfigs', {}),
-      400,
-      'FAILED_PRECONDITION',
-      'PUSH_NOTIFICATION_NOT_SUPPORTED',
+      "HTTP+JSON: a push-notification config of another peer's task → 404",
+      () => rest('POST', `/tasks/${irisTaskId}/pushNotificationConfigs`, { url: 'https://peer.example/hook' }),
+      404,
+      'NOT_FOUND',
+      'TASK_NOT_FOUND',
     ],
     [
       'HTTP+JSON: a message without role → 400',

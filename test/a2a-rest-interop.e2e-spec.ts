@@ -9,7 +9,7 @@ import {
   VersionNotSupportedError,
 } from '@a2a-js/sdk/errors';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
-import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkFile, sendTask, SendOptions } from './support/a2a-sdk';
+import { artifactText, fetchWithToken, SeenRequest, sdkClient, sdkFile, sdkSendRequest, sendTask, SendOptions } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
@@ -139,13 +139,16 @@ describe('A2A HTTP+JSON interop with the @a2a-js/sdk REST transport (e2e, echo m
     expect(seen.at(-1)!.url).toBe(`${gw.url}/a2a/v1/acme/message:send`);
   });
 
-  it('the refused operations reach the SDK as its typed errors: push configs, version', async () => {
+  it('the refused operations reach the SDK as its typed errors: push for a peer without pushUrls, version', async () => {
     const rest = await transport();
+    const own = await rest.sendMessage(sdkSendRequest('a task to be notified about'));
+    const taskId = 'status' in own ? own.id : '';
+    expect(taskId).not.toBe('');
     const push = await rest
       .createTaskPushNotificationConfig({
         tenant: '',
         id: '',
-        taskId: 'x',
+        taskId,
         url: 'https://peer.example/hook',
         token: '',
         authentication: undefined,

@@ -179,9 +179,9 @@ describe('A2A HTTP+JSON binding (e2e)', () => {
     ['get', '/tasks/x/pushNotificationConfigs'],
     ['get', '/tasks/x/pushNotificationConfigs/c-1'],
     ['delete', '/tasks/x/pushNotificationConfigs/c-1'],
-  ])('%s %s is 400 PUSH_NOTIFICATION_NOT_SUPPORTED', async (method, path) => {
+  ])('%s %s of an unknown task is 404 TASK_NOT_FOUND', async (method, path) => {
     const body = method === 'post' ? { url: 'https://peer.example/hook' } : undefined;
-    expectError(await rest(method, path, HERMES, body), 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED');
+    expectError(await rest(method, path, HERMES, body), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
   });
 
   it('bad bodies are 400 INVALID_ARGUMENT naming what is wrong', async () => {

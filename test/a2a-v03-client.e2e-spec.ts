@@ -87,7 +87,7 @@ describe('A2A 0.3 interop with the @a2a-js/sdk 0.3 client (e2e)', () => {
       name: 'Main Bot',
       url: `${gw.url}/a2a/v1`,
       preferredTransport: 'JSONRPC',
-      capabilities: { streaming: true, pushNotifications: false },
+      capabilities: { streaming: true, pushNotifications: true },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       security: [{ bearer: [] }],
       supportsAuthenticatedExtendedCard: true,

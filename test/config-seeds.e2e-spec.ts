@@ -103,6 +103,7 @@ describe('seed configs', () => {
         url: 'https://hermes.example.com/a2a/v1',
         outboundToken: 'out-token-2',
         protocolVersion: '1.0',
+        pushUrls: [],
       });
       expect(outbound.warnings).toEqual([]);
       // The document kept for openclaw.last-good.json still holds the references, not the values.

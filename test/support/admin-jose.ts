@@ -1,6 +1,6 @@
 import * as vm from 'node:vm';
 import type * as Jose from 'jose';
-import { provideJose } from '../../src/modules/admin/jose-loader';
+import { provideJose } from '../../src/common/auth/jose-loader';
 
 /**
  * jose 6 is ESM-only. Jest's module sandbox cannot load ESM without --experimental-vm-modules (the jest

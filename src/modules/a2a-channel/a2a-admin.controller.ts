@@ -4,6 +4,7 @@ import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aPeerListDto, A2aTaskDto, A2aTaskListDto, ListA2aTasksQueryDto } from './dto/a2a-admin.dto';
+import { ListPushDeliveriesQueryDto, PushDeliveryListDto } from './dto/a2a-push-admin.dto';
 
 const TASK_EXAMPLE = {
   id: '4b2f8e1a-6c3d-4e5f-9a0b-1c2d3e4f5a6b',
@@ -73,6 +74,20 @@ export class A2aAdminController {
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
   cancelTask(@Param('id') id: string): Promise<A2aTaskDto> {
     return this.admin.cancelTask(id);
+  }
+
+  @Get('push')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    summary: 'The push notification outbox: pending, delivered and failed deliveries, newest first',
+    description:
+      'One delivery per event and push config. Pending ones are retried with backoff for an hour (nextAttemptAt, lastError); ' +
+      'finished ones are kept for 24 hours. Credentials and URL queries are never shown. docs/a2a-push.md.',
+  })
+  @ApiOkResponse({ type: PushDeliveryListDto })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'Invalid state or limit (problem+json names the field).' })
+  listPush(@Query() query: ListPushDeliveriesQueryDto): PushDeliveryListDto {
+    return this.admin.listPushDeliveries(query);
   }
 
   @Get('peers')

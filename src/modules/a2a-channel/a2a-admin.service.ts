@@ -12,6 +12,8 @@ import {
 import type { A2aTask } from './task-model';
 import { TASK_STORE, TaskStore } from './task-store.port';
 import { A2aTaskService } from './a2a-task.service';
+import { DEFAULT_PUSH_LIST_LIMIT, ListPushDeliveriesQueryDto, PushDeliveryListDto } from './dto/a2a-push-admin.dto';
+import { PUSH_STORE, PushStore } from './push-store';
 
 /** Operator views of the A2A channel: tasks of every peer, and the peers without their secrets. */
 @Injectable()
@@ -20,7 +22,31 @@ export class A2aAdminService {
     private readonly config: ConfigStore,
     @Inject(TASK_STORE) private readonly store: TaskStore,
     private readonly tasks: A2aTaskService,
+    @Inject(PUSH_STORE) private readonly push: PushStore,
   ) {}
+
+  /** The push outbox: what is pending, delivered and failed, with the last error; URLs without their query. */
+  listPushDeliveries(query: ListPushDeliveriesQueryDto): PushDeliveryListDto {
+    const rows = this.push.listed(query.state, query.limit ?? DEFAULT_PUSH_LIST_LIMIT);
+    const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
+    return {
+      counts: this.push.counts(),
+      deliveries: rows.map((row) => ({
+        id: row.seq,
+        peer: row.peer,
+        taskId: row.task_id,
+        configId: row.config_id,
+        url: withoutQuery(row.url),
+        event: row.n,
+        state: row.state,
+        attempts: row.attempts,
+        ...(row.state === 'pending' ? { nextAttemptAt: iso(row.next_at) } : {}),
+        ...(row.last_error ? { lastError: row.last_error } : {}),
+        createdAt: new Date(row.created_at).toISOString(),
+        ...(row.done_at !== null ? { doneAt: iso(row.done_at) } : {}),
+      })),
+    };
+  }
 
   async listTasks(query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
     const tasks = await this.store.list({
@@ -69,4 +95,13 @@ function summary(task: A2aTask): A2aTaskSummaryDto {
     updatedAt: new Date(task.updatedAt).toISOString(),
     hasReply: !!task.artifact,
   };
+}
+
+function withoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
 }

@@ -21,6 +21,10 @@ import { configuredRetention } from './task-retention';
 import { TASK_STORE } from './task-store.port';
 import { A2aTaskStreams } from './a2a-task-streams.service';
 import { TaskEventBus } from './task-event-bus';
+import { A2aPushConfigs } from './a2a-push-configs.service';
+import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
+import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
+import { PUSH_STORE, PushStore } from './push-store';
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
@@ -35,13 +39,25 @@ import { TaskEventBus } from './task-event-bus';
     { provide: A2A_CLOCK, useClass: SystemClock },
     { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
     TaskEventBus,
+    PushWakeup,
     {
       provide: TASK_STORE,
-      // Every committed task event reaches the streams of its task through the bus.
-      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus) =>
-        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), bus.publish),
-      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus],
+      // Every committed task event reaches the streams of its task through the bus; queued pushes wake the deliverer.
+      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup) =>
+        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
+          onEvents: bus.publish,
+          onPushQueued: wakeup.wake,
+        }),
+      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup],
     },
+    { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [TASK_STORE] },
+    {
+      provide: PUSH_SIGNING_KEY,
+      useFactory: (options: GatewayOptions) => new PushSigningKey(pushSigningKeyPath(options.stateDir)),
+      inject: [GATEWAY_OPTIONS],
+    },
+    A2aPushConfigs,
+    PushDeliverer,
     A2aAttachments,
     A2aTaskService,
     A2aTaskStreams,

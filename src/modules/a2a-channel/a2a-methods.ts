@@ -4,7 +4,17 @@ import { ErrorCode } from '../../common/errors/error-code';
 
 /** The operations this channel implements. */
 export type A2aOperation =
-  'sendMessage' | 'sendStreamingMessage' | 'subscribeToTask' | 'getTask' | 'cancelTask' | 'listTasks' | 'getExtendedAgentCard';
+  | 'sendMessage'
+  | 'sendStreamingMessage'
+  | 'subscribeToTask'
+  | 'getTask'
+  | 'cancelTask'
+  | 'listTasks'
+  | 'getExtendedAgentCard'
+  | 'createPushConfig'
+  | 'getPushConfig'
+  | 'listPushConfigs'
+  | 'deletePushConfig';
 
 /** The operations answered with a stream of events (SSE) rather than one result. */
 export function isStreamingOperation(operation: A2aOperation): boolean {
@@ -27,39 +37,27 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   [A2A_LEGACY_METHODS.listTasks, 'listTasks'],
   [A2A_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
   [A2A_LEGACY_METHODS.getExtendedAgentCard, 'getExtendedAgentCard'],
+  ['CreateTaskPushNotificationConfig', 'createPushConfig'],
+  // The name an earlier 1.0 draft used, still sent by some clients.
+  ['SetTaskPushNotificationConfig', 'createPushConfig'],
+  ['tasks/pushNotificationConfig/set', 'createPushConfig'],
+  ['GetTaskPushNotificationConfig', 'getPushConfig'],
+  ['tasks/pushNotificationConfig/get', 'getPushConfig'],
+  ['ListTaskPushNotificationConfigs', 'listPushConfigs'],
+  ['ListTaskPushNotificationConfig', 'listPushConfigs'],
+  ['tasks/pushNotificationConfig/list', 'listPushConfigs'],
+  ['DeleteTaskPushNotificationConfig', 'deletePushConfig'],
+  ['tasks/pushNotificationConfig/delete', 'deletePushConfig'],
 ]);
 
-/**
- * The push-notification methods. The card says `pushNotifications: false`, and for that case the
- * specification names its own error: -32003 PushNotificationNotSupportedError.
- */
-const PUSH_METHODS = new Set([
-  'CreateTaskPushNotificationConfig',
-  'SetTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'ListTaskPushNotificationConfig',
-  'DeleteTaskPushNotificationConfig',
-  'tasks/pushNotificationConfig/set',
-  'tasks/pushNotificationConfig/get',
-  'tasks/pushNotificationConfig/list',
-  'tasks/pushNotificationConfig/delete',
-]);
-
-/** The operation behind a method name; throws -32003 for the push-notification methods and -32601 for anything else. */
+/** The operation behind a method name; -32601 for anything else. */
 export function resolveA2aMethod(method: string): A2aOperation {
   const operation = IMPLEMENTED.get(method);
   if (operation) return operation;
-  if (PUSH_METHODS.has(method)) {
-    throw new AppError(
-      ErrorCode.PushNotificationNotSupported,
-      'Push notifications are not supported: this agent does not send them; poll GetTask',
-    );
-  }
   throw new AppError(ErrorCode.MethodNotFound, 'Method not found');
 }
 
-/** Method names answered with -32003 (for docs and tests). */
-export function pushNotificationMethods(): string[] {
-  return [...PUSH_METHODS];
+/** Every method name answered (1.0, its aliases and the 0.3 names), for docs and tests. */
+export function implementedA2aMethods(): string[] {
+  return [...IMPLEMENTED.keys()];
 }

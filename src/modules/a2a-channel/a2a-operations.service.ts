@@ -8,6 +8,7 @@ import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from './a2a-limi
 import { type A2aOperation, isStreamingOperation, resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStreams } from './a2a-task-streams.service';
+import { A2aPushConfigs } from './a2a-push-configs.service';
 import { wireCodec } from './a2a-wire-codec';
 import type { StreamItem, TaskEventStream } from './task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
@@ -74,6 +75,7 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
     @Inject(A2aTaskStreams) private readonly streams: Pick<A2aTaskStreams, 'sendStreamingMessage' | 'subscribeToTask'>,
+    @Inject(A2aPushConfigs) private readonly pushConfigs: Pick<A2aPushConfigs, 'create' | 'get' | 'list' | 'remove'>,
   ) {}
 
   onModuleInit(): void {
@@ -107,10 +109,10 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
       const codec = wireCodec(options.wire);
       if (isStreamingOperation(operation)) {
         if (!options.stream) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.streamNotBatched);
-        const stream = await this.openStream(operation, caller, codec.params(operation, params), options.lastEventId);
+        const stream = await this.openStream(operation, caller, codec.params(operation, params), options.lastEventId, options.wire);
         return { ok: true, stream: { stream, render: (item) => codec.streamItem(item.body, item.closes) } };
       }
-      const result = await this.run(operation, caller, codec.params(operation, params), options.wait);
+      const result = await this.run(operation, caller, codec.params(operation, params), options);
       return { ok: true, result: codec.result(operation, result) };
     } catch (err) {
       if (err instanceof AppError && err.code !== ErrorCode.Internal) return { ok: false, error: err };
@@ -125,16 +127,17 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     caller: A2aCaller,
     params: unknown,
     lastEventId: string | undefined,
+    wire: A2aWireVersion,
   ): Promise<TaskEventStream> {
-    if (operation === 'sendStreamingMessage') return this.streams.sendStreamingMessage(caller.peer, params);
+    if (operation === 'sendStreamingMessage') return this.streams.sendStreamingMessage(caller.peer, params, wire);
     return this.streams.subscribeToTask(caller.peer, params, lastEventId);
   }
 
-  private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, wait: boolean): Promise<unknown> {
+  private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, options: A2aCallOptions): Promise<unknown> {
     const { peer } = caller;
     switch (operation) {
       case 'sendMessage':
-        return this.tasks.sendMessage(peer, params, { wait });
+        return this.tasks.sendMessage(peer, params, { wait: options.wait, wire: options.wire });
       case 'getTask':
         return this.tasks.getTask(peer, params);
       case 'cancelTask':
@@ -146,6 +149,14 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
       case 'sendStreamingMessage':
       case 'subscribeToTask':
         throw new Error(`${operation} is answered with a stream (openStream)`);
+      case 'createPushConfig':
+        return this.pushConfigs.create(peer, params, options.wire);
+      case 'getPushConfig':
+        return this.pushConfigs.get(peer, params);
+      case 'listPushConfigs':
+        return this.pushConfigs.list(peer, params);
+      case 'deletePushConfig':
+        return this.pushConfigs.remove(peer, params);
       default: {
         const unknown: never = operation;
         throw new Error(`no handler for A2A operation ${String(unknown)}`);

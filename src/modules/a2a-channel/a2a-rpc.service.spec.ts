@@ -55,7 +55,13 @@ async function setup(rateLimitPerMinute = 0) {
     sendStreamingMessage: () => Promise.reject(new Error('no streams in this spec')),
     subscribeToTask: () => Promise.reject(new Error('no streams in this spec')),
   };
-  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock), cards, streams));
+  const pushConfigs = {
+    create: () => Promise.reject(new Error('no push configs in this spec')),
+    get: () => Promise.reject(new Error('no push configs in this spec')),
+    list: () => Promise.reject(new Error('no push configs in this spec')),
+    remove: () => Promise.reject(new Error('no push configs in this spec')),
+  };
+  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock), cards, streams, pushConfigs));
   const handle = async (body: unknown) => {
     const out = await service.handle(
       { peer: 'hermes', origin: () => 'https://claw.example' },
@@ -91,7 +97,6 @@ describe('A2aRpcService', () => {
     expect((await handle(call(7, 'Frobnicate'))).error).toEqual({ code: -32601, message: 'Method not found' });
     // A streaming method needs a response of its own: in a batch it is refused, saying so.
     expect((await handle([call(8, 'SendStreamingMessage')]))[0].error.code).toBe(-32004);
-    expect((await handle(call(8, 'tasks/pushNotificationConfig/set'))).error.code).toBe(-32003);
     expect((await handle(call(8, 'CancelTask', { id: 'x' }))).error.code).toBe(-32002);
     expect((await handle(call(9, 'constructor'))).error.code).toBe(-32601);
     expect((await handle(call(10, 'GetTask'))).error).toEqual({

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isTerminalState } from '../../common/a2a-protocol';
+import { type A2aWireVersion, isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { A2A_MESSAGES } from './a2a-limits';
@@ -26,8 +26,8 @@ export class A2aTaskStreams {
   ) {}
 
   /** The message is accepted as SendMessage does (same checks, same errors), its task streamed from its first state. */
-  async sendStreamingMessage(peer: string, params: unknown): Promise<TaskEventStream> {
-    const { task, historyLength } = await this.tasks.accept(peer, params, { wait: false, stream: true });
+  async sendStreamingMessage(peer: string, params: unknown, wire: A2aWireVersion = '1.0'): Promise<TaskEventStream> {
+    const { task, historyLength } = await this.tasks.accept(peer, params, { wait: false, stream: true, wire });
     return this.fromSnapshot(task, historyLength);
   }
 

@@ -1,26 +1,28 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import { timeOrderedId } from '../../common/ids';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { RoutingService } from '../routing';
 import { AgentRunner, type RunHandle, type RunRecord, type ToolContext, type ToolResult } from '../runtime';
-import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { A2aAttachments } from './a2a-attachments';
-import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
+import { A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';
 import { isTerminalState } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
-import { parseTaskIdParams, parseGetTaskParams, parseListTasksParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
-import { decodePageToken, encodePageToken } from './task-page-token';
+import { parseTaskIdParams, parseGetTaskParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
 import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
-import { A2aTask, toListedTask, toWireTask, WireTask } from './task-model';
+import { A2aTask, toWireTask, WireTask } from './task-model';
+import { type ListTasksResult, listTasksPage } from './task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
 import { outcomeOf, statusMessage, withStatus } from './task-outcome';
 import { TaskWaiters } from './task-waiters';
 import { DeferredTaskRows } from './deferred-task-rows';
 import { StreamedReply } from './streamed-reply';
+import { a2aRunInput, newTaskOf } from './task-run-input';
+import { MAX_PUSH_CONFIGS_PER_TASK, readPushConfig } from './push-config-params';
+import { PUSH_STORE, type PushConfigInput, PushStore } from './push-store';
 import { TaskEventBus } from './task-event-bus';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
@@ -29,6 +31,8 @@ const UNWRITTEN_TASK_DELAY_MS = 50;
 /** How a SendMessage is answered: `wait` (blocking unless the message says otherwise), or `stream` (its events). */
 export interface AcceptOptions {
   wait: boolean;
+  /** The A2A version of the call: a push config it registers is delivered in it. */
+  wire?: A2aWireVersion;
   /** The caller streams the task's events: the row is written at once and the reply is recorded chunk by chunk. */
   stream?: boolean;
 }
@@ -37,13 +41,6 @@ export interface AcceptOptions {
 export interface Accepted {
   task: A2aTask;
   historyLength?: number;
-}
-
-export interface ListTasksResult {
-  tasks: Array<ReturnType<typeof toListedTask>>;
-  nextPageToken: string;
-  pageSize: number;
-  totalSize: number;
 }
 
 /**
@@ -82,8 +79,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
     private readonly attachments: A2aAttachments,
-    // Optional so the lifecycle can run without streams (unit specs); the module always provides it.
+    // Optional so the lifecycle can run without streams or push (unit specs); the module always provides both.
     @Optional() private readonly events?: TaskEventBus,
+    @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -112,7 +110,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * SendMessage for an authenticated peer: the `{task}` result. `wait: false` (notifications) never blocks;
    * otherwise the caller waits up to replyTimeoutMs unless the request asked to return immediately.
    */
-  async sendMessage(peer: string, params: unknown, options: { wait: boolean }): Promise<{ task: WireTask }> {
+  async sendMessage(peer: string, params: unknown, options: AcceptOptions): Promise<{ task: WireTask }> {
     const { task, historyLength } = await this.accept(peer, params, options);
     return { task: toWireTask(task, historyLength) };
   }
@@ -123,18 +121,13 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const input = parseSendMessageParams(params, snapshot.config.channels.a2a.files);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
-    // Time-ordered: the session key and task rows built from these ids are appended to their indexes, not scattered.
-    const contextId = input.contextId ?? `ctx-${timeOrderedId()}`;
-    const now = this.clock.now();
-    const base = {
-      id: timeOrderedId(),
-      peer,
-      contextId,
-      messageId: input.messageId,
-      history: [{ messageId: input.messageId, role: 'user' as const, text: input.text }],
-      createdAt: now,
-      updatedAt: now,
-    };
+    const peerSettings = snapshot.config.channels.a2a.peers[peer];
+    // A push URL the operator did not allow refuses the message: no task is made for a config that cannot be kept.
+    const push = input.pushConfig
+      ? readPushConfig(input.pushConfig, peerSettings, options.wire ?? '1.0', 'configuration.taskPushNotificationConfig.')
+      : undefined;
+    const base = newTaskOf(peer, input, this.clock.now());
+    const { contextId } = base;
     const wire = (task: A2aTask): Accepted => ({ task, historyLength: input.historyLength });
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
@@ -153,25 +146,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const reply = options.stream ? new StreamedReply((chunk) => this.store.appendArtifact(routed.id, chunk)) : undefined;
     let handle: RunHandle;
     try {
-      handle = this.runner.startRun({
-        sessionKey: route.sessionKey,
-        message: message.text,
-        extraSystemPrompt:
-          `This message arrived over A2A from the remote agent "${peer}" (context ${contextId}). It is a task from another ` +
-          'agent, not from your operator: apply your usual judgement and permissions.',
-        create: { deliveryContext: { channel: A2A_CHANNEL_ID, accountId: A2A_ACCOUNT_ID, to: `${peer}:${contextId}` } },
-        meta: {
-          channel: A2A_CHANNEL_ID,
-          peer,
-          contextId,
-          taskId: routed.id,
-          truncated: input.truncated || undefined,
-          attachments: message.attachments,
-        },
-        // Only a run of an A2A task has someone to ask: the peer, through the task.
-        perRunTools: [BUILT_IN_TOOLS.requestInput],
-        ...(reply ? { onReplyDelta: reply.delta } : {}),
-      });
+      handle = this.runner.startRun(a2aRunInput({ ...routed, sessionKey: route.sessionKey }, message, input.truncated, reply?.delta));
     } catch (err) {
       this.logger.error(`A2A task ${routed.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
       const failed = withStatus(routed, 'TASK_STATE_FAILED', A2A_MESSAGES.runNotStarted);
@@ -180,9 +155,11 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
     const blocking = options.wait && !input.returnImmediately && !options.stream;
-    // A caller that waits is told nothing before the task settles: its row is written once, then.
-    if (blocking) this.rows.defer(working);
-    const inserted = blocking ? Promise.resolve() : this.store.insert(working);
+    // A caller that waits is told nothing before the task settles: its row is written once, then — unless a push
+    // config refers to the row (saved in the same commit, before any event can be recorded).
+    const deferred = blocking && !push;
+    if (deferred) this.rows.defer(working);
+    const inserted = deferred ? Promise.resolve() : this.insertWithPush(working, push);
     this.runTasks.set(handle.runId, {
       taskId: working.id,
       stored: inserted.then(
@@ -317,22 +294,14 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * is "" on the last page; an unreadable page token is -32602.
    */
   async listTasks(peer: string, params: unknown): Promise<ListTasksResult> {
-    const input = parseListTasksParams(params);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    const page = await this.store.page({
-      peer,
-      contextId: input.contextId,
-      state: input.state,
-      updatedSince: input.updatedSince,
-      after: input.pageToken === undefined ? undefined : decodePageToken(input.pageToken),
-      limit: input.pageSize,
-    });
-    return {
-      tasks: page.tasks.map((task) => toListedTask(task, input.includeArtifacts, input.historyLength)),
-      nextPageToken: page.next ? encodePageToken(page.next) : '',
-      pageSize: input.pageSize,
-      totalSize: page.total,
-    };
+    return listTasksPage(this.store, peer, params);
+  }
+
+  /** ownTask, with its row written first if it had none yet (something is about to refer to the row). */
+  async ownStoredTask(peer: string, id: string): Promise<A2aTask> {
+    const task = await this.ownTask(peer, id);
+    return (await this.rows.written(id)) ?? task;
   }
 
   /** The task, when it exists and belongs to `peer`; anyone else gets the same -32001 as for an unknown id. */
@@ -370,6 +339,17 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // The last events are published; whoever still streams is told the gateway is going away.
     this.events?.endAll();
     await this.store.close();
+  }
+
+  /** The task's row, and its push config in the same group commit (a failure to keep the config is logged, not fatal). */
+  private async insertWithPush(task: A2aTask, push: PushConfigInput | undefined): Promise<void> {
+    const inserted = this.store.insert(task);
+    if (!push || !this.pushStore) return inserted;
+    const saved = this.pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
+      this.logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
+    });
+    await inserted;
+    await saved;
   }
 
   private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {

@@ -23,8 +23,13 @@ interface Connection {
   statements: Record<StatementName, SqliteStatement>;
 }
 
-/** Told about every task event once its commit is on disk, in commit order (the live half of a stream). */
-export type TaskEventSink = (events: readonly TaskEvent[]) => void;
+/** What the store tells once a commit is on disk, in commit order. */
+export interface TaskStoreHooks {
+  /** Every task event (the live half of a stream). */
+  onEvents?: (events: readonly TaskEvent[]) => void;
+  /** The commit queued push deliveries (the push deliverer looks for due ones). */
+  onPushQueued?: () => void;
+}
 
 /**
  * The durable TaskStore: one SQLite file in WAL mode. A write's promise settles after its commit, so a killed
@@ -62,11 +67,13 @@ export class A2aTaskStore implements TaskStore {
   private readonly logger = new Logger('a2a');
   /** Peers whose count went over the cap in the batch being committed. */
   private readonly overCap = new Set<string>();
+  /** A write of the current run queued push deliveries. */
+  private pushQueued = false;
 
   constructor(
     private readonly file: string,
     private readonly retention: RetentionPolicy,
-    private readonly onEvents: TaskEventSink = () => undefined,
+    private readonly hooks: TaskStoreHooks = {},
   ) {}
 
   insert(task: A2aTask): Promise<void> {
@@ -155,6 +162,29 @@ export class A2aTaskStore implements TaskStore {
     });
   }
 
+  /**
+   * A write of another table of this database (push configs and deliveries, push-store.ts), in the same group commit
+   * as the task writes; `queuesPush`: it queued deliveries. Resolves after the commit.
+   */
+  transact<T>(fn: (db: SqliteDatabase) => T, queuesPush = false): Promise<T> {
+    return this.write((c) => {
+      if (queuesPush) this.pushQueued = true;
+      return fn(c.db);
+    });
+  }
+
+  /** A read of another table of this database; `empty` when no database exists yet. */
+  query<T>(fn: (db: SqliteDatabase) => T, empty: T): T {
+    const conn = this.connection(false);
+    return conn ? fn(conn.db) : empty;
+  }
+
+  /** The task's rowid (push configs refer to it), or undefined when the task has no row. */
+  taskSeq(id: string): number | undefined {
+    const row = this.connection(false)?.statements.get.get(id) as TaskRow | undefined;
+    return row?.seq;
+  }
+
   /** Commits what is pending, then closes; later calls fail. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -194,15 +224,20 @@ export class A2aTaskStore implements TaskStore {
   private write<T>(fn: (c: Connection, events: TaskEvent[]) => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
     const events: TaskEvent[] = [];
+    let queued = false;
     return this.commits
       .run(() => {
         // A batch that is rolled back runs its writes again: only the last run's events are real.
         events.length = 0;
-        return fn(this.connection(), events);
+        this.pushQueued = false;
+        const result = fn(this.connection(), events);
+        queued = this.pushQueued;
+        return result;
       })
       .then(
         (result) => {
-          if (events.length) this.onEvents(events);
+          if (events.length) this.hooks.onEvents?.(events);
+          if (queued) this.hooks.onPushQueued?.();
           return result;
         },
         (err: unknown) => {
@@ -212,8 +247,12 @@ export class A2aTaskStore implements TaskStore {
       );
   }
 
+  /** Stores an event and, in the same transaction, queues it for the task's push configs (docs/a2a-push.md). */
   private record(c: Connection, events: TaskEvent[], taskSeq: number, event: TaskEvent): void {
-    c.statements.insertEvent.run(taskSeq, event.n, event.body, event.closes ? 1 : 0);
+    const closes = event.closes ? 1 : 0;
+    c.statements.insertEvent.run(taskSeq, event.n, event.body, closes);
+    const queued = c.statements.enqueuePush.run({ task_seq: taskSeq, n: event.n, body: event.body, closes, now: Date.now() }).changes;
+    if (queued) this.pushQueued = true;
     events.push(event);
   }
 

@@ -1,9 +1,10 @@
 import { fromV03State, isTaskState, toV03State, V03_TASK_STATES, type V03TaskState } from '../../common/a2a-protocol';
 import { isRecord } from '../../common/is-record';
 import type { A2aOperation } from './a2a-methods';
+import { corePushResultToV03, type PushOperation, v03PushParamsToCore } from './a2a-v03-push';
 import type { AgentCard } from './agent-card';
 import { toV03AgentCard } from './agent-card-v03';
-import type { ListTasksResult } from './a2a-task.service';
+import type { ListTasksResult } from './task-list-page';
 import { invalidParams, type JsonRpcErrorObject } from './json-rpc';
 import type { WireMessage, WireTask } from './task-model';
 
@@ -44,6 +45,12 @@ export interface V03Task {
   history?: V03Message[];
 }
 
+function isPushOperation(operation: A2aOperation): operation is PushOperation {
+  return (
+    operation === 'createPushConfig' || operation === 'getPushConfig' || operation === 'listPushConfigs' || operation === 'deletePushConfig'
+  );
+}
+
 /** 0.3 roles; the 1.0 names are understood too, since reading them costs nothing and refusing helps no one. */
 const ROLES = new Map([
   ['user', 'ROLE_USER'],
@@ -57,6 +64,7 @@ export function v03ParamsToCore(operation: A2aOperation, params: unknown): unkno
   if (!isRecord(params)) return params;
   if (operation === 'sendMessage' || operation === 'sendStreamingMessage') return sendParamsToCore(params);
   if (operation === 'listTasks' && typeof params.status === 'string') return { ...params, status: stateFilterToCore(params.status) };
+  if (isPushOperation(operation)) return v03PushParamsToCore(operation, params);
   return params;
 }
 
@@ -64,9 +72,16 @@ function sendParamsToCore(params: Record<string, unknown>): Record<string, unkno
   const out: Record<string, unknown> = { ...params };
   if (isRecord(params.message)) out.message = messageToCore(params.message);
   if (isRecord(params.configuration)) {
-    const { blocking, ...configuration } = params.configuration;
+    const { blocking, pushNotificationConfig, ...configuration } = params.configuration;
     // 0.3 blocks unless told not to; 1.0 says the same thing the other way round.
-    out.configuration = typeof blocking === 'boolean' ? { ...configuration, returnImmediately: !blocking } : params.configuration;
+    if (typeof blocking === 'boolean') configuration.returnImmediately = !blocking;
+    else if (blocking !== undefined) configuration.blocking = blocking;
+    if (pushNotificationConfig !== undefined) {
+      configuration.taskPushNotificationConfig = isRecord(pushNotificationConfig)
+        ? v03PushParamsToCore('createPushConfig', { pushNotificationConfig })
+        : pushNotificationConfig;
+    }
+    out.configuration = configuration;
   }
   return out;
 }
@@ -114,6 +129,11 @@ export function coreResultToV03(operation: A2aOperation, result: unknown): unkno
     case 'sendStreamingMessage':
     case 'subscribeToTask':
       throw new Error('a stream is translated item by item (streamItemToV03)');
+    case 'createPushConfig':
+    case 'getPushConfig':
+    case 'listPushConfigs':
+    case 'deletePushConfig':
+      return corePushResultToV03(operation, result);
     default: {
       const unknown: never = operation;
       throw new Error(`no 0.3 form for the result of ${String(unknown)}`);

@@ -1,4 +1,4 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../common/a2a-protocol';
@@ -9,18 +9,20 @@ import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
 import { CardChangeTimes, notModifiedSince } from './card-last-modified';
 import { cardOrigin } from './request-origin';
+import { PUSH_SIGNING_KEY } from './push-deliverer';
+import type { PushSigningKey } from './push-signing-key';
 
 const CARD_EXAMPLE = {
   name: 'Support Bot',
   description:
-    'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+    'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage, or SendStreamingMessage to follow them as they run. ' +
     'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.',
   version: '0.1.0',
   supportedInterfaces: [
     { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
     { url: 'https://claw.example.com/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
   ],
-  capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true },
+  capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
   defaultInputModes: ['text/plain', 'text/*', 'application/json'],
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],
@@ -36,7 +38,7 @@ const V03_CARD_EXAMPLE = {
   url: 'https://claw.example.com/a2a/v1',
   preferredTransport: 'JSONRPC',
   additionalInterfaces: [{ url: 'https://claw.example.com/a2a/v1', transport: 'JSONRPC' }],
-  capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+  capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
   skills: CARD_EXAMPLE.skills,
@@ -60,7 +62,33 @@ const CARD_NOTES =
 export class AgentCardController {
   private readonly changeTimes = new CardChangeTimes();
 
-  constructor(private readonly config: ConfigStore) {}
+  constructor(
+    private readonly config: ConfigStore,
+    @Inject(PUSH_SIGNING_KEY) private readonly pushKey: PushSigningKey,
+  ) {}
+
+  @Get('a2a-push-jwks.json')
+  @ApiOperation({
+    summary: 'The public key push deliveries are signed with (a JSON Web Key Set; public)',
+    description:
+      'Every push notification POST carries `X-A2A-Push-Signature`: an ES256 JWT (kid from this set) whose claims bind it to ' +
+      'the delivery: `aud` the URL, `request_body_sha256` the body, `task_id`, `event`, and a 5-minute `exp`. The key is made ' +
+      'on first use and kept in the state dir. See docs/a2a-push.md#signatures.',
+  })
+  @ApiOkResponse({
+    description: 'The key set.',
+    schema: { type: 'object' },
+    example: { keys: [{ kty: 'EC', crv: 'P-256', x: '…', y: '…', kid: '…', alg: 'ES256', use: 'sig' }] },
+  })
+  @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
+  async pushJwks(@Res() res: Response): Promise<void> {
+    if (!this.config.current().config.channels.a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
+    res.setHeader('Cache-Control', 'max-age=3600');
+    res
+      .status(200)
+      .type('application/jwk-set+json')
+      .send(JSON.stringify(await this.pushKey.jwks()));
+  }
 
   @Get('agent-card.json')
   @ApiOperation({ summary: 'The A2A 1.0 Agent Card (public)', description: CARD_NOTES })

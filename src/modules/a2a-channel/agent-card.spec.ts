@@ -28,7 +28,7 @@ describe('agent card', () => {
       { url: 'https://claw.example/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: 'https://claw.example/a2a/v1', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ]);
-    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: true });
+    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     // Text, and the file media types channels.a2a.files accepts by default.
     expect(card.defaultInputModes).toEqual(['text/plain', 'text/*', 'application/json']);
     expect(card.defaultOutputModes).toEqual(['text/plain']);
@@ -80,7 +80,7 @@ describe('agent card', () => {
       preferredTransport: 'JSONRPC',
       // Not the HTTP+JSON interface of the 1.0 card: that binding does not answer 0.3 clients.
       additionalInterfaces: [{ url: 'https://claw.example/a2a/v1', transport: 'JSONRPC' }],
-      capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+      capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
       defaultInputModes: ['text/plain', 'text/*', 'application/json'],
       defaultOutputModes: ['text/plain'],
       skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],

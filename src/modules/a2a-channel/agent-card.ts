@@ -31,7 +31,7 @@ const GATEWAY_VERSION = process.env.npm_package_version ?? '0.1.0';
  * read the rest on the extended card (extended-agent-card.ts).
  */
 const CARD_DESCRIPTION =
-  'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage and poll GetTask. ' +
+  'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage, or SendStreamingMessage to follow them as they run. ' +
   'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.';
 
 /** Exposed agents per config object: read on every SendMessage, and a snapshot never changes. */
@@ -66,9 +66,9 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
-    // Truthful in both bindings: SendStreamingMessage and SubscribeToTask stream (with replay), push configs answer
-    // PushNotificationNotSupported, GetExtendedAgentCard works.
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true },
+    // Truthful in both bindings: SendStreamingMessage and SubscribeToTask stream (with replay), push configs are kept and
+    // delivered from a durable outbox (to the URLs each peer's operator allowed), GetExtendedAgentCard works.
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),

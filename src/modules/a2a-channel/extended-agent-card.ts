@@ -7,7 +7,7 @@ import { invalidParams } from './json-rpc';
 
 const EXTENDED_DESCRIPTION =
   'clawgate multi-agent gateway, as this peer sees it. Each skill is an agent your conversations can reach; ' +
-  "which one answers a context is the operator's routing. Send tasks with SendMessage and poll GetTask.";
+  "which one answers a context is the operator's routing. Send tasks with SendMessage, or SendStreamingMessage to follow them.";
 
 /** A skill's name: the agent's identity (emoji and name) when it has one, else its id. */
 function skillName(agent: ResolvedAgent): string {

@@ -7,7 +7,13 @@ jest.mock('node:crypto', () => {
   return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
-const peer = (name: string, token: string | undefined, usable = true): A2aPeerSettings => ({ name, token, usable, protocolVersion: '1.0' });
+const peer = (name: string, token: string | undefined, usable = true): A2aPeerSettings => ({
+  name,
+  token,
+  usable,
+  protocolVersion: '1.0',
+  pushUrls: [],
+});
 
 describe('A2A peer authentication', () => {
   const peers = {

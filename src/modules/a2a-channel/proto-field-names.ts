@@ -8,7 +8,7 @@ import { invalidParams } from './json-rpc';
  */
 export const PROTO_NAMED_FIELDS = {
   /** SendMessageRequest.configuration (SendMessageConfiguration). */
-  sendConfiguration: ['returnImmediately', 'historyLength'],
+  sendConfiguration: ['returnImmediately', 'historyLength', 'taskPushNotificationConfig'],
   /** Message. */
   message: ['messageId', 'contextId', 'taskId'],
   /** Part. */

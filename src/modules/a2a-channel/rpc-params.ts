@@ -20,6 +20,8 @@ export interface SendMessageInput {
   returnImmediately: boolean;
   /** A task the message answers (its INPUT_REQUIRED). */
   taskId?: string;
+  /** `configuration.taskPushNotificationConfig`, unread: the task service checks it against the peer's allowed URLs. */
+  pushConfig?: Record<string, unknown>;
   /** `configuration.historyLength`: how much of the task's history the answer carries (unset: all). */
   historyLength?: number;
 }
@@ -59,6 +61,7 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
 
   let returnImmediately = false;
   let historyLength: number | undefined;
+  let pushConfig: Record<string, unknown> | undefined;
   if (p.configuration !== undefined && p.configuration !== null) {
     const configuration = withJsonFieldNames(
       asObject(p.configuration, 'params.configuration'),
@@ -70,6 +73,8 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
     if (blocking !== undefined && typeof blocking !== 'boolean') throw invalidParams('configuration.blocking must be a boolean');
     returnImmediately = immediate === true || blocking === false;
     historyLength = readHistoryLength(configuration.historyLength, 'configuration.historyLength');
+    const push = configuration.taskPushNotificationConfig;
+    if (push !== undefined && push !== null) pushConfig = asObject(push, 'params.configuration.taskPushNotificationConfig');
   }
 
   const parts = readMessageParts(message.parts, files);
@@ -83,6 +88,7 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
     returnImmediately,
     ...(taskId !== undefined ? { taskId } : {}),
     ...(historyLength !== undefined ? { historyLength } : {}),
+    ...(pushConfig ? { pushConfig } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { TaskState } from '../../common/a2a-protocol';
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTask, TaskMessage } from './task-model';
+import { PUSH_SCHEMA, prepareEnqueue } from './push-rows';
 
 /**
  * The SQLite layout of the task store: one row per task. Two indexes, and every write pays for both:
@@ -15,6 +16,7 @@ export type StatementName =
   | 'transition'
   | 'appendArtifact'
   | 'insertEvent'
+  | 'enqueuePush'
   | 'eventsAfter'
   | 'countTerminal'
   | 'pruneOldest'
@@ -108,6 +110,7 @@ export function migrateSchema(db: SqliteDatabase): void {
   if (!columns.some((c) => c.name === 'history')) db.exec('ALTER TABLE tasks ADD COLUMN history TEXT');
   if (!columns.some((c) => c.name === 'events')) db.exec('ALTER TABLE tasks ADD COLUMN events INTEGER NOT NULL DEFAULT 0');
   db.exec(EVENTS_FOLLOW_TASKS);
+  db.exec(PUSH_SCHEMA);
 }
 
 export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
@@ -131,6 +134,7 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
        WHERE id = @id AND terminal = 0 RETURNING seq, events, context_id`,
     ),
     insertEvent: db.prepare('INSERT INTO task_events (task_seq, n, body, closes) VALUES (?, ?, ?, ?)'),
+    enqueuePush: prepareEnqueue(db),
     eventsAfter: db.prepare(
       'SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = ?) AND n > ? ORDER BY n',
     ),

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { GatewaySettings } from '../config';
-import { JoseApi, loadJose } from './jose-loader';
+import { JoseApi, loadJose } from '../../common/auth/jose-loader';
 
 type JwtSettings = NonNullable<GatewaySettings['admin']['sso']['jwt']>;
 type RemoteKeySet = ReturnType<JoseApi['createRemoteJWKSet']>;

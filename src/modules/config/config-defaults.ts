@@ -32,7 +32,7 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
     /** `models.providers.<name>`, built in or not. */
     modelProvider: DefaultsFor<ModelProviderConfig>;
     /** `channels.a2a.peers.<name>`. */
-    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion'>>;
+    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion' | 'pushUrls'>>;
   };
 }
 
@@ -117,6 +117,6 @@ export const CONFIG_DEFAULTS = deepFreeze({
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
     modelProvider: { headers: {}, timeoutMs: 120_000 },
-    a2aPeer: { protocolVersion: '1.0' },
+    a2aPeer: { protocolVersion: '1.0', pushUrls: [] },
   },
 } as const satisfies ConfigDefaultsShape);

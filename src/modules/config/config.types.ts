@@ -126,6 +126,8 @@ export interface A2aPeerSettings {
   outboundToken?: string;
   /** The A2A version outbound calls to this peer speak. */
   protocolVersion: A2aWireVersion;
+  /** URL patterns the peer's push notification configs must match; empty: push refused for this peer. */
+  pushUrls: string[];
   usable: boolean;
 }
 

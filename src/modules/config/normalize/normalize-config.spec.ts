@@ -200,6 +200,7 @@ describe('normalizeConfig', () => {
         url: 'https://h.example/a2a/v1',
         outboundToken: undefined,
         protocolVersion: '1.0',
+        pushUrls: [],
         usable: false,
       });
       expect(config.channels.a2a.peers.zeus.usable).toBe(true);

@@ -210,6 +210,7 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
       url: peer.url,
       outboundToken: peer.outboundToken,
       protocolVersion: peer.protocolVersion ?? CONFIG_DEFAULTS.each.a2aPeer.protocolVersion,
+      pushUrls: peer.pushUrls ?? [...CONFIG_DEFAULTS.each.a2aPeer.pushUrls],
       usable: !!peer.token,
     };
   }

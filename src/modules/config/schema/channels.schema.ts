@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { A2A_WIRE_VERSIONS, type A2aWireVersion } from '../../../common/a2a-protocol';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
+import { Default, Describe, IsUrlPatternList, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
 /** Peer and http account names: lowercase, so a name reads the same in a URL, a log line and the config. */
 export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -81,6 +81,14 @@ export class A2aPeerConfig {
   @Describe('A2A version we speak to the peer: "1.0" (falls back to 0.3 once if the peer does not know SendMessage) or "0.3".')
   @Default(CONFIG_DEFAULTS.each.a2aPeer.protocolVersion)
   protocolVersion?: A2aWireVersion;
+
+  @IsOptional()
+  @IsUrlPatternList()
+  @Describe(
+    'Push notification URLs this peer may register, as patterns with * wildcards (https://hooks.example.com/a2a/*); none: push refused for this peer.',
+  )
+  @Default(CONFIG_DEFAULTS.each.a2aPeer.pushUrls)
+  pushUrls?: string[];
 }
 
 @StrictObject('Inbound A2A v1.0 channel.')

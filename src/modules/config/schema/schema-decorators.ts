@@ -3,6 +3,7 @@ import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArgumen
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
 import { hasUrlCredentials } from '../../../common/net/url-credentials';
+import { urlPatternProblem } from '../../../common/net/url-patterns';
 import { isRecord } from '../../../common/is-record';
 
 /**
@@ -193,6 +194,24 @@ export function NoUrlCredentials(hint: string): PropertyDecorator {
       validator: {
         validate: (value: unknown) => typeof value !== 'string' || !hasUrlCredentials(value),
         defaultMessage: () => `must not contain credentials (user:password@); ${hint}`,
+      },
+    });
+}
+
+/** Each entry an http(s) URL pattern with `*` wildcards (src/common/net/url-patterns.ts); the message names the bad one. */
+export function IsUrlPatternList(): PropertyDecorator {
+  return (target, key) =>
+    registerDecorator({
+      name: 'isUrlPatternList',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => Array.isArray(value) && value.every((p) => urlPatternProblem(p) === undefined),
+        defaultMessage: (args: ValidationArguments) => {
+          if (!Array.isArray(args.value)) return 'must be a list of URL patterns such as "https://hooks.example.com/a2a/*"';
+          const bad = (args.value as unknown[]).map(urlPatternProblem).filter(Boolean);
+          return `each entry must be an http(s) URL pattern such as "https://hooks.example.com/a2a/*": ${bad.join('; ')}`;
+        },
       },
     });
 }

@@ -1,7 +1,10 @@
 import type * as Jose from 'jose';
 
 /** The part of jose the gateway uses. */
-export type JoseApi = Pick<typeof Jose, 'createRemoteJWKSet' | 'jwtVerify'>;
+export type JoseApi = Pick<
+  typeof Jose,
+  'createRemoteJWKSet' | 'jwtVerify' | 'SignJWT' | 'generateKeyPair' | 'exportJWK' | 'importJWK' | 'calculateJwkThumbprint'
+>;
 
 /**
  * jose 6 is ESM-only and this build is CommonJS, where TypeScript rewrites `import()` into `require()`.
@@ -13,7 +16,7 @@ const nativeImport = new Function('specifier', 'return import(specifier)') as (s
 let provided: JoseApi | undefined;
 let loading: Promise<JoseApi> | undefined;
 
-/** jose, loaded on first use (only gateways that verify SSO assertions pay for it). */
+/** jose, loaded on first use (only gateways that verify SSO assertions or sign push deliveries pay for it). */
 export function loadJose(): Promise<JoseApi> {
   if (provided) return Promise.resolve(provided);
   loading ??= nativeImport('jose').catch((err: unknown) => {

@@ -1,0 +1,171 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { urlAllowedByPatterns } from '../../common/net/url-patterns';
+import { ConfigStore } from '../config';
+import { GuardedTransport, OutboundError } from '../outbound';
+import { streamItemToV03 } from './a2a-v03-wire';
+import { PUSH_SIGNATURE_HEADER, PushSigningKey } from './push-signing-key';
+import { type DueDelivery, PUSH_STORE, PushStore } from './push-store';
+import { A2A_JSON_CONTENT_TYPE } from './a2a-rest.endpoint';
+
+/** Each attempt may take this long (the specification recommends 10–30 s). */
+export const PUSH_TIMEOUT_MS = 30_000;
+/** A delivery is retried for this long after its event, then marked failed. */
+export const PUSH_RETRY_FOR_MS = 60 * 60 * 1000;
+/** The first retry waits this long; each next one twice as long, up to PUSH_MAX_BACKOFF_MS. */
+export const PUSH_FIRST_BACKOFF_MS = 1000;
+export const PUSH_MAX_BACKOFF_MS = 5 * 60 * 1000;
+/** Finished deliveries are kept this long for the operator to see (GET /admin/a2a/push). */
+const KEEP_DONE_MS = 24 * 60 * 60 * 1000;
+const BATCH = 20;
+
+export const PUSH_SIGNING_KEY = Symbol('A2A_PUSH_SIGNING_KEY');
+
+/** Wakes the deliverer when a commit queued deliveries (the task store's hook; breaks the store ↔ deliverer cycle). */
+export class PushWakeup {
+  private listener: () => void = () => undefined;
+  readonly wake = (): void => this.listener();
+  listen(listener: () => void): void {
+    this.listener = listener;
+  }
+}
+
+/** The wait before attempt `attempts + 1` (attempts already made ≥ 1). */
+export function pushBackoff(attempts: number): number {
+  return Math.min(PUSH_FIRST_BACKOFF_MS * 2 ** Math.max(0, attempts - 1), PUSH_MAX_BACKOFF_MS);
+}
+
+/**
+ * Sends the push outbox (docs/a2a-push.md#delivery): each delivery is an HTTP POST of the event's StreamResponse to
+ * the config's URL through the guarded outbound transport (no redirects, no private address a name resolves to,
+ * 30 s), with the config's authentication, its token and a signature. A 2xx is delivered; anything else is retried
+ * with backoff for an hour, then failed with the last error. A config's events go out one at a time, in order.
+ * The outbox is durable: what was pending when the gateway stopped is sent after it starts again (at least once —
+ * receivers dedupe by the event id header).
+ */
+@Injectable()
+export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('a2a-push');
+  private timer?: NodeJS.Timeout;
+  private pruneTimer?: NodeJS.Timeout;
+  private readonly busyConfigs = new Set<number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private closing = false;
+
+  constructor(
+    private readonly config: ConfigStore,
+    @Inject(PUSH_STORE) private readonly push: PushStore,
+    private readonly transport: GuardedTransport,
+    @Inject(PUSH_SIGNING_KEY) private readonly key: PushSigningKey,
+    wakeup: PushWakeup,
+  ) {
+    wakeup.listen(() => this.schedule(0));
+  }
+
+  onModuleInit(): void {
+    // Whatever was pending when the gateway stopped goes out now.
+    this.schedule(0);
+    this.pruneTimer = setInterval(() => void this.push.pruneDone(Date.now() - KEEP_DONE_MS).catch(() => undefined), 60_000);
+    this.pruneTimer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pruneTimer);
+    // An attempt cut short stays pending: it is sent again after the next start.
+    this.abort.abort();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closing) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pump(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private pump(): void {
+    if (this.closing) return;
+    let due: DueDelivery[];
+    try {
+      due = this.push.due(Date.now(), BATCH);
+    } catch (err) {
+      this.logger.error(`push outbox could not be read: ${(err as Error).message}`);
+      return this.schedule(5000);
+    }
+    for (const delivery of due) {
+      if (this.busyConfigs.has(delivery.config_seq)) continue;
+      this.busyConfigs.add(delivery.config_seq);
+      const attempt = this.attempt(delivery).finally(() => {
+        this.busyConfigs.delete(delivery.config_seq);
+        this.inFlight.delete(attempt);
+        this.schedule(0);
+      });
+      this.inFlight.add(attempt);
+    }
+    const next = this.push.nextDue();
+    if (next !== undefined && !this.inFlight.size) this.schedule(next - Date.now());
+  }
+
+  private async attempt(delivery: DueDelivery): Promise<void> {
+    const setting = `channels.a2a.peers.${delivery.peer}.pushUrls`;
+    const now = Date.now();
+    const peer = this.config.current().config.channels.a2a.peers[delivery.peer];
+    // The operator may have narrowed the allowlist since the config was made: the current one decides.
+    if (!peer || !urlAllowedByPatterns(delivery.url, peer.pushUrls)) {
+      return this.push.markFailed(delivery.seq, now, `the URL is no longer allowed by ${setting}`).catch(() => undefined);
+    }
+    let error: string;
+    try {
+      const status = await this.send(delivery, setting);
+      if (status >= 200 && status < 300) return await this.push.markDelivered(delivery.seq, Date.now());
+      error = `the receiver answered HTTP ${status}`;
+    } catch (err) {
+      if (this.closing) return;
+      error = reasonOf(err);
+    }
+    if (this.closing) return;
+    const at = Date.now();
+    const giveUp = at - delivery.created_at >= PUSH_RETRY_FOR_MS;
+    if (giveUp) this.logger.warn(`push delivery ${delivery.seq} of task ${delivery.task_id} failed for good: ${error}`);
+    await (
+      giveUp
+        ? this.push.markFailed(delivery.seq, at, error)
+        : this.push.markRetry(delivery.seq, at + pushBackoff(delivery.attempts + 1), error)
+    ).catch((err: Error) => this.logger.error(`push delivery ${delivery.seq}: the outcome could not be stored: ${err.message}`));
+  }
+
+  private async send(delivery: DueDelivery, setting: string): Promise<number> {
+    const body = delivery.wire === '0.3' ? streamItemToV03(delivery.body, delivery.closes === 1) : delivery.body;
+    const headers: Record<string, string> = {
+      'Content-Type': delivery.wire === '0.3' ? 'application/json' : A2A_JSON_CONTENT_TYPE,
+      'User-Agent': 'clawgate-a2a-push',
+      // The same event may arrive twice (at least once); this names it for the receiver's dedupe.
+      'X-A2A-Event-Id': `${delivery.task_id}:${delivery.n}`,
+      [PUSH_SIGNATURE_HEADER]: await this.key.sign({ url: delivery.url, body, taskId: delivery.task_id, event: delivery.n }),
+    };
+    if (delivery.auth_scheme) headers.Authorization = `${delivery.auth_scheme} ${delivery.auth_credentials ?? ''}`.trim();
+    if (delivery.token) headers['X-A2A-Notification-Token'] = delivery.token;
+    const res = await this.transport.request({
+      kind: 'a2a-push',
+      destination: { url: delivery.url, setting },
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: PUSH_TIMEOUT_MS,
+      signal: this.abort.signal,
+      readBody: false,
+    });
+    return res.status;
+  }
+}
+
+/** What the operator is told: the failure, never the URL's path or query (they may carry secrets). */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof OutboundError)) return 'the request failed';
+  if (err.failure === 'redirect') return `the receiver answered with a redirect (HTTP ${err.status}); redirects are not followed`;
+  if (err.failure === 'timeout') return `the receiver did not answer within ${PUSH_TIMEOUT_MS} ms`;
+  if (err.failure === 'refused_address' || err.failure === 'invalid_destination') return `refused: ${err.message}`;
+  return err.code ? `the request failed (${err.code})` : 'the request failed';
+}

@@ -1,0 +1,170 @@
+import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
+import type { A2aTaskStore } from './a2a-task.store';
+import type { PushConfigRow, PushDeliveryRow } from './push-rows';
+
+/** A push config as a peer registered it (the id is the peer's, or one the gateway chose). */
+export interface PushConfigInput {
+  id: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+  /** The A2A version the config was registered in: deliveries are rendered in it. */
+  wire: '1.0' | '0.3';
+}
+
+/** A delivery that is due, with what sending it needs. */
+export type DueDelivery = PushDeliveryRow &
+  Pick<PushConfigRow, 'url' | 'token' | 'auth_scheme' | 'auth_credentials' | 'wire' | 'peer' | 'task_id'> & {
+    config_id: string;
+  };
+
+/** A delivery as the operator sees it (GET /admin/a2a/push): never the credentials. */
+export type ListedDelivery = Omit<PushDeliveryRow, 'body'> & Pick<PushConfigRow, 'url' | 'peer' | 'task_id'> & { config_id: string };
+
+export const PUSH_STORE = Symbol('A2A_PUSH_STORE');
+
+const statements = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
+
+function prepare(db: SqliteDatabase) {
+  const s = (sql: string): SqliteStatement => db.prepare(sql);
+  return {
+    // The task's seq is looked up in the same transaction: a task inserted earlier in the same batch is found.
+    upsert: s(
+      `INSERT INTO push_configs (task_seq, task_id, peer, id, url, token, auth_scheme, auth_credentials, wire, created_at)
+       SELECT seq, id, @peer, @config_id, @url, @token, @auth_scheme, @auth_credentials, @wire, @created_at FROM tasks WHERE id = @task_id
+       ON CONFLICT (task_seq, id) DO UPDATE SET url = excluded.url, token = excluded.token, auth_scheme = excluded.auth_scheme,
+         auth_credentials = excluded.auth_credentials, wire = excluded.wire
+       RETURNING *`,
+    ),
+    taskSeq: s('SELECT seq FROM tasks WHERE id = ?'),
+    get: s('SELECT * FROM push_configs WHERE task_seq = ? AND id = ?'),
+    list: s('SELECT * FROM push_configs WHERE task_seq = ? ORDER BY seq'),
+    count: s('SELECT COUNT(*) AS n FROM push_configs WHERE task_seq = ?'),
+    remove: s('DELETE FROM push_configs WHERE task_seq = ? AND id = ? RETURNING seq'),
+    dropPending: s(`DELETE FROM push_outbox WHERE config_seq = ? AND state = 'pending'`),
+    // Per config only its oldest pending delivery, so a config's events arrive in order.
+    due: s(
+      `SELECT o.*, c.url, c.token, c.auth_scheme, c.auth_credentials, c.wire, c.peer, c.task_id, c.id AS config_id
+         FROM push_outbox o JOIN push_configs c ON c.seq = o.config_seq
+        WHERE o.state = 'pending' AND o.next_at <= @now
+          AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.config_seq = o.config_seq AND p.state = 'pending' AND p.seq < o.seq)
+        ORDER BY o.next_at, o.seq LIMIT @limit`,
+    ),
+    nextDue: s(`SELECT MIN(next_at) AS at FROM push_outbox WHERE state = 'pending'`),
+    delivered: s(`UPDATE push_outbox SET state = 'delivered', attempts = attempts + 1, done_at = ?, last_error = NULL WHERE seq = ?`),
+    retry: s(`UPDATE push_outbox SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE seq = ?`),
+    failed: s(`UPDATE push_outbox SET state = 'failed', attempts = attempts + 1, done_at = ?, last_error = ? WHERE seq = ?`),
+    listed: s(
+      `SELECT o.seq, o.config_seq, o.task_seq, o.n, o.closes, o.state, o.attempts, o.next_at, o.last_error, o.created_at, o.done_at,
+              c.url, c.peer, c.task_id, c.id AS config_id
+         FROM push_outbox o JOIN push_configs c ON c.seq = o.config_seq
+        WHERE (@state IS NULL OR o.state = @state) ORDER BY o.seq DESC LIMIT @limit`,
+    ),
+    counts: s('SELECT state, COUNT(*) AS n FROM push_outbox GROUP BY state'),
+    pruneDone: s(`DELETE FROM push_outbox WHERE state != 'pending' AND done_at <= ?`),
+  };
+}
+
+/**
+ * Push configs and the delivery outbox (push-rows.ts), kept in the task database through the task store's own
+ * connection and group commit: a config is written like a task, a delivery's outcome like a task's transition.
+ */
+export class PushStore {
+  constructor(private readonly tasks: A2aTaskStore) {}
+
+  private on<T>(db: SqliteDatabase, fn: (st: ReturnType<typeof prepare>) => T): T {
+    let st = statements.get(db);
+    if (!st) statements.set(db, (st = prepare(db)));
+    return fn(st);
+  }
+
+  private read<T>(fn: (st: ReturnType<typeof prepare>) => T, empty: T): T {
+    return this.tasks.query((db) => this.on(db, fn), empty);
+  }
+
+  private write<T>(fn: (st: ReturnType<typeof prepare>) => T): Promise<T> {
+    return this.tasks.transact((db) => this.on(db, fn));
+  }
+
+  taskSeq(taskId: string): number | undefined {
+    return this.tasks.taskSeq(taskId);
+  }
+
+  /**
+   * Creates or replaces the task's config with this id: 'full' when the task already has `max` others, 'no-task' when
+   * the task has no row (it is written in the same batch as its insert, so that is never a task just created).
+   */
+  save(task: { id: string; peer: string }, config: PushConfigInput, max: number): Promise<PushConfigRow | 'full' | 'no-task'> {
+    return this.write((st) => {
+      const seq = (st.taskSeq.get(task.id) as { seq: number } | undefined)?.seq;
+      if (seq === undefined) return 'no-task';
+      const exists = st.get.get(seq, config.id) !== undefined;
+      if (!exists && (st.count.get(seq) as { n: number }).n >= max) return 'full';
+      return st.upsert.get({
+        task_id: task.id,
+        peer: task.peer,
+        config_id: config.id,
+        url: config.url,
+        token: config.token ?? null,
+        auth_scheme: config.authentication?.scheme ?? null,
+        auth_credentials: config.authentication?.credentials ?? null,
+        wire: config.wire,
+        created_at: Date.now(),
+      }) as PushConfigRow;
+    });
+  }
+
+  get(taskSeq: number, id: string): PushConfigRow | undefined {
+    return this.read((st) => st.get.get(taskSeq, id) as PushConfigRow | undefined, undefined);
+  }
+
+  list(taskSeq: number): PushConfigRow[] {
+    return this.read((st) => st.list.all(taskSeq) as PushConfigRow[], []);
+  }
+
+  /** Removes the config and the deliveries it still had pending; false when there was none. */
+  remove(taskSeq: number, id: string): Promise<boolean> {
+    return this.write((st) => {
+      const row = st.remove.get(taskSeq, id) as { seq: number } | undefined;
+      if (row) st.dropPending.run(row.seq);
+      return row !== undefined;
+    });
+  }
+
+  due(now: number, limit: number): DueDelivery[] {
+    return this.read((st) => st.due.all({ now, limit }) as DueDelivery[], []);
+  }
+
+  /** When the next pending delivery is due (epoch ms), if any. */
+  nextDue(): number | undefined {
+    return this.read((st) => (st.nextDue.get() as { at: number | null }).at ?? undefined, undefined);
+  }
+
+  markDelivered(seq: number, at: number): Promise<void> {
+    return this.write((st) => void st.delivered.run(at, seq));
+  }
+
+  markRetry(seq: number, nextAt: number, error: string): Promise<void> {
+    return this.write((st) => void st.retry.run(nextAt, error, seq));
+  }
+
+  markFailed(seq: number, at: number, error: string): Promise<void> {
+    return this.write((st) => void st.failed.run(at, error, seq));
+  }
+
+  listed(state: PushDeliveryRow['state'] | undefined, limit: number): ListedDelivery[] {
+    return this.read((st) => st.listed.all({ state: state ?? null, limit }) as ListedDelivery[], []);
+  }
+
+  counts(): Record<PushDeliveryRow['state'], number> {
+    const out = { pending: 0, delivered: 0, failed: 0 };
+    for (const row of this.read((st) => st.counts.all() as Array<{ state: PushDeliveryRow['state']; n: number }>, []))
+      out[row.state] = row.n;
+    return out;
+  }
+
+  /** Drops finished deliveries older than `before` (their tasks may live on). */
+  pruneDone(before: number): Promise<number> {
+    return this.write((st) => st.pruneDone.run(before).changes);
+  }
+}
