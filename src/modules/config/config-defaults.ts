@@ -116,7 +116,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
   each: {
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
-    modelProvider: { headers: {}, timeoutMs: 120_000 },
+    modelProvider: { headers: {}, timeoutMs: 120_000, stream: true, streamDelayMs: 0 },
     a2aPeer: { protocolVersion: '1.0' },
   },
 } as const satisfies ConfigDefaultsShape);

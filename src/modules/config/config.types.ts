@@ -116,6 +116,10 @@ export interface ModelProviderSettings {
   requiresKey: boolean;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Stream when the run's caller takes deltas (docs/runtime.md#streamed-replies). */
+  stream: boolean;
+  /** Echo only: pause between streamed words. */
+  streamDelayMs: number;
 }
 
 export interface A2aPeerSettings {
