@@ -67,6 +67,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       },
       publicDocs: false,
     },
+    http: { endpoints: { chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 } } },
   },
   agents: {
     defaults: {

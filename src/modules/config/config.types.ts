@@ -50,6 +50,23 @@ export interface GatewaySettings {
     };
     publicDocs: boolean;
   };
+  http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
+}
+
+/** `gateway.http.endpoints.chatCompletions` (docs/openai-endpoint.md). */
+export interface ChatCompletionsSettings {
+  enabled: boolean;
+  rateLimitPerMinute: number;
+  keys: ChatCompletionsKey[];
+}
+
+export interface ChatCompletionsKey {
+  name: string;
+  /** Undefined when its ${VAR} was unset: the key cannot authenticate until it is. */
+  token?: string;
+  /** Agent ids or `*` patterns, as written (trimmed). */
+  agents: string[];
+  usable: boolean;
 }
 
 export interface MemoryCollectionSettings {
