@@ -3,7 +3,7 @@ import { A2aChannelModule } from './modules/a2a-channel';
 import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
-import { ChannelsModule, HttpChannelModule } from './modules/channels';
+import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
 import { ConfigModule, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { HealthModule } from './modules/health';
@@ -34,6 +34,7 @@ export class AppModule {
         SessionToolsModule,
         MemoryModule,
         HttpChannelModule,
+        OpenAiEndpointModule,
         A2aChannelModule,
         OutboundModule,
         ConfigPlanModule,

@@ -14,7 +14,7 @@ import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
-import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate } from './modules/channels';
+import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 
 export interface RunningGateway {
@@ -88,6 +88,8 @@ function configureHttp(app: NestExpressApplication): void {
   mountA2aEndpoint(app);
   // Before the global parsers too: the http channel authenticates before any body is read.
   mountHttpChannelGate(app);
+  // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
+  mountOpenAiEndpoint(app);
   app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
   app.use(bodyShapeLimits);

@@ -2,7 +2,7 @@ import type { StreamResponse } from '@a2a-js/sdk';
 import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { fetchWithToken, sdkClient, sdkSendRequest } from './support/a2a-sdk';
-import { FakeOpenAiServer } from './support/fake-openai-server';
+import { FakeOpenAiServer, tokenText } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 import { openSse, SseReader } from './support/sse-client';
 
@@ -67,25 +67,36 @@ describe('A2A streaming (e2e)', () => {
   });
 
   it.each(['JSONRPC', 'HTTP+JSON'] as const)(
-    'the SDK streaming client (%s) gets the task, the reply and COMPLETED, in order',
+    'the SDK streaming client (%s): 10 tokens 400 ms apart arrive as they are made, in order, then COMPLETED',
     async (binding) => {
+      model.script(model.tokens(10, 400));
       const client = await sdkClient(gw.url, fetchWithToken(HERMES), binding);
       expect((await client.getAgentCard()).capabilities?.streaming).toBe(true);
-      const events: StreamResponse[] = [];
-      for await (const event of client.sendMessageStream(sdkSendRequest('stream this'))) events.push(event);
-      const kinds = events.map((e) => e.payload?.$case);
-      expect(kinds).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
-      const [first, artifact, status] = events.map((e) => e.payload?.value as any);
-      expect(first.status.state).toBeDefined();
-      expect(artifact.taskId).toBe(first.id);
-      expect(artifact.artifact.parts[0].content.value).toBe('the default answer');
-      expect(artifact.lastChunk).toBe(true);
-      expect(status).toMatchObject({ taskId: first.id, status: { state: 3 /* TASK_STATE_COMPLETED */ } });
+      const events: Array<{ at: number; event: StreamResponse }> = [];
+      const started = Date.now();
+      for await (const event of client.sendMessageStream(sdkSendRequest('stream this'))) events.push({ at: Date.now() - started, event });
+      const kinds = events.map((e) => e.event.payload?.$case);
+      expect(kinds[0]).toBe('task');
+      expect(kinds.at(-1)).toBe('statusUpdate');
+      const chunks = events.filter((e) => e.event.payload?.$case === 'artifactUpdate').map((e) => e.event.payload?.value as any);
+      expect(chunks.length).toBeGreaterThanOrEqual(3);
+      const text = chunks.map((c) => c.artifact.parts.map((p: any) => p.content.value).join('')).join('');
+      expect(text).toBe(tokenText(10));
+      expect(chunks[0].append).toBe(false);
+      expect(chunks.slice(1).every((c) => c.append)).toBe(true);
+      expect(chunks.at(-1).lastChunk).toBe(true);
+      expect(new Set(chunks.map((c) => c.artifact.artifactId)).size).toBe(1);
+      // Streamed, not buffered: the first piece arrived well before the last token was made (10 × 400 ms).
+      const firstChunkAt = events.find((e) => e.event.payload?.$case === 'artifactUpdate')!.at;
+      expect(firstChunkAt).toBeLessThan(events.at(-1)!.at - 2000);
+      const first = events[0].event.payload?.value as any;
+      expect(events.at(-1)!.event.payload?.value).toMatchObject({ taskId: first.id, status: { state: 3 /* TASK_STATE_COMPLETED */ } });
       // GetTask reflects the events.
       const got = (await rpc(HERMES, 'GetTask', { id: first.id })).result;
       expect(got.status.state).toBe('TASK_STATE_COMPLETED');
-      expect(got.artifacts[0].parts[0].text).toBe('the default answer');
+      expect(got.artifacts[0].parts[0].text).toBe(tokenText(10));
     },
+    20_000,
   );
 
   it('numbers events per task; two subscribers see identical results; a dropped stream resumes with Last-Event-ID', async () => {
@@ -103,19 +114,19 @@ describe('A2A streaming (e2e)', () => {
     release();
     const [seenA, seenB] = await Promise.all([results(a), results(b)]);
     expect(seenA).toEqual(seenB);
-    expect(seenA.map((e) => e.id)).toEqual(['0', '1', '2']);
-    expect(seenA[1].result.artifactUpdate).toMatchObject({
-      taskId: id,
-      artifact: { parts: [{ text: 'released answer' }] },
-      lastChunk: true,
-    });
-    expect(seenA[2].result.statusUpdate).toMatchObject({ taskId: id, status: { state: 'TASK_STATE_COMPLETED' } });
+    // The snapshot (id 0), then events 1, 2, 3…: the reply's chunks, then COMPLETED.
+    expect(seenA.map((e) => e.id)).toEqual(seenA.map((_, i) => String(i)));
+    const chunks = seenA.slice(1, -1).map((e) => e.result.artifactUpdate);
+    expect(chunks.map((c) => c.artifact.parts[0].text).join('')).toBe('released answer');
+    expect(chunks.at(-1).lastChunk).toBe(true);
+    expect(seenA.at(-1)!.result.statusUpdate).toMatchObject({ taskId: id, status: { state: 'TASK_STATE_COMPLETED' } });
+    const last = seenA.at(-1)!.id!;
 
-    // Resuming after the snapshot replays events 1 and 2 from the store, once, then ends: the task is over.
+    // Resuming after the snapshot replays every event from the store, once, then ends: the task is over.
     const resumed = await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': '0' }));
     expect(resumed).toEqual(seenA.slice(1));
     // Resuming after the last event: nothing is missing, the stream just ends.
-    expect(await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': '2' }))).toEqual([]);
+    expect(await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': last }))).toEqual([]);
   });
 
   it('refuses what cannot be streamed with the spec errors, as JSON before any stream opens', async () => {
@@ -135,7 +146,8 @@ describe('A2A streaming (e2e)', () => {
     expect((await json(await rpcStream('SubscribeToTask', { id }, {}, IRIS))).error.code).toBe(-32001);
     expect((await json(await rpcStream('SubscribeToTask', { id: 'no-such-task' }))).error.code).toBe(-32001);
     // A Last-Event-ID that is not an event of the task.
-    for (const bad of ['abc', '-1', '3', '1.5']) {
+    const after = (await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': '0' }))).at(-1)!.id!;
+    for (const bad of ['abc', '-1', String(Number(after) + 1), '1.5']) {
       const error = (await json(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': bad }))).error;
       expect(error.code).toBe(-32602);
       expect(error.message).toMatch(/Last-Event-ID/);
@@ -163,14 +175,14 @@ describe('A2A streaming (e2e)', () => {
     expect(live.response.status).toBe(200);
     release();
     const events = await live.rest();
-    expect(events.map((e) => e.id)).toEqual(['0', '1', '2']);
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => String(i)));
     expect(JSON.parse(events[0].data).task.id).toBe(id);
-    expect(JSON.parse(events[2].data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(JSON.parse(events.at(-1)!.data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     const resumed = await openSse(`${gw.url}/a2a/v1/tasks/${id}:subscribe`, {
       method: 'GET',
       headers: { ...headers, 'last-event-id': '1' },
     });
-    expect((await resumed.rest()).map((e) => e.data)).toEqual([events[2].data]);
+    expect((await resumed.rest()).map((e) => e.data)).toEqual(events.slice(2).map((e) => e.data));
     // Errors are the binding's: a finished task is 400 FAILED_PRECONDITION.
     const over = await fetch(`${gw.url}/a2a/v1/tasks/${id}:subscribe`, { method: 'POST', headers });
     expect(over.status).toBe(400);
@@ -186,9 +198,12 @@ describe('A2A streaming (e2e)', () => {
       },
     );
     const seen = (await results(stream)).map((e) => e.result);
-    expect(seen.map((r) => r.kind)).toEqual(['task', 'artifact-update', 'status-update']);
-    expect(seen[1].artifact.parts).toEqual([{ kind: 'text', text: 'the default answer' }]);
-    expect(seen[2]).toMatchObject({ status: { state: 'completed' }, final: true });
+    expect(seen[0].kind).toBe('task');
+    const chunks = seen.slice(1, -1);
+    expect(chunks.every((c) => c.kind === 'artifact-update')).toBe(true);
+    expect(chunks.map((c) => c.artifact.parts.map((p: Item) => p.text).join('')).join('')).toBe('the default answer');
+    expect(chunks[0].artifact.parts[0].kind).toBe('text');
+    expect(seen.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' }, final: true });
   });
 
   it('a stream open at shutdown ends with its task FAILED, and the process does not wait on it', async () => {

@@ -391,7 +391,7 @@ describe('http channel (e2e, echo model)', () => {
     const op = docs.body.paths['/channels/http/messages']?.post;
     expect(op.security).toEqual([{ 'http-channel': [] }]);
     expect(op.description).toContain('X-Clawgate-Signature: sha256=<hex>');
-    expect(Object.keys(op.requestBody.content['application/json'].examples)).toEqual(['direct', 'threadNoWait']);
+    expect(Object.keys(op.requestBody.content['application/json'].examples)).toEqual(['direct', 'threadNoWait', 'streamed']);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '404']));
   });
 

@@ -1,4 +1,5 @@
-import { FakeModelServer, FakeReply, FakeStep, RecordedRequest } from './fake-model-server';
+import { FakeModelServer, FakeReply, FakeSseEvent, FakeStep, RecordedRequest } from './fake-model-server';
+import { tokenPieces } from './fake-openai-server';
 
 export interface FakeAnthropicOptions {
   /** When set, requests without `x-api-key: <apiKey>` get Anthropic's 401. */
@@ -21,7 +22,10 @@ function errorBody(status: number, message: string) {
 
 /**
  * An Anthropic `/v1/messages` endpoint speaking the documented format (typed error envelope, required
- * `anthropic-version` and `max_tokens`, strict user/assistant alternation), scriptable per test.
+ * `anthropic-version` and `max_tokens`, strict user/assistant alternation), scriptable per test. A request with
+ * `stream: true` gets the same answer as the API's server-sent events: `message_start`, per block
+ * `content_block_start` / `content_block_delta` (`text_delta` word by word, `input_json_delta` fragments) /
+ * `content_block_stop`, a `ping`, `message_delta` with the stop reason and output usage, `message_stop`.
  */
 export class FakeAnthropicServer extends FakeModelServer {
   private issued = 0;
@@ -37,6 +41,8 @@ export class FakeAnthropicServer extends FakeModelServer {
         if (!req.headers['anthropic-version']) return { status: 400, message: 'anthropic-version: header is required' };
         if (typeof req.body?.model !== 'string') return { status: 400, message: 'model: Field required' };
         if (typeof req.body?.max_tokens !== 'number') return { status: 400, message: 'max_tokens: Field required' };
+        if (req.body.stream !== undefined && typeof req.body.stream !== 'boolean')
+          return { status: 400, message: 'stream: Input should be a valid boolean' };
         return alternationProblem(req.body.messages);
       },
     });
@@ -51,12 +57,47 @@ export class FakeAnthropicServer extends FakeModelServer {
     return (req) => message(req, [{ type: 'text', text }], 'end_turn', usage);
   }
 
+  /** Several text blocks in one answer (a plain answer's text joins them with "\n"). */
+  texts(...texts: string[]): FakeStep {
+    return (req) =>
+      message(
+        req,
+        texts.map((text) => ({ type: 'text', text })),
+        'end_turn',
+        USAGE,
+      );
+  }
+
+  /** `count` tokens (`tok1`, ` tok2`, …) streamed `gapMs` apart; unstreamed, one answer after the same time. */
+  tokens(count: number, gapMs: number): FakeStep {
+    const pieces = tokenPieces(count);
+    return (req) => {
+      const reply = message(req, [{ type: 'text', text: pieces.join('') }], 'end_turn', USAGE, pieces, gapMs);
+      return req.body.stream ? reply : { after: new Promise((resolve) => setTimeout(resolve, count * gapMs)), reply };
+    };
+  }
+
+  /** Streams `text`, then an `error` event (an overload after the 200), never message_stop. */
+  streamError(text: string, errorType: string, messageText: string): FakeStep {
+    return (req) => {
+      if (!req.body.stream) return { status: 529, json: errorBody(529, messageText) };
+      const events = streamEvents(req, [{ type: 'text', text }], 'end_turn', USAGE).slice(0, -3);
+      events.push({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: errorType, message: messageText } }) });
+      return { status: 200, events };
+    };
+  }
+
+  /** Streams the start of `text` and ends the response before message_stop (a dropped connection). */
+  streamCut(text: string): FakeStep {
+    return (req) => ({ status: 200, events: streamEvents(req, [{ type: 'text', text }], 'end_turn', USAGE).slice(0, -3) });
+  }
+
   /** Asks for one tool use, optionally preceded by a text block (as Claude often does). */
   toolUse(name: string, input: unknown, text?: string): FakeStep {
     return (req) => {
       const id = `toolu_${++this.issued}`;
       this.issuedToolUses.set(id, { name, input });
-      const blocks = [...(text ? [{ type: 'text', text }] : []), { type: 'tool_use', id, name, input }];
+      const blocks: Block[] = [...(text ? [{ type: 'text' as const, text }] : []), { type: 'tool_use', id, name, input }];
       return message(req, blocks, 'tool_use', USAGE);
     };
   }
@@ -123,7 +164,15 @@ function alternationProblem(messages: unknown): { status: number; message: strin
   return undefined;
 }
 
-function message(req: RecordedRequest, content: unknown[], stopReason: string, usage: Record<string, number>): FakeReply {
+function message(
+  req: RecordedRequest,
+  content: Block[],
+  stopReason: string,
+  usage: Record<string, number>,
+  pieces?: string[],
+  gapMs = 0,
+): FakeReply {
+  if (req.body.stream) return { status: 200, events: streamEvents(req, content, stopReason, usage, pieces), gapMs };
   return {
     status: 200,
     json: {
@@ -137,4 +186,56 @@ function message(req: RecordedRequest, content: unknown[], stopReason: string, u
       usage,
     },
   };
+}
+
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+/**
+ * The answer as the Messages API streams it. The last three events are always the closing block's
+ * `content_block_stop`, `message_delta` and `message_stop` (tests cut them off to simulate a broken stream).
+ */
+function streamEvents(
+  req: RecordedRequest,
+  content: Block[],
+  stopReason: string,
+  usage: Record<string, number>,
+  pieces?: string[],
+): FakeSseEvent[] {
+  const ev = (type: string, body: Record<string, unknown>): FakeSseEvent => ({ event: type, data: JSON.stringify({ type, ...body }) });
+  const events: FakeSseEvent[] = [
+    ev('message_start', {
+      message: {
+        id: `msg_${Date.now()}`,
+        type: 'message',
+        role: 'assistant',
+        model: req.body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      },
+    }),
+  ];
+  content.forEach((block, index) => {
+    if (block.type === 'text') {
+      events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      if (index === 0) events.push(ev('ping', {}));
+      for (const text of pieces ?? block.text.match(/\s*\S+\s*/g) ?? []) {
+        events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+      }
+    } else {
+      events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
+      const json = JSON.stringify(block.input);
+      const size = Math.ceil(json.length / 3) || 1;
+      for (let i = 0; i < json.length; i += size) {
+        events.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + size) } }));
+      }
+    }
+    events.push(ev('content_block_stop', { index }));
+  });
+  events.push(
+    ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
+  );
+  events.push(ev('message_stop', {}));
+  return events;
 }

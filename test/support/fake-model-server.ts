@@ -15,7 +15,21 @@ export interface RecordedRequest {
  * starts and never finishes (`trickle`: headers, then a byte of body every 100 ms — a model streaming slowly), or
  * an answer held back until `after` settles (a slow model the test decides when to let finish).
  */
-export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall' | 'trickle' | HeldReply;
+export type FakeReply = { status: number; json: unknown } | { status: number; raw: string } | 'stall' | 'trickle' | HeldReply | SseReply;
+/** One server-sent event: `event: <event>` (when set) and `data: <data>`. */
+export interface FakeSseEvent {
+  event?: string;
+  data: string;
+}
+/**
+ * A `text/event-stream` answer: the events in order, `gapMs` apart (the first at once), then the end of the
+ * response. A client that hangs up before the end counts in `clientAborts`.
+ */
+export interface SseReply {
+  status: number;
+  events: FakeSseEvent[];
+  gapMs?: number;
+}
 export interface HeldReply {
   after: Promise<unknown>;
   reply: FakeReply;
@@ -116,6 +130,7 @@ export class FakeModelServer {
       await after.catch(() => undefined);
       reply = next;
     }
+    if (typeof reply === 'object' && 'events' in reply) return this.writeEvents(res, reply);
     if (reply === 'stall' || reply === 'trickle') {
       // Never finish; the provider's timeout or the run's abort must end it. `close` fires when the client hangs up.
       res.on('close', () => {
@@ -133,6 +148,25 @@ export class FakeModelServer {
     const payload = 'raw' in reply ? reply.raw : JSON.stringify(reply.json);
     res.writeHead(reply.status, { 'content-type': 'application/json' });
     res.end(payload);
+  }
+
+  /** Writes an event stream as the real APIs do: `event:`/`data:` lines, a blank line after each event. */
+  private async writeEvents(res: http.ServerResponse, reply: SseReply): Promise<void> {
+    let hungUp = false;
+    res.on('close', () => {
+      if (!res.writableEnded) {
+        hungUp = true;
+        this.clientAborts++;
+      }
+    });
+    res.writeHead(reply.status, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    for (let i = 0; i < reply.events.length; i++) {
+      if (i > 0 && reply.gapMs) await new Promise((resolve) => setTimeout(resolve, reply.gapMs));
+      if (hungUp || res.destroyed) return;
+      const { event, data } = reply.events[i];
+      res.write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`);
+    }
+    res.end();
   }
 
   private replyFor(req: RecordedRequest): FakeReply {

@@ -1,4 +1,4 @@
-import { FakeModelServer, FakeReply, FakeStep, RecordedRequest } from './fake-model-server';
+import { FakeModelServer, FakeReply, FakeSseEvent, FakeStep, RecordedRequest } from './fake-model-server';
 
 export interface FakeOpenAiOptions {
   /** When set, requests without `Authorization: Bearer <apiKey>` get OpenAI's 401. */
@@ -9,7 +9,9 @@ const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
 /**
  * An OpenAI-compatible `/v1/chat/completions` endpoint speaking the documented request/response format,
- * scriptable per test. `baseUrl` is what a `models.providers.<name>.baseUrl` should point at.
+ * scriptable per test. `baseUrl` is what a `models.providers.<name>.baseUrl` should point at. A request with
+ * `stream: true` gets the same answer as `chat.completion.chunk` server-sent events (text word by word, tool
+ * call arguments in fragments, a usage chunk when `stream_options.include_usage`, then `data: [DONE]`).
  */
 export class FakeOpenAiServer extends FakeModelServer {
   private issued = 0;
@@ -32,6 +34,11 @@ export class FakeOpenAiServer extends FakeModelServer {
         if (typeof req.body?.model !== 'string') return { status: 400, message: 'you must provide a model parameter' };
         if (!Array.isArray(req.body?.messages) || !req.body.messages.length)
           return { status: 400, message: "'messages' is a required property" };
+        if (req.body.stream !== undefined && typeof req.body.stream !== 'boolean')
+          return { status: 400, message: "'stream' must be a boolean" };
+        if (req.body.stream_options !== undefined && req.body.stream !== true) {
+          return { status: 400, message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." };
+        }
         return undefined;
       },
     });
@@ -43,7 +50,39 @@ export class FakeOpenAiServer extends FakeModelServer {
 
   /** Answers with plain text. */
   text(text: string, usage: Record<string, number> = USAGE): FakeStep {
-    return (req) => completion(req, { role: 'assistant', content: text }, 'stop', usage);
+    return (req) => answer(req, { content: text, finishReason: 'stop', usage });
+  }
+
+  /**
+   * `count` tokens (`tok1`, ` tok2`, …), streamed `gapMs` apart; a request that does not stream gets them as one
+   * answer after the same total time. The text is `tokenText(count)`.
+   */
+  tokens(count: number, gapMs: number, usage: Record<string, number> = USAGE): FakeStep {
+    const pieces = tokenPieces(count);
+    return (req) => {
+      const reply = answer(req, { content: pieces.join(''), pieces, finishReason: 'stop', usage }, gapMs);
+      return req.body.stream ? reply : { after: sleep(count * gapMs), reply };
+    };
+  }
+
+  /** Streams `text`, then an error chunk (what OpenAI sends when a failure comes after the 200). */
+  streamError(text: string, message: string): FakeStep {
+    return (req) => {
+      if (!req.body.stream) return { status: 500, json: { error: { message, type: 'server_error', param: null, code: null } } };
+      const events = streamEvents(req, { content: text, finishReason: 'stop', usage: USAGE }, false);
+      events.push({ data: JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } }) });
+      return { status: 200, events };
+    };
+  }
+
+  /** Streams the start of `text` and ends the response: no finish_reason, no [DONE] (a dropped connection). */
+  streamCut(text: string): FakeStep {
+    return (req) => ({ status: 200, events: streamEvents(req, { content: text, finishReason: 'stop', usage: USAGE }, false) });
+  }
+
+  /** A plain JSON completion even when the request asked to stream (some compatible servers ignore `stream`). */
+  ignoringStream(text: string): FakeStep {
+    return (req) => completion(req, { role: 'assistant', content: text }, 'stop', USAGE);
   }
 
   /** Asks for one tool call; `args` may be a raw string to simulate a model emitting broken JSON. */
@@ -52,12 +91,7 @@ export class FakeOpenAiServer extends FakeModelServer {
       const id = `call_${++this.issued}`;
       const argString = typeof args === 'string' ? args : JSON.stringify(args);
       this.issuedToolCalls.set(id, { name, arguments: argString });
-      const message = {
-        role: 'assistant',
-        content: text,
-        tool_calls: [{ id, type: 'function', function: { name, arguments: argString } }],
-      };
-      return completion(req, message, 'tool_calls', USAGE);
+      return answer(req, { content: text, toolCalls: [{ id, name, arguments: argString }], finishReason: 'tool_calls', usage: USAGE });
     };
   }
 
@@ -68,7 +102,7 @@ export class FakeOpenAiServer extends FakeModelServer {
   textAfterToolResult(text: string): FakeStep {
     return (req) => {
       const problem = this.checkToolResults(req.body.messages);
-      return problem ? this.reject(problem) : completion(req, { role: 'assistant', content: text }, 'stop', USAGE);
+      return problem ? this.reject(problem) : answer(req, { content: text, finishReason: 'stop', usage: USAGE });
     };
   }
 
@@ -130,4 +164,81 @@ function completion(req: RecordedRequest, message: unknown, finishReason: string
       usage,
     },
   };
+}
+
+/** What a step answers, before it is put in the non-streamed or the streamed format. */
+interface Answer {
+  content: string | null;
+  /** How `content` streams; default: word by word. */
+  pieces?: string[];
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  finishReason: string;
+  usage: Record<string, number>;
+}
+
+/** `tok1`, ` tok2`, … `tok<count>`: pieces of a streamed answer whose text is their concatenation. */
+export function tokenPieces(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${i ? ' ' : ''}tok${i + 1}`);
+}
+
+/** The text of `tokens(count, …)`. */
+export function tokenText(count: number): string {
+  return tokenPieces(count).join('');
+}
+
+function answer(req: RecordedRequest, a: Answer, gapMs = 0): FakeReply {
+  if (req.body.stream) return { status: 200, events: streamEvents(req, a), gapMs };
+  const message: Record<string, unknown> = { role: 'assistant', content: a.content };
+  if (a.toolCalls?.length) {
+    message.tool_calls = a.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  }
+  return completion(req, message, a.finishReason, a.usage);
+}
+
+/**
+ * The answer as OpenAI streams it: a role chunk, content pieces, each tool call as a first fragment (id, name,
+ * empty arguments) and argument fragments, then — unless `complete` is false — a finish chunk, the usage chunk
+ * (if asked for) and `[DONE]`.
+ */
+function streamEvents(req: RecordedRequest, a: Answer, complete = true): FakeSseEvent[] {
+  const id = `chatcmpl-${Date.now()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) => ({
+    data: JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: req.body.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+      ...extra,
+    }),
+  });
+  const events: FakeSseEvent[] = [chunk({ role: 'assistant', content: '' })];
+  const pieces = a.pieces ?? (a.content ? (a.content.match(/\s*\S+\s*/g) ?? [a.content]) : []);
+  for (const piece of pieces) events.push(chunk({ content: piece }));
+  (a.toolCalls ?? []).forEach((call, index) => {
+    events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    for (const fragment of fragments(call.arguments, 3)) events.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
+  });
+  if (!complete) return events;
+  events.push(chunk({}, a.finishReason));
+  if (req.body.stream_options?.include_usage) {
+    events.push({
+      data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model: req.body.model, choices: [], usage: a.usage }),
+    });
+  }
+  events.push({ data: '[DONE]' });
+  return events;
+}
+
+/** `text` cut into `n` fragments (some may be empty when it is short). */
+function fragments(text: string, n: number): string[] {
+  const size = Math.ceil(text.length / n) || 1;
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { SseWriter } from '../../common/http/sse-writer';
-import { maskSecrets } from '../../common/secrets/secret-mask';
+import { SseResponse } from '../../common/http/sse-response';
 import { A2A_MESSAGES, MAX_STREAM_BACKLOG_BYTES, STREAM_HEARTBEAT_MS } from './a2a-limits';
 import type { A2aStreamResult } from './a2a-operations.service';
 
@@ -16,24 +15,22 @@ export interface StreamFraming {
  * Answers a streaming call over SSE (docs/a2a-streaming.md): every item as an event whose `id` is the task's event
  * number (what `Last-Event-ID` resumes from), until the stream ends. A client that falls more than
  * MAX_STREAM_BACKLOG_BYTES behind gets an error event and the stream is closed (its task goes on); a client that
- * leaves stops its stream and nothing else.
+ * leaves stops its stream and nothing else. Secrets are masked by SseResponse, as in every response.
  */
 export function answerWithStream(res: ServerResponse, result: A2aStreamResult, framing: StreamFraming): void {
-  const sse = new SseWriter(res, { maxBufferedBytes: MAX_STREAM_BACKLOG_BYTES, heartbeatMs: STREAM_HEARTBEAT_MS });
+  const sse = new SseResponse(res, { keepAliveMs: STREAM_HEARTBEAT_MS, maxBufferedBytes: MAX_STREAM_BACKLOG_BYTES });
   const { stream } = result;
   const fail = (error: AppError) => {
-    // The gateway-wide safety net (see SecretShield): a configured secret in a message never leaves verbatim.
     const frame = framing.error(error);
-    sse.send({ ...frame, data: maskSecrets(frame.data) });
+    sse.event(frame.event, frame.data);
     sse.end();
   };
-  sse.open();
+  sse.flush();
   res.once('close', () => stream.close());
   stream.pipe({
     item: (item) => {
-      if (sse.closed) return stream.close();
-      const keptUp = sse.send({ id: String(item.id), data: maskSecrets(framing.item(result.render(item))) });
-      if (keptUp) return;
+      if (!sse.open) return stream.close();
+      if (sse.event(undefined, framing.item(result.render(item)), String(item.id))) return;
       stream.close();
       fail(new AppError(ErrorCode.Unavailable, A2A_MESSAGES.streamFellBehind));
     },

@@ -67,6 +67,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       },
       publicDocs: false,
     },
+    http: { endpoints: { chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 } } },
   },
   agents: {
     defaults: {
@@ -116,7 +117,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
   each: {
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
-    modelProvider: { headers: {}, timeoutMs: 120_000 },
+    modelProvider: { headers: {}, timeoutMs: 120_000, stream: true, streamDelayMs: 0 },
     a2aPeer: { protocolVersion: '1.0', pushUrls: [] },
   },
 } as const satisfies ConfigDefaultsShape);

@@ -50,6 +50,23 @@ export interface GatewaySettings {
     };
     publicDocs: boolean;
   };
+  http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
+}
+
+/** `gateway.http.endpoints.chatCompletions` (docs/openai-endpoint.md). */
+export interface ChatCompletionsSettings {
+  enabled: boolean;
+  rateLimitPerMinute: number;
+  keys: ChatCompletionsKey[];
+}
+
+export interface ChatCompletionsKey {
+  name: string;
+  /** Undefined when its ${VAR} was unset: the key cannot authenticate until it is. */
+  token?: string;
+  /** Agent ids or `*` patterns, as written (trimmed). */
+  agents: string[];
+  usable: boolean;
 }
 
 export interface MemoryCollectionSettings {
@@ -116,6 +133,10 @@ export interface ModelProviderSettings {
   requiresKey: boolean;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Stream when the run's caller takes deltas (docs/runtime.md#streamed-replies). */
+  stream: boolean;
+  /** Echo only: pause between streamed words. */
+  streamDelayMs: number;
 }
 
 export interface A2aPeerSettings {

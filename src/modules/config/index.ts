@@ -7,6 +7,8 @@ export type { LoadResult } from './config.types';
 export type {
   A2aChannelSettings,
   A2aFilePolicy,
+  ChatCompletionsKey,
+  ChatCompletionsSettings,
   DmScope,
   GatewaySettings,
   HttpChannelSettings,

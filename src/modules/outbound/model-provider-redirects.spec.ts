@@ -45,6 +45,8 @@ describe('model provider calls never follow redirects', () => {
       requiresKey: true,
       headers: {},
       timeoutMs: 5000,
+      stream: true,
+      streamDelayMs: 0,
     };
     const call = postJson({
       settings,

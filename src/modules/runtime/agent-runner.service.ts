@@ -12,6 +12,7 @@ import {
 import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
+import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
@@ -37,8 +38,12 @@ export interface StartRunInput {
   meta?: Record<string, unknown>;
   /** Per-run tools (`AgentTool.perRun`) this run is offered, e.g. request_input for a run of an A2A task. */
   perRunTools?: readonly string[];
-  /** Told each piece of the reply as the model produces it (`round`: the tool round; the last round's text is the reply). */
-  onReplyDelta?: (delta: { round: number; text: string }) => void;
+  /**
+   * Called with the reply as the model writes it, in order (docs/runtime.md#streamed-replies): asking for it
+   * makes the model call stream. `round` is the tool round; the final reply is the concatenation of the texts
+   * of the last round's deltas. Never called after the run is over.
+   */
+  onReplyDelta?: ReplyDeltaListener;
 }
 
 export interface RunHandle {
@@ -158,7 +163,19 @@ export class AgentRunner implements OnModuleDestroy {
       const tools = this.tools.toolsFor(agent, input.perRunTools);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
-        const response = await model.provider.complete(model.settings, { agentId, model: model.model, system, messages, tools, signal });
+        const deltas = input.onReplyDelta
+          ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
+          : undefined;
+        const response = await model.provider.complete(model.settings, {
+          agentId,
+          model: model.model,
+          system,
+          messages,
+          tools,
+          signal,
+          onTextDelta: deltas?.push,
+        });
+        deltas?.finish(response.text);
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;
         if (!response.toolCalls.length) {

@@ -1,5 +1,6 @@
 export { AgentRunner } from './agent-runner.service';
 export type { RunHandle, StartRunInput } from './agent-runner.service';
+export type { ReplyDelta, ReplyDeltaListener } from './reply-deltas';
 export { isTerminalRunStatus } from './run-registry';
 export type { RunRecord } from './run-registry';
 export { RuntimeModule } from './runtime.module';

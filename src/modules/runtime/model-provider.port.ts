@@ -33,12 +33,27 @@ export interface ModelRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
   signal: AbortSignal;
+  /**
+   * Set when the run's caller takes the reply as it is written. The provider then streams (unless its settings
+   * say `stream: false`) and reports each piece of answer text here, in order, as it arrives; the pieces
+   * concatenate to the response's `text`. A provider that does not stream may never call it (the runner then
+   * reports the whole text as one piece).
+   */
+  onTextDelta?: (text: string) => void;
 }
 
 export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];
   usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+/** Whether a call streams: the caller wants the text as it comes and the provider's settings allow it. */
+export function wantsStream(
+  settings: ModelProviderSettings,
+  request: ModelRequest,
+): request is ModelRequest & { onTextDelta: (text: string) => void } {
+  return settings.stream && typeof request.onTextDelta === 'function';
 }
 
 export interface ModelProvider {

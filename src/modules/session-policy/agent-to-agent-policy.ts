@@ -1,3 +1,5 @@
+import { compileAgentPattern } from '../../common/agent-pattern';
+
 /**
  * Layer 3: which agents may act on each other's sessions. Pure: a policy is compiled from the
  * `tools.agentToAgent` object of a snapshot and never looks at anything else.
@@ -36,9 +38,6 @@ export interface AgentToAgentPolicy {
   explain(requesterAgentId: string, targetAgentId: string): AgentToAgentExplanation;
 }
 
-/** One compiled allow entry: a literal compare or an anchored, case-insensitive regex. */
-type Matcher = (agentId: string) => boolean;
-
 /*
  * Keyed by the settings object: a snapshot is immutable and a reload produces new objects, so a cached policy
  * can never be stale and the old one is collected with its snapshot.
@@ -61,7 +60,7 @@ function compile(settings: AgentToAgentSettingsInput): AgentToAgentPolicy {
   // Emptiness is judged on the list as written: `allow: [""]` names something unusable and must not
   // silently turn into "everyone".
   const allowAll = raw.length === 0;
-  const entries = raw.map((entry) => ({ pattern: entry, test: compilePattern(entry) }));
+  const entries = raw.map((entry) => ({ pattern: entry, test: compileAgentPattern(entry) }));
 
   const matchingPattern = (agentId: string): string | undefined => {
     if (allowAll) return undefined;
@@ -108,26 +107,4 @@ function rawPatterns(allow: unknown): string[] {
   if (allow === undefined || allow === null) return [];
   if (!Array.isArray(allow)) return [''];
   return allow.map((p: unknown) => (typeof p === 'string' ? p.trim() : ''));
-}
-
-/**
- * `*` alone → everything; no `*` → exact, case-sensitive; otherwise a case-insensitive glob where `*` is any
- * run of characters and every other character is literal. A general glob library is deliberately not used:
- * they give `?`, `[...]`, `{a,b}` and `!` meaning, which this syntax must treat as plain characters.
- */
-function compilePattern(pattern: string): Matcher {
-  if (pattern === '') return () => false;
-  if (pattern === '*') return () => true;
-  if (!pattern.includes('*')) return (id) => id === pattern;
-  const source = pattern
-    .replace(/\*+/g, '*') // `a**b` = `a*b`; fewer stars also means less backtracking
-    .split('*')
-    .map(escapeRegExp)
-    .join('.*');
-  const re = new RegExp(`^${source}$`, 'is');
-  return (id) => re.test(id);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -101,6 +101,8 @@ describe('model providers', () => {
         requiresKey: false,
         headers: { 'X-Team': 'a' },
         timeoutMs: 120000,
+        stream: true,
+        streamDelayMs: 0,
       });
     });
 
@@ -111,6 +113,28 @@ describe('model providers', () => {
       expect(messages(normalize({ models: { providers: { mine: { api: 'openai-chat' } } } }).errors)).toEqual([
         'models.providers.mine.baseUrl: is required for a provider that is not built in',
       ]);
+    });
+
+    it('takes stream and streamDelayMs, and refuses a delay on a provider that is not echo', () => {
+      const { config, errors } = normalize({
+        models: { providers: { echo: { streamDelayMs: 150 }, local: { api: 'openai-chat', baseUrl: 'http://x/v1', stream: false } } },
+      });
+      expect(errors).toEqual([]);
+      expect(config.models.providers.echo).toMatchObject({ stream: true, streamDelayMs: 150 });
+      expect(config.models.providers.local).toMatchObject({ stream: false, streamDelayMs: 0 });
+      expect(messages(normalize({ models: { providers: { openai: { streamDelayMs: 10 } } } }).errors)).toEqual([
+        'models.providers.openai.streamDelayMs: applies only to api "echo" (this provider uses "openai-chat")',
+      ]);
+    });
+
+    it.each([
+      [{ stream: 'yes' }, 'models.providers.echo.stream: must be a boolean value (got "yes")'],
+      [{ streamDelayMs: -1 }, 'models.providers.echo.streamDelayMs: must not be less than 0 (got -1)'],
+      [{ streamDelayMs: 10_001 }, 'models.providers.echo.streamDelayMs: must not be greater than 10000 (got 10001)'],
+      [{ streamDelayMs: 1.5 }, 'models.providers.echo.streamDelayMs: must be an integer number (got 1.5)'],
+    ])('rejects %j with a message naming the key', (entry, message) => {
+      const { errors } = validateConfig({ models: { providers: { echo: entry } } });
+      expect(messages(errors)).toEqual([message]);
     });
   });
 

@@ -5,9 +5,12 @@ import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { NormalizeContext } from './normalize-context';
 
 const DEFAULT_MODEL_TIMEOUT_MS = CONFIG_DEFAULTS.each.modelProvider.timeoutMs;
+const PROVIDER_DEFAULTS = CONFIG_DEFAULTS.each.modelProvider;
 
 /** Providers usable without a `models.providers` entry (docs/configuration.md#built-in-model-providers). */
-export const BUILT_IN_PROVIDERS: Readonly<Record<string, Omit<ModelProviderSettings, 'headers' | 'timeoutMs'>>> = {
+export const BUILT_IN_PROVIDERS: Readonly<
+  Record<string, Omit<ModelProviderSettings, 'headers' | 'timeoutMs' | 'stream' | 'streamDelayMs'>>
+> = {
   echo: { name: 'echo', api: 'echo', requiresKey: false },
   anthropic: {
     name: 'anthropic',
@@ -33,7 +36,13 @@ export function normalizeModelProviders(
 ): Record<string, ModelProviderSettings> {
   const out: Record<string, ModelProviderSettings> = {};
   for (const [name, builtIn] of Object.entries(BUILT_IN_PROVIDERS)) {
-    out[name] = { ...builtIn, headers: { ...CONFIG_DEFAULTS.each.modelProvider.headers }, timeoutMs: DEFAULT_MODEL_TIMEOUT_MS };
+    out[name] = {
+      ...builtIn,
+      headers: { ...PROVIDER_DEFAULTS.headers },
+      timeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
+      stream: PROVIDER_DEFAULTS.stream,
+      streamDelayMs: PROVIDER_DEFAULTS.streamDelayMs,
+    };
   }
   for (const [name, entry] of configured ?? []) {
     const base = out[name];
@@ -51,6 +60,11 @@ export function normalizeModelProviders(
       ctx.errors.push({ path: `${at}.baseUrl`, message: `is required for a provider that is not built in` });
       continue;
     }
+    // A pause between streamed words is something only the offline echo model has; elsewhere the model sets the pace.
+    if (entry.streamDelayMs !== undefined && api !== 'echo') {
+      ctx.errors.push({ path: `${at}.streamDelayMs`, message: `applies only to api "echo" (this provider uses "${api}")` });
+      continue;
+    }
     out[name] = {
       name,
       api,
@@ -58,8 +72,10 @@ export function normalizeModelProviders(
       apiKey: entry.apiKey,
       apiKeyEnv: base?.apiKeyEnv,
       requiresKey: base ? base.requiresKey : api === 'anthropic-messages',
-      headers: { ...(entry.headers ?? CONFIG_DEFAULTS.each.modelProvider.headers) },
+      headers: { ...(entry.headers ?? PROVIDER_DEFAULTS.headers) },
       timeoutMs: entry.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+      stream: entry.stream ?? PROVIDER_DEFAULTS.stream,
+      streamDelayMs: entry.streamDelayMs ?? PROVIDER_DEFAULTS.streamDelayMs,
     };
   }
   return out;

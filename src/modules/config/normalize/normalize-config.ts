@@ -13,6 +13,8 @@ import type { BindingConfig } from '../schema/routing.schema';
 import { checkModelRef, normalizeModelProviders } from './model-providers';
 import { normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
+import { normalizeGatewayHttp } from './normalize-gateway-http';
+import { rejectSharedTokens } from './shared-tokens';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
 export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
@@ -25,7 +27,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   warnUnknownTools(ctx, cfg.agents);
 
   return {
-    gateway: normalizeGateway(cfg.gateway),
+    gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
     agents,
     defaultAgentId,
     bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agentIds),
@@ -77,7 +79,7 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
   }
 }
 
-function normalizeGateway(g: GatewayConfig | undefined): NormalizedConfig['gateway'] {
+function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, agentIds: string[]): NormalizedConfig['gateway'] {
   const defaults = CONFIG_DEFAULTS.gateway;
   const sso = g?.admin?.sso;
   return {
@@ -108,6 +110,7 @@ function normalizeGateway(g: GatewayConfig | undefined): NormalizedConfig['gatew
       },
       publicDocs: g?.admin?.publicDocs ?? defaults.admin.publicDocs,
     },
+    http: normalizeGatewayHttp(ctx, g?.http, agentIds),
   };
 }
 
@@ -247,16 +250,4 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
     },
     http: { enabled: c?.http?.enabled ?? defaults.http.enabled, accounts },
   };
-}
-
-/** A token shared by two callers would make the caller's identity ambiguous. */
-function rejectSharedTokens(ctx: NormalizeContext, at: string, entries: Array<{ name: string; token?: string }>): void {
-  const owner = new Map<string, string>();
-  for (const { name, token } of entries) {
-    if (!token) continue;
-    const first = owner.get(token);
-    if (first) {
-      ctx.errors.push({ path: `${at}.${name}.token`, message: `is the same as the token of "${first}"; every caller needs its own token` });
-    } else owner.set(token, name);
-  }
 }

@@ -2,6 +2,7 @@ import { IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Max, Min, Mi
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
+import { GatewayHttpConfig } from './gateway-http.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -160,4 +161,8 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => AdminConfig)
   admin?: AdminConfig;
+
+  @IsOptional()
+  @NestedObject(() => GatewayHttpConfig)
+  http?: GatewayHttpConfig;
 }

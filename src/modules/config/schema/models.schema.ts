@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedMap, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 
@@ -30,6 +30,22 @@ export class ModelProviderConfig {
   @Max(600000)
   @Default(CONFIG_DEFAULTS.each.modelProvider.timeoutMs)
   timeoutMs?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  @Describe(
+    'Stream the answer (SSE) when the caller of a run takes the reply as it is written; false: one plain request, the reply arrives whole.',
+  )
+  @Default(CONFIG_DEFAULTS.each.modelProvider.stream)
+  stream?: boolean;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  @Describe('api "echo" only: pause in ms between the words it streams (demos and tests).')
+  @Default(CONFIG_DEFAULTS.each.modelProvider.streamDelayMs)
+  streamDelayMs?: number;
 }
 
 @StrictObject()

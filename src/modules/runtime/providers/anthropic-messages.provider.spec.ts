@@ -77,6 +77,8 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
     requiresKey: true,
     headers: {},
     timeoutMs: 5000,
+    stream: true,
+    streamDelayMs: 0,
     ...over,
   });
   const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({

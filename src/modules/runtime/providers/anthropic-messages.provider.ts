@@ -1,7 +1,9 @@
 import type { ModelProviderSettings } from '../../config';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from '../model-provider.port';
-import { buildHeaders, endpoint, malformed, postJson, providerError, providerErrorMessage } from './http-json';
-import { INVALID_ARGUMENTS_KEY } from './openai-chat.provider';
+import { wantsStream, type ChatMessage, type ModelProvider, type ModelRequest, type ModelResponse } from '../model-provider.port';
+import { AnthropicStreamAssembler } from './anthropic-stream';
+import { parseAnthropicResponse } from './anthropic-response';
+import { buildHeaders, endpoint, postJson, type PostJsonInput } from './http-json';
+import { postForEvents } from './model-stream';
 
 /** The Messages API version this code speaks; sent on every request as the API requires. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -18,18 +20,12 @@ export interface AnthropicMessage {
   content: AnthropicBlock[];
 }
 
-interface AnthropicResponseBody {
-  content?: unknown;
-  usage?: { input_tokens?: unknown; output_tokens?: unknown };
-  error?: unknown;
-}
-
 /** `anthropic-messages`: the Anthropic Messages API with tool use. `baseUrl` is the host, without `/v1`. */
 export class AnthropicMessagesProvider implements ModelProvider {
   readonly api = 'anthropic-messages' as const;
 
   async complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse> {
-    const body = await postJson({
+    const call: PostJsonInput = {
       settings,
       url: endpoint(settings, '/v1/messages'),
       headers: buildHeaders(
@@ -38,8 +34,13 @@ export class AnthropicMessagesProvider implements ModelProvider {
       ),
       body: anthropicRequestBody(request),
       signal: request.signal,
-    });
-    return parseAnthropicResponse(settings, body);
+    };
+    if (!wantsStream(settings, request)) return parseAnthropicResponse(settings, await postJson(call));
+
+    call.body = { ...(call.body as object), stream: true };
+    const assembler = new AnthropicStreamAssembler(settings, request.onTextDelta);
+    const got = await postForEvents(call, (event) => assembler.accept(event.event, event.data));
+    return got.kind === 'json' ? parseAnthropicResponse(settings, got.body) : assembler.result();
   }
 }
 
@@ -77,43 +78,4 @@ function toBlocks(m: ChatMessage): { role: AnthropicMessage['role']; blocks: Ant
   if (m.role === 'tool') return { role: 'user', blocks: [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.text }] };
   const calls: AnthropicBlock[] = (m.toolCalls ?? []).map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments }));
   return { role: 'assistant', blocks: [...text(m.text), ...calls] };
-}
-
-export function parseAnthropicResponse(settings: ModelProviderSettings, raw: unknown): ModelResponse {
-  const body = raw as AnthropicResponseBody;
-  if (body?.error && !body.content) {
-    throw providerError(
-      settings,
-      `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`,
-    );
-  }
-  if (!Array.isArray(body?.content)) throw malformed(settings, 'no content[] array');
-  const texts: string[] = [];
-  const toolCalls: ToolCall[] = [];
-  body.content.forEach((block: unknown, i: number) => {
-    const b = block as { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown };
-    if (b?.type === 'text') {
-      if (typeof b.text !== 'string') throw malformed(settings, `content[${i}].text is not a string`);
-      texts.push(b.text);
-    } else if (b?.type === 'tool_use') {
-      if (typeof b.name !== 'string' || !b.name) throw malformed(settings, `content[${i}] (tool_use) has no name`);
-      const id = typeof b.id === 'string' && b.id ? b.id : `toolu_${i}`;
-      toolCalls.push({ id, name: b.name, arguments: toArguments(b.input) });
-    }
-    // Other block kinds (thinking, server tools) carry nothing the runner can use; they are skipped.
-  });
-  return { text: texts.join('\n'), toolCalls, usage: usageOf(body.usage) };
-}
-
-function toArguments(input: unknown): Record<string, unknown> {
-  if (input === undefined || input === null) return {};
-  if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
-  // Same strategy as openai-chat: let the tool registry tell the model its arguments were unusable.
-  return { [INVALID_ARGUMENTS_KEY]: JSON.stringify(input) };
-}
-
-function usageOf(usage: AnthropicResponseBody['usage']): ModelResponse['usage'] {
-  if (!usage) return undefined;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return { inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) };
 }

@@ -19,7 +19,29 @@ export interface PostJsonInput {
  * timeout, non-2xx, a body that is not JSON — becomes a ModelProviderError naming the provider and the setting
  * to fix, with every secret (API key, configured header values) scrubbed from the text.
  */
-export async function postJson(input: PostJsonInput): Promise<unknown> {
+export function postJson(input: PostJsonInput): Promise<unknown> {
+  return postToModel(input, async (res) => parseJsonBody(input.settings, await res.text()));
+}
+
+/** A 2xx body as JSON, or the malformed-response error (secrets scrubbed from the quoted text). */
+export function parseJsonBody(settings: ModelProviderSettings, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw providerError(
+      settings,
+      `model provider ${settings.name} returned a malformed response (not JSON): ${snippet(maskSecretValues(text, secretsOf(settings)))}`,
+    );
+  }
+}
+
+/**
+ * The one way to a model API: POSTs JSON and hands a 2xx response to `readBody`, all of it under the run's
+ * signal and `timeoutMs`. Redirects, non-2xx answers and transport failures (also while `readBody` reads)
+ * become ModelProviderErrors; a ModelProviderError thrown by `readBody` (e.g. an error event mid-stream)
+ * passes unchanged; an abort rejects with the run's reason.
+ */
+export async function postToModel<T>(input: PostJsonInput, readBody: (res: Response) => Promise<T>): Promise<T> {
   const { settings, url, signal } = input;
   const fail = (message: string) => providerError(settings, message);
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
@@ -48,20 +70,21 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
         `model provider ${settings.name} answered with a redirect (HTTP ${res.status}); redirects are not followed: set models.providers.${settings.name}.baseUrl to the final URL`,
       );
     }
-    let text: string;
+    if (!res.ok) {
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (err) {
+        throw transportError(err, input, timeout.signal, fail);
+      }
+      throw fail(httpErrorMessage(settings, res.status, text));
+    }
     try {
       // The body read is covered by the same signal: a server that sends headers then stalls still times out.
-      text = await res.text();
+      return await readBody(res);
     } catch (err) {
+      if (err instanceof ModelProviderError && !signal.aborted) throw err;
       throw transportError(err, input, timeout.signal, fail);
-    }
-    if (!res.ok) throw fail(httpErrorMessage(settings, res.status, text));
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw fail(
-        `model provider ${settings.name} returned a malformed response (not JSON): ${snippet(maskSecretValues(text, secretsOf(settings)))}`,
-      );
     }
   } finally {
     clearTimeout(timer);

@@ -1,7 +1,8 @@
 import { FakeOpenAiServer } from '../../../../test/support/fake-openai-server';
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest, ToolSpec } from '../model-provider.port';
-import { INVALID_ARGUMENTS_KEY, OpenAiChatProvider } from './openai-chat.provider';
+import { OpenAiChatProvider } from './openai-chat.provider';
+import { INVALID_ARGUMENTS_KEY } from './openai-response';
 
 const KEY = 'sk-test-0123456789abcdef';
 const STATUS_TOOL: ToolSpec = {
@@ -27,6 +28,8 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
     requiresKey: false,
     headers: {},
     timeoutMs: 5000,
+    stream: true,
+    streamDelayMs: 0,
     ...over,
   });
   const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({

@@ -1,14 +1,16 @@
 import type { ModelProviderSettings } from '../../config';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../model-provider.port';
-import { buildHeaders, endpoint, malformed, postJson, providerError, providerErrorMessage } from './http-json';
-import { isRecord } from '../../../common/is-record';
-
-/**
- * Arguments the model sent that are not a JSON object are passed on as `{ [INVALID_ARGUMENTS_KEY]: raw }`
- * rather than failing the run: the tool registry rejects the unknown argument and that error goes back to the
- * model as the tool result, so it can retry with well-formed arguments (small local models often slip once).
- */
-export const INVALID_ARGUMENTS_KEY = '__invalid_json';
+import {
+  wantsStream,
+  type ChatMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolSpec,
+} from '../model-provider.port';
+import { buildHeaders, endpoint, postJson, type PostJsonInput } from './http-json';
+import { postForEvents } from './model-stream';
+import { parseOpenAiResponse } from './openai-response';
+import { OpenAiStreamAssembler } from './openai-stream';
 
 /** Wire shapes of POST /chat/completions (only the fields we send or read). */
 export interface OpenAiToolCall {
@@ -21,11 +23,6 @@ export type OpenAiMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-interface OpenAiResponseBody {
-  choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }>;
-  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
-}
-
 /**
  * `openai-chat`: any OpenAI-compatible `/chat/completions` endpoint with function calling (OpenAI, Ollama,
  * vLLM, llama.cpp server, LM Studio). `baseUrl` already ends in `/v1`, as those servers document it.
@@ -34,7 +31,7 @@ export class OpenAiChatProvider implements ModelProvider {
   readonly api = 'openai-chat' as const;
 
   async complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse> {
-    const body = await postJson({
+    const call: PostJsonInput = {
       settings,
       url: endpoint(settings, '/chat/completions'),
       // Local servers (Ollama, llama.cpp) need no key; sending "Bearer undefined" would confuse proxies.
@@ -44,8 +41,14 @@ export class OpenAiChatProvider implements ModelProvider {
       ),
       body: openAiRequestBody(request),
       signal: request.signal,
-    });
-    return parseOpenAiResponse(settings, body);
+    };
+    if (!wantsStream(settings, request)) return parseOpenAiResponse(settings, await postJson(call));
+
+    // Usage comes in one last chunk only when asked for (include_usage); the runner sums it like a plain answer's.
+    call.body = { ...(call.body as object), stream: true, stream_options: { include_usage: true } };
+    const assembler = new OpenAiStreamAssembler(settings, request.onTextDelta);
+    const got = await postForEvents(call, (event) => assembler.accept(event.data));
+    return got.kind === 'json' ? parseOpenAiResponse(settings, got.body) : assembler.result();
   }
 }
 
@@ -79,53 +82,4 @@ function toOpenAiMessage(m: ChatMessage): OpenAiMessage {
 
 function toOpenAiTool(t: ToolSpec) {
   return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } };
-}
-
-export function parseOpenAiResponse(settings: ModelProviderSettings, raw: unknown): ModelResponse {
-  const body = raw as OpenAiResponseBody & { error?: unknown };
-  // Some compatible proxies report failures as a 200 with an `error` object instead of an HTTP status.
-  if (body?.error && !body.choices) {
-    throw providerError(
-      settings,
-      `model provider ${settings.name} returned an error: ${providerErrorMessage(settings, JSON.stringify(body))}`,
-    );
-  }
-  const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined;
-  if (!message || typeof message !== 'object') throw malformed(settings, 'no choices[0].message');
-  if (message.content != null && typeof message.content !== 'string')
-    throw malformed(settings, 'choices[0].message.content is not a string');
-  const rawCalls = message.tool_calls ?? [];
-  if (!Array.isArray(rawCalls)) throw malformed(settings, 'choices[0].message.tool_calls is not an array');
-  const toolCalls = rawCalls.map((c, i) => parseToolCall(settings, c, i));
-  return { text: message.content ?? '', toolCalls, usage: usageOf(body.usage) };
-}
-
-function parseToolCall(settings: ModelProviderSettings, raw: unknown, index: number): ToolCall {
-  const call = raw as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
-  const name = call?.function?.name;
-  if (typeof name !== 'string' || !name) throw malformed(settings, `tool_calls[${index}] has no function.name`);
-  // Some compatible servers omit ids; the tool result must still be matched to its call.
-  const id = typeof call.id === 'string' && call.id ? call.id : `call_${index}`;
-  return { id, name, arguments: parseArguments(call.function?.arguments) };
-}
-
-function parseArguments(raw: unknown): Record<string, unknown> {
-  // Ollama and others sometimes send an object instead of the documented JSON string.
-  if (isRecord(raw)) return raw;
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return {};
-  if (typeof raw === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (isRecord(parsed)) return parsed;
-    } catch {
-      // fall through: reported to the model through the tool registry (see INVALID_ARGUMENTS_KEY)
-    }
-  }
-  return { [INVALID_ARGUMENTS_KEY]: typeof raw === 'string' ? raw : JSON.stringify(raw) };
-}
-
-function usageOf(usage: OpenAiResponseBody['usage']): ModelResponse['usage'] {
-  if (!usage) return undefined;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
 }

@@ -11,7 +11,11 @@ import {
   Length,
   MaxLength,
   NotContains,
+  Validate,
   ValidateNested,
+  ValidatorConstraint,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
 } from 'class-validator';
 import { PEER_KINDS, type PeerKind } from '../../../config';
 
@@ -34,6 +38,18 @@ export class HttpPeerDto {
   @MaxLength(MAX_ID)
   @IsDefined({ message: 'id is required' })
   id!: string;
+}
+
+/** A streamed reply is a wait: `stream: true` with `wait: false` asks for two different answers at once. */
+@ValidatorConstraint({ name: 'streamNeedsWait' })
+class StreamNeedsWait implements ValidatorConstraintInterface {
+  validate(stream: unknown, args: ValidationArguments): boolean {
+    return !(stream === true && (args.object as { wait?: unknown }).wait === false);
+  }
+
+  defaultMessage(): string {
+    return 'stream: true cannot be combined with wait: false (a streamed reply is always waited for)';
+  }
 }
 
 /** An inbound message of the http channel. Unknown fields are rejected (400 naming them). */
@@ -66,6 +82,17 @@ export class HttpInboundMessageDto {
   @IsOptional()
   @IsBoolean()
   wait?: boolean;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'true: answer with a `text/event-stream` of the reply as the agent writes it (events `run`, `delta`, `done`; ' +
+      'docs/channels.md#streaming-the-reply). Cannot be combined with `wait: false`.',
+  })
+  @IsOptional()
+  @Validate(StreamNeedsWait)
+  @IsBoolean()
+  stream?: boolean;
 }
 
 export class HttpRunAcceptedDto {

@@ -1,0 +1,40 @@
+import { CONFIG_DEFAULTS } from '../config-defaults';
+import type { GatewaySettings } from '../config.types';
+import type { GatewayHttpConfig } from '../schema/gateway-http.schema';
+import type { NormalizeContext } from './normalize-context';
+
+/** `gateway.http`: the OpenAI-compatible endpoint and its keys (docs/openai-endpoint.md). */
+export function normalizeGatewayHttp(ctx: NormalizeContext, http: GatewayHttpConfig | undefined, agentIds: string[]): GatewaySettings['http'] {
+  const defaults = CONFIG_DEFAULTS.gateway.http.endpoints.chatCompletions;
+  const endpoint = http?.endpoints?.chatCompletions;
+  const at = 'gateway.http.endpoints.chatCompletions.keys';
+  const seen = new Set<string>();
+  const keys = (endpoint?.keys ?? []).map((key, i) => {
+    if (seen.has(key.name)) ctx.errors.push({ path: `${at}[${i}].name`, message: `"${key.name}" is used by an earlier key; names must be unique` });
+    seen.add(key.name);
+    const agents = key.agents.map((a) => a.trim());
+    agents.forEach((pattern, j) => {
+      // A plain id that names no agent is almost always a typo; patterns may match agents added later.
+      if (!pattern.includes('*') && !agentIds.includes(pattern)) {
+        ctx.warnings.push({ path: `${at}[${i}].agents[${j}]`, message: `no agent "${pattern}" is configured; this entry reaches nothing` });
+      }
+    });
+    return { name: key.name, token: key.token || undefined, agents, usable: !!key.token };
+  });
+  // Each key is one caller: two sharing a token could not be told apart (as for peers and accounts).
+  const owner = new Map<string, string>();
+  keys.forEach(({ name, token }, i) => {
+    const first = token ? owner.get(token) : undefined;
+    if (first) ctx.errors.push({ path: `${at}[${i}].token`, message: `is the same as the token of key "${first}"; every key needs its own token` });
+    else if (token) owner.set(token, name);
+  });
+  return {
+    endpoints: {
+      chatCompletions: {
+        enabled: endpoint?.enabled ?? defaults.enabled,
+        rateLimitPerMinute: endpoint?.rateLimitPerMinute ?? defaults.rateLimitPerMinute,
+        keys,
+      },
+    },
+  };
+}
