@@ -82,8 +82,10 @@ export interface AnnounceRecord {
 
 /** The message of an exchange as kept: enough to recognize it. */
 export const REQUEST_EXCERPT_CHARS = 500;
-/** Replies as kept: round one's answer usually fits whole; the transcript keeps every reply in full. */
+/** Round one's reply as kept (it usually fits whole; the transcript keeps every reply in full). */
 export const REPLY_EXCERPT_CHARS = 2000;
+/** The replies of the later steps (ping-pong turns, the announce) as kept: they are many, and round one's is the answer. */
+export const STEP_REPLY_EXCERPT_CHARS = 500;
 
 /** The first `max` characters of `text`, never splitting a surrogate pair. */
 export function excerpt(text: string, max: number): string {
@@ -92,11 +94,11 @@ export function excerpt(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** A run's record as an exchange step: the reply cut to its excerpt, with its full length when cut. */
-export function stepOf(run: RunRecord): ExchangeStep {
+/** A run's record as an exchange step: the reply cut to `maxReply` characters, with its full length when cut. */
+export function stepOf(run: RunRecord, maxReply = REPLY_EXCERPT_CHARS): ExchangeStep {
   const step: ExchangeStep = { runId: run.runId, sessionKey: run.sessionKey, status: run.status };
   if (run.reply !== undefined) {
-    step.reply = excerpt(run.reply, REPLY_EXCERPT_CHARS);
+    step.reply = excerpt(run.reply, maxReply);
     if (step.reply.length < run.reply.length) step.replyChars = run.reply.length;
   }
   if (run.error !== undefined) step.error = run.error;

@@ -10,6 +10,7 @@ import {
   PingPongEnd,
   REQUEST_EXCERPT_CHARS,
   runIdsOf,
+  STEP_REPLY_EXCERPT_CHARS,
   stepOf,
 } from './exchange-record';
 import { exchangeDatabasePath, ExchangeStore } from './exchange-store';
@@ -135,10 +136,10 @@ class LiveExchange implements ExchangeProgress {
   }
 
   /** Records the run's end whenever it comes — also after the flow stopped waiting for it (a timeout). */
-  track(run: RunHandle, apply: (step: ExchangeStep) => void): void {
+  track(run: RunHandle, apply: (step: ExchangeStep) => void, maxReply?: number): void {
     this.unsettled++;
     void run.done.then((record) => {
-      apply(stepOf(record));
+      apply(stepOf(record, maxReply));
       this.unsettled--;
       this.settleOrSave();
     });
@@ -158,10 +159,14 @@ class LiveExchange implements ExchangeProgress {
     const turns = this.record.pingPong?.turns;
     if (!turns) return;
     turns.push({ turn, role, runId: run.runId, sessionKey, status: 'queued' });
-    this.track(run, (step) => {
-      const at = turns.findIndex((t) => t.runId === step.runId);
-      turns[at] = { turn, role, ...step };
-    });
+    this.track(
+      run,
+      (step) => {
+        const at = turns.findIndex((t) => t.runId === step.runId);
+        turns[at] = { turn, role, ...step };
+      },
+      STEP_REPLY_EXCERPT_CHARS,
+    );
     this.owner.changed(this);
   }
 
@@ -173,7 +178,7 @@ class LiveExchange implements ExchangeProgress {
   announceStarted(sessionKey: string, run: RunHandle): void {
     const announce = { status: 'pending' as const, step: { runId: run.runId, sessionKey, status: 'queued' as const } };
     this.record.announce = announce;
-    this.track(run, (step) => (this.record.announce = { ...(this.record.announce ?? announce), step }));
+    this.track(run, (step) => (this.record.announce = { ...(this.record.announce ?? announce), step }), STEP_REPLY_EXCERPT_CHARS);
     this.owner.changed(this);
   }
 

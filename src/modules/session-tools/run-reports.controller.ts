@@ -51,14 +51,23 @@ export class RunReportsController {
         roundOne: { runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b', ...EXAMPLE_STEP, reply: 'E42 means a stale cache.' },
         pingPong: {
           maxTurns: 3,
-          turns: [{ turn: 1, role: 'requester', runId: '7c1e…', ...EXAMPLE_STEP, sessionKey: 'agent:support:main', reply: 'REPLY_SKIP' }],
+          turns: [
+            {
+              turn: 1,
+              role: 'requester',
+              runId: '7c1e4b2a-9d3f-4e6a-8b1c-2d3e4f5a6b7c',
+              ...EXAMPLE_STEP,
+              sessionKey: 'agent:support:main',
+              reply: 'REPLY_SKIP',
+            },
+          ],
           endedBecause: 'reply-skip',
         },
         announce: {
           status: 'delivered',
           detail: 'webhook answered HTTP 204',
           target: { channel: 'http', accountId: 'desk', to: 'tech-group' },
-          step: { runId: '9a2b…', ...EXAMPLE_STEP, reply: 'E42 is a stale cache.' },
+          step: { runId: '9a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d', ...EXAMPLE_STEP, reply: 'E42 is a stale cache.' },
           at: '2026-11-29T10:00:05.120Z',
         },
       },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SessionAccessPolicy } from '../session-policy';
 import { AgentRunner, isTerminalRunStatus, type RunRecord } from '../runtime';
 import { agentIdFromSessionKey } from '../sessions';
-import { ExchangeRecord, ExchangeStep, stepOf } from './exchange-record';
+import { ExchangeRecord, ExchangeStep, REPLY_EXCERPT_CHARS, STEP_REPLY_EXCERPT_CHARS, stepOf } from './exchange-record';
 import { ExchangeRecorder } from './exchange-recorder';
 
 /** A run as reported: its outcome, and the sessions_send exchange it is part of, if any. */
@@ -64,12 +64,12 @@ export class RunReports {
   /** The exchange with each step that had not ended as the runtime has it now (a step's status is written at its end). */
   private current(exchange: ExchangeRecord): ExchangeRecord {
     if (exchange.state !== 'running') return exchange;
-    const now = <S extends ExchangeStep>(step: S): S => {
+    const now = <S extends ExchangeStep>(step: S, maxReply = STEP_REPLY_EXCERPT_CHARS): S => {
       const live = !isTerminalRunStatus(step.status) ? this.runner.getRun(step.runId) : undefined;
-      return live ? { ...step, ...stepOf(live) } : step;
+      return live ? { ...step, ...stepOf(live, maxReply) } : step;
     };
-    const out: ExchangeRecord = { ...exchange, roundOne: now(exchange.roundOne) };
-    if (exchange.pingPong) out.pingPong = { ...exchange.pingPong, turns: exchange.pingPong.turns.map(now) };
+    const out: ExchangeRecord = { ...exchange, roundOne: now(exchange.roundOne, REPLY_EXCERPT_CHARS) };
+    if (exchange.pingPong) out.pingPong = { ...exchange.pingPong, turns: exchange.pingPong.turns.map((t) => now(t)) };
     if (exchange.announce?.step) out.announce = { ...exchange.announce, step: now(exchange.announce.step) };
     return out;
   }

@@ -29,7 +29,8 @@ export class ExchangeStepDto {
   @ApiProperty({ enum: RUN_STATUSES, example: 'completed' }) status!: RunStatus;
   @ApiPropertyOptional({
     example: 'E42 means a stale cache; clear it.',
-    description: 'The reply, at most 2000 characters (the transcript has all of it).',
+    description:
+      'The reply, at most 2000 characters for round one and the run asked about, 500 for later steps (the transcript has all of it).',
   })
   reply?: string;
   @ApiPropertyOptional({ example: 5120, description: 'Length of the whole reply; only when `reply` was cut.' }) replyChars?: number;
