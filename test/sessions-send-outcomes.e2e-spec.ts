@@ -6,6 +6,7 @@ import { agentBrain, BrainAnswer, BrainInput } from './support/agent-brain';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import type { FakeStep } from './support/fake-model-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { KEPT_EXCHANGES_REFUSALS } from './support/kept-exchanges-refusals';
 import { startWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -20,7 +21,7 @@ const SUPPORT = 'agent:support:main';
 const EXPERT = 'agent:expert:http:group:tech-group';
 const SLOW = 'slow question';
 
-const config = (modelUrl: string, webhookUrl: string) => `{
+const config = (modelUrl: string, webhookUrl: string, keptExchanges: unknown = 10_000) => `{
   models: { providers: { fake: { api: "openai-chat", baseUrl: "${modelUrl}" } } },
   agents: { list: [
     { id: "support", model: "fake/gpt" },
@@ -33,7 +34,7 @@ const config = (modelUrl: string, webhookUrl: string) => `{
     { agentId: "outsider", match: { channel: "http", accountId: "desk", peer: { kind: "direct", id: "outsider" } } },
   ],
   tools: { agentToAgent: { enabled: true, allow: ["*"] }, sessions: { visibility: "all" } },
-  session: { agentToAgent: { maxPingPongTurns: 2 } },
+  session: { agentToAgent: { maxPingPongTurns: 2, keptExchanges: ${JSON.stringify(keptExchanges)} } },
   channels: { http: { enabled: true, accounts: { desk: { token: "\${DESK_TOKEN}", webhookUrl: "${webhookUrl}" } } } },
 }`;
 
@@ -249,6 +250,31 @@ describe('sessions_send outcomes: run ids, GET /admin/runs/:runId, session_statu
     expect(stopped.run).toMatchObject({ status: 'aborted', error: 'the gateway is shutting down' });
     expect(stopped.exchange).toMatchObject({ state: 'finished', callerStatus: 'accepted', roundOne: { status: 'aborted' } });
     expect(stopped.exchange.announce).toBeUndefined();
+  });
+
+  it('keeps the last session.agentToAgent.keptExchanges exchanges, read as the next one starts (hot)', async () => {
+    const first = (await sendAs(SUPPORT, { sessionKey: EXPERT, message: 'one', timeoutSeconds: 0 })).body;
+    await finishedReport(first.runId);
+    await gw.writeConfig(config(model.baseUrl, hook.url, 1));
+    await request(gw.url).post('/admin/config/reload').expect(200);
+    expect((await report(first.runId).expect(200)).body.exchange.runId).toBe(first.runId);
+    const second = (await sendAs(SUPPORT, { sessionKey: EXPERT, message: 'two', timeoutSeconds: 0 })).body;
+    await finishedReport(second.runId);
+    // The runtime still remembers the first run, but its exchange is gone.
+    expect((await report(first.runId).expect(200)).body).toEqual({ run: expect.objectContaining({ runId: first.runId }) });
+    gw = await gw.restart();
+    await report(first.runId).expect(404);
+    expect((await report(second.runId).expect(200)).body.exchange.request).toBe('two');
+  });
+
+  it.each(KEPT_EXCHANGES_REFUSALS)('refuses keptExchanges %j on validate and reload, naming the key', async (value, message) => {
+    const text = config(model.baseUrl, hook.url, value);
+    const validated = await request(gw.url).post('/admin/config/validate').set('Content-Type', 'application/json5').send(text).expect(422);
+    const error = expect.objectContaining({ path: 'session.agentToAgent.keptExchanges', message });
+    expect(validated.body.errors).toEqual([error]);
+    await gw.writeConfig(text);
+    expect((await request(gw.url).post('/admin/config/reload').expect(422)).body.errors).toEqual([error]);
+    await request(gw.url).get('/healthz').expect(200);
   });
 
   it('refuses bad input: unknown run 404 and malformed id 400 (problem+json naming it), bad session_status arguments', async () => {
