@@ -43,9 +43,16 @@ export interface ExchangeStart {
 }
 
 /**
+ * How often a running exchange is written: its changes within this time share one write. Most exchanges end
+ * sooner and are written once, finished; a crash loses at most this much of what a running one did.
+ */
+export const RUNNING_EXCHANGE_WRITE_MS = 250;
+
+/**
  * Keeps the record of every sessions_send exchange: in memory while it runs (answered from there, so a read
- * right after the send sees it before any commit), written to the exchange store at each step, and read
- * from the store once finished — also after a restart. See docs/sessions.md#following-up-on-an-exchange.
+ * right after the send sees it before any commit), written to the exchange store at most every
+ * RUNNING_EXCHANGE_WRITE_MS while it runs and at once when it ends, and read from the store once finished — also
+ * after a restart. See docs/sessions.md#following-up-on-an-exchange.
  */
 @Injectable()
 export class ExchangeRecorder implements OnApplicationShutdown {
@@ -92,17 +99,26 @@ export class ExchangeRecorder implements OnApplicationShutdown {
 
   /** The last lifecycle hook: the exchanges' last steps (written while modules stop) reach the disk first. */
   onApplicationShutdown(): void {
+    for (const exchange of new Set(this.live.values())) if (exchange.pendingWrite) this.write(exchange);
     this.store.close();
   }
 
   /**
-   * @internal LiveExchange: the record changed. Writes are coalesced: one per commit, of the state at the commit.
-   * Once a finished state is committed, the exchange is read from the store.
+   * @internal LiveExchange: the record changed. A running exchange is written when its timer fires, an ended one
+   * at once; either write stores the state at its commit. Once an ended state is committed, the store answers.
    */
   changed(exchange: LiveExchange): void {
     const { record } = exchange;
     if (record.state === 'running') for (const runId of runIdsOf(record)) this.live.set(runId, exchange);
     record.updatedAt = new Date().toISOString();
+    if (record.state !== 'running') this.write(exchange);
+    else exchange.pendingWrite ??= setTimeout(() => this.write(exchange), RUNNING_EXCHANGE_WRITE_MS).unref();
+  }
+
+  private write(exchange: LiveExchange): void {
+    clearTimeout(exchange.pendingWrite);
+    exchange.pendingWrite = undefined;
+    const { record } = exchange;
     if (exchange.saving) return;
     let stored: ExchangeRecord['state'] = 'running';
     exchange.saving = this.store
@@ -124,6 +140,8 @@ export class ExchangeRecorder implements OnApplicationShutdown {
 class LiveExchange implements ExchangeProgress {
   /** The write that will store the latest state, while one is queued. */
   saving?: Promise<void>;
+  /** The timer of the next write of a running exchange. */
+  pendingWrite?: NodeJS.Timeout;
   /** Runs of the exchange whose end is not recorded yet. */
   private unsettled = 0;
   private flowOver = false;
