@@ -1,33 +1,13 @@
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { verifyWebhookSignature } from '../src/modules/channels/http/webhook-signature';
 import { SESSION_STORE, SessionStore, TranscriptLine } from '../src/modules/sessions/session-store.port';
 import { agentBrain, BrainInput, BrainAnswer } from './support/agent-brain';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { startWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 const DESK_TOKEN = 'desk-token-for-the-scenario';
 const EXPERT_SESSION = 'agent:expert:http:group:tech-group';
-
-/** A webhook receiver that records what the http channel posts. */
-async function startWebhook(): Promise<{ url: string; received: Array<{ body: string; signature?: string }>; close(): Promise<void> }> {
-  const received: Array<{ body: string; signature?: string }> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['x-clawgate-signature'] as string | undefined });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
 
 const config = (modelUrl: string, webhookUrl: string, allow: string) => `{
   models: { providers: { fake: { api: "openai-chat", baseUrl: "${modelUrl}" } } },
@@ -65,7 +45,7 @@ function scenarioBrain(expertSkipsAtTurn?: number) {
 
 describe("seeds' scenario 9.1: support asks expert, ping-pong, announce to the http webhook (e2e)", () => {
   let model: FakeOpenAiServer;
-  let hook: Awaited<ReturnType<typeof startWebhook>>;
+  let hook: WebhookReceiver;
   let gw: TestGateway;
   let store: SessionStore;
 

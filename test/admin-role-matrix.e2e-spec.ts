@@ -83,6 +83,9 @@ describe('admin role matrix (e2e, generated from the route table)', () => {
     expect(role('POST', '/admin/routing/resolve')).toBe('viewer');
     expect(role('DELETE', '/admin/agents/{id}')).toBe('admin');
     expect(role('GET', '/admin/audit')).toBe('admin');
+    // The run routes share one role: a run's report sits next to its cancel.
+    expect(role('GET', '/admin/runs/{runId}')).toBe('operator');
+    expect(role('POST', '/admin/runs/{runId}/cancel')).toBe('operator');
     // Every GET is at least viewer, every write at least operator.
     for (const op of adminOperations(doc)) {
       if (op.method !== 'GET' && op.path !== '/admin/routing/resolve') expect(RANK[op.enforced]).toBeGreaterThanOrEqual(RANK.operator);

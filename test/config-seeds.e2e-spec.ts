@@ -126,7 +126,7 @@ describe('seed configs', () => {
         agentToAgent: { enabled: true, allow: ['support', 'expert'] },
         sessions: { visibility: 'all' },
       });
-      expect(snap.config.session.agentToAgent).toEqual({ maxPingPongTurns: 3, maxChainHops: 8 });
+      expect(snap.config.session.agentToAgent).toEqual({ maxPingPongTurns: 3, maxChainHops: 8, keptExchanges: 10_000 });
     });
 
     it('9.1/9.2: anthropic models without a key load, with the exact missing-key warning per agent', async () => {

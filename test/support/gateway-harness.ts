@@ -12,6 +12,8 @@ export interface TestGateway extends RunningGateway {
   writeConfig(text: string): Promise<void>;
   /** Stops the gateway and removes the temp dir. */
   stop(): Promise<void>;
+  /** Stops the gateway (cleanly) and starts a new one on the same config and state dir: what a restart sees. */
+  restart(): Promise<TestGateway>;
 }
 
 export interface TestGatewayOptions {
@@ -36,12 +38,13 @@ export async function startTestGateway(configText: string, options: TestGatewayO
     await fs.writeFile(path.join(dir, name), content);
   }
   await options.beforeStart?.(stateDir);
-  const gateway = await startGateway({
-    configPath,
-    stateDir,
-    portOverride: 0,
-    env: { HOME: dir, ...(options.env ?? {}) },
-  });
+  return bootIn(dir, options.env);
+}
+
+async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
+  const configPath = path.join(dir, 'openclaw.json');
+  const stateDir = path.join(dir, 'state');
+  const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: dir, ...env } });
   return {
     ...gateway,
     dir,
@@ -51,6 +54,10 @@ export async function startTestGateway(configText: string, options: TestGatewayO
     stop: async () => {
       await gateway.close();
       await fs.rm(dir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      await gateway.close();
+      return bootIn(dir, env);
     },
   };
 }

@@ -87,7 +87,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
   session: {
     dmScope: 'main',
     mainKey: 'main',
-    agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 },
+    agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8, keptExchanges: 10_000 },
   },
   memory: {
     backend: 'builtin',

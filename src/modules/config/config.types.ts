@@ -19,7 +19,7 @@ export interface NormalizedConfig {
   session: {
     dmScope: DmScope;
     mainKey: string;
-    agentToAgent: { maxPingPongTurns: number; maxChainHops: number };
+    agentToAgent: { maxPingPongTurns: number; maxChainHops: number; keptExchanges: number };
   };
   memory: MemorySettings;
   models: { providers: Record<string, ModelProviderSettings> };

@@ -1,8 +1,9 @@
 export { AgentRunner } from './agent-runner.service';
 export type { RunHandle, StartRunInput } from './agent-runner.service';
 export type { ReplyDelta, ReplyDeltaListener } from './reply-deltas';
-export { isTerminalRunStatus } from './run-registry';
-export type { RunRecord } from './run-registry';
+export { isTerminalRunStatus, MAX_FINISHED_RUNS } from './run-registry';
+export type { RunRecord, RunStatus } from './run-registry';
+export { notARunIdMessage, parseRunId } from './run-id';
 export { RuntimeModule } from './runtime.module';
 export { ToolRegistry } from './tool-registry';
 export type { ToolContext, ToolResult } from './tool-registry';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRunId } from './run-id';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'aborted';
 const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'aborted']);
@@ -27,7 +27,7 @@ export interface RunRecord {
 }
 
 /** Finished runs kept for status queries; older ones are forgotten first. */
-const MAX_FINISHED_RUNS = 2000;
+export const MAX_FINISHED_RUNS = 2000;
 
 /**
  * In-memory record of runs (for session_status, waits and aborts). Transcripts are the durable record;
@@ -40,7 +40,7 @@ export class RunRegistry {
   /** Finished run ids, oldest first (a Set keeps insertion order, and drops its oldest in O(1)). */
   private readonly finished = new Set<string>();
 
-  create(sessionKey: string, agentId: string, runId: string = randomUUID()): { record: RunRecord; signal: AbortSignal } {
+  create(sessionKey: string, agentId: string, runId: string = newRunId()): { record: RunRecord; signal: AbortSignal } {
     if (this.runs.has(runId)) throw new Error(`run ${runId} already exists`);
     const record: RunRecord = { runId, sessionKey, agentId, status: 'queued', queuedAt: new Date().toISOString(), toolRounds: 0 };
     const controller = new AbortController();

@@ -30,7 +30,15 @@ export const SESSIONS_HISTORY_SCHEMA = {
 
 export const SESSION_STATUS_SCHEMA = {
   type: 'object',
-  properties: { sessionKey: { ...SESSION_KEY, description: 'Defaults to the calling session.' } },
+  properties: {
+    sessionKey: { ...SESSION_KEY, description: 'Defaults to the calling session.' },
+    runId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: 'A runId from a sessions_send or sessions_spawn result: report that run and its exchange instead of a session.',
+    },
+  },
   additionalProperties: false,
 } as const;
 
@@ -71,6 +79,7 @@ export interface SessionsHistoryArgs {
 }
 export interface SessionStatusArgs {
   sessionKey?: string;
+  runId?: string;
 }
 export interface SessionsSendArgs {
   sessionKey?: string;

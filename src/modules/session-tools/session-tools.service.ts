@@ -3,7 +3,15 @@ import { normalizeAgentId } from '../../common/agent-id';
 import { AppError } from '../../common/errors/app-error';
 import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
-import { AgentRunner, ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
+import {
+  AgentRunner,
+  notARunIdMessage,
+  parseRunId,
+  ToolRegistry,
+  toolResultFromError,
+  type ToolContext,
+  type ToolResult,
+} from '../runtime';
 import {
   agentIdFromSessionKey,
   isValidSessionKey,
@@ -14,6 +22,7 @@ import {
   type SessionStore,
 } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
+import { RunReports } from './run-reports';
 import { SessionsSendService } from './sessions-send.service';
 import {
   SESSIONS_SEND_SCHEMA,
@@ -47,6 +56,7 @@ export class SessionToolsService implements OnModuleInit {
     private readonly runner: AgentRunner,
     private readonly registry: ToolRegistry,
     private readonly sender: SessionsSendService,
+    private readonly runReports: RunReports,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
 
@@ -65,13 +75,17 @@ export class SessionToolsService implements OnModuleInit {
     });
     this.registry.register<SessionStatusArgs>({
       name: BUILT_IN_TOOLS.sessionStatus,
-      description: 'Show a session (default: this one) and whether a run is active or queued.',
+      description:
+        'Show a session (default: this one) and whether a run is active or queued; with runId instead, what became of that run ' +
+        'and of the sessions_send exchange it started (the reply, the ping-pong turns, the announce).',
       parameters: SESSION_STATUS_SCHEMA,
       handler: (ctx, args) => this.status(ctx.sessionKey, args),
     });
     this.registry.register<SessionsSendArgs>({
       name: BUILT_IN_TOOLS.sessionsSend,
-      description: 'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply.',
+      description:
+        'Send a message to another session (by sessionKey, label, or agentId for its main session) and wait for the reply. ' +
+        "The result's runId finds the reply and the rest of the exchange later: session_status with that runId.",
       parameters: SESSIONS_SEND_SCHEMA,
       handler: (ctx, args) => this.sender.send(ctx, args),
     });
@@ -123,6 +137,10 @@ export class SessionToolsService implements OnModuleInit {
   }
 
   async status(requesterKey: string, args: SessionStatusArgs): Promise<ToolResult> {
+    if (args.runId !== undefined) {
+      if (args.sessionKey !== undefined) return { status: 'error', error: 'give either sessionKey or runId, not both' };
+      return this.runStatus(requesterKey, args.runId);
+    }
     const target = args.sessionKey ?? requesterKey;
     const denied = await this.deny(requesterKey, target);
     if (denied) return denied;
@@ -131,6 +149,17 @@ export class SessionToolsService implements OnModuleInit {
     const lanes = this.runner.laneState(target);
     const state = lanes.running > 0 ? 'running' : lanes.queued > 0 ? 'queued' : 'idle';
     return { status: 'ok', session: describeSession(entry), run: { state, running: lanes.running, queued: lanes.queued } };
+  }
+
+  /** session_status with runId: the run and its exchange, if this session is party to it (else as if unknown). */
+  private async runStatus(requesterKey: string, raw: string): Promise<ToolResult> {
+    const runId = parseRunId(raw);
+    if (!runId) return { status: 'error', error: notARunIdMessage(raw) };
+    const report = this.runReports.find(runId);
+    if (!report || !(await this.runReports.visibleFrom(requesterKey, report))) {
+      return { status: 'not_found', error: `no run ${runId} that this session is party to (unknown, forgotten, or another session's)` };
+    }
+    return { status: 'ok', ...report };
   }
 
   async spawn(ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'>, args: SessionsSpawnArgs): Promise<ToolResult> {

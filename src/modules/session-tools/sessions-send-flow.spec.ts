@@ -4,7 +4,24 @@ import { ChannelRegistry } from '../channels/channel-registry';
 import type { AgentRunner } from '../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../runtime/run-registry';
 import type { NewTranscriptLine, SessionStore } from '../sessions/session-store.port';
+import type { ExchangeProgress } from './exchange-recorder';
 import { SessionsSendFlow } from './sessions-send-flow';
+
+/** An ExchangeProgress that writes down what the flow reported, as `<call> <argument>` lines. */
+function recordingProgress(): { progress: ExchangeProgress; calls: string[] } {
+  const calls: string[] = [];
+  const note = (name: string) => (arg?: unknown) => calls.push(`${name} ${JSON.stringify(arg ?? null)}`);
+  const progress: ExchangeProgress = {
+    answered: note('answered'),
+    pingPongStarted: note('pingPongStarted'),
+    turnStarted: (turn, role) => calls.push(`turnStarted ${turn} ${role}`),
+    pingPongEnded: note('pingPongEnded'),
+    announceStarted: (sessionKey) => calls.push(`announceStarted ${sessionKey}`),
+    announced: note('announced'),
+    flowEnded: note('flowEnded'),
+  };
+  return { progress, calls };
+}
 
 describe('SessionsSendFlow announce delivery', () => {
   const targetKey = 'agent:expert:http:direct:p1';
@@ -51,6 +68,7 @@ describe('SessionsSendFlow announce delivery', () => {
       },
     };
     const flow = new SessionsSendFlow(config, runner, channels, sessions);
+    const { progress, calls } = recordingProgress();
 
     await flow.continueAfterRoundOne({
       requesterKey: 'agent:main:main',
@@ -59,6 +77,7 @@ describe('SessionsSendFlow announce delivery', () => {
       roundOne: record('first'),
       provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:main', sourceTool: 'sessions_send', chainId: 'c1', hop: 1 },
       timeoutSeconds: 5,
+      progress,
     });
 
     expect(appended).toHaveLength(1);
@@ -66,6 +85,17 @@ describe('SessionsSendFlow announce delivery', () => {
     expect(appended[0].line.role).toBe('system');
     expect(appended[0].line.text).toBe('announce failed: channel "http" could not deliver: socket closed');
     expect(appended[0].line.meta).toMatchObject({ delivery: { status: 'failed' } });
+    // The exchange's record gets the same outcome, with the target it was meant for.
+    expect(calls).toEqual([
+      'pingPongStarted 0',
+      'pingPongEnded "disabled"',
+      `announceStarted ${targetKey}`,
+      `announced ${JSON.stringify({
+        status: 'failed',
+        detail: 'channel "http" could not deliver: socket closed',
+        target: { channel: 'http', accountId: 'default', to: 'p1' },
+      })}`,
+    ]);
   });
 
   it('stops when the requesting run is aborted: the step under way is aborted, no further step (nor the announce) starts', async () => {
@@ -95,6 +125,7 @@ describe('SessionsSendFlow announce delivery', () => {
     };
     const flow = new SessionsSendFlow(config, runner, new ChannelRegistry(), sessions);
     const requester = new AbortController();
+    const { progress, calls } = recordingProgress();
     const exchange = flow.continueAfterRoundOne({
       requesterKey: 'agent:main:main',
       targetKey,
@@ -103,11 +134,18 @@ describe('SessionsSendFlow announce delivery', () => {
       provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:main', sourceTool: 'sessions_send', chainId: 'c2', hop: 1 },
       timeoutSeconds: 30,
       signal: requester.signal,
+      progress,
     });
     await new Promise((r) => setTimeout(r, 10));
     expect(started).toEqual(['agent:main:main ping-pong']);
     requester.abort(new Error('cancel'));
     await exchange;
     expect(started).toEqual(['agent:main:main ping-pong']);
+    expect(calls).toEqual([
+      'pingPongStarted 3',
+      'turnStarted 1 requester',
+      'pingPongEnded "requester-aborted"',
+      `announced ${JSON.stringify({ status: 'skipped', detail: 'the run that sent this message was aborted' })}`,
+    ]);
   });
 });

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ChannelRegistry, type DeliveryResult } from '../channels';
 import { ConfigStore } from '../config';
-import { AgentRunner, type RunRecord } from '../runtime';
+import { AgentRunner, isTerminalRunStatus, type RunHandle, type RunRecord } from '../runtime';
 import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
 import type { StartRunInput } from '../runtime';
+import type { PingPongEnd } from './exchange-record';
+import type { AnnounceOutcome, ExchangeProgress } from './exchange-recorder';
 import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt, REQUESTER_ABORTED } from './sessions-send-prompts';
 
 export interface RoundOneOutcome {
@@ -15,6 +17,8 @@ export interface RoundOneOutcome {
   timeoutSeconds: number;
   /** The requesting run's signal: once it aborts, no step starts and the running one is aborted. */
   signal?: AbortSignal;
+  /** Where each step is recorded, for whoever asks later what became of the exchange. */
+  progress?: ExchangeProgress;
 }
 
 /** How long one ping-pong or announce step may take when the caller did not wait (timeoutSeconds 0). */
@@ -49,8 +53,15 @@ export class SessionsSendFlow {
   /** Returns the latest reply of the exchange. Requester speaks first; stops on skip, empty, error, timeout. */
   private async pingPong(o: RoundOneOutcome, firstReply: string, stepSeconds: number): Promise<string> {
     const maxTurns = this.config.current().config.session.agentToAgent.maxPingPongTurns;
+    o.progress?.pingPongStarted(maxTurns);
     let latest = firstReply;
-    if (o.requesterKey === o.targetKey || maxTurns <= 0 || isSkip(firstReply, REPLY_SKIP)) return latest;
+    const end = (reason: PingPongEnd): string => {
+      o.progress?.pingPongEnded(reason);
+      return latest;
+    };
+    if (o.requesterKey === o.targetKey) return end('same-session');
+    if (maxTurns <= 0) return end('disabled');
+    if (isSkip(firstReply, REPLY_SKIP)) return end('reply-skip');
     let speaker = o.requesterKey;
     let listener = o.targetKey;
     for (let turn = 1; turn <= maxTurns; turn++) {
@@ -66,14 +77,17 @@ export class SessionsSendFlow {
         },
         stepSeconds,
         o.signal,
+        (run) => o.progress?.turnStarted(turn, role, speaker, run),
       );
-      if (record?.status !== 'completed') break;
+      if (!record || o.signal?.aborted) return end('requester-aborted');
+      if (record.status !== 'completed') return end(isTerminalRunStatus(record.status) ? 'step-failed' : 'step-timeout');
       const reply = record.reply ?? '';
-      if (!reply.trim() || isSkip(reply, REPLY_SKIP)) break;
+      if (!reply.trim()) return end('empty-reply');
+      if (isSkip(reply, REPLY_SKIP)) return end('reply-skip');
       latest = reply;
       [speaker, listener] = [listener, speaker];
     }
-    return latest;
+    return end('max-turns');
   }
 
   private async announce(o: RoundOneOutcome, firstReply: string, latest: string, stepSeconds: number): Promise<void> {
@@ -88,19 +102,43 @@ export class SessionsSendFlow {
       },
       stepSeconds,
       o.signal,
+      (run) => o.progress?.announceStarted(o.targetKey, run),
     );
-    const text = record?.reply ?? '';
-    if (record?.status !== 'completed' || !text.trim() || isSkip(text, ANNOUNCE_SKIP) || o.signal?.aborted) return;
-    await this.deliver(o.targetKey, text, o.provenance.chainId);
+    const outcome = await this.announceOutcome(o, record, stepSeconds);
+    o.progress?.announced(outcome);
+  }
+
+  /** What became of the announce: nothing to post (and why), or the channel's answer to posting it. */
+  private async announceOutcome(o: RoundOneOutcome, record: RunRecord | undefined, stepSeconds: number): Promise<AnnounceOutcome> {
+    if (!record || o.signal?.aborted) return { status: 'skipped', detail: REQUESTER_ABORTED };
+    if (record.status !== 'completed') {
+      return {
+        status: 'failed',
+        detail: isTerminalRunStatus(record.status)
+          ? `the announce run ${record.status}: ${record.error ?? 'no reason given'}`
+          : `the announce run did not finish within ${stepSeconds}s`,
+      };
+    }
+    const text = record.reply ?? '';
+    if (!text.trim()) return { status: 'skipped', detail: 'the announce answer was empty' };
+    if (isSkip(text, ANNOUNCE_SKIP)) return { status: 'skipped', detail: `the target agent answered ${ANNOUNCE_SKIP}` };
+    return this.deliver(o.targetKey, text, o.provenance.chainId);
   }
 
   /**
    * One step of the exchange, waited for up to `seconds`. Undefined when the requesting run was aborted before
    * it started; a step under way when it aborts is aborted and waited for, so the flow ends once nothing runs.
    */
-  private async step(input: StartRunInput, seconds: number, signal?: AbortSignal): Promise<RunRecord | undefined> {
+  private async step(
+    input: StartRunInput,
+    seconds: number,
+    signal: AbortSignal | undefined,
+    started: (run: RunHandle) => void,
+  ): Promise<RunRecord | undefined> {
     if (signal?.aborted) return undefined;
-    const { runId } = this.runner.startRun(input);
+    const run = this.runner.startRun(input);
+    started(run);
+    const { runId } = run;
     const abort = () => this.runner.abortRun(runId, REQUESTER_ABORTED);
     signal?.addEventListener('abort', abort, { once: true });
     try {
@@ -111,7 +149,7 @@ export class SessionsSendFlow {
   }
 
   /** Posts to the target session's delivery context; the outcome is written to its transcript. */
-  private async deliver(sessionKey: string, text: string, chainId?: string): Promise<void> {
+  private async deliver(sessionKey: string, text: string, chainId?: string): Promise<AnnounceOutcome> {
     const entry = await this.sessions.get(sessionKey);
     const ctx = entry?.deliveryContext;
     const adapter = ctx?.channel ? this.channels.get(ctx.channel) : undefined;
@@ -136,6 +174,8 @@ export class SessionsSendFlow {
       text: `announce ${outcome.status}${outcome.detail ? `: ${outcome.detail}` : ''}`,
       meta: { sessionsSend: { step: 'delivery', chainId, channel: ctx?.channel, to: ctx?.to }, delivery: outcome },
     });
+    if (!ctx?.channel) return outcome;
+    return { ...outcome, target: { channel: ctx.channel, accountId: ctx.accountId, to: ctx.to, threadId: ctx.threadId } };
   }
 }
 

@@ -13,11 +13,14 @@ import {
   type SessionStore,
 } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
+import type { ExchangeRecord } from './exchange-record';
+import { ExchangeRecorder } from './exchange-recorder';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, REQUESTER_ABORTED, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
+type CallerStatus = NonNullable<ExchangeRecord['callerStatus']>;
 
 /**
  * sessions_send: resolve the target, apply the one access check and the chain-hop limit, run round one
@@ -36,6 +39,7 @@ export class SessionsSendService implements OnModuleDestroy {
     private readonly access: SessionAccessPolicy,
     private readonly runner: AgentRunner,
     private readonly flow: SessionsSendFlow,
+    private readonly exchanges: ExchangeRecorder,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
 
@@ -78,6 +82,13 @@ export class SessionsSendService implements OnModuleDestroy {
       lane: 'nested',
       meta: { sessionsSend: { step: 'round-one', chainId, requester: requesterKey } },
     });
+    const progress = this.exchanges.begin({
+      roundOne: round,
+      chainId,
+      requesterSessionKey: requesterKey,
+      targetSessionKey: targetKey,
+      request: args.message,
+    });
     const timeoutSeconds = args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
     // Whatever the caller waits for, the exchange goes on once round one settles — unless the requesting run is
     // aborted: then round one and the steps after it are aborted too, and that run ends once they have stopped.
@@ -91,28 +102,34 @@ export class SessionsSendService implements OnModuleDestroy {
           provenance,
           timeoutSeconds,
           signal: ctx.signal,
+          progress,
         }),
       )
       .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`))
-      .finally(() => this.flows.delete(rest));
+      .finally(() => {
+        progress.flowEnded();
+        this.flows.delete(rest);
+      });
     this.flows.add(rest);
     ctx.onAbort?.(() => {
       this.runner.abortRun(round.runId, REQUESTER_ABORTED);
       return rest;
     });
 
-    if (timeoutSeconds === 0) return { status: 'accepted', runId: round.runId, sessionKey: targetKey };
-    const record = await this.runner.waitForRun(round.runId, timeoutSeconds * 1000);
-    if (record.status === 'completed') return { status: 'ok', runId: record.runId, sessionKey: targetKey, reply: record.reply ?? '' };
+    const result = await this.answer(round.runId, targetKey, timeoutSeconds);
+    progress.answered(result.status);
+    return result;
+  }
+
+  /** Step 4: what the caller is told. Every answer names round one's run: the exchange can be followed up by it. */
+  private async answer(runId: string, sessionKey: string, timeoutSeconds: number): Promise<ToolResult & { status: CallerStatus }> {
+    if (timeoutSeconds === 0) return { status: 'accepted', runId, sessionKey };
+    const record = await this.runner.waitForRun(runId, timeoutSeconds * 1000);
+    if (record.status === 'completed') return { status: 'ok', runId, sessionKey, reply: record.reply ?? '' };
     if (!isTerminalRunStatus(record.status)) {
-      return {
-        status: 'timeout',
-        runId: record.runId,
-        sessionKey: targetKey,
-        error: `no reply within ${timeoutSeconds}s; the run goes on`,
-      };
+      return { status: 'timeout', runId, sessionKey, error: `no reply within ${timeoutSeconds}s; the run goes on` };
     }
-    return { status: 'error', runId: record.runId, sessionKey: targetKey, error: record.error ?? `run ${record.status}` };
+    return { status: 'error', runId, sessionKey, error: record.error ?? `run ${record.status}` };
   }
 
   /** Stops the runtime first (so waiting steps end at once), then lets background exchanges finish. */

@@ -43,7 +43,7 @@ describe('normalizeConfig', () => {
       }),
     );
     expect(config.tools).toEqual({ agentToAgent: { enabled: false, allow: [] }, sessions: { visibility: 'tree' } });
-    expect(config.session).toEqual({ dmScope: 'main', mainKey: 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8 } });
+    expect(config.session).toEqual({ dmScope: 'main', mainKey: 'main', agentToAgent: { maxPingPongTurns: 5, maxChainHops: 8, keptExchanges: 10_000 } });
     expect(config.memory).toEqual(
       expect.objectContaining({ backend: 'builtin', embeddings: expect.objectContaining({ provider: 'bundled' }) }),
     );

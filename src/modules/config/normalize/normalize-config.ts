@@ -44,6 +44,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
       agentToAgent: {
         maxPingPongTurns: cfg.session?.agentToAgent?.maxPingPongTurns ?? CONFIG_DEFAULTS.session.agentToAgent.maxPingPongTurns,
         maxChainHops: cfg.session?.agentToAgent?.maxChainHops ?? CONFIG_DEFAULTS.session.agentToAgent.maxChainHops,
+        keptExchanges: cfg.session?.agentToAgent?.keptExchanges ?? CONFIG_DEFAULTS.session.agentToAgent.keptExchanges,
       },
     },
     memory: normalizeMemory(ctx, cfg.memory),

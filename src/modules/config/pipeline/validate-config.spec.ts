@@ -2,6 +2,7 @@ import { A2aPeerConfig } from '../schema/channels.schema';
 import { ConfigIssue, toDottedPath } from './config-issue';
 import { RESERVED_KEY_MESSAGE, RESERVED_KEY_NAMES } from './reserved-keys';
 import { validateConfig } from './validate-config';
+import { KEPT_EXCHANGES_REFUSALS } from '../../../../test/support/kept-exchanges-refusals';
 import { KEPT_TASKS_PER_PEER_REFUSALS } from '../../../../test/support/kept-tasks-refusals';
 
 /** `path: message` lines, the way the CLI prints them; easier to read in a failing expectation. */
@@ -125,6 +126,14 @@ describe('validateConfig', () => {
 
   it('accepts channels.a2a.keptTasksPerPeer from 1 to 1,000,000', () => {
     for (const value of [1, 500, 1_000_000]) expect(errorsOf({ channels: { a2a: { keptTasksPerPeer: value } } })).toEqual([]);
+  });
+
+  it.each(KEPT_EXCHANGES_REFUSALS)('rejects session.agentToAgent.keptExchanges %j, naming the key', (value, message) => {
+    expect(errorsOf({ session: { agentToAgent: { keptExchanges: value } } })).toEqual([`session.agentToAgent.keptExchanges: ${message}`]);
+  });
+
+  it('accepts session.agentToAgent.keptExchanges from 1 to 1,000,000', () => {
+    for (const value of [1, 10_000, 1_000_000]) expect(errorsOf({ session: { agentToAgent: { keptExchanges: value } } })).toEqual([]);
   });
 
   it('says which required field is missing', () => {

@@ -90,6 +90,14 @@ export class SessionAgentToAgentConfig {
   @Describe('Longest chain of sessions_send hops.')
   @Default(CONFIG_DEFAULTS.session.agentToAgent.maxChainHops)
   maxChainHops?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  @Describe('Finished sessions_send exchanges whose outcome is kept (GET /admin/runs/{runId}, session_status); the oldest go first.')
+  @Default(CONFIG_DEFAULTS.session.agentToAgent.keptExchanges)
+  keptExchanges?: number;
 }
 
 @StrictObject()
