@@ -187,6 +187,8 @@ describe('outbound A2A client (fake peers)', () => {
     const outcome = await client.send('fake', 'ping', { wait: true });
     expect(outcome).toMatchObject({ status: 'ok', state: 'TASK_STATE_COMPLETED', reply: 'echo: ping', contextId: 'ctx-oc-fake' });
     expect(methods()).toEqual(['SendMessage', 'GetTask', 'GetTask', 'GetTask']);
+    // It asked for the card first (no card: no streaming), at the origin of the configured URL.
+    expect(peer.cardRequests.map((r) => r.path)).toEqual(['/.well-known/agent-card.json']);
     expect(peer.requests[1].body.params).toEqual({ id: outcome.taskId });
     expect(peer.requests.every((r) => r.headers.authorization === 'Bearer out-token-1')).toBe(true);
   });

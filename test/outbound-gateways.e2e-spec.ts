@@ -135,9 +135,17 @@ describe('outbound A2A between two gateways (e2e)', () => {
     });
 
     const { lines } = await storeA.history('agent:alice:a2a-outbound');
+    // B's card says it streams: the send that waits streams (the reply arrives as soon as it exists); the other one
+    // does not wait for anything and is a plain SendMessage.
     expect(outboundLines(lines).map((l) => l.meta?.a2a_outbound)).toEqual([
-      expect.objectContaining({ peer: 'b', taskId: res.body.taskId, state: 'TASK_STATE_COMPLETED', via: 'admin' }),
-      expect.objectContaining({ peer: 'b', taskId: accepted.body.taskId, via: 'admin' }),
+      expect.objectContaining({
+        peer: 'b',
+        taskId: res.body.taskId,
+        state: 'TASK_STATE_COMPLETED',
+        via: 'admin',
+        method: 'SendStreamingMessage',
+      }),
+      expect.objectContaining({ peer: 'b', taskId: accepted.body.taskId, via: 'admin', method: 'SendMessage' }),
     ]);
     // B keeps every message from A in the same per-peer conversation.
     await waitFor('B to answer the fire-and-forget task', async () => {

@@ -29,6 +29,8 @@ export type PeerStep = (req: PeerRequest) => PeerReply;
  */
 export class FakeA2aPeer {
   readonly requests: PeerRequest[] = [];
+  /** GETs of its Agent Card (answered 404: this peer publishes no card, so clients do not stream to it). */
+  readonly cardRequests: PeerRequest[] = [];
   /** Requests whose client went away while the step stalled (a timeout reached the wire). */
   clientAborts = 0;
   private readonly steps: PeerStep[] = [];
@@ -61,6 +63,7 @@ export class FakeA2aPeer {
 
   reset(): void {
     this.requests.length = 0;
+    this.cardRequests.length = 0;
     this.steps.length = 0;
     this.clientAborts = 0;
     this.pollsUntilDone = 1;
@@ -136,6 +139,12 @@ export class FakeA2aPeer {
         body = undefined;
       }
       const recorded: PeerRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body };
+      // A client reads the Agent Card to learn whether the peer streams; this peer publishes none (it never streams).
+      if (req.method === 'GET' && recorded.path.startsWith('/.well-known/')) {
+        this.cardRequests.push(recorded);
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"no card"}');
+        return;
+      }
       this.requests.push(recorded);
       const reply = (this.steps.shift() ?? (this.speaks === '0.3' ? this.behaveV03 : this.behave))(recorded);
       if (reply === 'stall') {

@@ -12,6 +12,7 @@ import {
   readTask,
   replyText,
   TASK_NOT_CANCELABLE,
+  UNSUPPORTED_OPERATION,
 } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
@@ -19,6 +20,8 @@ import { PeerDialect, peerDialect } from './peer-dialect';
 import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
 import { maskSecretValues } from '../../common/secrets/secret-mask';
 import { backoffDelays, sleep } from './poll-schedule';
+import { PeerCards } from './peer-card';
+import { StreamedSend, streamFromPeer } from './peer-stream';
 
 export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
 
@@ -72,6 +75,7 @@ export interface A2aSendOutcome {
 export class A2aOutboundClient {
   private readonly pollInitialMs: number;
   private readonly pollMaxMs: number;
+  private readonly cards: PeerCards;
 
   constructor(
     private readonly config: ConfigStore,
@@ -80,6 +84,7 @@ export class A2aOutboundClient {
   ) {
     this.pollInitialMs = options.pollInitialMs ?? 250;
     this.pollMaxMs = options.pollMaxMs ?? 4000;
+    this.cards = new PeerCards(transport);
   }
 
   /** Throws A2aOutboundError when no task came into existence; otherwise reports the task's outcome. */
@@ -88,6 +93,14 @@ export class A2aOutboundClient {
     const peer = resolveOutboundPeer(this.config.current(), peerName);
     const messageId = randomUUID();
     let dialect = peerDialect(peer.protocolVersion);
+    // A caller that waits for the reply gets it as soon as it exists from a peer that streams, not at a poll tick.
+    const streamed = options.wait ? await this.tryStreaming(peer, dialect, text, messageId, options.signal) : undefined;
+    if (streamed) {
+      const spoken = { ...dialect, sendMethod: dialect.streamMethod };
+      const view = parsed(peer, () => streamed.view);
+      if (streamed.settled || view.taskId === null) return outcome(peer, view, spoken);
+      return this.waitForTask(peer.name, view, spoken, started, options.signal);
+    }
     const sendIn = (endpoint: PeerEndpoint, spoken: PeerDialect) =>
       callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
         versionHeaders: spoken.headers,
@@ -105,6 +118,29 @@ export class A2aOutboundClient {
     const view = parsed(peer, () => readSendResult(result));
     if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, dialect);
     return this.waitForTask(peer.name, view, dialect, started, options.signal);
+  }
+
+  /**
+   * The streamed send, when the peer's card says it streams; undefined when it does not, or when it refused the
+   * stream before any task existed (no such method, unsupported, an HTTP error): the same message is then sent and
+   * polled as for any peer.
+   */
+  private async tryStreaming(
+    peer: PeerEndpoint,
+    dialect: PeerDialect,
+    text: string,
+    messageId: string,
+    signal?: AbortSignal,
+  ): Promise<StreamedSend | undefined> {
+    if (!(await this.cards.streams(peer))) return undefined;
+    try {
+      return await streamFromPeer(this.transport, peer, dialect, text, messageId, signal);
+    } catch (err) {
+      if (!(err instanceof A2aOutboundError)) throw err;
+      const refused = err.reason === 'http' || err.rpcCode === METHOD_NOT_FOUND || err.rpcCode === UNSUPPORTED_OPERATION;
+      if (refused) return undefined;
+      throw err;
+    }
   }
 
   /**

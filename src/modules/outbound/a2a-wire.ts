@@ -11,6 +11,8 @@ import { isTaskState, isTerminalState, TaskState } from '../../common/a2a-protoc
  * retry (docs/outbound.md#2-the-wire-exchange).
  */
 export const METHOD_NOT_FOUND = -32601;
+/** A2A UnsupportedOperationError: e.g. a peer that does not stream after all. */
+export const UNSUPPORTED_OPERATION = -32004;
 /** A2A TaskNotCancelableError: the peer's task is already over. */
 export const TASK_NOT_CANCELABLE = -32002;
 
@@ -100,6 +102,11 @@ function readMessage(raw: unknown): PeerTaskView {
     state: 'TASK_STATE_COMPLETED',
     ...(text ? { artifactText: text } : {}),
   };
+}
+
+/** The text of a list of parts (1.0 or 0.3), undefined when it has none. */
+export function partsText(parts: unknown): string | undefined {
+  return joinTexts(partsOf(parts));
 }
 
 /** Text of the parts: 1.0 `{text}` / 0.3 `{kind:"text", text}`; `data` as compact JSON; files ignored. */

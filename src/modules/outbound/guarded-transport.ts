@@ -43,6 +43,11 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** `false`: the body is discarded unread (e.g. a webhook, where only the status matters). */
   readBody?: boolean;
+  /**
+   * Told each piece of the body as it arrives (a stream read as it comes: SSE); `false` stops reading — the rest is
+   * discarded and the call resolves with what was read. The size cap and the timeout apply as always.
+   */
+  onBodyChunk?: (chunk: Buffer) => boolean | void;
 }
 
 export interface OutboundResponse {
@@ -154,6 +159,10 @@ export class GuardedTransport implements OnModuleDestroy {
             throw tooLarge(url);
           }
           chunks.push(chunk as Buffer);
+          if (req.onBodyChunk?.(chunk as Buffer) === false) {
+            discard(res.body);
+            break;
+          }
         }
       } catch (err) {
         if (err instanceof OutboundError) throw err;

@@ -9,10 +9,19 @@ import { outboundContextId, sendMessageParams } from './a2a-wire';
 export interface PeerDialect {
   readonly version: A2aWireVersion;
   readonly sendMethod: string;
+  /** The same message with its events streamed back (SSE), for peers whose card says they stream. */
+  readonly streamMethod: string;
   readonly getMethod: string;
   readonly cancelMethod: string;
   readonly headers: Readonly<Record<string, string>>;
   sendParams(peer: string, text: string, messageId: string): Record<string, unknown>;
+  /** The streaming call's params: the message alone (a stream has no return-immediately to ask for). */
+  streamParams(peer: string, text: string, messageId: string): Record<string, unknown>;
+}
+
+function withoutConfiguration(params: Record<string, unknown>): Record<string, unknown> {
+  const { configuration: _sendOnly, ...rest } = params;
+  return rest;
 }
 
 /** SendMessage params in A2A 0.3 form: kind-tagged message and part, role `user`, `blocking: false`. */
@@ -27,20 +36,24 @@ const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
   '1.0': {
     version: '1.0',
     sendMethod: A2A_METHODS.sendMessage,
+    streamMethod: A2A_METHODS.sendStreamingMessage,
     getMethod: A2A_METHODS.getTask,
     cancelMethod: A2A_METHODS.cancelTask,
     // 1.0 clients must name their version on every request.
     headers: { 'A2A-Version': A2A_PROTOCOL_VERSION },
     sendParams: sendMessageParams,
+    streamParams: (peer, text, messageId) => withoutConfiguration(sendMessageParams(peer, text, messageId)),
   },
   '0.3': {
     version: '0.3',
     sendMethod: A2A_LEGACY_METHODS.sendMessage,
+    streamMethod: A2A_LEGACY_METHODS.sendStreamingMessage,
     getMethod: A2A_LEGACY_METHODS.getTask,
     cancelMethod: A2A_LEGACY_METHODS.cancelTask,
     // As a 0.3 client: no A2A-Version (0.3 has none, and a 1.0 server reads its absence as 0.3).
     headers: {},
     sendParams: v03SendMessageParams,
+    streamParams: (peer, text, messageId) => withoutConfiguration(v03SendMessageParams(peer, text, messageId)),
   },
 });
 

@@ -39,15 +39,7 @@ export async function callPeer(
   options: PeerCallOptions,
 ): Promise<unknown> {
   const id = randomUUID();
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json',
-    ...options.versionHeaders,
-    'User-Agent': 'clawgate-a2a',
-  };
-  // Only the token meant for this peer; the inbound `token` is what the peer presents to us, never sent.
-  if (peer.outboundToken) headers.Authorization = `Bearer ${peer.outboundToken}`;
-
+  const headers = peerHeaders(peer, options.versionHeaders, 'application/json');
   let status: number;
   let text: string;
   try {
@@ -65,7 +57,24 @@ export async function callPeer(
   } catch (err) {
     throw fromTransport(peer, err);
   }
+  return readRpcAnswer(peer, method, id, status, text);
+}
 
+/** The headers of a call to `peer`: JSON in, `accept` out, the version's headers, and only the token meant for it. */
+export function peerHeaders(peer: PeerEndpoint, versionHeaders: Readonly<Record<string, string>>, accept: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: accept,
+    ...versionHeaders,
+    'User-Agent': 'clawgate-a2a',
+  };
+  // Only the token meant for this peer; the inbound `token` is what the peer presents to us, never sent.
+  if (peer.outboundToken) headers.Authorization = `Bearer ${peer.outboundToken}`;
+  return headers;
+}
+
+/** The `result` of one JSON-RPC answer (status and body as received), or the A2aOutboundError it amounts to. */
+export function readRpcAnswer(peer: PeerEndpoint, method: string, id: string, status: number, text: string): unknown {
   const fail = (reason: 'http' | 'auth' | 'protocol', message: string) => new A2aOutboundError(reason, `peer ${peer.name}: ${message}`);
   if (status === 401 || status === 403) {
     const hint = peer.outboundToken ? 'check' : 'set';
@@ -101,7 +110,7 @@ export function sanitize(text: string, secrets: string[]): string {
   return out.length > PEER_TEXT_MAX ? `${out.slice(0, PEER_TEXT_MAX)}…` : out;
 }
 
-function fromTransport(peer: PeerEndpoint, err: unknown): A2aOutboundError {
+export function fromTransport(peer: PeerEndpoint, err: unknown): A2aOutboundError {
   if (!(err instanceof OutboundError)) return new A2aOutboundError('unreachable', `peer ${peer.name}: request failed`);
   const reason =
     err.failure === 'timeout'
