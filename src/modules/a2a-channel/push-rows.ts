@@ -37,6 +37,8 @@ CREATE TABLE IF NOT EXISTS push_outbox (
 -- Due deliveries, oldest first; and per config, so each config's events go out in order.
 CREATE INDEX IF NOT EXISTS push_outbox_due ON push_outbox (state, next_at);
 CREATE INDEX IF NOT EXISTS push_outbox_by_config ON push_outbox (config_seq, state, seq);
+-- A task's deliveries go with it (the trigger below): without this index every task deleted would scan the outbox.
+CREATE INDEX IF NOT EXISTS push_outbox_by_task ON push_outbox (task_seq);
 CREATE TRIGGER IF NOT EXISTS push_follows_task AFTER DELETE ON tasks
 BEGIN
   DELETE FROM push_configs WHERE task_seq = old.seq;

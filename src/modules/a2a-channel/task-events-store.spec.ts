@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
+import { PushStore } from './push-store';
+import type { TaskEvent } from './task-events';
+import type { A2aTask } from './task-model';
+
+const HOUR = 3_600_000;
+const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 10, idleExpiryMs: HOUR };
+
+/** Task events and push rows in the task database (real SQLite): numbered, published after commit, gone with their task. */
+describe('task events and push rows (SQLite)', () => {
+  let dir: string;
+  let file: string;
+  let store: A2aTaskStore;
+  let published: TaskEvent[];
+  let queued: number;
+  let n = 0;
+  const task = (over: Partial<A2aTask> = {}): A2aTask => ({
+    id: `t${++n}`,
+    peer: 'hermes',
+    contextId: 'ctx-1',
+    messageId: `m${n}`,
+    state: 'TASK_STATE_WORKING',
+    history: [],
+    createdAt: 1000,
+    updatedAt: 1000,
+    ...over,
+  });
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-task-events-'));
+    file = taskDatabasePath(dir);
+    published = [];
+    queued = 0;
+    store = new A2aTaskStore(file, policy, { onEvents: (events) => published.push(...events), onPushQueued: () => queued++ });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('numbers a task’s events from 1, publishes them after their commit, and replays them from any number', async () => {
+    const t = task();
+    await store.insert(t);
+    expect(published).toEqual([]);
+    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: 'hel', append: false, lastChunk: false })).toBe(true);
+    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: 'lo', append: true, lastChunk: true })).toBe(true);
+    expect((await store.get(t.id))?.artifact).toEqual({ artifactId: 'a', text: 'hello' });
+    await store.transition(t.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
+    expect(published.map((e) => [e.n, e.closes])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    expect((await store.get(t.id))?.events).toBe(3);
+    expect(await store.eventsAfter(t.id, 1)).toEqual(published.slice(1));
+    expect(JSON.parse(published[2].body)).toEqual({
+      statusUpdate: {
+        taskId: t.id,
+        contextId: 'ctx-1',
+        status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date(2000).toISOString() },
+      },
+    });
+    // A task that is over takes no more chunks.
+    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: '!', append: true, lastChunk: false })).toBe(false);
+  });
+
+  it('queues each event for the task’s push configs in the same commit, and only for tasks that have some', async () => {
+    const push = new PushStore(store);
+    const withPush = task();
+    const without = task();
+    await store.insert(withPush);
+    await store.insert(without);
+    expect(await push.save(withPush, { id: 'c1', url: 'https://h.example/x', wire: '1.0' }, 10)).toMatchObject({ id: 'c1' });
+    await store.transition(without.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
+    expect(queued).toBe(0);
+    await store.transition(withPush.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'done' } }, 2000);
+    expect(queued).toBe(1);
+    expect(push.due(Date.now() + 1, 10).map((d) => [d.task_id, d.n])).toEqual([[withPush.id, 1]]);
+    expect(push.counts()).toEqual({ pending: 2, delivered: 0, failed: 0 });
+  });
+
+  it('events, push configs and deliveries go with their task (the per-peer cap here), by index', async () => {
+    await store.close();
+    store = new A2aTaskStore(file, { ...policy, maxTerminalPerPeer: 1 });
+    const push = new PushStore(store);
+    const first = task();
+    await store.insert(first);
+    await push.save(first, { id: 'c1', url: 'https://h.example/x', wire: '1.0' }, 10);
+    await store.transition(first.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
+    // The cap is 1 finished task per peer: the next one pushes the first out.
+    const second = task();
+    await store.insert(second);
+    await store.transition(second.id, { state: 'TASK_STATE_COMPLETED' }, 3000);
+    expect(await store.get(first.id)).toBeUndefined();
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS c FROM ${table}`).get() as { c: number }).c;
+      expect([count('task_events'), count('push_configs'), count('push_outbox')]).toEqual([1, 0, 0]);
+      // What the trigger runs for each deleted task reads an index, never the whole table.
+      for (const sql of [
+        'DELETE FROM task_events WHERE task_seq = 1',
+        'DELETE FROM push_configs WHERE task_seq = 1',
+        'DELETE FROM push_outbox WHERE task_seq = 1',
+      ]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' ');
+        expect([sql, /SEARCH/.test(plan)]).toEqual([sql, true]);
+      }
+    } finally {
+      db.close();
+    }
+    store = new A2aTaskStore(file, policy);
+  });
+});
