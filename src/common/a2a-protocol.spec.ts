@@ -41,6 +41,8 @@ describe('A2A protocol constants', () => {
     expect(A2A_PROTOCOL_VERSION).toBe('1.0');
     expect(A2A_METHODS).toEqual({
       sendMessage: 'SendMessage',
+      sendStreamingMessage: 'SendStreamingMessage',
+      subscribeToTask: 'SubscribeToTask',
       getTask: 'GetTask',
       cancelTask: 'CancelTask',
       listTasks: 'ListTasks',
@@ -48,6 +50,8 @@ describe('A2A protocol constants', () => {
     });
     expect(A2A_LEGACY_METHODS).toEqual({
       sendMessage: 'message/send',
+      sendStreamingMessage: 'message/stream',
+      subscribeToTask: 'tasks/resubscribe',
       getTask: 'tasks/get',
       cancelTask: 'tasks/cancel',
       listTasks: 'tasks/list',
