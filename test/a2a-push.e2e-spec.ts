@@ -200,6 +200,8 @@ describe('A2A push notifications (e2e)', () => {
     expect((await request(gw.url).get(`${base}/r1`).set(auth).expect(200)).body).toEqual(created.body);
     expect((await request(gw.url).get(base).set(auth).expect(200)).body).toEqual({ configs: [created.body], nextPageToken: '' });
     expect((await request(gw.url).delete(`${base}/r1`).set(auth).expect(200)).body).toEqual({});
+    // Deleting again is not an error (idempotent), but the config stays gone.
+    expect((await request(gw.url).delete(`${base}/r1`).set(auth).expect(200)).body).toEqual({});
     const gone = await request(gw.url).get(`${base}/r1`).set(auth).expect(404);
     expect(gone.body.error.status).toBe('NOT_FOUND');
     const refused = await request(gw.url).post(base).set(auth).send({ url: 'http://169.254.169.254/' }).expect(400);

@@ -25,11 +25,16 @@ original_init = httpx.Client.__init__
 
 def log_exchange(response: httpx.Response) -> None:
     request = response.request
-    try:
-        response.read()
-        body = response.text
-    except Exception:  # a streamed body cannot be read here
+    # An event stream is read by the test as it arrives; reading it here would wait for its end (and deadlock a
+    # test that ends the stream only after this call returns).
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
         body = "<stream>"
+    else:
+        try:
+            response.read()
+            body = response.text
+        except Exception:  # a streamed body cannot be read here
+            body = "<stream>"
     record = {
         "test": running["test"],
         "request": {

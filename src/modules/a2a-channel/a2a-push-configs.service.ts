@@ -47,11 +47,10 @@ export class A2aPushConfigs {
     return { configs: this.push.list(await this.taskSeq(peer, ref.taskId)).map(toWirePushConfig), nextPageToken: '' };
   }
 
+  /** Idempotent: a config that is already gone is deleted all the same (the task must still be the caller's). */
   async remove(peer: string, params: unknown): Promise<Record<string, never>> {
     const ref = readPushConfigRef(params, true);
-    if (!(await this.push.remove(await this.taskSeq(peer, ref.taskId), ref.id))) {
-      throw new AppError(ErrorCode.TaskNotFound, CONFIG_NOT_FOUND, [{ taskId: ref.taskId }]);
-    }
+    await this.push.remove(await this.taskSeq(peer, ref.taskId), ref.id);
     return {};
   }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { PushStore } from './push-store';
 import type { TaskEvent } from './task-events';
@@ -97,7 +97,7 @@ describe('task events and push rows (SQLite)', () => {
     await store.transition(second.id, { state: 'TASK_STATE_COMPLETED' }, 3000);
     expect(await store.get(first.id)).toBeUndefined();
     await store.close();
-    const db = new Database(file, { readonly: true });
+    const db = openSqlite(file);
     try {
       const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS c FROM ${table}`).get() as { c: number }).c;
       expect([count('task_events'), count('push_configs'), count('push_outbox')]).toEqual([1, 0, 0]);
