@@ -24,11 +24,12 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
   let dir: string;
   let memory: AgentMemory;
   let cases: Case[];
+  let embedder: BundledEmbedder;
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'memory-semantic-'));
     cases = JSON.parse(await fs.readFile(path.join(FIXTURES, 'semantic-queries.json'), 'utf8')) as Case[];
-    const embedder = new BundledEmbedder();
+    embedder = new BundledEmbedder();
     memory = new AgentMemory({
       agentId: 'eval',
       openIndex: () => new SqliteMemoryIndex(path.join(dir, 'index.sqlite')),
@@ -42,6 +43,7 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
   }, 120_000);
   afterAll(async () => {
     await memory.close();
+    await embedder.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 

@@ -98,7 +98,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       update: { debounceMs: 1500 },
       limits: { maxResults: 6, maxSnippetChars: 700 },
     },
-    embeddings: { provider: 'bundled' },
+    embeddings: { provider: 'bundled', workers: 1 },
   },
   channels: {
     a2a: {

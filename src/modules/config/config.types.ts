@@ -103,7 +103,14 @@ export interface MemorySettings {
     maxResults: number;
     maxSnippetChars: number;
   };
-  embeddings: { provider: 'bundled' | 'openai' | 'none'; baseUrl?: string; apiKey?: string; model?: string };
+  embeddings: {
+    provider: 'bundled' | 'openai' | 'none';
+    baseUrl?: string;
+    apiKey?: string;
+    model?: string;
+    /** Worker threads of the bundled model. */
+    workers: number;
+  };
 }
 
 export interface ModelProviderSettings {

@@ -5,7 +5,7 @@ const memory = (qmd: Partial<MemorySettings['qmd']> = {}): MemorySettings => ({
   backend: 'qmd',
   citations: 'auto',
   qmd: { includeDefaultMemory: true, sessionsEnabled: false, paths: [], debounceMs: 1500, maxResults: 6, maxSnippetChars: 700, ...qmd },
-  embeddings: { provider: 'none' },
+  embeddings: { provider: 'none', workers: 1 },
 });
 
 const main = {

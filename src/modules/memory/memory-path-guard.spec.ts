@@ -13,7 +13,7 @@ const memory: MemorySettings = {
   backend: 'qmd',
   citations: 'auto',
   qmd: { includeDefaultMemory: true, sessionsEnabled: false, paths: [], debounceMs: 1500, maxResults: 6, maxSnippetChars: 700 },
-  embeddings: { provider: 'none' },
+  embeddings: { provider: 'none', workers: 1 },
 };
 
 describe('resolveMemoryPath (memory_get confinement)', () => {

@@ -58,7 +58,7 @@ export class MemorySearcher {
     if (!this.embedder) return undefined;
     let vector: Float32Array;
     try {
-      [vector] = await this.embedder.embed([query]);
+      [vector] = await this.embedder.embed([query], { priority: 'query' });
     } catch (err) {
       this.logger?.warn(`query embedding failed, searching by keyword only: ${(err as Error).message}`);
       return undefined;

@@ -91,6 +91,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const engines = [...this.engines.values()];
     this.engines.clear();
     await Promise.all(engines.map((e) => e.close()));
+    await this.embedderState?.embedder?.close?.();
   }
 
   /** The agent's memory, opened and indexed on first use; 404 for an agent that is not configured. */
@@ -193,7 +194,17 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private embedder(): Embedder | undefined {
     const settings = this.config.current().config.memory.embeddings;
     const key = embedderSettingsKey(settings, this.options.env);
-    if (this.embedderState?.key !== key) this.embedderState = { key, embedder: createEmbedder(settings, this.options.env) };
+    if (this.embedderState?.key !== key) {
+      // The old embedder's workers stop; a pass still using it fails and is run again with the new one.
+      void this.embedderState?.embedder?.close?.().catch(() => undefined);
+      this.embedderState = {
+        key,
+        embedder: createEmbedder(settings, this.options.env, {
+          workers: () => this.config.current().config.memory.embeddings.workers,
+          onEvent: (message) => this.logger.warn(message),
+        }),
+      };
+    }
     return this.embedderState.embedder;
   }
 

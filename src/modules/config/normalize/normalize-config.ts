@@ -195,6 +195,7 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
       baseUrl: m?.embeddings?.baseUrl,
       apiKey: m?.embeddings?.apiKey,
       model: m?.embeddings?.model,
+      workers: m?.embeddings?.workers ?? defaults.embeddings.workers,
     },
   };
 }

@@ -73,6 +73,13 @@ export class EmbeddingsConfig {
   baseUrl?: string;
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
   @IsOptional() @IsString() @MinLength(1) model?: string;
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(8)
+  @Describe('Worker threads that run the bundled model; each loads its own copy (~200 MB) and keeps one core busy while indexing.')
+  @Default(CONFIG_DEFAULTS.memory.embeddings.workers)
+  workers?: number;
 }
 
 @StrictObject()
