@@ -66,7 +66,9 @@ export interface MemoryIndex {
   /** Chunks after `afterChunkId` (id order) whose text has no vector of this fingerprint, one per text. */
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId?: number): PendingEmbedding[];
   storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void;
-  /** Removes vectors no chunk refers to any more. */
+  /** Which of these texts already have a vector of this fingerprint (another agent may have made it). */
+  storedHashes(fingerprint: string, hashes: readonly string[]): Set<string>;
+  /** Drops this index's references to texts it no longer holds and frees vectors no index refers to; returns how many went. */
   pruneEmbeddings(): number;
   /** Chunk ids by BM25, best first, restricted to the given collections. */
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[];

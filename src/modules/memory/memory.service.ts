@@ -15,6 +15,7 @@ import { notFound, resolveMemoryPath, sliceLines } from './memory-path-guard';
 import type { SearchHit } from './memory-searcher';
 import type { MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
 import { SessionSource } from './session-source';
+import { SharedEmbeddings } from './shared-embeddings';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 export type MemorySearchResult = { status: 'ok'; results: SearchHit[] };
@@ -56,6 +57,11 @@ export function memoryIndexPath(stateDir: string, agentId: string): string {
   return path.join(stateDir, 'agents', agentId, 'memory', 'index.sqlite');
 }
 
+/** `<stateDir>/memory/vectors.sqlite`: the vector cache every agent's index shares. */
+export function sharedVectorsPath(stateDir: string): string {
+  return path.join(stateDir, 'memory', 'vectors.sqlite');
+}
+
 /**
  * Per-agent memory (docs/memory.md#memory): opens an agent's index on first use, keeps its collections in line with the
  * config across reloads, and serves memory_search / memory_get and the admin memory endpoints. Every
@@ -70,6 +76,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private closed = false;
   /** Files, and the session store for collections on a session dir of this state dir. */
   private readonly sources: CollectionSources;
+  /** One embedding per chunk text across agents (docs/memory.md#shared-vectors). */
+  private readonly sharedEmbeddings = new SharedEmbeddings();
 
   constructor(
     private readonly config: ConfigStore,
@@ -170,7 +178,15 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const snapshot = this.config.current();
     const engine = new AgentMemory({
       agentId: agent.id,
-      openIndex: () => new SqliteMemoryIndex(memoryIndexPath(this.config.current().stateDir, agent.id)),
+      openIndex: () => {
+        const stateDir = this.config.current().stateDir;
+        return new SqliteMemoryIndex({
+          file: memoryIndexPath(stateDir, agent.id),
+          vectorFile: sharedVectorsPath(stateDir),
+          owner: agent.id,
+        });
+      },
+      sharedEmbeddings: this.sharedEmbeddings,
       embedder: () => this.embedder(),
       debounceMs: () => this.config.current().config.memory.qmd.debounceMs,
       logger: this.logger,
