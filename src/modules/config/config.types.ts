@@ -102,6 +102,8 @@ export interface MemorySettings {
     debounceMs: number;
     maxResults: number;
     maxSnippetChars: number;
+    /** Relevance below which results are dropped when the caller gives no minScore. */
+    minScore: number;
   };
   embeddings: {
     provider: 'bundled' | 'openai' | 'none';

@@ -72,8 +72,17 @@ export interface MemoryIndex {
   pruneEmbeddings(): number;
   /** Chunk ids by BM25, best first, restricted to the given collections. */
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[];
-  /** Chunk ids by cosine similarity, best first; undefined when no chunk of these collections has a vector. */
-  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined;
+  /** Chunk ids with their cosine similarity, best first; undefined when no chunk of these collections has a vector. */
+  vectorSearch(
+    query: Float32Array,
+    fingerprint: string,
+    collectionKeys: readonly string[],
+    limit: number,
+  ): Array<{ id: number; score: number }> | undefined;
+  /** Cosine similarity of the query with each of these chunks that has a vector. */
+  vectorScores(query: Float32Array, fingerprint: string, ids: readonly number[]): Map<number, number>;
+  /** How many of the FTS terms (each a quoted MATCH term) each of these chunks contains. */
+  termMatches(ftsTerms: readonly string[], ids: readonly number[]): Map<number, number>;
   chunks(ids: readonly number[]): ChunkRow[];
   stats(fingerprint: string | undefined): CollectionStats[];
   close(): void;

@@ -118,11 +118,12 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
 
   async search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
     const engine = await this.forAgent(agentId);
-    const { maxResults, maxSnippetChars } = this.config.current().config.memory.qmd;
+    const { qmd, citations } = this.config.current().config.memory;
     const results = await engine.search(args.query, {
-      maxResults: args.maxResults ?? maxResults,
-      minScore: args.minScore,
-      maxSnippetChars,
+      maxResults: args.maxResults ?? qmd.maxResults,
+      minScore: args.minScore ?? qmd.minScore,
+      maxSnippetChars: qmd.maxSnippetChars,
+      citations: citations === 'on',
     });
     return { status: 'ok', results };
   }

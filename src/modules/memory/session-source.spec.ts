@@ -13,7 +13,7 @@ import { SqliteMemoryIndex } from './sqlite-memory-index';
 const qmd = (sessionsEnabled: boolean): MemorySettings => ({
   backend: 'qmd',
   citations: 'auto',
-  qmd: { includeDefaultMemory: false, sessionsEnabled, paths: [], debounceMs: 50, maxResults: 6, maxSnippetChars: 700 },
+  qmd: { includeDefaultMemory: false, sessionsEnabled, paths: [], debounceMs: 50, maxResults: 6, maxSnippetChars: 700, minScore: 0.4 },
   embeddings: { provider: 'none', workers: 1 },
 });
 const keyword = { maxResults: 6, maxSnippetChars: 700, mode: 'keyword' as const };

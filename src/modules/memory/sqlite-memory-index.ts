@@ -230,8 +230,28 @@ export class SqliteMemoryIndex implements MemoryIndex {
     return rows.map((r) => r.id);
   }
 
-  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined {
+  vectorSearch(
+    query: Float32Array,
+    fingerprint: string,
+    collectionKeys: readonly string[],
+    limit: number,
+  ): Array<{ id: number; score: number }> | undefined {
     return this.vectors(fingerprint)?.search(query, collectionKeys, limit);
+  }
+
+  vectorScores(query: Float32Array, fingerprint: string, ids: readonly number[]): Map<number, number> {
+    return this.vectors(fingerprint)?.scoresOf(query, ids) ?? new Map();
+  }
+
+  termMatches(ftsTerms: readonly string[], ids: readonly number[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    if (!ids.length) return counts;
+    const matching = this.sql('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+    const candidates = JSON.stringify(ids);
+    for (const term of ftsTerms) {
+      for (const { id } of matching.all(term, candidates) as Array<{ id: number }>) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
   }
 
   chunks(ids: readonly number[]): ChunkRow[] {

@@ -322,9 +322,18 @@ describe('validateConfig', () => {
       expect(errorsOf({ memory: { embeddings } })).toEqual([message]);
     });
 
+    it.each<[unknown, string]>([
+      [-0.1, 'memory.qmd.limits.minScore: must not be less than 0 (got -0.1)'],
+      [1.5, 'memory.qmd.limits.minScore: must not be greater than 1 (got 1.5)'],
+      ['high', 'memory.qmd.limits.minScore: must be a number (got "high")'],
+    ])('refuse minScore %p', (minScore, message) => {
+      expect(errorsOf({ memory: { qmd: { limits: { minScore } } } })).toEqual([message]);
+    });
+
     it('accept 1 to 8 embedding workers', () => {
       expect(errorsOf({ memory: { embeddings: { workers: 1 } } })).toEqual([]);
       expect(errorsOf({ memory: { embeddings: { provider: 'bundled', workers: 8 } } })).toEqual([]);
+      expect(errorsOf({ memory: { qmd: { limits: { minScore: 0 } } } })).toEqual([]);
     });
   });
 

@@ -18,7 +18,12 @@ export class MemorySearchQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ example: 0.2, minimum: 0, maximum: 1, description: 'Drop results scoring below this.' })
+  @ApiPropertyOptional({
+    example: 0.2,
+    minimum: 0,
+    maximum: 1,
+    description: 'Drop results less relevant than this [memory.qmd.limits.minScore].',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -36,10 +41,21 @@ export class MemoryHitDto {
   path!: string;
   @ApiProperty({ example: 2, description: '1-based; for transcripts the JSONL line number.' }) startLine!: number;
   @ApiProperty({ example: 4 }) endLine!: number;
-  @ApiProperty({ example: 0.9918, minimum: 0, maximum: 1, description: 'Reciprocal rank fusion of keyword and vector ranks, normalized.' })
+  @ApiProperty({
+    example: 0.8123,
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Relevance: cosine similarity, raised halfway toward the share of query words the chunk holds (docs/memory.md#how-search-ranks).',
+  })
   score!: number;
   @ApiProperty({ example: 'user: Emma has her piano lesson every Tuesday at 5 pm\n\nassistant: [family] Emma has her piano lesson…' })
   snippet!: string;
+  @ApiPropertyOptional({
+    example: 'family-sessions/3b7c1f9e-2a41-4d51-9a0e-6f1f3c2b9d10.jsonl#L2-L4',
+    description: '`path#Lstart-Lend`; present when memory.citations is "on".',
+  })
+  citation?: string;
 }
 
 /** The memory_search result shape. */
