@@ -240,7 +240,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   vectorScores(query: Float32Array, fingerprint: string, ids: readonly number[]): Map<number, number> {
-    return this.vectors(fingerprint)?.scoresOf(query, ids) ?? new Map();
+    return this.vectors(fingerprint)?.scoresOf(query, ids) ?? new Map<number, number>();
   }
 
   termMatches(ftsTerms: readonly string[], ids: readonly number[]): Map<number, number> {
