@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BundledEmbedder } from './bundled-embedder';
@@ -49,10 +50,23 @@ describe('BundledEmbedder (the real model in a worker thread)', () => {
     const [vectors] = await Promise.all([embedder.embed(texts), embedder.embed([''], { priority: 'query' })]);
     delay.disable();
     expect(vectors).toHaveLength(16);
-    // The model runs ~50 ms per text; on the main thread every batch would stall the loop that long.
-    expect(delay.max / 1e6).toBeLessThan(40);
+    // The model runs ~50 ms per text, batches of 4: on the main thread each batch would stall the loop ~200 ms.
+    // The bound leaves room for a shared machine's scheduling delays (idle processes here see up to ~30 ms).
+    expect(delay.max / 1e6).toBeLessThan(100);
     const [empty] = await embedder.embed(['']);
     expect(Array.from(empty).every((x) => x === 0)).toBe(true);
     expect(embedder.stats()).toMatchObject({ workers: 1, crashes: 0 });
   }, 60_000);
+
+  it('runs the model in a thread of lower priority than the event loop (nice 10 on Linux; elsewhere the process keeps its own)', async () => {
+    await embedder.embed(['ready']);
+    if (process.platform !== 'linux') {
+      expect(getPriority()).toBe(0);
+      return;
+    }
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const nices = readdirSync('/proc/self/task').map(niceOf);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(nices).toContain(10);
+  });
 });

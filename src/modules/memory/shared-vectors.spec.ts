@@ -45,6 +45,7 @@ describe('the vector cache shared by agents’ indexes', () => {
       index.useFingerprint(emb.fingerprint);
       index.replaceFile(file('shared', '/shared/canoe.md'), [{ startLine: 1, endLine: 1, text: TEXT }]);
     }
+    expect(b.stats(emb.fingerprint)).toEqual([expect.objectContaining({ chunks: 1, embedded: 0, oldestPendingAt: expect.any(String) })]);
     // b searches before anything is embedded: no vector list yet (its matrix is built empty-handed).
     expect(b.vectorSearch(emb.vector('canoe paddles'), emb.fingerprint, ['shared'], 5)).toBeUndefined();
     const [pending] = a.pendingEmbeddings(emb.fingerprint, 10);
@@ -52,7 +53,7 @@ describe('the vector cache shared by agents’ indexes', () => {
     // Nothing left for b to embed, and b's search sees a's vector at once (another connection's commit).
     expect(b.pendingEmbeddings(emb.fingerprint, 10)).toEqual([]);
     expect(b.vectorSearch(emb.vector('canoe paddles'), emb.fingerprint, ['shared'], 5)).toHaveLength(1);
-    expect(b.stats(emb.fingerprint)).toEqual([expect.objectContaining({ chunks: 1, embedded: 1 })]);
+    expect(b.stats(emb.fingerprint)).toEqual([expect.objectContaining({ chunks: 1, embedded: 1, oldestPendingAt: undefined })]);
     expect([rows('vectors'), rows('refs')]).toEqual([1, 2]);
 
     a.removeFile('shared', '/shared/canoe.md');

@@ -268,12 +268,13 @@ export class SqliteMemoryIndex implements MemoryIndex {
   stats(fingerprint: string | undefined): CollectionStats[] {
     const rows = this.sql(
       `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
-                count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt
+                count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt,
+                min(CASE WHEN c.id IS NOT NULL AND e.hash IS NULL THEN f.indexed_at END) AS oldestPendingAt
          FROM files f LEFT JOIN chunks c ON c.file_id = f.id
          LEFT JOIN shared.vectors e ON e.hash = c.hash AND e.fingerprint = ?
          GROUP BY f.collection_key`,
-    ).all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null }>;
-    return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined }));
+    ).all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null; oldestPendingAt: string | null }>;
+    return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined, oldestPendingAt: r.oldestPendingAt ?? undefined }));
   }
 
   close(): void {

@@ -72,6 +72,12 @@ export class MemoryCollectionDto {
   @ApiProperty({ example: 1 }) files!: number;
   @ApiProperty({ example: 3 }) chunks!: number;
   @ApiProperty({ example: 3, description: 'Chunks with a vector from the current embedder.' }) embedded!: number;
+  @ApiProperty({ example: 0, description: 'Chunks still waiting for their vector (0 without an embedder).' }) pending!: number;
+  @ApiProperty({
+    example: 0,
+    description: 'Milliseconds the oldest waiting chunk has waited since its file was indexed (0 when none waits).',
+  })
+  lagMs!: number;
   @ApiPropertyOptional({ example: '2025-05-02T09:14:03.120Z' }) lastIndexedAt?: string;
 }
 
@@ -103,4 +109,42 @@ export class MemoryReindexDto {
   @ApiProperty({ example: 48 }) chunks!: number;
   @ApiProperty({ example: 48 }) embedded!: number;
   @ApiProperty({ example: 2210 }) durationMs!: number;
+}
+
+/** Query of `GET /admin/agents/:id/memory/file`; unknown parameters are rejected (400). */
+export class MemoryFileQueryDto {
+  @ApiProperty({
+    example: 'memory/2025-05.md',
+    description: 'A path as memory_search returns it (workspace-relative or `<collection>/<path>`).',
+  })
+  @IsString({ message: '$property must be one string' })
+  @MinLength(1)
+  @MaxLength(4096)
+  path!: string;
+
+  @ApiPropertyOptional({ example: 1, minimum: 1, description: 'First line (1-based) [1].' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  from?: number;
+
+  @ApiPropertyOptional({ example: 40, minimum: 1, maximum: 100000, description: 'How many lines [all remaining].' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  lines?: number;
+}
+
+/** What memory_get answers for a file the agent may read. */
+export class MemoryFileDto {
+  @ApiProperty({ enum: ['ok'], example: 'ok' }) status!: 'ok';
+  @ApiProperty({ example: 'memory/2025-05.md' }) path!: string;
+  @ApiProperty({ example: '# May\n\nThe boiler service is booked for the 14th.' }) text!: string;
+  @ApiProperty({ example: 1 }) from!: number;
+  @ApiProperty({ example: 3 }) to!: number;
+  @ApiProperty({ example: 3 }) totalLines!: number;
+  @ApiProperty({ example: false, description: 'More than 64 KiB: continue with `from`.' }) truncated!: boolean;
 }
