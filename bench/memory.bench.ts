@@ -1,33 +1,43 @@
 /**
- * Memory index and search at 10,000 chunks. Run: `npm run bench:memory` (about a minute).
+ * Memory at scale. Run: `npm run bench:memory` (about 1.5 min with the defaults; longer with more real chunks).
  *
- * What is measured, and how:
- * - index: a synthetic Markdown corpus (sections of ~350 tokens from a Zipf-distributed vocabulary) is
- *   scanned, hashed, chunked and written to the per-agent SQLite/FTS5 index by the real AgentMemory, then
- *   10,000 vectors of 512 floats are stored. The bundled model computes ~7-30 chunks/s on this machine, so
- *   embedding 10k chunks takes many minutes: its throughput is measured on a sample and the full time is
- *   extrapolated, while the stored vectors are pseudo-random unit vectors tagged with the bundled
- *   fingerprint (same dimension, same storage and scan cost). BENCH_FULL_EMBED=1 embeds all of them for real.
- * - search: keyword-only (BM25), vector-only and hybrid (RRF) through AgentMemory.search, with the query
- *   vector precomputed ("excluding query embedding"), and hybrid with the bundled model embedding each query
- *   ("including"). Each figure is over 200 distinct queries after a warm-up.
+ * 1. Search at 10,000 chunks: a synthetic Markdown corpus (sections of ~350 tokens from a Zipf-distributed
+ *    vocabulary) is scanned, hashed, chunked and written to the per-agent SQLite/FTS5 index by the real
+ *    AgentMemory; its 10,000 vectors are pseudo-random unit vectors under the bundled fingerprint (same
+ *    size, storage and scan cost as real ones, no model time). Keyword-only (BM25), vector-only and hybrid
+ *    search through AgentMemory.search, the query vector precomputed ("excluding query embedding"), and
+ *    hybrid with the bundled model embedding each query in its worker ("including"); 200 queries each after
+ *    a warm-up.
+ * 2. Real embedding under load (bench/memory-load.ts): BENCH_REAL_EMBED [500] chunks of real prose (the
+ *    project's docs and the READMEs of the installed packages) embedded by the bundled model inside a
+ *    gateway process that serves blocking A2A SendMessage calls meanwhile: chunks/s, SendMessage p50/p99 (BENCH_A2A_RATE [200] calls/s) and
+ *    the gateway's event-loop delay while indexing against the same traffic idle, then search latency
+ *    through the admin endpoint (query embedding included) over the real index. BENCH_WORKERS [1] sets
+ *    memory.embeddings.workers.
+ * 3. Retrieval quality: recall@3 of the paraphrase set (test/fixtures/memory) with the bundled model, with
+ *    no threshold and at the default minScore, and how many of the unrelated queries answer anything.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentMemory } from '../src/modules/memory/agent-memory';
-import { BundledEmbedder, loadBundledModel } from '../src/modules/memory/bundled-embedder';
+import { CONFIG_DEFAULTS } from '../src/modules/config/config-defaults';
+import { BundledEmbedder } from '../src/modules/memory/bundled-embedder';
 import { chunkFile } from '../src/modules/memory/chunker';
 import type { Embedder } from '../src/modules/memory/embedder.port';
 import { collectionKey } from '../src/modules/memory/memory-collections';
 import type { SearchMode } from '../src/modules/memory/memory-searcher';
 import { SqliteMemoryIndex } from '../src/modules/memory/sqlite-memory-index';
+import { measureUnderLoad } from './memory-load';
+import { writeRealCorpus } from './support/real-corpus';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
 const QUERIES = 200;
 const WARMUP = 20;
 const EMBED_SAMPLE = 200;
+const REAL_CHUNKS = Number(process.env.BENCH_REAL_EMBED ?? 500);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const FULL_EMBED = process.env.BENCH_FULL_EMBED === '1';
 const BUNDLED = new BundledEmbedder().fingerprint;
 
@@ -118,7 +128,7 @@ async function main(): Promise<void> {
   await fs.mkdir(notes);
   try {
     const corpus = await writeCorpus(notes);
-    console.log(`corpus: ${corpus.files} files, ${corpus.chunks} chunks of ≤ 400 tokens`);
+    console.log(`1. search at scale — corpus: ${corpus.files} files, ${corpus.chunks} chunks of ≤ 400 tokens`);
 
     let embedder: Embedder | undefined;
     const memory = new AgentMemory({
@@ -137,16 +147,9 @@ async function main(): Promise<void> {
     console.log(`index (scan + hash + chunk + FTS5):        ${(keywordIndexMs / 1000).toFixed(2)} s`);
 
     t = performance.now();
-    await loadBundledModel();
-    console.log(`bundled model load:                        ${(performance.now() - t).toFixed(0)} ms`);
     const bundled = new BundledEmbedder();
     await bundled.embed(['warm up']);
-    t = performance.now();
-    await bundled.embed(corpus.sample);
-    const perChunk = (performance.now() - t) / corpus.sample.length;
-    console.log(
-      `bundled embedding of chunks:               ${perChunk.toFixed(1)} ms/chunk (${(1000 / perChunk).toFixed(1)} chunks/s) → ~${((perChunk * CHUNKS) / 60_000).toFixed(1)} min for ${CHUNKS}`,
-    );
+    console.log(`bundled model load (worker start):         ${(performance.now() - t).toFixed(0)} ms`);
 
     embedder = FULL_EMBED ? bundled : new FillEmbedder();
     t = performance.now();
@@ -188,13 +191,90 @@ async function main(): Promise<void> {
     };
     await run('keyword only (BM25):', 'keyword');
     await run('vector only (excl. query embedding):', 'vector');
-    await run('hybrid RRF (excl. query embedding):', 'hybrid');
+    await run('hybrid (excl. query embedding):', 'hybrid');
     embedder = bundled;
-    await run('hybrid RRF (incl. bundled query embedding):', 'hybrid');
+    await run('hybrid (incl. bundled query embedding):', 'hybrid');
     await memory.close();
+
+    console.log(`\n2. real embedding under A2A load (${REAL_CHUNKS} chunks of real prose, ${WORKERS} worker(s))`);
+    const real = path.join(dir, 'real');
+    await fs.mkdir(real);
+    const realCorpus = await writeRealCorpus(real, REAL_CHUNKS);
+    const load = await measureUnderLoad(real, await searchQueries(real), WORKERS);
+    const { indexed } = load;
+    if (indexed.embedded !== indexed.chunks) throw new Error(`${indexed.embedded} of ${indexed.chunks} chunks embedded`);
+    console.log(`corpus: ${realCorpus.files} files, ${realCorpus.chunks} chunks`);
+    console.log(
+      `indexed and embedded:                      ${indexed.seconds.toFixed(1)} s → ${(indexed.chunks / indexed.seconds).toFixed(1)} chunks/s (gateway RSS after: ${indexed.rssMiB.toFixed(0)} MiB)`,
+    );
+    for (const [label, phase] of [
+      ['idle', load.idle],
+      ['while indexing', load.indexing],
+    ] as const) {
+      console.log(
+        `SendMessage ${label.padEnd(15)}               p50 ${phase.send.p50.toFixed(2)} ms   p99 ${phase.send.p99.toFixed(2)} ms (n=${phase.send.requests});` +
+          `   event loop p99 ${phase.loop.p99.toFixed(1)} ms, max ${phase.loop.max.toFixed(1)} ms`,
+      );
+    }
+    console.log(
+      `search via admin API (incl. query embedding): p50 ${load.search.p50.toFixed(2)} ms   p95 ${load.search.p95.toFixed(2)} ms (n=${load.search.requests}, ${load.search.empty} answered nothing at the default minScore)`,
+    );
+
+    console.log('\n3. retrieval quality (bundled model, test/fixtures/memory)');
+    await recall(path.join(dir, 'recall'), bundled);
+    await bundled.close();
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** 110 queries for the search figure: the first words of headings of the real corpus (10 are warm-up). */
+async function searchQueries(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of (await fs.readdir(dir)).sort()) {
+    for (const line of (await fs.readFile(path.join(dir, name), 'utf8')).split('\n')) {
+      const m = /^#{1,4}\s+(.{8,})$/.exec(line);
+      if (m) out.push(m[1].split(/\s+/).slice(0, 6).join(' '));
+      if (out.length >= 110) return out;
+    }
+  }
+  return out;
+}
+
+/** Recall@3 of the paraphrase set, with no threshold and at the default minScore; unrelated queries answered. */
+async function recall(dir: string, embedder: BundledEmbedder): Promise<void> {
+  const fixtures = path.join(__dirname, '..', 'test', 'fixtures', 'memory');
+  const cases = JSON.parse(await fs.readFile(path.join(fixtures, 'semantic-queries.json'), 'utf8')) as Array<{
+    query: string;
+    target: string;
+  }>;
+  const unrelated = JSON.parse(await fs.readFile(path.join(fixtures, 'unrelated-queries.json'), 'utf8')) as string[];
+  const memory = new AgentMemory({
+    agentId: 'recall',
+    openIndex: () => new SqliteMemoryIndex(path.join(dir, 'index.sqlite')),
+    embedder: () => embedder,
+    debounceMs: () => 60_000,
+    logger: { warn: (m: string) => console.warn(m), debug: () => undefined },
+  });
+  const c = { name: 'notes', kind: 'path' as const, root: path.join(fixtures, 'notes'), pattern: '**/*.md' };
+  await memory.configure(dir, [{ ...c, key: collectionKey(c) }]);
+  await memory.idle();
+  const minScore = CONFIG_DEFAULTS.memory.qmd.limits.minScore;
+  for (const floor of [0, minScore]) {
+    let found = 0;
+    let returned = 0;
+    for (const q of cases) {
+      const hits = await memory.search(q.query, { maxResults: 3, maxSnippetChars: 200, minScore: floor });
+      returned += hits.length;
+      if (hits.some((h) => path.basename(h.path) === q.target)) found++;
+    }
+    let answered = 0;
+    for (const q of unrelated) if ((await memory.search(q, { maxResults: 3, maxSnippetChars: 200, minScore: floor })).length) answered++;
+    console.log(
+      `minScore ${floor.toFixed(2)}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered}/${unrelated.length}`,
+    );
+  }
+  await memory.close();
 }
 
 main().catch((err) => {

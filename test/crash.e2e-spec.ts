@@ -8,7 +8,7 @@ import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
 import { taskDatabasePath } from '../src/modules/a2a-channel/a2a-task.store';
 import type { TaskRow } from '../src/modules/a2a-channel/task-rows';
 import { loadConfig } from '../src/modules/config/pipeline/load-config';
-import { memoryIndexPath } from '../src/modules/memory/memory.service';
+import { memoryIndexPath, sharedVectorsPath } from '../src/modules/memory/memory.service';
 import { sessionDatabasePath } from '../src/modules/sessions/session-database';
 import { ECHO_MAX_CHARS } from '../src/modules/runtime/providers/echo.provider';
 import { CliBuild, transpileCli } from './fixtures/cli-runner';
@@ -690,6 +690,8 @@ describe('kill -9 during memory indexing (files written while the indexer runs, 
 `,
       );
       const indexFile = memoryIndexPath(stateDir, 'main');
+      // Vectors live in the cache every agent's index shares.
+      const vectorFile = sharedVectorsPath(stateDir);
       const journal = path.join(memoryDir, 'journal.md');
       /** Tokens appended to the journal, in order; `journalAcked` of them were on disk when a reindex was requested. */
       const journalTokens: string[] = [];
@@ -759,12 +761,13 @@ describe('kill -9 during memory indexing (files written while the indexer runs, 
           return;
         }
         const db = openReadOnly(indexFile);
+        const vectors = (await exists(vectorFile)) ? openReadOnly(vectorFile) : undefined;
         try {
           const fileRow = db.prepare('SELECT id, hash FROM files WHERE path = ?');
           const chunkTexts = db.prepare('SELECT text, hash FROM chunks WHERE file_id = ?');
           const fingerprint = (db.prepare("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)
             ?.value;
-          const embedded = db.prepare('SELECT 1 FROM embeddings WHERE hash = ? AND fingerprint = ?');
+          const embedded = vectors?.prepare('SELECT 1 FROM vectors WHERE hash = ? AND fingerprint = ?');
           for (const [name, note] of notes) {
             if (note.acked === undefined) continue;
             const row = fileRow.get(note.file) as { id: number; hash: string } | undefined;
@@ -783,7 +786,7 @@ describe('kill -9 during memory indexing (files written while the indexer runs, 
             );
             if (at === 0 && fingerprint) {
               // This exact version was there when the reindex answered, and the answer waits for the vectors.
-              const missing = chunks.filter((c) => !embedded.get(c.hash, fingerprint));
+              const missing = chunks.filter((c) => !embedded?.get(c.hash, fingerprint));
               check(!missing.length, `${name}: ${missing.length} chunk(s) of the acknowledged version have no vector`);
             }
           }
@@ -796,6 +799,7 @@ describe('kill -9 during memory indexing (files written while the indexer runs, 
           }
         } finally {
           db.close();
+          vectors?.close();
         }
       };
 

@@ -175,6 +175,74 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
       .then((m) => m.idle());
     const after = await request(gw.url).get('/admin/agents/main/memory/collections').expect(200);
     const fam = after.body.collections.find((c: { name: string }) => c.name === 'family-sessions');
-    expect(fam).toMatchObject({ files: 1, chunks: 1, embedded: 1, path: path.join(gw.stateDir, 'agents', 'family', 'sessions') });
+    expect(fam).toMatchObject({
+      files: 1,
+      chunks: 1,
+      embedded: 1,
+      pending: 0,
+      lagMs: 0,
+      path: path.join(gw.stateDir, 'agents', 'family', 'sessions'),
+    });
+  });
+
+  it('GET /admin/agents/:id/memory/file reads a file as memory_get does, with the same refusals', async () => {
+    const file = (agent: string, query: Record<string, unknown> | string) =>
+      request(gw.url).get(`/admin/agents/${agent}/memory/file`).query(query);
+    expect((await file('family', { path: 'MEMORY.md', from: 3, lines: 1 }).expect(200)).body).toEqual({
+      status: 'ok',
+      path: 'MEMORY.md',
+      text: 'Shopping list: oat milk, rye bread, lemons.',
+      from: 3,
+      to: 3,
+      totalLines: 3,
+      truncated: false,
+    });
+    // main reads family's transcript through its grant, by the name search gave it.
+    const transcript = `family-sessions/${path.basename(familyTranscript)}`;
+    expect((await file('main', { path: transcript, lines: 1 }).expect(200)).body).toMatchObject({
+      status: 'ok',
+      path: transcript,
+      from: 1,
+      to: 1,
+    });
+
+    // The same paths memory_get refuses (the symlinks planted above included), as problem+json 403.
+    for (const p of [
+      path.join(mainWs, 'MEMORY.md'),
+      '../workspace-main/MEMORY.md',
+      'memory/leak.md',
+      'memory/main-ws/MEMORY.md',
+      '/etc/passwd',
+      transcript,
+    ]) {
+      const res = await file('family', { path: p });
+      expect({ p, status: res.status }).toEqual({ p, status: 403 });
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.body.detail).toMatch(/path must not contain ".."|outside this agent's memory collections/);
+      expect(JSON.stringify(res.body)).not.toContain('27-14-9');
+    }
+    const missing = await file('family', { path: 'memory/nothing.md' }).expect(404);
+    expect(missing.body.detail).toBe("no file memory/nothing.md in this agent's memory");
+    expect((await file('ghost', { path: 'MEMORY.md' }).expect(404)).body.detail).toBe('no agent "ghost"');
+  });
+
+  it('answers 400 naming the parameter for bad input to the file endpoint, and keeps serving', async () => {
+    for (const [query, names] of [
+      ['', 'path'],
+      ['path=', 'path'],
+      [`path=${'a'.repeat(4097)}`, 'path'],
+      ['path=MEMORY.md&from=0', 'from'],
+      ['path=MEMORY.md&from=x', 'from'],
+      ['path=MEMORY.md&lines=0', 'lines'],
+      ['path=MEMORY.md&lines=100001', 'lines'],
+      ['path=MEMORY.md&lines=1.5', 'lines'],
+      ['path=MEMORY.md&path=x.md', 'path'],
+      ['path=MEMORY.md&other=1', 'other'],
+    ] as const) {
+      const res = await request(gw.url).get(`/admin/agents/family/memory/file?${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect({ query, names: JSON.stringify(res.body).includes(names) }).toEqual({ query, names: true });
+    }
+    await request(gw.url).get('/admin/agents/family/memory/file').query({ path: 'MEMORY.md' }).expect(200);
   });
 });

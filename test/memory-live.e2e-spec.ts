@@ -8,12 +8,12 @@ import { startTestGateway, TestGateway, waitFor } from './support/gateway-harnes
 
 type Hit = { collection: string; path: string; snippet: string };
 
-const config = (opts: { familyGrant?: boolean; embeddings?: string } = {}) => `{
+const config = (opts: { familyGrant?: boolean; embeddings?: string; citations?: boolean } = {}) => `{
   agents: { list: [
     { id: "main" },
     { id: "family"${opts.familyGrant ? `, memorySearch: { qmd: { extraCollections: [{ path: "~/state/workspace-main/memory", name: "main-notes" }] } }` : ''} },
   ] },
-  memory: { backend: "qmd"${opts.embeddings ? `, embeddings: ${opts.embeddings}` : ''} },
+  memory: { backend: "qmd"${opts.embeddings ? `, embeddings: ${opts.embeddings}` : ''}${opts.citations ? ', citations: "on"' : ''} },
 }`;
 
 describe('memory of a running gateway (e2e)', () => {
@@ -52,6 +52,27 @@ describe('memory of a running gateway (e2e)', () => {
 
     console.log(`MEMORY.md edit searchable after ${elapsed} ms`);
     expect(elapsed).toBeLessThan(3000);
+  });
+
+  it('an unrelated query answers nothing at the default minScore (the bundled model); minScore=0 answers the best there is', async () => {
+    await (await gw.app.get(MemoryService).forAgent('main')).idle();
+    expect(await search('main', 'who designed the Eiffel Tower')).toEqual([]);
+    const all = await request(gw.url)
+      .get('/admin/agents/main/memory/search')
+      .query({ q: 'who designed the Eiffel Tower', minScore: 0 })
+      .expect(200);
+    expect(all.body.results[0]).toMatchObject({ path: 'MEMORY.md', score: expect.any(Number) });
+    expect(all.body.results[0].score).toBeLessThan(0.4);
+    expect(all.body.results[0].citation).toBeUndefined(); // memory.citations "auto"
+  });
+
+  it('memory.citations "on": every result carries path#Lstart-Lend', async () => {
+    await gw.writeConfig(config({ citations: true }));
+    await applied((s) => s.config.memory.citations === 'on');
+    const res = await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'lighthouse keeper' }).expect(200);
+    expect(res.body.results[0]).toMatchObject({ path: 'MEMORY.md', startLine: 1, endLine: 3, citation: 'MEMORY.md#L1-L3' });
+    await gw.writeConfig(config());
+    await applied((s) => s.config.memory.citations === 'auto');
   });
 
   it('a new file is found and a deleted one disappears from results', async () => {

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentMemory } from '../src/modules/memory/agent-memory';
+import { CONFIG_DEFAULTS } from '../src/modules/config/config-defaults';
 import { BundledEmbedder } from '../src/modules/memory/bundled-embedder';
 import { collectionKey } from '../src/modules/memory/memory-collections';
 import type { SearchMode } from '../src/modules/memory/memory-searcher';
@@ -24,11 +25,14 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
   let dir: string;
   let memory: AgentMemory;
   let cases: Case[];
+  let unrelated: string[];
+  let embedder: BundledEmbedder;
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'memory-semantic-'));
     cases = JSON.parse(await fs.readFile(path.join(FIXTURES, 'semantic-queries.json'), 'utf8')) as Case[];
-    const embedder = new BundledEmbedder();
+    unrelated = JSON.parse(await fs.readFile(path.join(FIXTURES, 'unrelated-queries.json'), 'utf8')) as string[];
+    embedder = new BundledEmbedder();
     memory = new AgentMemory({
       agentId: 'eval',
       openIndex: () => new SqliteMemoryIndex(path.join(dir, 'index.sqlite')),
@@ -42,6 +46,7 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
   }, 120_000);
   afterAll(async () => {
     await memory.close();
+    await embedder.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -82,10 +87,32 @@ describe('semantic retrieval with the bundled embedder (offline)', () => {
     expect(found.keyword).toBeLessThan(found.hybrid);
   });
 
-  it('scores stay in [0, 1] and the best hybrid hit of an exact phrase scores 1', async () => {
+  it('scores stay in [0, 1]; a query holding every word of a note scores well above the default threshold', async () => {
     const hits = await memory.search('furnace filter size 16x25', { maxResults: 6, maxSnippetChars: 200 });
-    expect(hits[0]).toMatchObject({ path: 'notes/furnace.md', score: 1 });
+    expect(hits[0].path).toBe('notes/furnace.md');
+    expect(hits[0].score).toBeGreaterThan(0.75);
     expect(hits.every((h) => h.score >= 0 && h.score <= 1)).toBe(true);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+
+  it('says "nothing" for unrelated queries at the default minScore, and keeps the paraphrases (precision and recall reported)', async () => {
+    const minScore = CONFIG_DEFAULTS.memory.qmd.limits.minScore;
+    const top3 = (q: string) => memory.search(q, { maxResults: 3, maxSnippetChars: 200, minScore });
+    let found = 0;
+    let returned = 0;
+    for (const c of cases) {
+      const hits = await top3(c.query);
+      returned += hits.length;
+      if (hits.some((h) => path.basename(h.path) === c.target)) found++;
+    }
+    const answered: string[] = [];
+    for (const q of unrelated) if ((await top3(q)).length) answered.push(q);
+
+    console.log(
+      `minScore ${minScore}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered.length}/${unrelated.length}`,
+    );
+    expect(unrelated.length).toBeGreaterThanOrEqual(20);
+    expect(answered).toEqual([]);
+    expect(found).toBeGreaterThanOrEqual(Math.ceil(cases.length * 0.85));
   });
 });

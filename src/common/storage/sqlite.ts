@@ -36,20 +36,26 @@ type SqliteConstructor = new (file: string, options?: { timeout?: number; readon
  * and -shm files the mode of the database file, so creating that one 0600 covers all three.
  */
 export function openSqlite(file: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}): SqliteDatabase {
-  // ':memory:' and '' are databases without a file.
-  if (file !== ':memory:' && file !== '') {
-    mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-    // Only a missing file is touched: closing a descriptor of a database another connection of this process
-    // has open would drop that connection's POSIX locks. 'wx' never opens an existing file.
-    if (!existsSync(file)) {
-      try {
-        closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-    }
-  }
+  createPrivateDatabaseFile(file);
   return new (sqliteConstructor())(file, { timeout: busyTimeoutMs });
+}
+
+/**
+ * Creates a missing database file (and its directory) private to the gateway's user, for a file a
+ * connection opens with ATTACH, which would create it with the default mode.
+ */
+export function createPrivateDatabaseFile(file: string): void {
+  // ':memory:' and '' are databases without a file.
+  if (file === ':memory:' || file === '') return;
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Only a missing file is touched: closing a descriptor of a database another connection of this process
+  // has open would drop that connection's POSIX locks. 'wx' never opens an existing file.
+  if (existsSync(file)) return;
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }
 
 /**

@@ -85,6 +85,7 @@ const RESHAPED_BY_NORMALIZATION = new Set([
   'memory.qmd.update.debounceMs',
   'memory.qmd.limits.maxResults',
   'memory.qmd.limits.maxSnippetChars',
+  'memory.qmd.limits.minScore',
 ]);
 
 /** The value at a dotted key of the normalized config (maps are Maps there). */

@@ -97,9 +97,10 @@ export const CONFIG_DEFAULTS = deepFreeze({
       sessions: { enabled: false },
       paths: [],
       update: { debounceMs: 1500 },
-      limits: { maxResults: 6, maxSnippetChars: 700 },
+      // minScore: calibrated on the bundled model (docs/memory.md#relevance-and-minscore).
+      limits: { maxResults: 6, maxSnippetChars: 700, minScore: 0.4 },
     },
-    embeddings: { provider: 'bundled' },
+    embeddings: { provider: 'bundled', workers: 1 },
   },
   channels: {
     a2a: {

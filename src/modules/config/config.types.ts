@@ -119,8 +119,17 @@ export interface MemorySettings {
     debounceMs: number;
     maxResults: number;
     maxSnippetChars: number;
+    /** Relevance below which results are dropped when the caller gives no minScore. */
+    minScore: number;
   };
-  embeddings: { provider: 'bundled' | 'openai' | 'none'; baseUrl?: string; apiKey?: string; model?: string };
+  embeddings: {
+    provider: 'bundled' | 'openai' | 'none';
+    baseUrl?: string;
+    apiKey?: string;
+    model?: string;
+    /** Worker threads of the bundled model. */
+    workers: number;
+  };
 }
 
 export interface ModelProviderSettings {

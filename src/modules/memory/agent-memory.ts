@@ -6,6 +6,7 @@ import { FileSource } from './file-source';
 import { MemoryCollection, relativeInCollection, sameCollections } from './memory-collections';
 import type { MemoryIndex } from './memory-index.port';
 import { MemorySearcher, SearchHit, SearchOptions } from './memory-searcher';
+import { SharedEmbeddings } from './shared-embeddings';
 
 export interface AgentMemoryDeps {
   agentId: string;
@@ -16,6 +17,8 @@ export interface AgentMemoryDeps {
   logger: Pick<Logger, 'warn' | 'debug'>;
   /** Where each collection's documents come from [files only: no collection reads the session store]. */
   sources?: CollectionSources;
+  /** Shared by every agent of a gateway so a text indexed by several agents is embedded once [own]. */
+  sharedEmbeddings?: SharedEmbeddings;
 }
 
 /** Pending vectors are requested this many at a time (the embedder batches further by size). */
@@ -33,6 +36,7 @@ export class AgentMemory {
   private workspace = '';
   private watcher?: ChangeWatcher;
   private readonly sources: CollectionSources;
+  private readonly sharedEmbeddings: SharedEmbeddings;
   private opened?: Promise<void>;
   private chain: Promise<unknown> = Promise.resolve();
   private embedding?: Promise<void>;
@@ -42,6 +46,7 @@ export class AgentMemory {
 
   constructor(private readonly deps: AgentMemoryDeps) {
     this.sources = deps.sources ?? new CollectionSources(new FileSource());
+    this.sharedEmbeddings = deps.sharedEmbeddings ?? new SharedEmbeddings();
   }
 
   get agentId(): string {
@@ -226,13 +231,13 @@ export class AgentMemory {
         continue;
       }
       cursor = batch[batch.length - 1].chunkId;
-      const vectors = await embedder.embed(batch.map((b) => b.text));
+      const vectors = await this.sharedEmbeddings.embed(embedder, batch, (hashes) => index.storedHashes(embedder.fingerprint, hashes));
       if (this.closed) return;
       // Settings may have changed while the model worked: store only under the fingerprint that made them.
       if (this.deps.embedder()?.fingerprint !== embedder.fingerprint) continue;
       index.storeEmbeddings(
         embedder.fingerprint,
-        batch.map((b, i) => ({ hash: b.hash, vector: vectors[i] })),
+        [...vectors].map(([hash, vector]) => ({ hash, vector })),
       );
     }
   }

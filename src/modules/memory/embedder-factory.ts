@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MemorySettings } from '../config';
-import { BundledEmbedder } from './bundled-embedder';
+import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
 import type { Embedder } from './embedder.port';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_EMBEDDING_MODEL, OpenAiEmbedder } from './openai-embedder';
 
@@ -8,7 +8,11 @@ import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_EMBEDDING_MODEL, OpenAiEmbedder
  * The embedder for `memory.embeddings`, or undefined for `none`. The openai key falls back to
  * OPENAI_API_KEY, like the openai model provider.
  */
-export function createEmbedder(settings: MemorySettings['embeddings'], env: NodeJS.ProcessEnv): Embedder | undefined {
+export function createEmbedder(
+  settings: MemorySettings['embeddings'],
+  env: NodeJS.ProcessEnv,
+  bundled: BundledEmbedderOptions = {},
+): Embedder | undefined {
   switch (settings.provider) {
     case 'none':
       return undefined;
@@ -19,7 +23,7 @@ export function createEmbedder(settings: MemorySettings['embeddings'], env: Node
         model: settings.model ?? DEFAULT_OPENAI_EMBEDDING_MODEL,
       });
     default:
-      return new BundledEmbedder();
+      return new BundledEmbedder(bundled);
   }
 }
 

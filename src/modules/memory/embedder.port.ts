@@ -6,5 +6,13 @@
 export interface Embedder {
   readonly fingerprint: string;
   /** One vector per input, same order, L2-normalized. */
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** Releases what the embedder holds (worker threads); optional for embedders that hold nothing. */
+  close?(): Promise<void>;
+}
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  /** `query`: a search waits for it, so it goes ahead of background indexing where the embedder queues [index]. */
+  priority?: 'query' | 'index';
 }

@@ -1,4 +1,4 @@
-import { ftsQuery, queryTerms, reciprocalRankFusion, snippet } from './hybrid-rank';
+import { ftsQuery, fuseCandidates, queryTerms, relevance, snippet } from './hybrid-rank';
 
 describe('hybrid ranking', () => {
   it('builds a quoted OR query without stopwords, so user text is never FTS syntax', () => {
@@ -8,29 +8,27 @@ describe('hybrid ranking', () => {
     expect(ftsQuery('the of and')).toBeUndefined();
   });
 
-  it('fuses ranks with k = 60 and normalizes to [0, 1]', () => {
-    const fused = reciprocalRankFusion([
-      [1, 2, 3],
-      [2, 4],
+  it('scores a chunk by its cosine, raised halfway toward its keyword coverage when that is higher', () => {
+    expect(relevance(0, 0.45)).toBeCloseTo(0.45, 10); // a paraphrase: no shared word
+    expect(relevance(1, 0.6)).toBeCloseTo(0.8, 10); // every query word, similar meaning
+    expect(relevance(0.5, 0.2)).toBeCloseTo(0.35, 10); // one incidental word of two, unrelated meaning
+    expect(relevance(1, undefined)).toBe(1); // no vector (yet): the coverage alone
+    expect(relevance(undefined, 0.3)).toBeCloseTo(0.3, 10); // no searchable word: the similarity alone
+    expect(relevance(undefined, -0.2)).toBe(0);
+    expect(relevance(undefined, undefined)).toBe(0);
+  });
+
+  it('orders by relevance, breaking ties by the ranks in both lists, one entry per chunk', () => {
+    const fused = fuseCandidates([
+      { id: 1, coverage: 1, similarity: 0.6, keywordRank: 2, vectorRank: 1 },
+      { id: 2, coverage: 1, similarity: 0.6, keywordRank: 1, vectorRank: 1 },
+      { id: 3, coverage: 0, similarity: 0.7, vectorRank: 3 },
+      { id: 4, coverage: 0, similarity: 0.1, vectorRank: 4 },
     ]);
-    expect(fused.map((h) => h.id)).toEqual([2, 1, 4, 3]);
-    const byId = new Map(fused.map((h) => [h.id, h.score]));
-    const best = 2 / 61;
-    expect(byId.get(2)).toBeCloseTo((1 / 62 + 1 / 61) / best, 10);
-    expect(byId.get(1)).toBeCloseTo(1 / 61 / best, 10);
-    expect(fused.every((h) => h.score > 0 && h.score <= 1)).toBe(true);
-  });
-
-  it('gives 1 to a chunk first in every list, 0.5 to one first in only one of two', () => {
-    expect(reciprocalRankFusion([[7], [7]])[0].score).toBe(1);
-    expect(reciprocalRankFusion([[7], []])[0].score).toBeCloseTo(0.5, 10);
-    expect(reciprocalRankFusion([[7]])[0].score).toBe(1);
-    expect(reciprocalRankFusion([])).toEqual([]);
-  });
-
-  it('deduplicates: one entry per chunk id', () => {
-    const fused = reciprocalRankFusion([[1, 2], [2, 1], [1]]);
-    expect(fused.map((h) => h.id).sort()).toEqual([1, 2]);
+    expect(fused.map((h) => h.id)).toEqual([2, 1, 3, 4]);
+    expect(fused[0].score).toBeCloseTo(0.8, 10);
+    expect(fused.every((h) => h.score >= 0 && h.score <= 1)).toBe(true);
+    expect(fuseCandidates([])).toEqual([]);
   });
 
   it('cuts snippets to the limit and moves the window to the first matching line', () => {

@@ -1,6 +1,6 @@
 /**
- * Ranking pieces of hybrid search: turning free text into a safe FTS5 query, reciprocal rank fusion of the
- * keyword and vector lists, and snippets. Pure functions; the index supplies the ranked lists.
+ * Ranking pieces of hybrid search: turning free text into a safe FTS5 query, the relevance of a chunk from
+ * its keyword coverage and cosine similarity, and snippets. Pure functions; the index supplies the lists.
  */
 export const RRF_K = 60;
 
@@ -34,29 +34,56 @@ export function queryTerms(query: string): string[] {
  * ranking to BM25. Undefined when nothing searchable is left.
  */
 export function ftsQuery(query: string): string | undefined {
-  const terms = queryTerms(query);
-  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : undefined;
+  const terms = ftsTerms(query);
+  return terms.length ? terms.join(' OR ') : undefined;
+}
+
+/** Each query term quoted as one FTS5 MATCH term. */
+export function ftsTerms(query: string): string[] {
+  return queryTerms(query).map((t) => `"${t.replace(/"/g, '""')}"`);
+}
+
+/** One chunk found by either list, with the evidence for it. */
+export interface Candidate {
+  id: number;
+  /** Share of the query's terms the chunk contains (0–1); undefined when the keyword list was not consulted. */
+  coverage?: number;
+  /** Cosine similarity with the query; undefined when the chunk has no vector (or no vector list was run). */
+  similarity?: number;
+  /** 1-based positions in the lists that found it (tie-break). */
+  keywordRank?: number;
+  vectorRank?: number;
 }
 
 export interface FusedHit {
   id: number;
-  /** In [0, 1]: 1 = first in every list that was consulted. */
+  /** Absolute relevance in [0, 1] (docs/memory.md#how-search-ranks), comparable across queries. */
   score: number;
 }
 
 /**
- * Reciprocal rank fusion: score(d) = Σ 1/(k + rank) over the lists containing d (rank 1-based), divided by
- * the best possible sum (first everywhere), so scores lie in [0, 1] and mean the same whatever the mode.
- * `lists` holds only the lists that were consulted; an empty list still counts (nothing matched there).
+ * How relevant a chunk is, on a scale that means the same for every query (so a threshold can say
+ * "nothing matches"): its cosine similarity, raised halfway toward its keyword coverage when it holds more
+ * of the query's words than its similarity says; the coverage alone for a chunk without a vector, the
+ * similarity alone when the query had no searchable word.
  */
-export function reciprocalRankFusion(lists: ReadonlyArray<readonly number[]>, k = RRF_K): FusedHit[] {
-  if (!lists.length) return [];
-  const sums = new Map<number, number>();
-  for (const list of lists) {
-    list.forEach((id, i) => sums.set(id, (sums.get(id) ?? 0) + 1 / (k + i + 1)));
-  }
-  const best = lists.length / (k + 1);
-  return [...sums].map(([id, sum]) => ({ id, score: Math.min(1, sum / best) })).sort((a, b) => b.score - a.score || a.id - b.id);
+export function relevance(coverage: number | undefined, similarity: number | undefined): number {
+  const sim = similarity === undefined ? undefined : Math.max(0, Math.min(1, similarity));
+  if (sim === undefined) return coverage ?? 0;
+  if (coverage === undefined) return sim;
+  return Math.max(sim, (coverage + sim) / 2);
+}
+
+/**
+ * Best first by relevance; equal relevance is broken by reciprocal rank fusion of the two lists (k = 60),
+ * then by id, so the order is stable.
+ */
+export function fuseCandidates(candidates: readonly Candidate[], k = RRF_K): FusedHit[] {
+  const rrf = (c: Candidate) => (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.vectorRank ? 1 / (k + c.vectorRank) : 0);
+  return candidates
+    .map((c) => ({ id: c.id, score: relevance(c.coverage, c.similarity), tie: rrf(c) }))
+    .sort((a, b) => b.score - a.score || b.tie - a.tie || a.id - b.id)
+    .map(({ id, score }) => ({ id, score }));
 }
 
 /**

@@ -4,8 +4,17 @@ import { agentCollections, displayPath, ignoredByBuiltin, relativeInCollection }
 const memory = (qmd: Partial<MemorySettings['qmd']> = {}): MemorySettings => ({
   backend: 'qmd',
   citations: 'auto',
-  qmd: { includeDefaultMemory: true, sessionsEnabled: false, paths: [], debounceMs: 1500, maxResults: 6, maxSnippetChars: 700, ...qmd },
-  embeddings: { provider: 'none' },
+  qmd: {
+    includeDefaultMemory: true,
+    sessionsEnabled: false,
+    paths: [],
+    debounceMs: 1500,
+    maxResults: 6,
+    maxSnippetChars: 700,
+    minScore: 0.4,
+    ...qmd,
+  },
+  embeddings: { provider: 'none', workers: 1 },
 });
 
 const main = {

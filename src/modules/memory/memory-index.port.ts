@@ -42,6 +42,8 @@ export interface CollectionStats {
   /** Chunks that have a vector from the current embedder. */
   embedded: number;
   lastIndexedAt?: string;
+  /** When the oldest file with a chunk still waiting for its vector was indexed. */
+  oldestPendingAt?: string;
 }
 
 export interface PendingEmbedding {
@@ -66,12 +68,23 @@ export interface MemoryIndex {
   /** Chunks after `afterChunkId` (id order) whose text has no vector of this fingerprint, one per text. */
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId?: number): PendingEmbedding[];
   storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void;
-  /** Removes vectors no chunk refers to any more. */
+  /** Which of these texts already have a vector of this fingerprint (another agent may have made it). */
+  storedHashes(fingerprint: string, hashes: readonly string[]): Set<string>;
+  /** Drops this index's references to texts it no longer holds and frees vectors no index refers to; returns how many went. */
   pruneEmbeddings(): number;
   /** Chunk ids by BM25, best first, restricted to the given collections. */
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[];
-  /** Chunk ids by cosine similarity, best first; undefined when no chunk of these collections has a vector. */
-  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined;
+  /** Chunk ids with their cosine similarity, best first; undefined when no chunk of these collections has a vector. */
+  vectorSearch(
+    query: Float32Array,
+    fingerprint: string,
+    collectionKeys: readonly string[],
+    limit: number,
+  ): Array<{ id: number; score: number }> | undefined;
+  /** Cosine similarity of the query with each of these chunks that has a vector. */
+  vectorScores(query: Float32Array, fingerprint: string, ids: readonly number[]): Map<number, number>;
+  /** How many of the FTS terms (each a quoted MATCH term) each of these chunks contains. */
+  termMatches(ftsTerms: readonly string[], ids: readonly number[]): Map<number, number>;
   chunks(ids: readonly number[]): ChunkRow[];
   stats(fingerprint: string | undefined): CollectionStats[];
   close(): void;

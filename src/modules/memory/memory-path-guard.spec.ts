@@ -12,8 +12,16 @@ const files = new CollectionSources(new FileSource());
 const memory: MemorySettings = {
   backend: 'qmd',
   citations: 'auto',
-  qmd: { includeDefaultMemory: true, sessionsEnabled: false, paths: [], debounceMs: 1500, maxResults: 6, maxSnippetChars: 700 },
-  embeddings: { provider: 'none' },
+  qmd: {
+    includeDefaultMemory: true,
+    sessionsEnabled: false,
+    paths: [],
+    debounceMs: 1500,
+    maxResults: 6,
+    maxSnippetChars: 700,
+    minScore: 0.4,
+  },
+  embeddings: { provider: 'none', workers: 1 },
 };
 
 describe('resolveMemoryPath (memory_get confinement)', () => {

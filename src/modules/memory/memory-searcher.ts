@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Embedder } from './embedder.port';
-import { ftsQuery, queryTerms, reciprocalRankFusion, snippet } from './hybrid-rank';
+import { Candidate, ftsQuery, ftsTerms, fuseCandidates, queryTerms, snippet } from './hybrid-rank';
 import { displayPath, MemoryCollection } from './memory-collections';
 import type { MemoryIndex } from './memory-index.port';
 
@@ -8,8 +8,11 @@ export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
 export interface SearchOptions {
   maxResults: number;
+  /** Results below this relevance are dropped [0: none]; the gateway passes memory.qmd.limits.minScore. */
   minScore?: number;
   maxSnippetChars: number;
+  /** Adds `citation: "path#Lstart-Lend"` to every hit (memory.citations: "on"). */
+  citations?: boolean;
   /** `hybrid` [default]: both lists fused; the others consult one list (benchmarks, evaluation). */
   mode?: SearchMode;
 }
@@ -22,6 +25,8 @@ export interface SearchHit {
   endLine: number;
   score: number;
   snippet: string;
+  /** `path#Lstart-Lend`, with memory.citations "on". */
+  citation?: string;
 }
 
 /** How deep each list is read before fusion: enough that a chunk ranked well in only one list survives. */
@@ -29,7 +34,8 @@ const MIN_CANDIDATES = 50;
 
 /**
  * Hybrid search over one agent's index: BM25 keyword list and cosine vector list (each restricted to the
- * agent's current collections), fused by RRF, one result per chunk and per cited range.
+ * agent's current collections), each candidate scored by its keyword coverage and cosine similarity
+ * (hybrid-rank.ts#relevance), one result per chunk and per cited range.
  */
 export class MemorySearcher {
   constructor(
@@ -43,27 +49,43 @@ export class MemorySearcher {
     if (!keys.length || !query.trim()) return [];
     const mode = options.mode ?? 'hybrid';
     const depth = Math.max(MIN_CANDIDATES, options.maxResults * 5);
-    const lists: number[][] = [];
+    const terms = mode === 'vector' ? [] : ftsTerms(query);
     const fts = mode === 'vector' ? undefined : ftsQuery(query);
-    if (fts) lists.push(this.index.keywordSearch(fts, keys, depth));
-    if (mode !== 'keyword') {
-      const vector = await this.vectorList(query, keys, depth);
-      if (vector) lists.push(vector);
+    const keyword = fts ? this.index.keywordSearch(fts, keys, depth) : [];
+    const vector = mode === 'keyword' ? undefined : await this.vectorList(query, keys, depth);
+    const candidates = new Map<number, Candidate>();
+    const at = (id: number) => candidates.get(id) ?? candidates.set(id, { id }).get(id)!;
+    keyword.forEach((id, i) => (at(id).keywordRank = i + 1));
+    vector?.hits.forEach((h, i) => Object.assign(at(h.id), { vectorRank: i + 1, similarity: h.score }));
+    const ids = [...candidates.keys()];
+    if (terms.length) {
+      const matched = this.index.termMatches(terms, ids);
+      for (const c of candidates.values()) c.coverage = (matched.get(c.id) ?? 0) / terms.length;
     }
-    return this.materialize(reciprocalRankFusion(lists), query, collections, workspace, options);
+    if (vector) {
+      // A keyword hit outside the vector list's top still has a similarity, if it has a vector.
+      const missing = ids.filter((id) => candidates.get(id)!.similarity === undefined);
+      for (const [id, score] of this.index.vectorScores(vector.query, vector.fingerprint, missing)) candidates.get(id)!.similarity = score;
+    }
+    return this.materialize(fuseCandidates([...candidates.values()]), query, collections, workspace, options);
   }
 
   /** The vector list, or undefined when there is no embedder, no vector yet, or the embedder fails. */
-  private async vectorList(query: string, keys: string[], depth: number): Promise<number[] | undefined> {
+  private async vectorList(
+    query: string,
+    keys: string[],
+    depth: number,
+  ): Promise<{ query: Float32Array; fingerprint: string; hits: Array<{ id: number; score: number }> } | undefined> {
     if (!this.embedder) return undefined;
     let vector: Float32Array;
     try {
-      [vector] = await this.embedder.embed([query]);
+      [vector] = await this.embedder.embed([query], { priority: 'query' });
     } catch (err) {
       this.logger?.warn(`query embedding failed, searching by keyword only: ${(err as Error).message}`);
       return undefined;
     }
-    return this.index.vectorSearch(vector, this.embedder.fingerprint, keys, depth);
+    const hits = this.index.vectorSearch(vector, this.embedder.fingerprint, keys, depth);
+    return hits && { query: vector, fingerprint: this.embedder.fingerprint, hits };
   }
 
   private materialize(
@@ -87,14 +109,16 @@ export class MemorySearcher {
       const cited = `${row.path}:${row.startLine}-${row.endLine}`;
       if (seen.has(cited)) continue; // the same file reached through two overlapping collections
       seen.add(cited);
-      hits.push({
+      const hit: SearchHit = {
         collection: c.name,
         path: displayPath(workspace, c, row.rel),
         startLine: row.startLine,
         endLine: row.endLine,
         score: round(scores.get(row.id) ?? 0),
         snippet: snippet(row.text, terms, options.maxSnippetChars),
-      });
+      };
+      if (options.citations) hit.citation = `${hit.path}#L${hit.startLine}-L${hit.endLine}`;
+      hits.push(hit);
       if (hits.length >= options.maxResults) break;
     }
     return hits;

@@ -11,7 +11,12 @@ export const MEMORY_SEARCH_SCHEMA = {
       maximum: 100,
       description: `Results to return [memory.qmd.limits.maxResults, ${CONFIG_DEFAULTS.memory.qmd.limits.maxResults}].`,
     },
-    minScore: { type: 'number', minimum: 0, maximum: 1, description: 'Drop results scoring below this (scores are in [0, 1]).' },
+    minScore: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: `Drop results less relevant than this (scores are in [0, 1]) [memory.qmd.limits.minScore, ${CONFIG_DEFAULTS.memory.qmd.limits.minScore}].`,
+    },
   },
   required: ['query'],
   additionalProperties: false,

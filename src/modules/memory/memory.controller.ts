@@ -2,7 +2,14 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
-import { MemoryCollectionsDto, MemoryReindexDto, MemorySearchQueryDto, MemorySearchResultDto } from './dto/memory.dto';
+import {
+  MemoryCollectionsDto,
+  MemoryFileDto,
+  MemoryFileQueryDto,
+  MemoryReindexDto,
+  MemorySearchQueryDto,
+  MemorySearchResultDto,
+} from './dto/memory.dto';
 import { MemoryService } from './memory.service';
 
 const AGENT = { name: 'id', description: 'Agent id as configured.', example: 'main' };
@@ -44,6 +51,26 @@ export class MemoryController {
   @ApiResponse(NOT_FOUND)
   search(@Param('id') id: string, @Query() query: MemorySearchQueryDto): Promise<MemorySearchResultDto> {
     return this.memory.search(id, { query: query.q, maxResults: query.limit, minScore: query.minScore });
+  }
+
+  @Get('file')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    summary: 'Read a file of the agent’s memory as memory_get does',
+    description:
+      'The same confinement as the tool: only files of the agent’s own collections, no `..`, no hidden file, no symlink out of a collection. At most 64 KiB of text per call (`truncated`, continue with `from`).',
+  })
+  @ApiParam(AGENT)
+  @ApiOkResponse({ type: MemoryFileDto })
+  @ApiResponse({
+    status: 400,
+    type: ProblemDto,
+    description: 'path missing or too long, from/lines not integers in range, or an unknown parameter.',
+  })
+  @ApiResponse({ status: 403, type: ProblemDto, description: 'The path is outside the agent’s memory collections (or contains `..`).' })
+  @ApiResponse({ status: 404, type: ProblemDto, description: 'No such agent, or no such file inside its collections.' })
+  file(@Param('id') id: string, @Query() query: MemoryFileQueryDto): Promise<MemoryFileDto> {
+    return this.memory.readFile(id, { path: query.path, from: query.from, lines: query.lines });
   }
 
   @Post('reindex')

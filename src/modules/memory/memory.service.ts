@@ -15,6 +15,7 @@ import { notFound, resolveMemoryPath, sliceLines } from './memory-path-guard';
 import type { SearchHit } from './memory-searcher';
 import type { MemoryGetArgs, MemorySearchArgs } from './memory-tool-schemas';
 import { SessionSource } from './session-source';
+import { SharedEmbeddings } from './shared-embeddings';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 export type MemorySearchResult = { status: 'ok'; results: SearchHit[] };
@@ -30,6 +31,10 @@ export interface CollectionView {
   files: number;
   chunks: number;
   embedded: number;
+  /** Chunks still waiting for a vector of the current embedder (0 without an embedder). */
+  pending: number;
+  /** How long the oldest waiting chunk has waited since its file was indexed (0 when none waits). */
+  lagMs: number;
   lastIndexedAt?: string;
 }
 
@@ -56,6 +61,11 @@ export function memoryIndexPath(stateDir: string, agentId: string): string {
   return path.join(stateDir, 'agents', agentId, 'memory', 'index.sqlite');
 }
 
+/** `<stateDir>/memory/vectors.sqlite`: the vector cache every agent's index shares. */
+export function sharedVectorsPath(stateDir: string): string {
+  return path.join(stateDir, 'memory', 'vectors.sqlite');
+}
+
 /**
  * Per-agent memory (docs/memory.md#memory): opens an agent's index on first use, keeps its collections in line with the
  * config across reloads, and serves memory_search / memory_get and the admin memory endpoints. Every
@@ -70,6 +80,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private closed = false;
   /** Files, and the session store for collections on a session dir of this state dir. */
   private readonly sources: CollectionSources;
+  /** One embedding per chunk text across agents (docs/memory.md#shared-vectors). */
+  private readonly sharedEmbeddings = new SharedEmbeddings();
 
   constructor(
     private readonly config: ConfigStore,
@@ -91,6 +103,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const engines = [...this.engines.values()];
     this.engines.clear();
     await Promise.all(engines.map((e) => e.close()));
+    await this.embedderState?.embedder?.close?.();
   }
 
   /** The agent's memory, opened and indexed on first use; 404 for an agent that is not configured. */
@@ -109,13 +122,21 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
 
   async search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
     const engine = await this.forAgent(agentId);
-    const { maxResults, maxSnippetChars } = this.config.current().config.memory.qmd;
+    const { qmd, citations } = this.config.current().config.memory;
     const results = await engine.search(args.query, {
-      maxResults: args.maxResults ?? maxResults,
-      minScore: args.minScore,
-      maxSnippetChars,
+      maxResults: args.maxResults ?? qmd.maxResults,
+      minScore: args.minScore ?? qmd.minScore,
+      maxSnippetChars: qmd.maxSnippetChars,
+      citations: citations === 'on',
     });
     return { status: 'ok', results };
+  }
+
+  /** memory_get for the admin API: the same confinement, refusals as AppErrors (403 / 404). */
+  async readFile(agentId: string, args: MemoryGetArgs): Promise<Extract<MemoryGetResult, { status: 'ok' }>> {
+    const result = await this.get(agentId, args);
+    if (result.status === 'ok') return result;
+    throw new AppError(result.status === 'forbidden' ? ErrorCode.Forbidden : ErrorCode.NotFound, result.error);
   }
 
   async get(agentId: string, args: MemoryGetArgs): Promise<MemoryGetResult> {
@@ -131,6 +152,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const engine = await this.forAgent(agentId);
     const stats = new Map(engine.stats().map((s) => [s.collectionKey, s]));
     const embedder = this.embedder();
+    const now = Date.now();
     return {
       agentId: engine.agentId,
       backend: this.config.current().config.memory.backend,
@@ -149,6 +171,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
           files: s?.files ?? 0,
           chunks: s?.chunks ?? 0,
           embedded: s?.embedded ?? 0,
+          pending: embedder && s ? s.chunks - s.embedded : 0,
+          lagMs: embedder && s?.oldestPendingAt ? Math.max(0, now - Date.parse(s.oldestPendingAt)) : 0,
           ...(s?.lastIndexedAt ? { lastIndexedAt: s.lastIndexedAt } : {}),
         };
       }),
@@ -169,7 +193,15 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     const snapshot = this.config.current();
     const engine = new AgentMemory({
       agentId: agent.id,
-      openIndex: () => new SqliteMemoryIndex(memoryIndexPath(this.config.current().stateDir, agent.id)),
+      openIndex: () => {
+        const stateDir = this.config.current().stateDir;
+        return new SqliteMemoryIndex({
+          file: memoryIndexPath(stateDir, agent.id),
+          vectorFile: sharedVectorsPath(stateDir),
+          owner: agent.id,
+        });
+      },
+      sharedEmbeddings: this.sharedEmbeddings,
       embedder: () => this.embedder(),
       debounceMs: () => this.config.current().config.memory.qmd.debounceMs,
       logger: this.logger,
@@ -193,7 +225,17 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   private embedder(): Embedder | undefined {
     const settings = this.config.current().config.memory.embeddings;
     const key = embedderSettingsKey(settings, this.options.env);
-    if (this.embedderState?.key !== key) this.embedderState = { key, embedder: createEmbedder(settings, this.options.env) };
+    if (this.embedderState?.key !== key) {
+      // The old embedder's workers stop; a pass still using it fails and is run again with the new one.
+      void this.embedderState?.embedder?.close?.().catch(() => undefined);
+      this.embedderState = {
+        key,
+        embedder: createEmbedder(settings, this.options.env, {
+          workers: () => this.config.current().config.memory.embeddings.workers,
+          onEvent: (message) => this.logger.warn(message),
+        }),
+      };
+    }
     return this.embedderState.embedder;
   }
 

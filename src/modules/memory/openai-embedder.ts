@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import type { Embedder } from './embedder.port';
+import type { EmbedOptions, Embedder } from './embedder.port';
 import { normalize } from './vector-matrix';
 
 export interface OpenAiEmbedderSettings {
@@ -30,10 +30,10 @@ export class OpenAiEmbedder implements Embedder {
     this.fingerprint = `openai:${base}:${settings.model}`;
   }
 
-  async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += INPUTS_PER_REQUEST) {
-      out.push(...(await this.request(texts.slice(i, i + INPUTS_PER_REQUEST), signal)));
+      out.push(...(await this.request(texts.slice(i, i + INPUTS_PER_REQUEST), options.signal)));
     }
     return out;
   }

@@ -97,8 +97,18 @@ describe('SqliteMemoryIndex', () => {
     expect(index.pendingEmbeddings(emb.fingerprint, 10).map((p) => p.text)).toEqual(['trains at night']);
 
     const [q] = await emb.embed(['boats lake']);
-    const ids = index.vectorSearch(q, emb.fingerprint, ['a'], 5) as number[];
-    expect(index.chunks(ids)[0].text).toBe('boats on the lake');
+    const hits = index.vectorSearch(q, emb.fingerprint, ['a'], 5)!;
+    expect(index.chunks(hits.map((h) => h.id))[0].text).toBe('boats on the lake');
+    expect(hits[0].score).toBeGreaterThan(hits[1].score);
+    expect(index.vectorScores(q, emb.fingerprint, [hits[1].id, 999]).get(hits[1].id)).toBeCloseTo(hits[1].score, 5);
+    expect(
+      index
+        .termMatches(
+          ['"boats"', '"lake"', '"night"'],
+          hits.map((h) => h.id),
+        )
+        .get(hits[0].id),
+    ).toBe(2);
     expect(index.vectorSearch(q, emb.fingerprint, ['other'], 5)).toBeUndefined();
     expect(index.stats(emb.fingerprint)).toEqual([expect.objectContaining({ collectionKey: 'a', files: 1, chunks: 3, embedded: 2 })]);
 

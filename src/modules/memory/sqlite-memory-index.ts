@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
-import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings } from '../../common/storage/sqlite';
+import * as path from 'node:path';
+import {
+  createPrivateDatabaseFile,
+  openSqlite,
+  SqliteDatabase,
+  SqliteStatement,
+  useDurableStoreSettings,
+} from '../../common/storage/sqlite';
 import type { Chunk } from './chunker';
 import type { ChunkRow, CollectionStats, IndexedFile, IndexedFileState, MemoryIndex, PendingEmbedding } from './memory-index.port';
 import { VectorMatrix } from './vector-matrix';
 
-const SCHEMA_VERSION = 1;
+/** 2: vectors moved out of the agent's file into the shared vector cache. */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,35 +45,70 @@ END;
 CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
 END;
--- Vectors are keyed by chunk text hash: an unchanged chunk of a re-indexed file (a growing transcript)
--- keeps its vector, and identical chunks are embedded once.
-CREATE TABLE IF NOT EXISTS embeddings (
+`;
+
+/**
+ * The vector cache every agent's index shares, attached as \`shared\`. Vectors are keyed by chunk text hash
+ * and embedder fingerprint: an unchanged chunk of a re-indexed file (a growing transcript) keeps its
+ * vector, and a text that five agents index (a directory granted to all of them) is embedded once.
+ * \`refs\` records which agents' indexes hold a chunk with that text; a vector no agent refers to is freed.
+ */
+const SHARED_SCHEMA = `
+CREATE TABLE IF NOT EXISTS shared.vectors (
   hash TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
   dims INTEGER NOT NULL,
   vec BLOB NOT NULL,
   PRIMARY KEY (hash, fingerprint)
-);
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS shared.refs (
+  hash TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  PRIMARY KEY (hash, owner)
+) WITHOUT ROWID;
 `;
 
+export interface MemoryIndexLocation {
+  /** The agent's index file. */
+  file: string;
+  /** The shared vector cache [vectors.sqlite beside `file`]. */
+  vectorFile?: string;
+  /** Whose references this index records in the cache (the agent id) [the index file]. */
+  owner?: string;
+}
+
 /**
- * The embedded MemoryIndex: one SQLite file per agent (WAL) with FTS5 BM25 over chunks and vectors stored
- * as Float32 BLOBs tagged with the embedder fingerprint, scanned in process by a VectorMatrix.
+ * The embedded MemoryIndex: one SQLite file per agent (WAL) with FTS5 BM25 over its chunks; vectors (Float32
+ * BLOBs tagged with the embedder fingerprint) live in the shared cache, and the agent's own are scanned in
+ * process by a VectorMatrix. Searches only ever start from the agent's own chunks, so the cache never
+ * reveals another agent's text.
  */
 export class SqliteMemoryIndex implements MemoryIndex {
   private readonly db: SqliteDatabase;
   /** Prepared once per SQL text: searches and syncs run the same few statements over and over. */
   private readonly statements = new Map<string, SqliteStatement>();
-  private matrix?: { fingerprint: string; value: VectorMatrix };
+  /** The cache's data_version when the matrix was built: another agent's new vectors make it stale. */
+  private matrix?: { fingerprint: string; value: VectorMatrix; sharedVersion: number };
+  readonly file: string;
+  private readonly owner: string;
 
-  constructor(readonly file: string) {
+  constructor(location: string | MemoryIndexLocation) {
+    const { file, vectorFile, owner } = typeof location === 'string' ? { file: location } : location;
+    this.file = file;
+    this.owner = owner ?? file;
     this.db = openSqlite(file);
     useDurableStoreSettings(this.db);
     this.db.pragma('foreign_keys = ON');
     const version = Number(this.db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) throw new Error(`${file} was written by a newer clawgate (schema ${version})`);
+    const shared = vectorFile ?? path.join(path.dirname(file), 'vectors.sqlite');
+    createPrivateDatabaseFile(shared);
+    this.db.prepare('ATTACH DATABASE ? AS shared').run(shared);
+    this.db.pragma('shared.journal_mode = WAL');
+    this.db.pragma('shared.synchronous = NORMAL');
     this.db.exec(SCHEMA);
-    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    this.db.exec(SHARED_SCHEMA);
+    this.tx(() => this.migrate(version));
   }
 
   fileStates(collectionKey: string): Map<string, IndexedFileState> {
@@ -92,6 +135,11 @@ export class SqliteMemoryIndex implements MemoryIndex {
       ).run(file.collectionKey, file.collection, file.path, file.rel, file.hash, file.size, file.mtimeMs, new Date().toISOString());
       const insert = this.sql('INSERT INTO chunks (file_id, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)');
       for (const c of chunks) insert.run(lastInsertRowid, c.startLine, c.endLine, c.text, textHash(c.text));
+      // Referenced at once, so another agent freeing the same text cannot drop a vector this one is about to use.
+      this.sql('INSERT OR IGNORE INTO shared.refs (hash, owner) SELECT DISTINCT hash, ? FROM chunks WHERE file_id = ?').run(
+        this.owner,
+        lastInsertRowid,
+      );
     });
     // A new chunk whose text was embedded before already has a vector: the matrix must pick it up.
     this.matrix = undefined;
@@ -119,7 +167,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
     const current = (this.sql("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)?.value;
     if (current === (fingerprint ?? '')) return;
     this.tx(() => {
-      this.sql('DELETE FROM embeddings WHERE fingerprint != ?').run(fingerprint ?? '');
+      this.sql('DELETE FROM shared.vectors WHERE fingerprint != ?').run(fingerprint ?? '');
       this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
         fingerprint ?? '',
       );
@@ -132,7 +180,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
     // the already-embedded prefix for every batch.
     const rows = this.sql(
       `SELECT c.id AS chunkId, c.hash AS hash, c.text AS text FROM chunks c
-         WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = c.hash AND e.fingerprint = ?)
+         WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM shared.vectors e WHERE e.hash = c.hash AND e.fingerprint = ?)
          ORDER BY c.id LIMIT ?`,
     ).all(afterChunkId, fingerprint, limit) as PendingEmbedding[];
     const seen = new Set<string>();
@@ -141,17 +189,32 @@ export class SqliteMemoryIndex implements MemoryIndex {
 
   storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void {
     if (!items.length) return;
-    const insert = this.sql('INSERT OR REPLACE INTO embeddings (hash, fingerprint, dims, vec) VALUES (?, ?, ?, ?)');
+    const insert = this.sql('INSERT OR REPLACE INTO shared.vectors (hash, fingerprint, dims, vec) VALUES (?, ?, ?, ?)');
+    const ref = this.sql('INSERT OR IGNORE INTO shared.refs (hash, owner) VALUES (?, ?)');
     this.tx(() => {
       for (const { hash, vector } of items) {
         insert.run(hash, fingerprint, vector.length, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+        ref.run(hash, this.owner);
       }
     });
     this.matrix = undefined;
   }
 
+  storedHashes(fingerprint: string, hashes: readonly string[]): Set<string> {
+    const rows = this.sql('SELECT hash FROM shared.vectors WHERE fingerprint = ? AND hash IN (SELECT value FROM json_each(?))').all(
+      fingerprint,
+      JSON.stringify(hashes),
+    ) as Array<{ hash: string }>;
+    return new Set(rows.map((r) => r.hash));
+  }
+
   pruneEmbeddings(): number {
-    return this.sql('DELETE FROM embeddings WHERE hash NOT IN (SELECT hash FROM chunks)').run().changes;
+    return this.tx(() => {
+      // This index's references follow its chunks; a vector left with no reference from any agent is freed.
+      this.sql('DELETE FROM shared.refs WHERE owner = ? AND hash NOT IN (SELECT hash FROM chunks)').run(this.owner);
+      this.sql('INSERT OR IGNORE INTO shared.refs (hash, owner) SELECT DISTINCT hash, ? FROM chunks').run(this.owner);
+      return this.sql('DELETE FROM shared.vectors WHERE hash NOT IN (SELECT hash FROM shared.refs)').run().changes;
+    });
   }
 
   keywordSearch(ftsQuery: string, collectionKeys: readonly string[], limit: number): number[] {
@@ -167,8 +230,28 @@ export class SqliteMemoryIndex implements MemoryIndex {
     return rows.map((r) => r.id);
   }
 
-  vectorSearch(query: Float32Array, fingerprint: string, collectionKeys: readonly string[], limit: number): number[] | undefined {
+  vectorSearch(
+    query: Float32Array,
+    fingerprint: string,
+    collectionKeys: readonly string[],
+    limit: number,
+  ): Array<{ id: number; score: number }> | undefined {
     return this.vectors(fingerprint)?.search(query, collectionKeys, limit);
+  }
+
+  vectorScores(query: Float32Array, fingerprint: string, ids: readonly number[]): Map<number, number> {
+    return this.vectors(fingerprint)?.scoresOf(query, ids) ?? new Map<number, number>();
+  }
+
+  termMatches(ftsTerms: readonly string[], ids: readonly number[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    if (!ids.length) return counts;
+    const matching = this.sql('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+    const candidates = JSON.stringify(ids);
+    for (const term of ftsTerms) {
+      for (const { id } of matching.all(term, candidates) as Array<{ id: number }>) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
   }
 
   chunks(ids: readonly number[]): ChunkRow[] {
@@ -185,12 +268,13 @@ export class SqliteMemoryIndex implements MemoryIndex {
   stats(fingerprint: string | undefined): CollectionStats[] {
     const rows = this.sql(
       `SELECT f.collection_key AS collectionKey, count(DISTINCT f.id) AS files, count(c.id) AS chunks,
-                count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt
+                count(e.hash) AS embedded, max(f.indexed_at) AS lastIndexedAt,
+                min(CASE WHEN c.id IS NOT NULL AND e.hash IS NULL THEN f.indexed_at END) AS oldestPendingAt
          FROM files f LEFT JOIN chunks c ON c.file_id = f.id
-         LEFT JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?
+         LEFT JOIN shared.vectors e ON e.hash = c.hash AND e.fingerprint = ?
          GROUP BY f.collection_key`,
-    ).all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null }>;
-    return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined }));
+    ).all(fingerprint ?? '') as Array<CollectionStats & { lastIndexedAt: string | null; oldestPendingAt: string | null }>;
+    return rows.map((r) => ({ ...r, lastIndexedAt: r.lastIndexedAt ?? undefined, oldestPendingAt: r.oldestPendingAt ?? undefined }));
   }
 
   close(): void {
@@ -198,11 +282,13 @@ export class SqliteMemoryIndex implements MemoryIndex {
   }
 
   private vectors(fingerprint: string): VectorMatrix | undefined {
-    if (this.matrix?.fingerprint === fingerprint) return this.matrix.value;
+    // Changes this connection made reset the matrix themselves; data_version moves on another agent's commit.
+    const sharedVersion = Number(this.db.pragma('shared.data_version', { simple: true }));
+    if (this.matrix?.fingerprint === fingerprint && this.matrix.sharedVersion === sharedVersion) return this.matrix.value;
     const rows = this.sql(
       `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
          FROM chunks c JOIN files f ON f.id = c.file_id
-         JOIN embeddings e ON e.hash = c.hash AND e.fingerprint = ?`,
+         JOIN shared.vectors e ON e.hash = c.hash AND e.fingerprint = ?`,
     ).all(fingerprint) as Array<{ id: number; collectionKey: string; dims: number; vec: Buffer }>;
     if (!rows.length) return undefined;
     const dims = rows[0].dims;
@@ -210,8 +296,23 @@ export class SqliteMemoryIndex implements MemoryIndex {
       dims,
       rows.filter((r) => r.dims === dims),
     );
-    this.matrix = { fingerprint, value };
+    this.matrix = { fingerprint, value, sharedVersion };
     return value;
+  }
+
+  /** Schema 1 kept vectors in the agent's file: they move to the shared cache (nothing is embedded again). */
+  private migrate(from: number): void {
+    if (from === 1) {
+      const old = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").get();
+      if (old) {
+        this.db.exec(
+          'INSERT OR IGNORE INTO shared.vectors (hash, fingerprint, dims, vec) SELECT hash, fingerprint, dims, vec FROM embeddings',
+        );
+        this.db.exec('DROP TABLE embeddings');
+      }
+    }
+    this.db.prepare('INSERT OR IGNORE INTO shared.refs (hash, owner) SELECT DISTINCT hash, ? FROM chunks').run(this.owner);
+    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
   private deleteFile(collectionKey: string, file: string): boolean {

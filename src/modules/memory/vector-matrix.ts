@@ -35,8 +35,27 @@ export class VectorMatrix {
     });
   }
 
-  /** Ids of the `limit` most similar rows among the allowed collections, best first; undefined if none qualify. */
-  search(query: Float32Array, collectionKeys: readonly string[], limit: number): number[] | undefined {
+  /** Row of each id, built on first use (a keyword hit's similarity is looked up by id). */
+  private rowOf?: Map<number, number>;
+
+  /** Cosine similarity of the query with each of these ids that has a vector here. */
+  scoresOf(query: Float32Array, ids: readonly number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    if (query.length !== this.dims) return out;
+    if (!this.rowOf) this.rowOf = new Map(Array.from(this.ids, (id, r) => [id, r]));
+    for (const id of ids) {
+      const r = this.rowOf.get(id);
+      if (r === undefined) continue;
+      let dot = 0;
+      const base = r * this.dims;
+      for (let d = 0; d < this.dims; d++) dot += this.data[base + d] * query[d];
+      out.set(id, dot);
+    }
+    return out;
+  }
+
+  /** The `limit` most similar rows among the allowed collections (id and cosine), best first; undefined if none qualify. */
+  search(query: Float32Array, collectionKeys: readonly string[], limit: number): Array<{ id: number; score: number }> | undefined {
     if (query.length !== this.dims) return undefined;
     const allowed = new Uint8Array(this.keys.length);
     const wanted = new Set(collectionKeys);
@@ -66,8 +85,8 @@ export class VectorMatrix {
       topScores[pos] = dot;
       topRows[pos] = r;
     }
-    const out: number[] = [];
-    for (let i = 0; i < limit && topRows[i] >= 0; i++) out.push(this.ids[topRows[i]]);
+    const out: Array<{ id: number; score: number }> = [];
+    for (let i = 0; i < limit && topRows[i] >= 0; i++) out.push({ id: this.ids[topRows[i]], score: topScores[i] });
     return out;
   }
 }

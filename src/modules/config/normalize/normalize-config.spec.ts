@@ -54,6 +54,7 @@ describe('normalizeConfig', () => {
       debounceMs: 1500,
       maxResults: 6,
       maxSnippetChars: 700,
+      minScore: 0.4,
     });
     expect(config.channels.a2a).toEqual({
       enabled: false,

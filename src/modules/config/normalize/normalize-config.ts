@@ -193,12 +193,14 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
       debounceMs: qmd?.update?.debounceMs ?? defaults.qmd.update.debounceMs,
       maxResults: qmd?.limits?.maxResults ?? defaults.qmd.limits.maxResults,
       maxSnippetChars: qmd?.limits?.maxSnippetChars ?? defaults.qmd.limits.maxSnippetChars,
+      minScore: qmd?.limits?.minScore ?? defaults.qmd.limits.minScore,
     },
     embeddings: {
       provider: m?.embeddings?.provider ?? defaults.embeddings.provider,
       baseUrl: m?.embeddings?.baseUrl,
       apiKey: m?.embeddings?.apiKey,
       model: m?.embeddings?.model,
+      workers: m?.embeddings?.workers ?? defaults.embeddings.workers,
     },
   };
 }

@@ -321,6 +321,31 @@ describe('validateConfig', () => {
     });
   });
 
+  describe('memory settings', () => {
+    it.each<[string, unknown, string]>([
+      ['no worker at all', { workers: 0 }, 'memory.embeddings.workers: must not be less than 1 (got 0)'],
+      ['more workers than allowed', { workers: 9 }, 'memory.embeddings.workers: must not be greater than 8 (got 9)'],
+      ['a worker count that is not a whole number', { workers: 1.5 }, 'memory.embeddings.workers: must be an integer number (got 1.5)'],
+      ['a worker count as text', { workers: 'two' }, 'memory.embeddings.workers: must be an integer number (got "two")'],
+    ])('refuse %s', (_name, embeddings, message) => {
+      expect(errorsOf({ memory: { embeddings } })).toEqual([message]);
+    });
+
+    it.each<[unknown, string]>([
+      [-0.1, 'memory.qmd.limits.minScore: must not be less than 0 (got -0.1)'],
+      [1.5, 'memory.qmd.limits.minScore: must not be greater than 1 (got 1.5)'],
+      ['high', 'memory.qmd.limits.minScore: must be a number (got "high")'],
+    ])('refuse minScore %p', (minScore, message) => {
+      expect(errorsOf({ memory: { qmd: { limits: { minScore } } } })).toEqual([message]);
+    });
+
+    it('accept 1 to 8 embedding workers', () => {
+      expect(errorsOf({ memory: { embeddings: { workers: 1 } } })).toEqual([]);
+      expect(errorsOf({ memory: { embeddings: { provider: 'bundled', workers: 8 } } })).toEqual([]);
+      expect(errorsOf({ memory: { qmd: { limits: { minScore: 0 } } } })).toEqual([]);
+    });
+  });
+
   describe('A2A file policy (channels.a2a.files)', () => {
     const filesErrors = (files: unknown) => errorsOf({ channels: { a2a: { files } } });
 

@@ -116,7 +116,7 @@ function describeType(value: unknown): string {
 }
 
 /** Constraints that say the value has the wrong type; when one fails, range/format messages are noise. */
-const TYPE_CONSTRAINTS = new Set(['isInt', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation']);
+const TYPE_CONSTRAINTS = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation']);
 
 function flattenErrors(errors: ValidationError[], parent: (string | number)[]): ConfigIssue[] {
   const out: ConfigIssue[] = [];

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { MemoryCollectionConfig } from './agents.schema';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedArray, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
@@ -36,6 +36,13 @@ export class QmdLimitsConfig {
   @Max(20000)
   @Default(CONFIG_DEFAULTS.memory.qmd.limits.maxSnippetChars)
   maxSnippetChars?: number;
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number' })
+  @Min(0)
+  @Max(1)
+  @Describe('Results less relevant than this are dropped when the caller gives no minScore (0 keeps everything).')
+  @Default(CONFIG_DEFAULTS.memory.qmd.limits.minScore)
+  minScore?: number;
 }
 
 @StrictObject()
@@ -73,6 +80,13 @@ export class EmbeddingsConfig {
   baseUrl?: string;
   @IsOptional() @IsString() @MinLength(1) apiKey?: string;
   @IsOptional() @IsString() @MinLength(1) model?: string;
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(8)
+  @Describe('Worker threads that run the bundled model; each loads its own copy (~200 MB) and keeps one core busy while indexing.')
+  @Default(CONFIG_DEFAULTS.memory.embeddings.workers)
+  workers?: number;
 }
 
 @StrictObject()

@@ -18,7 +18,12 @@ export class MemorySearchQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ example: 0.2, minimum: 0, maximum: 1, description: 'Drop results scoring below this.' })
+  @ApiPropertyOptional({
+    example: 0.2,
+    minimum: 0,
+    maximum: 1,
+    description: 'Drop results less relevant than this [memory.qmd.limits.minScore].',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -36,10 +41,21 @@ export class MemoryHitDto {
   path!: string;
   @ApiProperty({ example: 2, description: '1-based; for transcripts the JSONL line number.' }) startLine!: number;
   @ApiProperty({ example: 4 }) endLine!: number;
-  @ApiProperty({ example: 0.9918, minimum: 0, maximum: 1, description: 'Reciprocal rank fusion of keyword and vector ranks, normalized.' })
+  @ApiProperty({
+    example: 0.8123,
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Relevance: cosine similarity, raised halfway toward the share of query words the chunk holds (docs/memory.md#how-search-ranks).',
+  })
   score!: number;
   @ApiProperty({ example: 'user: Emma has her piano lesson every Tuesday at 5 pm\n\nassistant: [family] Emma has her piano lesson…' })
   snippet!: string;
+  @ApiPropertyOptional({
+    example: 'family-sessions/3b7c1f9e-2a41-4d51-9a0e-6f1f3c2b9d10.jsonl#L2-L4',
+    description: '`path#Lstart-Lend`; present when memory.citations is "on".',
+  })
+  citation?: string;
 }
 
 /** The memory_search result shape. */
@@ -56,6 +72,12 @@ export class MemoryCollectionDto {
   @ApiProperty({ example: 1 }) files!: number;
   @ApiProperty({ example: 3 }) chunks!: number;
   @ApiProperty({ example: 3, description: 'Chunks with a vector from the current embedder.' }) embedded!: number;
+  @ApiProperty({ example: 0, description: 'Chunks still waiting for their vector (0 without an embedder).' }) pending!: number;
+  @ApiProperty({
+    example: 0,
+    description: 'Milliseconds the oldest waiting chunk has waited since its file was indexed (0 when none waits).',
+  })
+  lagMs!: number;
   @ApiPropertyOptional({ example: '2025-05-02T09:14:03.120Z' }) lastIndexedAt?: string;
 }
 
@@ -87,4 +109,42 @@ export class MemoryReindexDto {
   @ApiProperty({ example: 48 }) chunks!: number;
   @ApiProperty({ example: 48 }) embedded!: number;
   @ApiProperty({ example: 2210 }) durationMs!: number;
+}
+
+/** Query of `GET /admin/agents/:id/memory/file`; unknown parameters are rejected (400). */
+export class MemoryFileQueryDto {
+  @ApiProperty({
+    example: 'memory/2025-05.md',
+    description: 'A path as memory_search returns it (workspace-relative or `<collection>/<path>`).',
+  })
+  @IsString({ message: '$property must be one string' })
+  @MinLength(1)
+  @MaxLength(4096)
+  path!: string;
+
+  @ApiPropertyOptional({ example: 1, minimum: 1, description: 'First line (1-based) [1].' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  from?: number;
+
+  @ApiPropertyOptional({ example: 40, minimum: 1, maximum: 100000, description: 'How many lines [all remaining].' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  lines?: number;
+}
+
+/** What memory_get answers for a file the agent may read. */
+export class MemoryFileDto {
+  @ApiProperty({ enum: ['ok'], example: 'ok' }) status!: 'ok';
+  @ApiProperty({ example: 'memory/2025-05.md' }) path!: string;
+  @ApiProperty({ example: '# May\n\nThe boiler service is booked for the 14th.' }) text!: string;
+  @ApiProperty({ example: 1 }) from!: number;
+  @ApiProperty({ example: 3 }) to!: number;
+  @ApiProperty({ example: 3 }) totalLines!: number;
+  @ApiProperty({ example: false, description: 'More than 64 KiB: continue with `from`.' }) truncated!: boolean;
 }
