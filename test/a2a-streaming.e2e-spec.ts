@@ -129,6 +129,33 @@ describe('A2A streaming (e2e)', () => {
     expect(await results(await rpcStream('SubscribeToTask', { id }, { 'last-event-id': last }))).toEqual([]);
   });
 
+  it('a client that drops after 2 events and resumes with Last-Event-ID gets what it missed once, then the rest live', async () => {
+    model.script(model.tokens(8, 250));
+    const before = model.requests.length;
+    const started = (await rpc(HERMES, 'SendMessage', { ...userMessage('stream slowly'), configuration: { returnImmediately: true } }))
+      .result.task;
+    const id = started.id as string;
+    await waitFor('the run to reach the model', async () => model.requests.length > before);
+    const full = await rpcStream('SubscribeToTask', { id });
+    const cut = await rpcStream('SubscribeToTask', { id });
+    const firstTwo = [await cut.next(), await cut.next()];
+    cut.close();
+    const lastSeen = firstTwo[1]!.id!;
+    expect(Number(lastSeen)).toBeGreaterThan(0);
+    // Resumed while the reply is still being produced: the store's events after lastSeen, then live ones.
+    const resumed = await rpcStream('SubscribeToTask', { id }, { 'last-event-id': lastSeen });
+    const [everything, rest] = await Promise.all([results(full), results(resumed)]);
+    expect(everything.at(-1)!.result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    // Exactly the events after lastSeen, each once, in order — the same as an uninterrupted stream's.
+    expect(rest).toEqual(everything.filter((e) => Number(e.id) > Number(lastSeen)));
+    expect(new Set(rest.map((e) => e.id)).size).toBe(rest.length);
+    const text = everything
+      .slice(1)
+      .flatMap((e) => (e.result.artifactUpdate ? [e.result.artifactUpdate.artifact.parts[0].text] : []))
+      .join('');
+    expect(text).toBe(tokenText(8));
+  });
+
   it('refuses what cannot be streamed with the spec errors, as JSON before any stream opens', async () => {
     const id = await heldTask('later');
     release();
