@@ -74,7 +74,11 @@ export function serveOrRun(serves: Record<string, () => Promise<string>>, main: 
   if (!serve) throw new Error(`unknown server role in ${mode}`);
   answerLoopDelayWindow();
   serve().then(
-    (url) => process.stdout.write(`READY ${url}\n`),
+    (url) => {
+      // Ended by a signal, a process writes no CPU profile (BENCH_PROFILE): a server with no shutdown of its own exits.
+      if (process.listenerCount('SIGTERM') === 0) process.on('SIGTERM', () => process.exit(0));
+      process.stdout.write(`READY ${url}\n`);
+    },
     (err: Error) => {
       console.error(err);
       process.exit(1);
@@ -90,6 +94,10 @@ export function spawnServer(benchFile: string, role: string): Promise<ServerProc
     env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // A bench that dies on an error does not leave its server running.
+  const orphaned = () => child.kill('SIGTERM');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`${role} server exited (${code}) before it was ready`)));
