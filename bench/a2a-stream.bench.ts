@@ -26,12 +26,12 @@
  * reply, COMPLETED last; a bad stream is counted and printed, and makes the run exit 1.
  *
  * The message is BENCH_WORDS - 1 short distinct words, so the echo reply `[main] <message>` has BENCH_WORDS
- * words; the echo model repeats at most 200 characters, which caps BENCH_WORDS at 79. Run: `npm run
+ * words; the echo model repeats at most 200 characters, which caps BENCH_WORDS at 80. Run: `npm run
  * bench:a2a-stream` (about 40 s).
  *
  * Env:
  *   BENCH_CONCURRENCY [16]     connections of the second window, one stream in flight on each
- *   BENCH_WORDS [50]           words of the reply (2–79)
+ *   BENCH_WORDS [50]           words of the reply (2–80)
  *   BENCH_SECONDS [5]          measured window per concurrency per server (after a 1.5 s warm-up)
  *   BENCH_STREAM_DELAY_MS [0]  pause between words: clawgate's models.providers.echo.streamDelayMs, the same
  *                              pause in the SDK executor; 0 streams the words as fast as each server takes them
@@ -229,9 +229,13 @@ function printRatios(claw: Window, sdk: Window): void {
 async function main(): Promise<void> {
   if (!Number.isInteger(WORDS) || WORDS < 2 || Array.from(TEXT).length > ECHO_MAX_CHARS)
     throw new Error(
-      `BENCH_WORDS must be an integer from 2 to 79 (the echo model repeats at most ${ECHO_MAX_CHARS} characters); got ${WORDS}`,
+      `BENCH_WORDS must be an integer from 2 to 80 (the echo model repeats at most ${ECHO_MAX_CHARS} characters); got ${WORDS}`,
     );
   if (!(CONCURRENCY >= 1)) throw new Error(`BENCH_CONCURRENCY must be at least 1 (got ${process.env.BENCH_CONCURRENCY})`);
+  if (!(MEASURE_MS > 0)) throw new Error(`BENCH_SECONDS must be a positive number (got ${process.env.BENCH_SECONDS})`);
+  // The same range as models.providers.<name>.streamDelayMs, which clawgate's config would refuse beyond it.
+  if (!Number.isInteger(STREAM_DELAY_MS) || STREAM_DELAY_MS < 0 || STREAM_DELAY_MS > 10_000)
+    throw new Error(`BENCH_STREAM_DELAY_MS must be an integer from 0 to 10000 (got ${process.env.BENCH_STREAM_DELAY_MS})`);
   const only = process.env.BENCH_ONLY?.split(',');
   const roles = ROLES.filter((r) => !only || only.includes(r));
   if (!roles.length) throw new Error(`BENCH_ONLY names none of ${ROLES.join(', ')}`);
