@@ -27,7 +27,7 @@
  *
  * The message is BENCH_WORDS - 1 short distinct words, so the echo reply `[main] <message>` has BENCH_WORDS
  * words; the echo model repeats at most 200 characters, which caps BENCH_WORDS at 80. Run: `npm run
- * bench:a2a-stream` (about 40 s).
+ * bench:a2a-stream` (about 35 s).
  *
  * Env:
  *   BENCH_CONCURRENCY [16]     connections of the second window, one stream in flight on each
