@@ -41,16 +41,14 @@
  *   BENCH_ONLY              a comma list of servers to run (clawgate,sdk,bare,layer)
  *   BENCH_PROFILE           a directory: the server processes write V8 CPU profiles there (Chrome DevTools)
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import type { RunRecord } from '../src/modules/runtime/run-registry';
-import { fill, runBench } from './support/fill';
+import { startBareEcho, startClawgate, startSdkServer, userText } from './support/a2a-servers';
+import { costCurve } from './support/rate-curve';
+import { fill } from './support/fill';
+import { describeLoopDelay, endWindow, serveOrRun, ServerProcess, startWindow, withServer } from './support/server-process';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
 
@@ -72,8 +70,6 @@ const REPLY = `[${AGENT}] ${TEXT}`;
 const SINGLE_CONTEXT = 'bench-long-session';
 /** The gateway keeps this many finished tasks per peer (channels.a2a.keptTasksPerPeer, default): the fill spreads over peers. */
 const TASKS_KEPT_PER_PEER = 500;
-/** Sampling interval of the servers' event-loop delay histogram. */
-const LOOP_DELAY_RESOLUTION_MS = 10;
 
 type Role = 'clawgate' | 'sdk' | 'bare' | 'layer';
 /** The servers whose state dir the fill goes to. */
@@ -90,21 +86,9 @@ function prefillPeers(): Array<{ name: string; token: string }> {
 
 // ------------------------------------------------------------------------------------------------ servers
 
-/** The limiter stays on, as in production, with a limit the bench never reaches (the check is still paid). */
-const RATE_LIMIT_PER_MINUTE = 100_000_000;
-
 async function serveClawgate(stubRuns = false): Promise<string> {
-  process.env.CLAWGATE_LOG_LEVEL = 'silent';
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
-  const configPath = path.join(dir, 'openclaw.json');
-  const peers = [`bench: { token: "${TOKEN}" }`, ...prefillPeers().map((p) => `"${p.name}": { token: "${p.token}" }`)];
-  await fs.writeFile(
-    configPath,
-    `{ agents: { list: [{ id: "${AGENT}" }] },
-       channels: { a2a: { enabled: true, rateLimitPerMinute: ${RATE_LIMIT_PER_MINUTE}, peers: { ${peers.join(', ')} } } } }`,
-  );
-  const { startGateway } = await import('../src/bootstrap');
-  const gateway = await startGateway({ configPath, stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });
+  const peers = Object.fromEntries([['bench', TOKEN], ...prefillPeers().map((p) => [p.name, p.token])]);
+  const gateway = await startClawgate({ agent: AGENT, peers });
   if (stubRuns) {
     // Attribution only: the run settles on the next turn with the echo reply, touching no transcript.
     const { AgentRunner } = await import('../src/modules/runtime/agent-runner.service');
@@ -126,117 +110,31 @@ async function serveClawgate(stubRuns = false): Promise<string> {
       return { runId, done };
     };
   }
-  process.on(
-    'SIGTERM',
-    () => void gateway.close().finally(() => fs.rm(dir, { recursive: true, force: true }).finally(() => process.exit(0))),
-  );
   return `${gateway.url}/a2a/v1`;
 }
 
-async function serveSdk(): Promise<string> {
-  const express = (await import('express')).default;
-  const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = await import('@a2a-js/sdk/server');
-  const { agentCardHandler, jsonRpcHandler, UserBuilder } = await import('@a2a-js/sdk/server/express');
-  const sdk = await import('@a2a-js/sdk');
-  type Executor = ConstructorParameters<typeof DefaultRequestHandler>[2];
-  const app = express();
-  const server = http.createServer(app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/v1`;
-  const card = sdk.AgentCard.fromJSON({
+/** The same behaviour as clawgate's echo provider: `[<agentId>] <first 200 chars>`, one completed task. */
+function serveSdk(): Promise<string> {
+  return startSdkServer({
+    agent: AGENT,
     name: 'sdk echo',
     description: 'echo agent on the @a2a-js/sdk express server',
-    version: '1.0.0',
-    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: false, pushNotifications: false },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: AGENT, name: AGENT, description: `Agent ${AGENT}.`, tags: ['bench'] }],
-  });
-  // The same behaviour as clawgate's echo provider: `[<agentId>] <first 200 chars>`.
-  const executor: Executor = {
-    execute: async (ctx, bus) => {
-      const text = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('\n');
-      bus.publish(
-        AgentEvent.task(
-          sdk.Task.fromJSON({
-            id: ctx.taskId,
-            contextId: ctx.contextId,
-            status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
-            artifacts: [{ artifactId: randomUUID(), parts: [{ text: `[${AGENT}] ${text.slice(0, 200)}` }] }],
-          }),
-        ),
-      );
-    },
-    cancelTask: async () => undefined,
-  };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a/v1', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  return url;
-}
-
-async function serveBare(): Promise<string> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const message = body.params.message;
-      const text = message.parts.map((p: { text?: string }) => p.text ?? '').join('\n');
-      const out = JSON.stringify({
-        jsonrpc: '2.0',
-        id: body.id,
-        result: {
-          task: {
-            id: randomUUID(),
-            contextId: message.contextId ?? `ctx-${randomUUID()}`,
-            status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
-            artifacts: [{ artifactId: randomUUID(), parts: [{ text: `[${AGENT}] ${text.slice(0, 200)}` }] }],
-            history: [],
-          },
-        },
-      });
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-      res.end(out);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/v1`;
-}
-
-// ------------------------------------------------------------------------------------------------ child side
-
-/** Parent → child: start or stop the event-loop delay histogram of the measured window. */
-type ToChild = { type: 'window-start' } | { type: 'window-end' };
-/** Child → parent. */
-type ToParent = { type: 'window-started' } | { type: 'loop-delay'; p99: number; max: number; mean: number; cpuMicros: number };
-
-/** The event-loop delay of this server process, recorded only between the parent's window-start and window-end. */
-function answerLoopDelayWindow(): void {
-  let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
-  let cpuAtStart: NodeJS.CpuUsage | undefined;
-  process.on('message', (message: ToChild) => {
-    if (message.type === 'window-start') {
-      cpuAtStart = process.cpuUsage();
-      histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-      histogram.enable();
-      process.send!({ type: 'window-started' } satisfies ToParent);
-    } else if (message.type === 'window-end' && histogram) {
-      histogram.disable();
-      // Every thread of the process (worker threads too), user + system: what the machine paid for the window.
-      const cpu = process.cpuUsage(cpuAtStart);
-      // The histogram's samples include the sampling interval itself (an idle loop reads 10 ms): report what is beyond it.
-      const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
-      process.send!({
-        type: 'loop-delay',
-        p99: ms(histogram.percentile(99)),
-        max: ms(histogram.max),
-        mean: ms(histogram.mean),
-        cpuMicros: cpu.user + cpu.system,
-      } satisfies ToParent);
-      histogram = undefined;
-    }
+    streaming: false,
+    executor: (sdk, { AgentEvent }) => ({
+      execute: async (ctx, bus) => {
+        bus.publish(
+          AgentEvent.task(
+            sdk.Task.fromJSON({
+              id: ctx.taskId,
+              contextId: ctx.contextId,
+              status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
+              artifacts: [{ artifactId: randomUUID(), parts: [{ text: `[${AGENT}] ${userText(ctx).slice(0, 200)}` }] }],
+            }),
+          ),
+        );
+      },
+      cancelTask: async () => undefined,
+    }),
   });
 }
 
@@ -259,45 +157,6 @@ interface Result {
   /** Completed requests per second in each tenth of the measured window (or of the measured messages), in order. */
   curve: number[];
   loopDelay?: LoopDelay;
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-function spawnServer(role: Role): Promise<Server> {
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
-  const child = spawn(process.execPath, [...profile, '-r', require.resolve('./support/ts-register.js'), __filename, `serve-${role}`], {
-    cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${role} server exited (${code}) before it was ready`)));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-  });
-}
-
-/** Sends `message` to the child and waits for its answer of type `answer`. */
-function ask<T extends ToParent['type']>(child: ChildProcess, message: ToChild, answer: T): Promise<Extract<ToParent, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: ToParent) => {
-      if (m.type !== answer) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m as Extract<ToParent, { type: T }>);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server exited (${code}) while waiting for ${answer}`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.send(message);
-  });
 }
 
 type Pool = import('undici').Pool;
@@ -380,32 +239,7 @@ function contextOf(worker: number): string | undefined {
   return undefined;
 }
 
-/** Rates of CURVE_SLICES equal slices of the window (time mode) or of the completions in order (message mode). */
-function costCurve(completedAt: number[], began: number, ended: number): number[] {
-  if (MESSAGES === undefined) {
-    const sliceMs = (ended - began) / CURVE_SLICES;
-    const counts = Array.from({ length: CURVE_SLICES }, () => 0);
-    for (const t of completedAt) counts[Math.min(CURVE_SLICES - 1, Math.floor((t - began) / sliceMs))]++;
-    return counts.map((n) => n / (sliceMs / 1000));
-  }
-  const sorted = [...completedAt].sort((a, b) => a - b);
-  const curve: number[] = [];
-  let from = began;
-  for (let k = 0; k < CURVE_SLICES; k++) {
-    const lo = Math.floor((k * sorted.length) / CURVE_SLICES);
-    const hi = Math.floor(((k + 1) * sorted.length) / CURVE_SLICES);
-    if (hi <= lo) {
-      curve.push(NaN);
-      continue;
-    }
-    const until = sorted[hi - 1];
-    curve.push((hi - lo) / Math.max(1e-3, (until - from) / 1000));
-    from = until;
-  }
-  return curve;
-}
-
-async function load(role: Role, server: Server): Promise<Result> {
+async function load(role: Role, server: ServerProcess): Promise<Result> {
   const { Pool } = await import('undici');
   const target = new URL(server.url);
   const pool = new Pool(target.origin, { connections: CONCURRENCY, pipelining: 1 });
@@ -438,7 +272,7 @@ async function load(role: Role, server: Server): Promise<Result> {
     for (let seq = 0; !stop; seq++) await one(worker, seq);
   });
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  await ask(server.child, { type: 'window-start' }, 'window-started');
+  await startWindow(server.child);
   measuring = true;
   const began = performance.now();
   if (MESSAGES === undefined) {
@@ -447,7 +281,7 @@ async function load(role: Role, server: Server): Promise<Result> {
     ended = performance.now();
     stop = true;
   } else await counted;
-  const loopDelay = await ask(server.child, { type: 'window-end' }, 'loop-delay');
+  const loopDelay = await endWindow(server.child);
   // The messages still in flight at the end of the window finish uncounted.
   await Promise.all(workers);
   await pool.close();
@@ -461,7 +295,7 @@ async function load(role: Role, server: Server): Promise<Result> {
     p50: at(0.5),
     p99: at(0.99),
     errors,
-    curve: costCurve(completedAt, began, ended),
+    curve: costCurve(completedAt, began, ended, CURVE_SLICES, MESSAGES !== undefined),
     loopDelay: { p99: loopDelay.p99, max: loopDelay.max, cpuPerRequestMicros: loopDelay.cpuMicros / Math.max(1, latencies.length) },
   };
 }
@@ -516,8 +350,7 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   const only = process.env.BENCH_ONLY?.split(',');
   for (const role of (['clawgate', 'sdk', 'bare', 'layer'] as const).filter((r) => !only || only.includes(r))) {
-    const server = await spawnServer(role);
-    try {
+    await withServer(__filename, role, async (server) => {
       if (HISTORY > 0 && FILLED.includes(role) && (await prefill(role, server.url)) > 0) process.exitCode = 1;
       const result = await load(role, server);
       results.push(result);
@@ -532,15 +365,10 @@ async function main(): Promise<void> {
       );
       if (result.loopDelay) {
         console.log(
-          `           event-loop delay in the window: p99 ${result.loopDelay.p99.toFixed(1)} ms, max ${result.loopDelay.max.toFixed(1)} ms ` +
-            `(beyond the ${LOOP_DELAY_RESOLUTION_MS} ms sampling interval); server CPU ${result.loopDelay.cpuPerRequestMicros.toFixed(0)} µs per request (all threads)`,
+          `           ${describeLoopDelay(result.loopDelay)}; server CPU ${result.loopDelay.cpuPerRequestMicros.toFixed(0)} µs per request (all threads)`,
         );
       }
-    } finally {
-      const exited = new Promise((r) => server.child.once('exit', r));
-      server.child.kill('SIGTERM');
-      await exited;
-    }
+    });
   }
   const by = new Map(results.map((r) => [r.role, r]));
   const claw = by.get('clawgate');
@@ -557,18 +385,4 @@ async function main(): Promise<void> {
   if (results.some((r) => r.errors > 0)) process.exitCode = 1;
 }
 
-const mode = process.argv[2];
-if (mode?.startsWith('serve-')) {
-  const role = mode.slice('serve-'.length) as Role;
-  const serve = { clawgate: () => serveClawgate(), layer: () => serveClawgate(true), sdk: serveSdk, bare: serveBare }[role];
-  answerLoopDelayWindow();
-  serve().then(
-    (url) => process.stdout.write(`READY ${url}\n`),
-    (err: Error) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-} else {
-  runBench(main);
-}
+serveOrRun({ clawgate: () => serveClawgate(), layer: () => serveClawgate(true), sdk: serveSdk, bare: () => startBareEcho(AGENT) }, main);
