@@ -17,7 +17,7 @@ import {
 import { GuardedTransport } from './guarded-transport';
 import { resolveOutboundPeer } from './outbound-peers';
 import { PeerDialect, peerDialect } from './peer-dialect';
-import { callPeer, PeerEndpoint, sanitize } from './peer-rpc';
+import { callPeer, PeerEndpoint, peerView, sanitize } from './peer-rpc';
 import { maskSecretValues } from '../../common/secrets/secret-mask';
 import { backoffDelays, sleep } from './poll-schedule';
 import { PeerCards } from './peer-card';
@@ -97,7 +97,7 @@ export class A2aOutboundClient {
     const streamed = options.wait ? await this.tryStreaming(peer, dialect, text, messageId, options.signal) : undefined;
     if (streamed) {
       const spoken = { ...dialect, sendMethod: dialect.streamMethod };
-      const view = parsed(peer, () => streamed.view);
+      const view = peerView(peer, () => streamed.view);
       if (streamed.settled || view.taskId === null) return outcome(peer, view, spoken);
       return this.waitForTask(peer.name, view, spoken, started, options.signal);
     }
@@ -115,7 +115,7 @@ export class A2aOutboundClient {
       dialect = peerDialect('0.3');
       result = await sendIn(resolveOutboundPeer(this.config.current(), peer.name), dialect);
     }
-    const view = parsed(peer, () => readSendResult(result));
+    const view = peerView(peer, () => readSendResult(result));
     if (!options.wait || view.taskId === null || isSettled(view.state)) return outcome(peer, view, dialect);
     return this.waitForTask(peer.name, view, dialect, started, options.signal);
   }
@@ -161,7 +161,7 @@ export class A2aOutboundClient {
           timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS,
         },
       );
-      const view = parsed(peer, () => readTask(raw));
+      const view = peerView(peer, () => readTask(raw));
       return view.state === 'TASK_STATE_CANCELED'
         ? { canceled: true, state: view.state }
         : { canceled: false, state: view.state, error: `peer ${peerName} answered CancelTask with ${view.state}` };
@@ -218,7 +218,7 @@ export class A2aOutboundClient {
           { id: taskId },
           { versionHeaders: dialect.headers, timeoutMs: left, signal },
         );
-        view = parsed(peer, () => {
+        view = peerView(peer, () => {
           const polled = readTask(raw);
           if (polled.taskId !== taskId) throw new PeerProtocolError(`GetTask ${taskId} answered with another task`);
           return polled;
@@ -233,15 +233,6 @@ export class A2aOutboundClient {
       }
       if (isSettled(view.state)) return outcome(peer, view, dialect);
     }
-  }
-}
-
-function parsed(peer: PeerEndpoint, read: () => PeerTaskView): PeerTaskView {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof PeerProtocolError) throw new A2aOutboundError('protocol', `peer ${peer.name}: ${err.message}`);
-    throw err;
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { A2aOutboundError } from './a2a-outbound-error';
+import { PeerProtocolError, type PeerTaskView } from './a2a-wire';
 import { GuardedTransport } from './guarded-transport';
 import { OutboundError } from './outbound-error';
 import { maskSecretValues } from '../../common/secrets/secret-mask';
@@ -99,6 +100,16 @@ export function readRpcAnswer(peer: PeerEndpoint, method: string, id: string, st
     throw fail('protocol', 'answered with something that is not a JSON-RPC 2.0 response to our request');
   }
   return envelope.result;
+}
+
+/** A peer's answer read as a task view; an answer that is not one is the peer's protocol error, named after it. */
+export function peerView(peer: PeerEndpoint, read: () => PeerTaskView): PeerTaskView {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof PeerProtocolError) throw new A2aOutboundError('protocol', `peer ${peer.name}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Untrusted peer text → one short line without control characters or our secrets. */

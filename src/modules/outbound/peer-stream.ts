@@ -6,7 +6,7 @@ import { isSettled, partsText, PeerProtocolError, PeerTaskView, readSendResult, 
 import { GuardedTransport } from './guarded-transport';
 import { OutboundError } from './outbound-error';
 import type { PeerDialect } from './peer-dialect';
-import { fromTransport, PeerEndpoint, peerHeaders, readRpcAnswer } from './peer-rpc';
+import { fromTransport, PeerEndpoint, peerHeaders, peerView, readRpcAnswer } from './peer-rpc';
 
 /** What a streamed send came to: the task as its events left it, and whether it settled before the stream stopped. */
 export interface StreamedSend {
@@ -61,7 +61,7 @@ export async function streamFromPeer(
   if (!contentType.startsWith('text/event-stream')) {
     // An answer that is not a stream: an error (or a peer that answered the stream call with one result).
     const result = readRpcAnswer(peer, dialect.streamMethod, id, status, body);
-    const view = parsedView(peer, () => readSendResult(result));
+    const view = peerView(peer, () => readSendResult(result));
     return { view, settled: isSettled(view.state) };
   }
   if (!tracker.view) throw new A2aOutboundError('protocol', `peer ${peer.name}: the stream ended before it named a task`);
@@ -132,14 +132,5 @@ class StreamTracker {
   private current(): PeerTaskView {
     if (!this.view) throw new PeerProtocolError('a stream event came before the task');
     return this.view;
-  }
-}
-
-function parsedView(peer: PeerEndpoint, read: () => PeerTaskView): PeerTaskView {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof PeerProtocolError) throw new A2aOutboundError('protocol', `peer ${peer.name}: ${err.message}`);
-    throw err;
   }
 }

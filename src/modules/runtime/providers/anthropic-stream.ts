@@ -1,7 +1,7 @@
 import type { ModelProviderSettings } from '../../config';
 import type { ModelResponse, ToolCall } from '../model-provider.port';
 import { toArguments } from './anthropic-response';
-import { malformed, providerError, providerErrorMessage, snippet } from './http-json';
+import { malformed, providerError, providerErrorMessage, streamEventObject } from './http-json';
 import { INVALID_ARGUMENTS_KEY } from './openai-response';
 import { isRecord } from '../../../common/is-record';
 
@@ -41,14 +41,8 @@ export class AnthropicStreamAssembler {
 
   /** One event (its SSE `event` name and data); `'stop'` at `message_stop`. */
   accept(name: string | undefined, data: string): 'stop' | undefined {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw malformed(this.settings, `a stream event is not JSON: ${snippet(data, 120)}`);
-    }
-    if (!isRecord(parsed)) throw malformed(this.settings, 'a stream event is not a JSON object');
-    const event = parsed as StreamEvent;
+    const parsed = streamEventObject(this.settings, data);
+    const event = parsed as unknown as StreamEvent;
     // The data's `type` is authoritative; the SSE event name repeats it.
     const type = typeof event.type === 'string' ? event.type : name;
     switch (type) {

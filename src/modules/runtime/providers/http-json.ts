@@ -1,6 +1,7 @@
 import type { ModelProviderSettings } from '../../config';
 import { ModelProviderError } from '../model-provider.port';
 import { maskSecretValues } from '../../../common/secrets/secret-mask';
+import { isRecord } from '../../../common/is-record';
 
 /** How much of a provider's own error text goes into our message (the runner caps run errors at 512). */
 export const PROVIDER_MESSAGE_MAX_CHARS = 300;
@@ -125,6 +126,18 @@ export function providerError(settings: ModelProviderSettings, message: string):
 /** A malformed (but JSON) success body: the shape check failed. */
 export function malformed(settings: ModelProviderSettings, what: string): ModelProviderError {
   return providerError(settings, `model provider ${settings.name} returned a malformed response: ${what}`);
+}
+
+/** One streamed event's data as the JSON object it must be; a clear provider error otherwise. */
+export function streamEventObject(settings: ModelProviderSettings, data: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw malformed(settings, `a stream event is not JSON: ${snippet(data, 120)}`);
+  }
+  if (!isRecord(parsed)) throw malformed(settings, 'a stream event is not a JSON object');
+  return parsed;
 }
 
 export function snippet(text: string, max = PROVIDER_MESSAGE_MAX_CHARS): string {

@@ -1,6 +1,6 @@
 import type { ModelProviderSettings } from '../../config';
 import type { ModelResponse } from '../model-provider.port';
-import { malformed, providerError, providerErrorMessage, snippet } from './http-json';
+import { malformed, providerError, providerErrorMessage, streamEventObject } from './http-json';
 import { parseToolCall, usageOf, type OpenAiResponseBody } from './openai-response';
 import { isRecord } from '../../../common/is-record';
 
@@ -43,14 +43,8 @@ export class OpenAiStreamAssembler {
       this.done = true;
       return 'stop';
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw malformed(this.settings, `a stream event is not JSON: ${snippet(data, 120)}`);
-    }
-    if (!isRecord(parsed)) throw malformed(this.settings, 'a stream event is not a JSON object');
-    const chunk = parsed as OpenAiChunk;
+    const parsed = streamEventObject(this.settings, data);
+    const chunk = parsed as unknown as OpenAiChunk;
     // OpenAI and compatible servers report a failure that happens after the 200 as an `error` chunk.
     if (chunk.error) {
       const detail = providerErrorMessage(this.settings, JSON.stringify({ error: chunk.error }));
