@@ -260,7 +260,8 @@ describe('sessions_send outcomes: run ids, GET /admin/runs/:runId, session_statu
     expect((await report(first.runId).expect(200)).body.exchange.runId).toBe(first.runId);
     const second = (await sendAs(SUPPORT, { sessionKey: EXPERT, message: 'two', timeoutSeconds: 0 })).body;
     await finishedReport(second.runId);
-    // The runtime still remembers the first run, but its exchange is gone.
+    // The runtime still remembers the first run, but its exchange is gone once the second one is written (≤ 250 ms).
+    await waitFor('the first exchange trimmed', async () => (await report(first.runId).expect(200)).body.exchange === undefined);
     expect((await report(first.runId).expect(200)).body).toEqual({ run: expect.objectContaining({ runId: first.runId }) });
     gw = await gw.restart();
     await report(first.runId).expect(404);

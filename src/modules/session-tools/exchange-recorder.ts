@@ -43,15 +43,16 @@ export interface ExchangeStart {
 }
 
 /**
- * How often a running exchange is written: its changes within this time share one write. Most exchanges end
- * sooner and are written once, finished; a crash loses at most this much of what a running one did.
+ * How often changed exchanges are written, all in one commit: an exchange's changes within this time share one write,
+ * and the exchanges that changed share one transaction (one commit per 250 ms however many exchanges run, instead of
+ * one per exchange). Most exchanges end sooner and are written once, finished; a crash loses at most this much.
  */
-export const RUNNING_EXCHANGE_WRITE_MS = 250;
+export const EXCHANGE_WRITE_MS = 250;
 
 /**
  * Keeps the record of every sessions_send exchange: in memory while it runs (answered from there, so a read
  * right after the send sees it before any commit), written to the exchange store at most every
- * RUNNING_EXCHANGE_WRITE_MS while it runs and at once when it ends, and read from the store once finished — also
+ * EXCHANGE_WRITE_MS after it changes (running or ended, one commit for all that changed), and read from the store once finished — also
  * after a restart. See docs/sessions.md#following-up-on-an-exchange.
  */
 @Injectable()
@@ -60,6 +61,9 @@ export class ExchangeRecorder implements OnApplicationShutdown {
   private readonly store: ExchangeStore;
   /** Exchanges not finished yet, under the id of each of their runs. */
   private readonly live = new Map<string, LiveExchange>();
+  /** Exchanges changed since the last write, and the timer of the next one. */
+  private readonly due = new Set<LiveExchange>();
+  private writeTimer?: NodeJS.Timeout;
 
   constructor(config: ConfigStore, @Inject(GATEWAY_OPTIONS) options: GatewayOptions) {
     this.store = new ExchangeStore(
@@ -99,25 +103,32 @@ export class ExchangeRecorder implements OnApplicationShutdown {
 
   /** The last lifecycle hook: the exchanges' last steps (written while modules stop) reach the disk first. */
   onApplicationShutdown(): void {
-    for (const exchange of new Set(this.live.values())) if (exchange.pendingWrite) this.write(exchange);
+    this.writeDue();
     this.store.close();
   }
 
   /**
-   * @internal LiveExchange: the record changed. A running exchange is written when its timer fires, an ended one
-   * at once; either write stores the state at its commit. Once an ended state is committed, the store answers.
+   * @internal LiveExchange: the record changed. It is written with the others that changed, within EXCHANGE_WRITE_MS;
+   * the write stores the state at its commit. Until an ended state is committed, the record is answered from memory.
    */
   changed(exchange: LiveExchange): void {
     const { record } = exchange;
     if (record.state === 'running') for (const runId of runIdsOf(record)) this.live.set(runId, exchange);
     record.updatedAt = new Date().toISOString();
-    if (record.state !== 'running') this.write(exchange);
-    else exchange.pendingWrite ??= setTimeout(() => this.write(exchange), RUNNING_EXCHANGE_WRITE_MS).unref();
+    this.due.add(exchange);
+    this.writeTimer ??= setTimeout(() => this.writeDue(), EXCHANGE_WRITE_MS).unref();
+  }
+
+  /** Every changed exchange, queued in one turn: the store's group commit makes them one transaction. */
+  private writeDue(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    const due = [...this.due];
+    this.due.clear();
+    for (const exchange of due) this.write(exchange);
   }
 
   private write(exchange: LiveExchange): void {
-    clearTimeout(exchange.pendingWrite);
-    exchange.pendingWrite = undefined;
     const { record } = exchange;
     if (exchange.saving) return;
     let stored: ExchangeRecord['state'] = 'running';
@@ -140,8 +151,6 @@ export class ExchangeRecorder implements OnApplicationShutdown {
 class LiveExchange implements ExchangeProgress {
   /** The write that will store the latest state, while one is queued. */
   saving?: Promise<void>;
-  /** The timer of the next write of a running exchange. */
-  pendingWrite?: NodeJS.Timeout;
   /** Runs of the exchange whose end is not recorded yet. */
   private unsettled = 0;
   private flowOver = false;
