@@ -207,7 +207,7 @@ describe('OpenTelemetry tracing across agents and gateways (e2e)', () => {
     const bServer = one(spans, 'POST /a2a/v1');
     expect(bServer).toMatchObject({ service: 'gw-b', kind: SPAN_KIND.server, parentSpanId: streamed.spanId });
     expect(bServer.attributes).toMatchObject({
-      'rpc.method': 'SendStreamingMessage',
+      'clawgate.a2a.method': 'SendStreamingMessage',
       'clawgate.peer': 'a',
       'http.response.status_code': 200,
     });

@@ -24,6 +24,8 @@ export const CLAWGATE = {
   /** What the peer's Agent Card says of streaming: true, false or unreadable. */
   peerStreams: 'clawgate.peer.streams',
   taskId: 'clawgate.task_id',
+  /** The A2A method a request to the A2A server called (either binding). */
+  a2aMethod: 'clawgate.a2a.method',
   modelProvider: 'clawgate.model.provider',
   memoryResults: 'clawgate.memory.results',
   memoryMode: 'clawgate.memory.mode',
