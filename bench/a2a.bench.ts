@@ -40,6 +40,10 @@
  *   BENCH_PREFILL_CONCURRENCY [64]  connections used by the fill
  *   BENCH_ONLY              a comma list of servers to run (clawgate,sdk,bare,layer)
  *   BENCH_PROFILE           a directory: the server processes write V8 CPU profiles there (Chrome DevTools)
+ *   BENCH_TELEMETRY         "on": the clawgate servers (clawgate, layer) trace with gateway.telemetry.enabled — each
+ *                           sampled message a trace of its server, run and model spans — exported over OTLP/HTTP to a
+ *                           receiver in this process that drops them unread (it counts requests and bytes)
+ *   BENCH_SAMPLE_RATIO [1]  gateway.telemetry.sampleRatio with BENCH_TELEMETRY=on (0: tracing on, nothing recorded)
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -51,6 +55,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { RunRecord } from '../src/modules/runtime/run-registry';
 import { fill, runBench } from './support/fill';
+import { OtlpReceiver } from '../test/support/otlp-receiver';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
 
@@ -74,6 +79,9 @@ const SINGLE_CONTEXT = 'bench-long-session';
 const TASKS_KEPT_PER_PEER = 500;
 /** Sampling interval of the servers' event-loop delay histogram. */
 const LOOP_DELAY_RESOLUTION_MS = 10;
+/** Tracing on in the clawgate servers, every trace sampled and exported to a local sink (docs/performance.md). */
+const TELEMETRY = process.env.BENCH_TELEMETRY === 'on';
+const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 1);
 
 type Role = 'clawgate' | 'sdk' | 'bare' | 'layer';
 /** The servers whose state dir the fill goes to. */
@@ -101,6 +109,7 @@ async function serveClawgate(stubRuns = false): Promise<string> {
   await fs.writeFile(
     configPath,
     `{ agents: { list: [{ id: "${AGENT}" }] },
+       ${TELEMETRY ? `gateway: { telemetry: { enabled: true, sampleRatio: ${SAMPLE_RATIO} } },` : ''}
        channels: { a2a: { enabled: true, rateLimitPerMinute: ${RATE_LIMIT_PER_MINUTE}, peers: { ${peers.join(', ')} } } } }`,
   );
   const { startGateway } = await import('../src/bootstrap');
@@ -513,6 +522,12 @@ async function main(): Promise<void> {
     `A2A SendMessage (blocking, echo agent): ${CONCURRENCY} keep-alive connections, ${window} after ` +
       `${WARMUP_MS / 1000} s warm-up, contexts: ${contexts}${history}; ${os.cpus().length} CPUs`,
   );
+  // The servers inherit this process's environment: the exporter reads its endpoint from it.
+  const sink = TELEMETRY ? await new OtlpReceiver({ drop: true }).start() : undefined;
+  if (sink) {
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = sink.tracesUrl;
+    console.log(`  telemetry on in the clawgate servers: sampleRatio ${SAMPLE_RATIO}, exported over OTLP/HTTP to a local sink`);
+  }
   const results: Result[] = [];
   const only = process.env.BENCH_ONLY?.split(',');
   for (const role of (['clawgate', 'sdk', 'bare', 'layer'] as const).filter((r) => !only || only.includes(r))) {
@@ -553,6 +568,11 @@ async function main(): Promise<void> {
   if (sdk && bare) ratios.push(`sdk/bare ${x(sdk.perSecond / bare.perSecond)}`);
   if (layer && sdk) ratios.push(`A2A layer alone/sdk ${x(layer.perSecond / sdk.perSecond)}`);
   if (ratios.length) console.log(`  ratios: ${ratios.join('; ')}`);
+  if (sink) {
+    const kib = (sink.bytes / 1024).toFixed(0);
+    console.log(`  telemetry: the sink took ${sink.exports} OTLP exports (${kib} KiB); refused requests: ${sink.refused.length}`);
+    await sink.close();
+  }
   printGoals(claw, sdk);
   if (results.some((r) => r.errors > 0)) process.exitCode = 1;
 }

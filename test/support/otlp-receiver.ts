@@ -28,10 +28,15 @@ interface OtlpValue {
 /**
  * A local OTLP/HTTP trace receiver on loopback: accepts `POST /v1/traces` with JSON bodies (what
  * @opentelemetry/exporter-trace-otlp-http sends), answers as a collector does, and keeps every span. `drop`
- * makes it a sink that discards (the benchmark's receiver).
+ * makes it a sink that discards unread, counting only requests and bytes (the benchmark's receiver).
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** Spans received (counted only when they are kept). */
+  received = 0;
+  /** Export requests answered, and their bytes: what a sink that drops (and so never parses) counts. */
+  exports = 0;
+  bytes = 0;
   /** Requests that were not a JSON export to /v1/traces. */
   readonly refused: string[] = [];
   private server?: http.Server;
@@ -48,7 +53,13 @@ export class OtlpReceiver {
           res.writeHead(404).end();
           return;
         }
-        if (!this.options.drop) this.keep(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        this.exports++;
+        for (const c of chunks) this.bytes += c.length;
+        if (!this.options.drop) {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: any[] };
+          this.received += countSpans(body);
+          this.keep(body);
+        }
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       });
     });
@@ -83,6 +94,12 @@ export class OtlpReceiver {
       }
     }
   }
+}
+
+function countSpans(body: { resourceSpans?: any[] }): number {
+  let n = 0;
+  for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) n += (ss.spans ?? []).length;
+  return n;
 }
 
 function attributesOf(list: Array<{ key: string; value: OtlpValue }> | undefined): Record<string, unknown> {
