@@ -7,7 +7,7 @@
  */
 const LAYERS = [
   ['config'],
-  ['agents', 'sessions', 'admin', 'health'],
+  ['agents', 'sessions', 'admin', 'health', 'telemetry'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound'],
   ['channels', 'config-plan'],

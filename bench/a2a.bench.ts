@@ -40,17 +40,26 @@
  *   BENCH_PREFILL_CONCURRENCY [64]  connections used by the fill
  *   BENCH_ONLY              a comma list of servers to run (clawgate,sdk,bare,layer)
  *   BENCH_PROFILE           a directory: the server processes write V8 CPU profiles there (Chrome DevTools)
+ *   BENCH_TELEMETRY         "on": the clawgate servers (clawgate, layer) trace with gateway.telemetry.enabled — each
+ *                           sampled message a trace of its server, run and model spans — exported over OTLP/HTTP to a
+ *                           receiver in this process that drops them unread (it counts requests and bytes)
+ *   BENCH_SAMPLE_RATIO [1]  gateway.telemetry.sampleRatio with BENCH_TELEMETRY=on (0: tracing on, nothing recorded)
  */
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { RunRecord } from '../src/modules/runtime/run-registry';
 import { startBareEcho, startClawgate, startSdkServer, userText } from './support/a2a-servers';
+import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { costCurve } from './support/rate-curve';
 import { fill } from './support/fill';
 import { describeLoopDelay, endWindow, serveOrRun, ServerProcess, startWindow, withServer } from './support/server-process';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
+
+/** Tracing on in the clawgate servers, every trace sampled and exported to a local sink (docs/performance.md). */
+const TELEMETRY = process.env.BENCH_TELEMETRY === 'on';
+const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 1);
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 7) * 1000;
@@ -88,7 +97,8 @@ function prefillPeers(): Array<{ name: string; token: string }> {
 
 async function serveClawgate(stubRuns = false): Promise<string> {
   const peers = Object.fromEntries([['bench', TOKEN], ...prefillPeers().map((p) => [p.name, p.token])]);
-  const gateway = await startClawgate({ agent: AGENT, peers });
+  const telemetry = TELEMETRY ? `{ telemetry: { enabled: true, sampleRatio: ${SAMPLE_RATIO} } }` : undefined;
+  const gateway = await startClawgate({ agent: AGENT, peers, gateway: telemetry });
   if (stubRuns) {
     // Attribution only: the run settles on the next turn with the echo reply, touching no transcript.
     const { AgentRunner } = await import('../src/modules/runtime/agent-runner.service');
@@ -347,6 +357,12 @@ async function main(): Promise<void> {
     `A2A SendMessage (blocking, echo agent): ${CONCURRENCY} keep-alive connections, ${window} after ` +
       `${WARMUP_MS / 1000} s warm-up, contexts: ${contexts}${history}; ${os.cpus().length} CPUs`,
   );
+  // The servers inherit this process's environment: the exporter reads its endpoint from it.
+  const sink = TELEMETRY ? await new OtlpReceiver({ drop: true }).start() : undefined;
+  if (sink) {
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = sink.tracesUrl;
+    console.log(`  telemetry on in the clawgate servers: sampleRatio ${SAMPLE_RATIO}, exported over OTLP/HTTP to a local sink`);
+  }
   const results: Result[] = [];
   const only = process.env.BENCH_ONLY?.split(',');
   for (const role of (['clawgate', 'sdk', 'bare', 'layer'] as const).filter((r) => !only || only.includes(r))) {
@@ -381,6 +397,11 @@ async function main(): Promise<void> {
   if (sdk && bare) ratios.push(`sdk/bare ${x(sdk.perSecond / bare.perSecond)}`);
   if (layer && sdk) ratios.push(`A2A layer alone/sdk ${x(layer.perSecond / sdk.perSecond)}`);
   if (ratios.length) console.log(`  ratios: ${ratios.join('; ')}`);
+  if (sink) {
+    const kib = (sink.bytes / 1024).toFixed(0);
+    console.log(`  telemetry: the sink took ${sink.exports} OTLP exports (${kib} KiB); refused requests: ${sink.refused.length}`);
+    await sink.close();
+  }
   printGoals(claw, sdk);
   if (results.some((r) => r.errors > 0)) process.exitCode = 1;
 }

@@ -13,6 +13,7 @@ import { RoutingModule } from './modules/routing';
 import { RuntimeModule } from './modules/runtime';
 import { SessionToolsModule } from './modules/session-tools';
 import { SessionsModule } from './modules/sessions';
+import { TelemetryModule } from './modules/telemetry';
 import { LoggingModule } from './common/logging/logging.module';
 
 @Module({})
@@ -23,6 +24,7 @@ export class AppModule {
       imports: [
         ConfigModule.register(options),
         LoggingModule,
+        TelemetryModule,
         AdminModule,
         HealthModule,
         ChannelsModule,

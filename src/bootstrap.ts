@@ -16,6 +16,9 @@ import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } 
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
+import { TelemetryService } from './modules/telemetry';
+import { traceInboundHttp } from './common/telemetry/inbound-http';
+import { Tracing } from './common/telemetry/tracing';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -66,6 +69,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.enableShutdownHooks();
   try {
     const snapshot = await app.get(ConfigStore).init();
+    // Before the HTTP setup: whether requests get server spans depends on it.
+    await app.get(TelemetryService).start();
     configureHttp(app);
     await app.get(ConfigWatcher).start();
     const { port, bind } = snapshot.config.gateway;
@@ -90,6 +95,9 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
   mountOpenAiEndpoint(app);
+  // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.
+  const tracing = app.get(Tracing);
+  if (tracing.enabled) traceInboundHttp(app.getHttpServer(), tracing);
   app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
   app.use(bodyShapeLimits);

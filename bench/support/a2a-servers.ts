@@ -17,6 +17,8 @@ export interface ClawgateBenchOptions {
   peers: Record<string, string>;
   /** The config's `models` section as JSON5 text, when the bench sets one. */
   models?: string;
+  /** The config's `gateway` section as JSON5 text (e.g. telemetry), when the bench sets one. */
+  gateway?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function startClawgate(options: ClawgateBenchOptions): Promise<Runn
   await fs.writeFile(
     configPath,
     `{ ${options.models ? `models: ${options.models},` : ''}
+       ${options.gateway ? `gateway: ${options.gateway},` : ''}
        agents: { list: [{ id: "${options.agent}" }] },
        channels: { a2a: { enabled: true, rateLimitPerMinute: ${RATE_LIMIT_PER_MINUTE}, peers: { ${peers.join(', ')} } } } }`,
   );

@@ -3,12 +3,14 @@ import { LoggerModule } from 'nestjs-pino';
 import { maskingDestination } from '../secrets/masking-destination';
 import { LOG_REDACT_PATHS } from '../secrets/log-redact-paths';
 import { redactSecretHeaders } from '../secrets/secret-headers';
+import { traceLogFields } from '../telemetry/log-trace-fields';
 
 /**
  * Structured JSON logs (pino). Level from CLAWGATE_LOG_LEVEL [info]. Secrets are removed by the logger
  * itself, not by each call site: redact paths blank known secret fields, the request serializer blanks the
  * secret headers the config names (secret-headers.ts), and the destination masks the exact values of the
- * configured secrets wherever they appear in a line (see secret-mask.ts).
+ * configured secrets wherever they appear in a line (see secret-mask.ts). A line written while a span is active
+ * carries its `trace_id` and `span_id` (docs/telemetry.md#logs).
  */
 @Module({
   imports: [
@@ -24,6 +26,7 @@ import { redactSecretHeaders } from '../secrets/secret-headers';
               req.headers ? { ...req, headers: redactSecretHeaders(req.headers) } : req,
           },
           base: { service: 'clawgate' },
+          mixin: traceLogFields,
         },
         maskingDestination(),
       ],

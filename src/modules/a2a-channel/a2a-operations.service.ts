@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { AppError } from '../../common/errors/app-error';
+import { CLAWGATE } from '../../common/telemetry/span-attributes';
 import { ErrorCode } from '../../common/errors/error-code';
 import { jsonDepthExceeds } from '../../common/json-depth';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
@@ -100,6 +102,8 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
 
   /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */
   async call(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
+    // The request's server span (while tracing is on) names the method and the authenticated peer.
+    trace.getActiveSpan()?.setAttributes({ [CLAWGATE.a2aMethod]: method, [CLAWGATE.peer]: caller.peer });
     try {
       // Before the method: what a method means depends on the version it is asked in.
       if (options.versionError) throw options.versionError;

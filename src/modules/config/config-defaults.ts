@@ -68,6 +68,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
       publicDocs: false,
     },
     http: { endpoints: { chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 } } },
+    // serviceName and sampleRatio have no default: unset, the OTEL_* variables decide (docs/telemetry.md).
+    telemetry: { enabled: false },
   },
   agents: {
     defaults: {

@@ -34,8 +34,15 @@ export interface ConfigStatus {
   reloadMode: 'hybrid' | 'off';
 }
 
-/** Keys that are read once by the listener; a change waits for a restart. */
-const RESTART_KEYS = ['gateway.port', 'gateway.bind'] as const;
+/** Keys that are read once at start (the listener, the tracing SDK); a change waits for a restart. */
+const RESTART_KEYS = [
+  'gateway.port',
+  'gateway.bind',
+  'gateway.telemetry.enabled',
+  'gateway.telemetry.serviceName',
+  'gateway.telemetry.sampleRatio',
+] as const;
+type RestartKey = (typeof RESTART_KEYS)[number];
 
 /**
  * Holds the current RuntimeSnapshot and replaces it atomically on reload. Services call `current()` per
@@ -46,8 +53,8 @@ export class ConfigStore {
   private readonly logger = new Logger('config');
   private readonly events = new EventEmitter();
   private snapshot?: RuntimeSnapshot;
-  /** port/bind the listener was started with. */
-  private listener?: { port: number; bind: string };
+  /** The values of RESTART_KEYS the gateway was started with. */
+  private listener?: Record<RestartKey, unknown>;
   private lastError: ConfigStatus['lastError'] = null;
   private pendingRestart: string[] = [];
   /** Reloads run one after another so two edits can never interleave their swaps. */
@@ -64,7 +71,7 @@ export class ConfigStore {
     this.logWarnings(result.warnings);
     if (!result.ok) throw new ConfigLoadError(result.errors);
     this.snapshot = result.snapshot;
-    this.listener = { port: result.snapshot.config.gateway.port, bind: result.snapshot.config.gateway.bind };
+    this.listener = restartValues(result.snapshot);
     await this.saveLastGood(result.snapshot);
     this.logger.log(`config loaded (revision ${result.snapshot.revision}) from ${this.options.configPath}`);
     this.events.emit('reloaded', this.outcome('applied', 'boot', [], result.warnings));
@@ -182,9 +189,9 @@ export class ConfigStore {
 
   /** The keys whose value in `next` differs from what the listener was started with (they wait for a restart). */
   pendingRestartFor(next: RuntimeSnapshot): string[] {
-    if (!this.listener) return [];
-    const now = { 'gateway.port': next.config.gateway.port, 'gateway.bind': next.config.gateway.bind };
-    const then = { 'gateway.port': this.listener.port, 'gateway.bind': this.listener.bind };
+    const then = this.listener;
+    if (!then) return [];
+    const now = restartValues(next);
     return RESTART_KEYS.filter((k) => now[k] !== then[k]);
   }
 
@@ -220,4 +227,15 @@ export class ConfigStore {
       this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
     }
   }
+}
+
+function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
+  const { port, bind, telemetry } = snapshot.config.gateway;
+  return {
+    'gateway.port': port,
+    'gateway.bind': bind,
+    'gateway.telemetry.enabled': telemetry.enabled,
+    'gateway.telemetry.serviceName': telemetry.serviceName,
+    'gateway.telemetry.sampleRatio': telemetry.sampleRatio,
+  };
 }

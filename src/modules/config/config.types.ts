@@ -51,6 +51,14 @@ export interface GatewaySettings {
     publicDocs: boolean;
   };
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
+  telemetry: TelemetrySettings;
+}
+
+/** `gateway.telemetry` (docs/telemetry.md). Unset fields leave the choice to the OTEL_* variables. */
+export interface TelemetrySettings {
+  enabled: boolean;
+  serviceName?: string;
+  sampleRatio?: number;
 }
 
 /** `gateway.http.endpoints.chatCompletions` (docs/openai-endpoint.md). */

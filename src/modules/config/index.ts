@@ -20,6 +20,7 @@ export type {
   ResolvedBinding,
   RuntimeSnapshot,
   SessionVisibility,
+  TelemetrySettings,
 } from './config.types';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';

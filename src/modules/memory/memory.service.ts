@@ -1,5 +1,8 @@
 import * as path from 'node:path';
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { SpanKind } from '@opentelemetry/api';
+import { CLAWGATE } from '../../common/telemetry/span-attributes';
+import { Tracing } from '../../common/telemetry/tracing';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AgentsService } from '../agents';
@@ -88,6 +91,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     private readonly agents: AgentsService,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Inject(SESSION_STORE) sessions: SessionStore,
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {
     this.sources = new CollectionSources(new FileSource(), new SessionSource(sessions));
   }
@@ -120,16 +124,24 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     return engine;
   }
 
-  async search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
-    const engine = await this.forAgent(agentId);
-    const { qmd, citations } = this.config.current().config.memory;
-    const results = await engine.search(args.query, {
-      maxResults: args.maxResults ?? qmd.maxResults,
-      minScore: args.minScore ?? qmd.minScore,
-      maxSnippetChars: qmd.maxSnippetChars,
-      citations: citations === 'on',
-    });
-    return { status: 'ok', results };
+  /** One search, in its own span (the agent and the number of hits; never the query). */
+  search(agentId: string, args: MemorySearchArgs): Promise<MemorySearchResult> {
+    return this.tracing.inSpan(
+      'clawgate.memory.search',
+      { kind: SpanKind.INTERNAL, attributes: { [CLAWGATE.agentId]: agentId, [CLAWGATE.memoryMode]: 'hybrid' } },
+      async (span) => {
+        const engine = await this.forAgent(agentId);
+        const { qmd, citations } = this.config.current().config.memory;
+        const results = await engine.search(args.query, {
+          maxResults: args.maxResults ?? qmd.maxResults,
+          minScore: args.minScore ?? qmd.minScore,
+          maxSnippetChars: qmd.maxSnippetChars,
+          citations: citations === 'on',
+        });
+        span.setAttribute(CLAWGATE.memoryResults, results.length);
+        return { status: 'ok', results };
+      },
+    );
   }
 
   /** memory_get for the admin API: the same confinement, refusals as AppErrors (403 / 404). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Tracing } from '../../common/telemetry/tracing';
 import type { A2aWireVersion, TaskState } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { A2aOutboundError } from './a2a-outbound-error';
@@ -22,6 +23,7 @@ import { maskSecretValues } from '../../common/secrets/secret-mask';
 import { backoffDelays, sleep } from './poll-schedule';
 import { PeerCards } from './peer-card';
 import { StreamedSend, streamFromPeer } from './peer-stream';
+import { inPeerCallSpan, peekTaskId, recordTaskId } from './peer-call-span';
 
 export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
 
@@ -81,10 +83,11 @@ export class A2aOutboundClient {
     private readonly config: ConfigStore,
     private readonly transport: GuardedTransport,
     @Optional() @Inject(A2A_OUTBOUND_OPTIONS) options: A2aOutboundOptions = {},
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {
     this.pollInitialMs = options.pollInitialMs ?? 250;
     this.pollMaxMs = options.pollMaxMs ?? 4000;
-    this.cards = new PeerCards(transport);
+    this.cards = new PeerCards(transport, tracing);
   }
 
   /** Throws A2aOutboundError when no task came into existence; otherwise reports the task's outcome. */
@@ -102,9 +105,13 @@ export class A2aOutboundClient {
       return this.waitForTask(peer.name, view, spoken, started, options.signal);
     }
     const sendIn = (endpoint: PeerEndpoint, spoken: PeerDialect) =>
-      callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
-        versionHeaders: spoken.headers,
-        signal: options.signal,
+      inPeerCallSpan(this.tracing, endpoint, spoken.sendMethod, async (span) => {
+        const result = await callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
+          versionHeaders: spoken.headers,
+          signal: options.signal,
+        });
+        recordTaskId(span, peekTaskId(result));
+        return result;
       });
     let result: unknown;
     try {
@@ -134,7 +141,11 @@ export class A2aOutboundClient {
   ): Promise<StreamedSend | undefined> {
     if (!(await this.cards.streams(peer))) return undefined;
     try {
-      return await streamFromPeer(this.transport, peer, dialect, text, messageId, signal);
+      return await inPeerCallSpan(this.tracing, peer, dialect.streamMethod, async (span) => {
+        const streamed = await streamFromPeer(this.transport, peer, dialect, text, messageId, signal);
+        recordTaskId(span, streamed.view.taskId);
+        return streamed;
+      });
     } catch (err) {
       if (!(err instanceof A2aOutboundError)) throw err;
       const refused = err.reason === 'http' || err.rpcCode === METHOD_NOT_FOUND || err.rpcCode === UNSUPPORTED_OPERATION;
@@ -151,15 +162,22 @@ export class A2aOutboundClient {
     const dialect = peerDialect(version);
     try {
       const peer = resolveOutboundPeer(this.config.current(), peerName);
-      const raw = await callPeer(
-        this.transport,
+      const raw = await inPeerCallSpan(
+        this.tracing,
         peer,
         dialect.cancelMethod,
-        { id: taskId },
-        {
-          versionHeaders: dialect.headers,
-          timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS,
-        },
+        () =>
+          callPeer(
+            this.transport,
+            peer,
+            dialect.cancelMethod,
+            { id: taskId },
+            {
+              versionHeaders: dialect.headers,
+              timeoutMs: OUTBOUND_CANCEL_TIMEOUT_MS,
+            },
+          ),
+        taskId,
       );
       const view = peerView(peer, () => readTask(raw));
       return view.state === 'TASK_STATE_CANCELED'
@@ -211,12 +229,13 @@ export class A2aOutboundClient {
         return stop('error', `stopped waiting for task ${taskId}: ${(err as Error).message}`);
       }
       try {
-        const raw = await callPeer(
-          this.transport,
+        const raw = await inPeerCallSpan(
+          this.tracing,
           peer,
           dialect.getMethod,
-          { id: taskId },
-          { versionHeaders: dialect.headers, timeoutMs: left, signal },
+          () =>
+            callPeer(this.transport, peer, dialect.getMethod, { id: taskId }, { versionHeaders: dialect.headers, timeoutMs: left, signal }),
+          taskId,
         );
         view = peerView(peer, () => {
           const polled = readTask(raw);

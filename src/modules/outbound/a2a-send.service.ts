@@ -1,4 +1,5 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Tracing } from '../../common/telemetry/tracing';
 import { ConfigStore } from '../config';
 import { ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, mainSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
@@ -31,6 +32,7 @@ export class A2aSendService implements OnModuleInit {
     @Inject(A2aOutboundClient) private readonly client: Pick<A2aOutboundClient, 'send' | 'cancel'>,
     private readonly config: ConfigStore,
     @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'append'>,
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {}
 
   onModuleInit(): void {
@@ -115,6 +117,7 @@ export class A2aSendService implements OnModuleInit {
               sourceSessionKey: `a2a:${o.peer}`,
               sourceChannel: A2A_CHANNEL,
               sourceTool: BUILT_IN_TOOLS.a2aSend,
+              ...this.tracing.fields(),
             },
           }
         : {}),

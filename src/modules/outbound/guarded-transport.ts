@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Agent, request } from 'undici';
+import { Tracing } from '../../common/telemetry/tracing';
 import { guardedLookup, HostResolver, systemResolver } from './guarded-lookup';
 import { findRefusal, OutboundError, socketErrorCode } from './outbound-error';
 
@@ -69,7 +70,8 @@ export interface OutboundAuditEntry {
  * The one way the gateway calls out over HTTP (A2A peers, http-channel webhooks). Every call gets the same
  * guard: a destination from config, http(s) only, no credentials in the URL, a timeout of at most 30 s, no
  * redirects (a 3xx is an error and its Location is never requested), a 16 MiB response cap enforced while
- * streaming, and the non-public-address rule applied in the connector to the address actually dialled.
+ * streaming, and the non-public-address rule applied in the connector to the address actually dialled. With tracing
+ * on, each call sends `traceparent`/`tracestate` of the span it is made in.
  */
 @Injectable()
 export class GuardedTransport implements OnModuleDestroy {
@@ -78,7 +80,11 @@ export class GuardedTransport implements OnModuleDestroy {
   private readonly defaultTimeoutMs: number;
   private readonly audit: (entry: OutboundAuditEntry) => void;
 
-  constructor(@Optional() @Inject(OUTBOUND_TRANSPORT_OPTIONS) options: GuardedTransportOptions = {}) {
+  constructor(
+    @Optional() @Inject(OUTBOUND_TRANSPORT_OPTIONS) options: GuardedTransportOptions = {},
+    /** Every call carries the W3C trace context of the span it is made in (docs/telemetry.md#propagation). */
+    @Optional() private readonly tracing: Tracing = new Tracing(),
+  ) {
     // The lookup runs inside each socket's connect; undici never follows redirects on `request`.
     this.agent = new Agent({ connect: { lookup: guardedLookup(options.resolver ?? systemResolver) } });
     this.defaultTimeoutMs = effectiveTimeout(options.timeoutMs);
@@ -125,7 +131,7 @@ export class GuardedTransport implements OnModuleDestroy {
         res = await request(url, {
           dispatcher: this.agent,
           method: req.method ?? 'POST',
-          headers: req.headers,
+          headers: this.tracing.enabled ? this.tracing.inject({ ...req.headers }) : req.headers,
           body: req.body,
           signal: controller.signal,
         });

@@ -1,10 +1,15 @@
+import { SpanKind } from '@opentelemetry/api';
+import { CLAWGATE, SEMCONV } from '../../common/telemetry/span-attributes';
+import { Tracing } from '../../common/telemetry/tracing';
 import { GuardedTransport } from './guarded-transport';
+import { serverOf } from './peer-call-span';
 import type { PeerEndpoint } from './peer-rpc';
 
 /** What a peer's card said is kept this long; a card that could not be read is asked for again sooner. */
 const CARD_TTL_MS = 5 * 60_000;
 const UNREADABLE_TTL_MS = 60_000;
 const CARD_TIMEOUT_MS = 5_000;
+const CARD_PATH = '/.well-known/agent-card.json';
 
 /**
  * Whether a peer streams, as its public Agent Card says (`capabilities.streaming`), read from the well-known path at
@@ -14,13 +19,27 @@ const CARD_TIMEOUT_MS = 5_000;
 export class PeerCards {
   private readonly known = new Map<string, { streams: boolean; until: number }>();
 
-  constructor(private readonly transport: GuardedTransport) {}
+  constructor(
+    private readonly transport: GuardedTransport,
+    private readonly tracing: Tracing = new Tracing(),
+  ) {}
 
   async streams(peer: PeerEndpoint): Promise<boolean> {
     const key = `${peer.name} ${peer.url}`;
     const cached = this.known.get(key);
     if (cached && cached.until > Date.now()) return cached.streams;
-    const streams = await this.read(peer);
+    const streams = await this.tracing.inSpan(
+      'a2a GetAgentCard',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { [CLAWGATE.peer]: peer.name, [SEMCONV.httpMethod]: 'GET', [SEMCONV.urlPath]: CARD_PATH, ...serverOf(peer.url) },
+      },
+      async (span) => {
+        const read = await this.read(peer);
+        span.setAttribute(CLAWGATE.peerStreams, read === undefined ? 'unreadable' : String(read));
+        return read;
+      },
+    );
     this.known.set(key, { streams: streams ?? false, until: Date.now() + (streams === undefined ? UNREADABLE_TTL_MS : CARD_TTL_MS) });
     return streams ?? false;
   }
@@ -35,7 +54,7 @@ export class PeerCards {
     try {
       const res = await this.transport.request({
         kind: 'a2a-card',
-        destination: { url: `${origin}/.well-known/agent-card.json`, setting: `channels.a2a.peers.${peer.name}.url` },
+        destination: { url: `${origin}${CARD_PATH}`, setting: `channels.a2a.peers.${peer.name}.url` },
         method: 'GET',
         headers: { Accept: 'application/json', 'User-Agent': 'clawgate-a2a' },
         timeoutMs: CARD_TIMEOUT_MS,

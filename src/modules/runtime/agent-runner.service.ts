@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { context, type Span } from '@opentelemetry/api';
+import { Tracing } from '../../common/telemetry/tracing';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
 import {
@@ -16,6 +18,16 @@ import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
+import {
+  endRunSpan,
+  modelCallSpanName,
+  modelCallSpanOptions,
+  recordModelUsage,
+  recordToolResult,
+  RUN_SPAN,
+  runSpanOptions,
+  toolSpanOptions,
+} from './run-spans';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolRegistry } from './tool-registry';
 
@@ -74,6 +86,7 @@ export class AgentRunner implements OnModuleDestroy {
     private readonly promptFiles: PromptFileCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    private readonly tracing: Tracing,
   ) {}
 
   /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
@@ -106,10 +119,16 @@ export class AgentRunner implements OnModuleDestroy {
       const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });
       return { runId: record.runId, done: Promise.resolve(refused) };
     }
+    // The run's span is a child of the trace its message came with: the provenance's trace context for an
+    // agent-to-agent step (which runs later, on another lane), else the request or run that started it.
+    const lane = input.lane ?? 'main';
+    const parent = this.tracing.enabled ? (this.tracing.contextOf(input.provenance) ?? context.active()) : undefined;
+    const span = this.tracing.startSpan(RUN_SPAN, runSpanOptions(record, lane, input.provenance), parent);
     const done = this.lanes
-      .run(input.sessionKey, input.lane ?? 'main', () => this.execute(record.runId, agentId, input, signal))
+      .run(input.sessionKey, lane, () => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent))
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
+    if (this.tracing.enabled) void done.then((settled) => endRunSpan(span, settled));
     this.active.add(done);
     void done.finally(() => this.active.delete(done));
     return { runId: record.runId, done };
@@ -166,14 +185,19 @@ export class AgentRunner implements OnModuleDestroy {
         const deltas = input.onReplyDelta
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
-        const response = await model.provider.complete(model.settings, {
-          agentId,
-          model: model.model,
-          system,
-          messages,
-          tools,
-          signal,
-          onTextDelta: deltas?.push,
+        const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
+          const answer = await model.provider.complete(model.settings, {
+            agentId,
+            model: model.model,
+            system,
+            messages,
+            tools,
+            signal,
+            onTextDelta: deltas?.push,
+            traceHeaders: this.tracing.headers(),
+          });
+          recordModelUsage(span, answer);
+          return answer;
         });
         deltas?.finish(response.text);
         usage.inputTokens += response.usage?.inputTokens ?? 0;
@@ -234,14 +258,18 @@ export class AgentRunner implements OnModuleDestroy {
     signal: AbortSignal,
     cascade: AbortCascade,
   ): Promise<string> {
-    const result = await this.tools.call(agent, call.name, call.arguments, {
-      sessionKey: input.sessionKey,
-      agentId: agent.id,
-      runId,
-      signal,
-      provenance: input.provenance,
-      onAbort: (stop) => cascade.add(stop),
-      perRunTools: input.perRunTools,
+    const result = await this.tracing.inSpan(`execute_tool ${call.name}`, toolSpanOptions(call), async (span: Span) => {
+      const answer = await this.tools.call(agent, call.name, call.arguments, {
+        sessionKey: input.sessionKey,
+        agentId: agent.id,
+        runId,
+        signal,
+        provenance: input.provenance,
+        onAbort: (stop) => cascade.add(stop),
+        perRunTools: input.perRunTools,
+      });
+      recordToolResult(span, answer);
+      return answer;
     });
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });

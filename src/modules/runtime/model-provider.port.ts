@@ -40,6 +40,8 @@ export interface ModelRequest {
    * reports the whole text as one piece).
    */
   onTextDelta?: (text: string) => void;
+  /** `traceparent`/`tracestate` of the model call's span, sent with the request (absent while tracing is off). */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface ModelResponse {

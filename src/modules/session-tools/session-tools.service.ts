@@ -1,4 +1,5 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Tracing } from '../../common/telemetry/tracing';
 import { normalizeAgentId } from '../../common/agent-id';
 import { AppError } from '../../common/errors/app-error';
 import { SessionAccessPolicy } from '../session-policy';
@@ -58,6 +59,7 @@ export class SessionToolsService implements OnModuleInit {
     private readonly sender: SessionsSendService,
     private readonly runReports: RunReports,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {}
 
   onModuleInit(): void {
@@ -182,7 +184,13 @@ export class SessionToolsService implements OnModuleInit {
     const child = this.runner.startRun({
       sessionKey: childSessionKey,
       message: args.task,
-      provenance: { kind: 'inter_session', sourceSessionKey: ctx.sessionKey, sourceTool: BUILT_IN_TOOLS.sessionsSpawn },
+      // The child's run joins the spawning run's trace (its tool span), like every inter-session message.
+      provenance: {
+        kind: 'inter_session',
+        sourceSessionKey: ctx.sessionKey,
+        sourceTool: BUILT_IN_TOOLS.sessionsSpawn,
+        ...this.tracing.fields(),
+      },
     });
     // The child works on after the spawning run completes; only an abort of that run reaches it.
     ctx.onAbort?.(() => {

@@ -1,4 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
+import { CLAWGATE } from '../../common/telemetry/span-attributes';
+import { Tracing } from '../../common/telemetry/tracing';
 import { ChannelRegistry, type DeliveryResult } from '../channels';
 import { ConfigStore } from '../config';
 import { AgentRunner, isTerminalRunStatus, type RunHandle, type RunRecord } from '../runtime';
@@ -6,6 +9,7 @@ import { agentIdFromSessionKey, SESSION_STORE, type InterSessionProvenance, type
 import type { StartRunInput } from '../runtime';
 import type { PingPongEnd } from './exchange-record';
 import type { AnnounceOutcome, ExchangeProgress } from './exchange-recorder';
+import { beginStep, endStep, stepStarted, type TracedStep } from './exchange-spans';
 import { ANNOUNCE_MESSAGE, ANNOUNCE_SKIP, announcePrompt, REPLY_SKIP, replyStepPrompt, REQUESTER_ABORTED } from './sessions-send-prompts';
 
 export interface RoundOneOutcome {
@@ -19,6 +23,8 @@ export interface RoundOneOutcome {
   signal?: AbortSignal;
   /** Where each step is recorded, for whoever asks later what became of the exchange. */
   progress?: ExchangeProgress;
+  /** The trace context of the sessions_send call: every step's span is its child (docs/telemetry.md). */
+  traceContext?: Context;
 }
 
 /** How long one ping-pong or announce step may take when the caller did not wait (timeoutSeconds 0). */
@@ -40,6 +46,7 @@ export class SessionsSendFlow {
     @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'waitForRun' | 'abortRun'>,
     private readonly channels: ChannelRegistry,
     @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'get' | 'append'>,
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {}
 
   async continueAfterRoundOne(o: RoundOneOutcome): Promise<void> {
@@ -66,19 +73,24 @@ export class SessionsSendFlow {
     let listener = o.targetKey;
     for (let turn = 1; turn <= maxTurns; turn++) {
       const role = speaker === o.requesterKey ? 'requester' : 'target';
+      const traced = this.beginStep(o, 'ping_pong', speaker, listener, turn);
       const record = await this.step(
         {
           sessionKey: speaker,
           message: latest,
-          provenance: { ...o.provenance, sourceSessionKey: listener },
+          provenance: { ...o.provenance, sourceSessionKey: listener, ...traced.trace },
           extraSystemPrompt: replyStepPrompt(turn, maxTurns, role, agentIdFromSessionKey(speaker)),
           lane: 'nested',
           meta: { sessionsSend: { step: 'ping-pong', turn, maxTurns, role, chainId: o.provenance.chainId } },
         },
         stepSeconds,
         o.signal,
-        (run) => o.progress?.turnStarted(turn, role, speaker, run),
+        (run) => {
+          stepStarted(traced, run.runId);
+          o.progress?.turnStarted(turn, role, speaker, run);
+        },
       );
+      endStep(traced, record);
       if (!record || o.signal?.aborted) return end('requester-aborted');
       if (record.status !== 'completed') return end(isTerminalRunStatus(record.status) ? 'step-failed' : 'step-timeout');
       const reply = record.reply ?? '';
@@ -91,21 +103,39 @@ export class SessionsSendFlow {
   }
 
   private async announce(o: RoundOneOutcome, firstReply: string, latest: string, stepSeconds: number): Promise<void> {
+    const traced = this.beginStep(o, 'announce', o.targetKey, o.requesterKey);
     const record = await this.step(
       {
         sessionKey: o.targetKey,
         message: ANNOUNCE_MESSAGE,
-        provenance: { ...o.provenance },
+        provenance: { ...o.provenance, ...traced.trace },
         extraSystemPrompt: announcePrompt(o.request, firstReply, latest),
         lane: 'nested',
         meta: { sessionsSend: { step: 'announce', chainId: o.provenance.chainId } },
       },
       stepSeconds,
       o.signal,
-      (run) => o.progress?.announceStarted(o.targetKey, run),
+      (run) => {
+        stepStarted(traced, run.runId);
+        o.progress?.announceStarted(o.targetKey, run);
+      },
     );
-    const outcome = await this.announceOutcome(o, record, stepSeconds);
+    // The delivery is part of the announce's span (a webhook it calls continues the trace from there).
+    const outcome = await this.tracing.withSpan(traced.span, () => this.announceOutcome(o, record, stepSeconds), o.traceContext);
+    traced.span.setAttribute(CLAWGATE.announceStatus, outcome.status);
+    endStep(traced, record);
     o.progress?.announced(outcome);
+  }
+
+  private beginStep(
+    o: RoundOneOutcome,
+    step: 'ping_pong' | 'announce',
+    sessionKey: string,
+    peerSessionKey: string,
+    turn?: number,
+  ): TracedStep {
+    const { chainId, hop } = o.provenance;
+    return beginStep(this.tracing, step, { sessionKey, peerSessionKey, chainId, hop, turn }, o.traceContext);
   }
 
   /** What became of the announce: nothing to post (and why), or the channel's answer to posting it. */

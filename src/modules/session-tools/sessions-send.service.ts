@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { context } from '@opentelemetry/api';
+import { Tracing } from '../../common/telemetry/tracing';
 import { normalizeAgentId } from '../../common/agent-id';
 import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
@@ -15,6 +17,7 @@ import {
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import type { ExchangeRecord } from './exchange-record';
 import { ExchangeRecorder } from './exchange-recorder';
+import { beginStep, endStep, stepStarted } from './exchange-spans';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, REQUESTER_ABORTED, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
@@ -41,6 +44,7 @@ export class SessionsSendService implements OnModuleDestroy {
     private readonly flow: SessionsSendFlow,
     private readonly exchanges: ExchangeRecorder,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {}
 
   /** `signal` and `onAbort` come with a run's call; the admin API calls without them (nothing to abort). */
@@ -66,6 +70,15 @@ export class SessionsSendService implements OnModuleDestroy {
     }
     const requester = await this.sessions.get(requesterKey);
     const chainId = ctx.provenance?.chainId ?? randomUUID();
+    // Every step of the exchange belongs to the trace of this call (the sending run's tool span), also the ones
+    // that start after it has returned.
+    const traceContext = this.tracing.enabled ? context.active() : undefined;
+    const step = beginStep(
+      this.tracing,
+      'round_one',
+      { sessionKey: targetKey, peerSessionKey: requesterKey, chainId, hop: hop + 1 },
+      traceContext,
+    );
     const provenance: InterSessionProvenance = {
       kind: 'inter_session',
       sourceSessionKey: requesterKey,
@@ -73,6 +86,7 @@ export class SessionsSendService implements OnModuleDestroy {
       sourceTool: BUILT_IN_TOOLS.sessionsSend,
       chainId,
       hop: hop + 1,
+      ...step.trace,
     };
     const round = this.runner.startRun({
       sessionKey: targetKey,
@@ -82,6 +96,8 @@ export class SessionsSendService implements OnModuleDestroy {
       lane: 'nested',
       meta: { sessionsSend: { step: 'round-one', chainId, requester: requesterKey } },
     });
+    stepStarted(step, round.runId);
+    if (this.tracing.enabled) void round.done.then((record) => endStep(step, record));
     const progress = this.exchanges.begin({
       roundOne: round,
       chainId,
@@ -103,6 +119,7 @@ export class SessionsSendService implements OnModuleDestroy {
           timeoutSeconds,
           signal: ctx.signal,
           progress,
+          traceContext,
         }),
       )
       .catch((err: Error) => this.logger.warn(`agent-to-agent flow ${chainId} stopped: ${err.message}`))

@@ -33,6 +33,12 @@ export interface InterSessionProvenance {
   /** Agent-to-agent loop guard: the chain this message belongs to and its hop count. */
   chainId?: string;
   hop?: number;
+  /**
+   * The W3C trace context of the step that sent the message (docs/telemetry.md#across-sessions), so the run that
+   * answers it — later, on another lane — joins the sender's trace. Only while tracing is on.
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export type TranscriptRole = 'user' | 'assistant' | 'tool' | 'system';

@@ -112,6 +112,11 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
       publicDocs: g?.admin?.publicDocs ?? defaults.admin.publicDocs,
     },
     http: normalizeGatewayHttp(ctx, g?.http, agentIds),
+    telemetry: {
+      enabled: g?.telemetry?.enabled ?? defaults.telemetry.enabled,
+      ...(g?.telemetry?.serviceName !== undefined ? { serviceName: g.telemetry.serviceName.trim() } : {}),
+      ...(g?.telemetry?.sampleRatio !== undefined ? { sampleRatio: g.telemetry.sampleRatio } : {}),
+    },
   };
 }
 

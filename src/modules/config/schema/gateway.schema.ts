@@ -3,6 +3,7 @@ import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 import { GatewayHttpConfig } from './gateway-http.schema';
+import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -125,7 +126,7 @@ export class AdminConfig {
   publicDocs?: boolean;
 }
 
-@StrictObject('The HTTP listener. port and bind need a restart; everything else is hot.')
+@StrictObject('The HTTP listener. port, bind and telemetry need a restart; everything else is hot.')
 export class GatewayConfig {
   @IsOptional()
   @IsInt()
@@ -165,4 +166,8 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => GatewayHttpConfig)
   http?: GatewayHttpConfig;
+
+  @IsOptional()
+  @NestedObject(() => GatewayTelemetryConfig)
+  telemetry?: GatewayTelemetryConfig;
 }

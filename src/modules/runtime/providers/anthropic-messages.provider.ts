@@ -34,6 +34,7 @@ export class AnthropicMessagesProvider implements ModelProvider {
       ),
       body: anthropicRequestBody(request),
       signal: request.signal,
+      traceHeaders: request.traceHeaders,
     };
     if (!wantsStream(settings, request)) return parseAnthropicResponse(settings, await postJson(call));
 

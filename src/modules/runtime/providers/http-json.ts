@@ -13,6 +13,8 @@ export interface PostJsonInput {
   body: unknown;
   /** The run's signal: aborting it rejects at once with the signal's reason (the runner reports `aborted`). */
   signal: AbortSignal;
+  /** The W3C trace context of the call (ModelRequest.traceHeaders); the provider's configured headers win over it. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function postToModel<T>(input: PostJsonInput, readBody: (res: Respo
       // Location points. Model calls are not on the GuardedTransport (they need more than its 30 s cap).
       res = await fetch(url, {
         method: 'POST',
-        headers: input.headers,
+        headers: input.traceHeaders ? { ...input.traceHeaders, ...input.headers } : input.headers,
         body: JSON.stringify(input.body),
         signal: combined,
         redirect: 'manual',

@@ -41,6 +41,7 @@ export class OpenAiChatProvider implements ModelProvider {
       ),
       body: openAiRequestBody(request),
       signal: request.signal,
+      traceHeaders: request.traceHeaders,
     };
     if (!wantsStream(settings, request)) return parseOpenAiResponse(settings, await postJson(call));
 

@@ -109,6 +109,12 @@ export class ProvenanceDto {
   @ApiProperty({ example: 'sessions_send' }) sourceTool!: string;
   @ApiPropertyOptional({ example: 'c0ffee00-0000-4000-8000-000000000000' }) chainId?: string;
   @ApiPropertyOptional({ example: 1 }) hop?: number;
+  @ApiPropertyOptional({
+    example: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    description: 'W3C trace context of the sending step (only while gateway.telemetry is on).',
+  })
+  traceparent?: string;
+  @ApiPropertyOptional({ description: 'W3C tracestate that came with traceparent, if any.' }) tracestate?: string;
 }
 
 export class TranscriptLineDto {

@@ -1,0 +1,2 @@
+export { TelemetryModule } from './telemetry.module';
+export { TelemetryService } from './telemetry.service';
