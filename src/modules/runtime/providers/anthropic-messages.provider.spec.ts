@@ -1,3 +1,4 @@
+import { failure, modelRequest, providerSettings } from '../../../../test/support/provider-spec';
 import { FakeAnthropicServer } from '../../../../test/support/fake-anthropic-server';
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest, ToolSpec } from '../model-provider.port';
@@ -68,36 +69,19 @@ describe('AnthropicMessagesProvider against a fake /v1/messages', () => {
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
-  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings => ({
-    name: 'anthropic',
-    api: 'anthropic-messages',
-    baseUrl: server.baseUrl,
-    apiKey: KEY,
-    apiKeyEnv: 'ANTHROPIC_API_KEY',
-    requiresKey: true,
-    headers: {},
-    timeoutMs: 5000,
-    stream: true,
-    streamDelayMs: 0,
-    ...over,
-  });
-  const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-    agentId: 'main',
-    model: 'claude-test',
-    system: 'You are main.',
-    messages: [{ role: 'user', text: 'hello' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...over,
-  });
-  const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(
-      () => undefined,
-      (e: Error) => e,
+  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings =>
+    providerSettings(
+      {
+        name: 'anthropic',
+        api: 'anthropic-messages',
+        baseUrl: server.baseUrl,
+        apiKey: KEY,
+        apiKeyEnv: 'ANTHROPIC_API_KEY',
+        requiresKey: true,
+      },
+      over,
     );
-    if (!err) throw new Error('expected the call to fail');
-    return err;
-  };
+  const request = (over: Partial<ModelRequest> = {}): ModelRequest => modelRequest('claude-test', over);
 
   it('posts the documented request: headers, top-level system, max_tokens, tools as input_schema', async () => {
     server.script(server.text('hi there'));

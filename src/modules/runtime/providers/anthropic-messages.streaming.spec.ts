@@ -1,3 +1,4 @@
+import { failure, modelRequest, providerSettings } from '../../../../test/support/provider-spec';
 import { FakeAnthropicServer } from '../../../../test/support/fake-anthropic-server';
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest } from '../model-provider.port';
@@ -17,36 +18,9 @@ describe('AnthropicMessagesProvider streaming', () => {
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
-  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings => ({
-    name: 'anthropic',
-    api: 'anthropic-messages',
-    baseUrl: server.baseUrl,
-    apiKey: KEY,
-    requiresKey: true,
-    headers: {},
-    timeoutMs: 5000,
-    stream: true,
-    streamDelayMs: 0,
-    ...over,
-  });
-  const streaming = (deltas: string[], over: Partial<ModelRequest> = {}): ModelRequest => ({
-    agentId: 'main',
-    model: 'claude-test',
-    system: 'You are main.',
-    messages: [{ role: 'user', text: 'hello' }],
-    tools: [],
-    signal: new AbortController().signal,
-    onTextDelta: (text) => deltas.push(text),
-    ...over,
-  });
-  const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    if (!err) throw new Error('expected the call to fail');
-    return err;
-  };
+  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings =>
+    providerSettings({ name: 'anthropic', api: 'anthropic-messages', baseUrl: server.baseUrl, apiKey: KEY, requiresKey: true }, over);
+  const streaming = (deltas: string[], over: Partial<ModelRequest> = {}): ModelRequest => modelRequest('claude-test', over, deltas);
   const ev = (type: string, body: Record<string, unknown> = {}) => ({ event: type, data: JSON.stringify({ type, ...body }) });
 
   it('asks for a stream and reports text deltas in order; usage from message_start and message_delta', async () => {

@@ -1,3 +1,4 @@
+import { failure, modelRequest, providerSettings } from '../../../../test/support/provider-spec';
 import { FakeOpenAiServer } from '../../../../test/support/fake-openai-server';
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest, ToolSpec } from '../model-provider.port';
@@ -21,34 +22,9 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
-  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings => ({
-    name: 'local',
-    api: 'openai-chat',
-    baseUrl: server.baseUrl,
-    requiresKey: false,
-    headers: {},
-    timeoutMs: 5000,
-    stream: true,
-    streamDelayMs: 0,
-    ...over,
-  });
-  const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-    agentId: 'main',
-    model: 'gpt-test',
-    system: 'You are main.',
-    messages: [{ role: 'user', text: 'hello' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...over,
-  });
-  const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    if (!err) throw new Error('expected the call to fail');
-    return err;
-  };
+  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings =>
+    providerSettings({ name: 'local', api: 'openai-chat', baseUrl: server.baseUrl, requiresKey: false }, over);
+  const request = (over: Partial<ModelRequest> = {}): ModelRequest => modelRequest('gpt-test', over);
 
   it('posts the documented request shape with the key, custom headers, system first and tools', async () => {
     server.script(server.text('hi there'));

@@ -1,3 +1,4 @@
+import { failure, modelRequest, providerSettings } from '../../../../test/support/provider-spec';
 import { FakeOpenAiServer, tokenText } from '../../../../test/support/fake-openai-server';
 import type { FakeSseEvent } from '../../../../test/support/fake-model-server';
 import type { ModelProviderSettings } from '../../config/config.types';
@@ -15,36 +16,10 @@ describe('OpenAiChatProvider streaming', () => {
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
-  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings => ({
-    name: 'local',
-    api: 'openai-chat',
-    baseUrl: server.baseUrl,
-    requiresKey: false,
-    headers: {},
-    timeoutMs: 5000,
-    stream: true,
-    streamDelayMs: 0,
-    ...over,
-  });
+  const settings = (over: Partial<ModelProviderSettings> = {}): ModelProviderSettings =>
+    providerSettings({ name: 'local', api: 'openai-chat', baseUrl: server.baseUrl, requiresKey: false }, over);
   /** A streaming request; `deltas` collects what the provider reports. */
-  const streaming = (deltas: string[], over: Partial<ModelRequest> = {}): ModelRequest => ({
-    agentId: 'main',
-    model: 'gpt-test',
-    system: 'You are main.',
-    messages: [{ role: 'user', text: 'hello' }],
-    tools: [],
-    signal: new AbortController().signal,
-    onTextDelta: (text) => deltas.push(text),
-    ...over,
-  });
-  const failure = async (p: Promise<unknown>): Promise<Error> => {
-    const err = await p.then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    if (!err) throw new Error('expected the call to fail');
-    return err;
-  };
+  const streaming = (deltas: string[], over: Partial<ModelRequest> = {}): ModelRequest => modelRequest('gpt-test', over, deltas);
   /** A step that answers with these chunks (data only), then `[DONE]`. */
   const chunks =
     (...choices: unknown[]) =>
