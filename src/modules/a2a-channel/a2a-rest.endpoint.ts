@@ -14,11 +14,10 @@ import { cardOrigin } from './request-origin';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';
 import { matchRestRoute } from './rest-routes';
+import { A2A_JSON_CONTENT_TYPE } from './media-types';
 import { answerWithStream } from './a2a-sse';
 import { lastEventIdOf } from './last-event-id';
 
-/** The media type the specification gives the binding's requests and responses (application/json is accepted too). */
-export const A2A_JSON_CONTENT_TYPE = 'application/a2a+json';
 /** Where the binding's paths start: the interface URL the card advertises (the JSON-RPC endpoint's, reused). */
 export const REST_BASE_PATH = '/a2a/v1';
 /** How much of a request path an error message repeats. */

@@ -25,3 +25,6 @@ export function mediaTypeAccepted(mediaType: string, ranges: readonly string[]):
 export function isTextLike(mediaType: string): boolean {
   return mediaType.startsWith('text/') || mediaType === 'application/json';
 }
+
+/** The media type the specification gives A2A's HTTP+JSON requests and responses, and push deliveries. */
+export const A2A_JSON_CONTENT_TYPE = 'application/a2a+json';

@@ -73,15 +73,13 @@ export function readPushConfig(raw: unknown, peer: PeerSettings, wire: PushConfi
 
 /** `{taskId, id}` of Get/DeleteTaskPushNotificationConfig; `{taskId}` of List (`needsId` false). */
 export function readPushConfigRef(params: unknown, needsId: boolean): { taskId: string; id: string } {
-  if (!isRecord(params)) throw invalidParams('params must be an object');
-  const p = withJsonFieldNames(params, ['taskId']);
-  if (typeof p.taskId !== 'string' || !p.taskId) throw invalidParams('taskId is required');
-  if (!needsId) return { taskId: p.taskId, id: '' };
+  const { taskId, config: p } = readCreateParams(params);
+  if (!needsId) return { taskId, id: '' };
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required (the push notification config id)');
-  return { taskId: p.taskId, id: p.id };
+  return { taskId, id: p.id };
 }
 
-/** CreateTaskPushNotificationConfig params: the config with its `taskId`. */
+/** CreateTaskPushNotificationConfig params (and the `taskId` every push-config call names): the config with its `taskId`. */
 export function readCreateParams(params: unknown): { taskId: string; config: Record<string, unknown> } {
   if (!isRecord(params)) throw invalidParams('params must be an object');
   const p = withJsonFieldNames(params, ['taskId']);

@@ -5,7 +5,7 @@ import { GuardedTransport, OutboundError } from '../outbound';
 import { streamItemToV03 } from './a2a-v03-wire';
 import { PUSH_SIGNATURE_HEADER, PushSigningKey } from './push-signing-key';
 import { type DueDelivery, PUSH_STORE, PushStore } from './push-store';
-import { A2A_JSON_CONTENT_TYPE } from './a2a-rest.endpoint';
+import { A2A_JSON_CONTENT_TYPE } from './media-types';
 
 /** Each attempt may take this long (the specification recommends 10–30 s). */
 export const PUSH_TIMEOUT_MS = 30_000;
