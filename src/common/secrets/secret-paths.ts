@@ -10,10 +10,12 @@ const SECRET_SUFFIXES = ['token', 'secret', 'apikey', 'password'];
 
 /**
  * Default secret detector for the clawgate config: a key named token, outboundToken, apiKey, or
- * any key ending in Token/Secret/ApiKey/Password; and every value of a provider header map
+ * any key ending in Token/Secret/ApiKey/Password; `gateway.state.url`; and every value of a provider header map
  * (`models.providers.<name>.headers.*`), since those usually carry `Authorization` and friends.
  */
 export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
+  // A database URL normally carries its password (`postgres://user:password@host/db`).
+  if (segments.length === 3 && segments[0] === 'gateway' && segments[1] === 'state' && segments[2] === 'url') return true;
   if (segments.length >= 5 && segments[0] === 'models' && segments[1] === 'providers' && segments[3] === 'headers') {
     return true;
   }

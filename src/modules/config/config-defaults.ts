@@ -70,6 +70,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
     http: { endpoints: { chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 } } },
     // serviceName and sampleRatio have no default: unset, the OTEL_* variables decide (docs/telemetry.md).
     telemetry: { enabled: false },
+    // One process with files in the state dir needs no database server.
+    state: { backend: 'sqlite' },
   },
   agents: {
     defaults: {

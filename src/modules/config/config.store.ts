@@ -41,6 +41,8 @@ const RESTART_KEYS = [
   'gateway.telemetry.enabled',
   'gateway.telemetry.serviceName',
   'gateway.telemetry.sampleRatio',
+  'gateway.state.backend',
+  'gateway.state.url',
 ] as const;
 type RestartKey = (typeof RESTART_KEYS)[number];
 
@@ -230,12 +232,15 @@ export class ConfigStore {
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
-  const { port, bind, telemetry } = snapshot.config.gateway;
+  const { port, bind, telemetry, state } = snapshot.config.gateway;
   return {
     'gateway.port': port,
     'gateway.bind': bind,
     'gateway.telemetry.enabled': telemetry.enabled,
     'gateway.telemetry.serviceName': telemetry.serviceName,
     'gateway.telemetry.sampleRatio': telemetry.sampleRatio,
+    'gateway.state.backend': state.backend,
+    // Compared, never shown: pendingRestart lists the key, not the URL.
+    'gateway.state.url': state.backend === 'postgres' ? state.url : undefined,
   };
 }

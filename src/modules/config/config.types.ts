@@ -52,7 +52,11 @@ export interface GatewaySettings {
   };
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
   telemetry: TelemetrySettings;
+  state: StateSettings;
 }
+
+/** `gateway.state` (docs/deploy.md): `url` is set exactly when the backend is postgres. */
+export type StateSettings = { backend: 'sqlite' } | { backend: 'postgres'; url: string };
 
 /** `gateway.telemetry` (docs/telemetry.md). Unset fields leave the choice to the OTEL_* variables. */
 export interface TelemetrySettings {

@@ -21,6 +21,7 @@ export type {
   RuntimeSnapshot,
   SessionVisibility,
   TelemetrySettings,
+  StateSettings,
 } from './config.types';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';

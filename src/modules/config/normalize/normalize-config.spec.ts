@@ -31,7 +31,13 @@ describe('normalizeConfig', () => {
     const { config, errors, warnings } = normalize({});
     expect([...errors, ...warnings]).toEqual([]);
     expect(config.gateway).toEqual(
-      expect.objectContaining({ port: 18789, bind: '127.0.0.1', trustedProxies: [], reload: { mode: 'hybrid', debounceMs: 300 } }),
+      expect.objectContaining({
+        port: 18789,
+        bind: '127.0.0.1',
+        trustedProxies: [],
+        reload: { mode: 'hybrid', debounceMs: 300 },
+        state: { backend: 'sqlite' },
+      }),
     );
     expect(config.gateway.admin.sso).toEqual(
       expect.objectContaining({

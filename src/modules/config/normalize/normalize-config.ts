@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../../common/agent-id';
 import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding } from '../config.types';
+import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding, StateSettings } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
@@ -117,7 +117,25 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
       ...(g?.telemetry?.serviceName !== undefined ? { serviceName: g.telemetry.serviceName.trim() } : {}),
       ...(g?.telemetry?.sampleRatio !== undefined ? { sampleRatio: g.telemetry.sampleRatio } : {}),
     },
+    state: normalizeState(ctx, g?.state),
   };
+}
+
+/** The postgres backend needs its URL; sqlite ignores one (so a template can carry `${DATABASE_URL}` either way). */
+function normalizeState(ctx: NormalizeContext, state: GatewayConfig['state']): StateSettings {
+  const backend = state?.backend ?? CONFIG_DEFAULTS.gateway.state.backend;
+  if (backend === 'sqlite') return { backend };
+  if (state?.url === undefined) {
+    const unset = ctx.unusableSecretPaths.has('gateway.state.url');
+    ctx.errors.push({
+      path: 'gateway.state.url',
+      message: unset
+        ? 'is required with backend "postgres", and its environment variable is not set'
+        : 'is required with backend "postgres" (a postgres:// URL, normally "${DATABASE_URL}")',
+    });
+    return { backend: 'sqlite' };
+  }
+  return { backend, url: state.url };
 }
 
 function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConfig[], agentIds: string[]): ResolvedBinding[] {
