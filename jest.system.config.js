@@ -1,4 +1,4 @@
-// The system tier: suites that drive a real system program (nginx, ...). Each fails, naming the install,
+// The system tier: suites that drive a real system program (nginx, PostgreSQL, ...). Each fails, naming the install,
 // when its program is missing. Same settings as jest.config.js, other specs.
 const base = require('./jest.config');
 
