@@ -10,7 +10,7 @@ import type { A2aTask } from './task-model';
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 10, idleExpiryMs: HOUR };
 
-/** Task events and push rows in the task database (real SQLite): numbered, published after commit, gone with their task. */
+/** Push rows beside the task events in the task database (real SQLite); the events themselves: task-store.contract.ts. */
 describe('task events and push rows (SQLite)', () => {
   let dir: string;
   let file: string;
@@ -40,32 +40,6 @@ describe('task events and push rows (SQLite)', () => {
   afterEach(async () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('numbers a task’s events from 1, publishes them after their commit, and replays them from any number', async () => {
-    const t = task();
-    await store.insert(t);
-    expect(published).toEqual([]);
-    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: 'hel', append: false, lastChunk: false })).toBe(true);
-    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: 'lo', append: true, lastChunk: true })).toBe(true);
-    expect((await store.get(t.id))?.artifact).toEqual({ artifactId: 'a', text: 'hello' });
-    await store.transition(t.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
-    expect(published.map((e) => [e.n, e.closes])).toEqual([
-      [1, false],
-      [2, false],
-      [3, true],
-    ]);
-    expect((await store.get(t.id))?.events).toBe(3);
-    expect(await store.eventsAfter(t.id, 1)).toEqual(published.slice(1));
-    expect(JSON.parse(published[2].body)).toEqual({
-      statusUpdate: {
-        taskId: t.id,
-        contextId: 'ctx-1',
-        status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date(2000).toISOString() },
-      },
-    });
-    // A task that is over takes no more chunks.
-    expect(await store.appendArtifact(t.id, { artifactId: 'a', text: '!', append: true, lastChunk: false })).toBe(false);
   });
 
   it('queues each event for the task’s push configs in the same commit, and only for tasks that have some', async () => {

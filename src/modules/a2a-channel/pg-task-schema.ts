@@ -1,0 +1,78 @@
+import type { Migration } from '../../common/storage/postgres';
+import { COLUMNS } from './task-rows';
+
+/**
+ * The PostgreSQL layout of the task store: the SQLite one (task-rows.ts) with the same two indexes — (peer, terminal,
+ * seq) counts and trims a peer's finished tasks, (peer, updated_at, seq) serves ListTasks in its own order — and the
+ * same column names, so the page query (task-page-query.ts) and the row mapping are shared. `history` stays JSON
+ * text, as in SQLite. Events go with their task by a foreign key. `owner` is the replica that started the task
+ * (failUnsettled at its restart fails only its own).
+ */
+export const TASK_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'tasks and task events',
+    sql: `
+CREATE TABLE tasks (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  peer TEXT NOT NULL,
+  context_id TEXT NOT NULL,
+  agent_id TEXT,
+  session_key TEXT,
+  message_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  terminal BOOLEAN NOT NULL,
+  status_message_id TEXT,
+  status_text TEXT,
+  artifact_id TEXT,
+  artifact_text TEXT,
+  run_id TEXT,
+  history TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  events INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL
+);
+CREATE INDEX tasks_by_peer ON tasks (peer, terminal, seq);
+CREATE INDEX tasks_by_peer_recency ON tasks (peer, updated_at, seq);
+CREATE TABLE task_events (
+  task_seq BIGINT NOT NULL REFERENCES tasks (seq) ON DELETE CASCADE,
+  n INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  closes BOOLEAN NOT NULL,
+  PRIMARY KEY (task_seq, n)
+);`,
+  },
+];
+
+/** The migration scope of the task store in `schema_migrations`. */
+export const TASK_MIGRATION_SCOPE = 'a2a-tasks';
+
+export const PG_READ_COLUMNS = `${COLUMNS}, seq, events`;
+
+/** Statements with `@name` parameters (common/storage/postgres.ts `positional`). */
+export const PG_TASK_SQL = {
+  insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id,
+    @state, @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at, @terminal, @owner)`,
+  get: `SELECT ${PG_READ_COLUMNS} FROM tasks WHERE id = @id`,
+  transition: `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id,
+      status_text = @status_text, artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
+      run_id = COALESCE(@run_id, run_id), updated_at = @updated_at, events = events + @events_added,
+      history = CASE WHEN @history_add::text IS NULL THEN history
+        ELSE (COALESCE(history, '[]')::jsonb || jsonb_build_array(@history_add::jsonb))::text END
+     WHERE id = @id AND NOT terminal RETURNING ${PG_READ_COLUMNS}`,
+  appendArtifact: `UPDATE tasks SET artifact_id = @artifact_id,
+      artifact_text = CASE WHEN @append::boolean THEN COALESCE(artifact_text, '') || @text::text ELSE @text::text END, events = events + 1
+     WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,
+  insertEvent: 'INSERT INTO task_events (task_seq, n, body, closes) VALUES (@task_seq, @n, @body, @closes)',
+  eventsAfter: `SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = @id) AND n > @after ORDER BY n`,
+  /** Terminal writes of one peer take turns (per transaction), so concurrent replicas count and trim it exactly. */
+  lockPeer: `SELECT pg_advisory_xact_lock(hashtext('clawgate.a2a.tasks'), hashtext(@peer))`,
+  countTerminal: 'SELECT COUNT(*) AS n FROM tasks WHERE peer = @peer AND terminal',
+  pruneOldest: `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal ORDER BY seq LIMIT @excess)`,
+  deleteOld: 'DELETE FROM tasks WHERE terminal AND updated_at <= @before',
+  // Rows another writer holds are skipped: that writer is settling them.
+  unsettled: 'SELECT id, state FROM tasks WHERE NOT terminal AND owner = @owner ORDER BY seq FOR UPDATE SKIP LOCKED',
+  idle: 'SELECT id, state FROM tasks WHERE NOT terminal AND updated_at <= @before ORDER BY seq FOR UPDATE SKIP LOCKED',
+} as const;

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
+import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
+import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
+import type { TaskStoreHooks } from './a2a-task.store';
+import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
+import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, TaskEvent } from './task-events';
+import { historyMessageOf, type A2aTask, type TaskTransition } from './task-model';
+import { taskPageSql } from './task-page-query';
+import { fromRow, toRow, type TaskRow } from './task-rows';
+import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+
+export interface PgTaskStoreOptions {
+  /** Who this replica is (stable across its restarts): failUnsettled fails only the tasks it started. */
+  owner: string;
+  poolSize?: number;
+}
+
+type Sql = (sql: string, params?: Readonly<Record<string, unknown>>) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * The TaskStore on PostgreSQL, shared by replicas (docs/deploy.md). Every write is one transaction on a pooled
+ * connection and its promise settles after COMMIT; its events are published to the hooks after that commit, like
+ * the SQLite store's. Writes of one task run in the order they were called (a chain per task id), so a streamed
+ * reply's chunks keep their order though the pool runs writes in parallel. Counts are read from the table rather
+ * than kept in memory: another replica may have written since. Push configs are not here (docs/decisions.md).
+ */
+export class PgTaskStore implements TaskStore {
+  private closed = false;
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly retention: RetentionPolicy,
+    private readonly options: PgTaskStoreOptions,
+    private readonly hooks: TaskStoreHooks,
+  ) {}
+
+  /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */
+  static async open(
+    url: string,
+    retention: RetentionPolicy,
+    options: PgTaskStoreOptions,
+    hooks: TaskStoreHooks = {},
+  ): Promise<PgTaskStore> {
+    const pool = createPostgresPool(url, { max: options.poolSize });
+    try {
+      await migrate(pool, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw postgresStartError(url, 'the A2A task store could not start', err);
+    }
+    return new PgTaskStore(pool, retention, options, hooks);
+  }
+
+  insert(task: A2aTask): Promise<void> {
+    return this.write(task.id, async (sql) => {
+      const terminal = isTerminalState(task.state);
+      await sql(PG_TASK_SQL.insert, { ...toRow(task), terminal, owner: this.options.owner });
+      if (terminal) await this.trimPeer(sql, task.peer);
+    });
+  }
+
+  async get(id: string): Promise<A2aTask | undefined> {
+    const [row] = await this.read(PG_TASK_SQL.get, { id });
+    return row && fromRow(row as unknown as TaskRow);
+  }
+
+  transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
+    return this.write(id, async (sql, events) => {
+      const row = await this.applyTransition(sql, id, change, at, events);
+      if (row && isTerminalState(change.state)) await this.trimPeer(sql, row.peer);
+      return row && fromRow(row);
+    });
+  }
+
+  appendArtifact(id: string, chunk: ArtifactChunk): Promise<boolean> {
+    return this.write(id, async (sql, events) => {
+      const [row] = await sql(PG_TASK_SQL.appendArtifact, { id, artifact_id: chunk.artifactId, text: chunk.text, append: chunk.append });
+      if (!row) return false;
+      const body = artifactUpdateBody({ id, contextId: row.context_id as string }, chunk);
+      await this.record(sql, events, row.seq as number, { taskId: id, n: row.events as number, body, closes: false });
+      return true;
+    });
+  }
+
+  async eventsAfter(id: string, after: number): Promise<TaskEvent[]> {
+    const rows = await this.read(PG_TASK_SQL.eventsAfter, { id, after });
+    return rows.map((row) => ({ taskId: id, n: row.n as number, body: row.body as string, closes: row.closes === true }));
+  }
+
+  async list(filter: TaskListFilter): Promise<A2aTask[]> {
+    const where = sqlFilter([
+      filter.peer !== undefined && ['peer = @peer', { peer: filter.peer }],
+      filter.state !== undefined && ['state = @state', { state: filter.state }],
+      filter.contextId !== undefined && ['context_id = @contextId', { contextId: filter.contextId }],
+    ]);
+    const condition = where.sql === '1' ? 'TRUE' : where.sql;
+    const sql = `SELECT ${PG_READ_COLUMNS} FROM tasks WHERE ${condition} ORDER BY seq DESC LIMIT @limit`;
+    return (await this.read(sql, { ...where.params, limit: filter.limit })).map((row) => fromRow(row as unknown as TaskRow));
+  }
+
+  async page(query: TaskPageQuery): Promise<TaskPage> {
+    const sql = taskPageSql(query);
+    const [rows, [count]] = await Promise.all([this.read(sql.page.sql, sql.page.params), this.read(sql.count.sql, sql.count.params)]);
+    const page = keysetPage(rows as unknown as Array<TaskRow & { seq: number }>, query.limit);
+    return {
+      tasks: page.rows.map(fromRow),
+      total: count.n as number,
+      ...(page.last ? { next: { updatedAt: page.last.updated_at, seq: page.last.seq } } : {}),
+    };
+  }
+
+  async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
+    const failed = await this.write(undefined, (sql, events) =>
+      this.failAll(sql, events, PG_TASK_SQL.unsettled, { owner: this.options.owner }, reason, at),
+    );
+    return failed.length;
+  }
+
+  sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
+    return this.write(undefined, async (sql, events) => {
+      const before = now - this.retention.idleExpiryMs;
+      const expired = await this.failAll(sql, events, PG_TASK_SQL.idle, { before }, () => expiredReason, now);
+      const deleted = await sql(`${PG_TASK_SQL.deleteOld} RETURNING seq`, { before: now - this.retention.terminalRetentionMs });
+      return { expired, deleted: deleted.length };
+    });
+  }
+
+  /** Waits for the writes under way, then closes the pool; later calls fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
+    await this.pool.end();
+  }
+
+  private async read(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
+    if (this.closed) throw new Error('the A2A task store is closed');
+    const query = positional(text, params);
+    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+  }
+
+  /**
+   * One transaction; the events it records are published once it is committed. With a task id, it runs after the
+   * writes of that task called before it.
+   */
+  private write<T>(taskId: string | undefined, fn: (sql: Sql, events: TaskEvent[]) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
+    const run = () => this.transaction(fn);
+    let done: Promise<T>;
+    if (taskId === undefined) done = run();
+    else {
+      done = (this.chains.get(taskId) ?? Promise.resolve()).then(run, run);
+      const tail = done.catch(() => undefined);
+      this.chains.set(taskId, tail);
+      void tail.then(() => this.chains.get(taskId) === tail && this.chains.delete(taskId));
+    }
+    const tracked = done.catch(() => undefined);
+    this.inFlight.add(tracked);
+    void tracked.then(() => this.inFlight.delete(tracked));
+    return done;
+  }
+
+  private async transaction<T>(fn: (sql: Sql, events: TaskEvent[]) => Promise<T>): Promise<T> {
+    const client: PoolClient = await this.pool.connect();
+    const events: TaskEvent[] = [];
+    let broken = false;
+    try {
+      const sql: Sql = async (text, params = {}) => {
+        const query = positional(text, params);
+        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+      };
+      const result = await inTransaction(client, () => fn(sql, events)).catch((err: unknown) => {
+        broken = !(err as { code?: string }).code; // a driver error (no SQLSTATE): the connection may be unusable
+        throw err;
+      });
+      if (events.length) this.hooks.onEvents?.(events);
+      return result;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async record(sql: Sql, events: TaskEvent[], taskSeq: number, event: TaskEvent): Promise<void> {
+    await sql(PG_TASK_SQL.insertEvent, { task_seq: taskSeq, n: event.n, body: event.body, closes: event.closes });
+    events.push(event);
+  }
+
+  /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
+  private async applyTransition(
+    sql: Sql,
+    id: string,
+    change: TaskTransition,
+    at: number,
+    events: TaskEvent[],
+  ): Promise<TaskRow | undefined> {
+    const added = change.artifact ? 2 : 1;
+    const entry = historyMessageOf(change);
+    const [found] = await sql(PG_TASK_SQL.transition, {
+      id,
+      state: change.state,
+      terminal: isTerminalState(change.state),
+      status_message_id: change.statusMessage?.messageId ?? null,
+      status_text: change.statusMessage?.text ?? null,
+      artifact_id: change.artifact?.artifactId ?? null,
+      artifact_text: change.artifact?.text ?? null,
+      run_id: change.runId ?? null,
+      updated_at: at,
+      events_added: added,
+      history_add: entry ? JSON.stringify(entry) : null,
+    });
+    if (!found) return undefined;
+    const row = found as unknown as TaskRow;
+    const task = fromRow(row);
+    const seq = row.seq ?? 0;
+    const first = (row.events ?? added) - added + 1;
+    if (change.artifact) {
+      const chunk = { ...change.artifact, append: false, lastChunk: true };
+      await this.record(sql, events, seq, { taskId: id, n: first, body: artifactUpdateBody(task, chunk), closes: false });
+    }
+    await this.record(sql, events, seq, {
+      taskId: id,
+      n: first + added - 1,
+      body: statusUpdateBody(task),
+      closes: closesStream(task.state),
+    });
+    return row;
+  }
+
+  /** FAILED with the reason for its state for every task `select` finds; each gets its own status message id. */
+  private async failAll(
+    sql: Sql,
+    events: TaskEvent[],
+    select: string,
+    params: Record<string, unknown>,
+    reason: (state: TaskState) => string,
+    at: number,
+  ): Promise<A2aTask[]> {
+    const found = (await sql(select, params)) as Array<{ id: string; state: TaskState }>;
+    const rows: TaskRow[] = [];
+    for (const { id, state } of found) {
+      const change: TaskTransition = { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason(state) } };
+      const row = await this.applyTransition(sql, id, change, at, events);
+      if (row) rows.push(row);
+    }
+    for (const peer of new Set(rows.map((r) => r.peer))) await this.trimPeer(sql, peer);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Keeps the peer at the cap: its oldest terminal tasks over it go, in the transaction that made one more terminal.
+   * The peer's lock makes concurrent writers (other connections, other replicas) count one after another.
+   */
+  private async trimPeer(sql: Sql, peer: string): Promise<void> {
+    await sql(PG_TASK_SQL.lockPeer, { peer });
+    const [{ n }] = await sql(PG_TASK_SQL.countTerminal, { peer });
+    const excess = (n as number) - this.retention.maxTerminalPerPeer;
+    if (excess > 0) await sql(PG_TASK_SQL.pruneOldest, { peer, excess });
+  }
+}

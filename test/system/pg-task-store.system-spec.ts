@@ -1,0 +1,91 @@
+import { Client } from 'pg';
+import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
+import { describeTaskStoreContract } from '../../src/modules/a2a-channel/task-store.contract';
+import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
+import { startPostgres, type TestPostgres } from './support/postgres';
+
+jest.setTimeout(60_000);
+
+const policy: RetentionPolicy = { terminalRetentionMs: 86_400_000, maxTerminalPerPeer: 3, idleExpiryMs: 3_600_000 };
+let postgres: TestPostgres;
+let databases = 0;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+});
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+describeTaskStoreContract('PostgreSQL', async () => {
+  const url = await postgres.createDatabase(`tasks_${++databases}`);
+  const opened: PgTaskStore[] = [];
+  return {
+    open: async (retention, hooks) => {
+      const store = await PgTaskStore.open(url, retention, { owner: 'replica-a', poolSize: 4 }, hooks);
+      opened.push(store);
+      return store;
+    },
+    dispose: async () => {
+      for (const store of opened) await store.close();
+    },
+  };
+});
+
+describe('PgTaskStore (PostgreSQL only)', () => {
+  const task = (id: string) => ({
+    id,
+    peer: 'hermes',
+    contextId: 'ctx',
+    messageId: `m-${id}`,
+    state: 'TASK_STATE_WORKING' as const,
+    history: [],
+    createdAt: 1000,
+    updatedAt: 1000,
+  });
+
+  it('applies the migrations once when replicas start together (pg_advisory_lock)', async () => {
+    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const stores = await Promise.all([1, 2, 3, 4].map((i) => PgTaskStore.open(url, policy, { owner: `replica-${i}`, poolSize: 2 })));
+    try {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      const rows = (await client.query('SELECT scope, version FROM schema_migrations ORDER BY version')).rows as unknown[];
+      await client.end();
+      expect(rows).toEqual([{ scope: 'a2a-tasks', version: 1 }]);
+      await stores[0].insert(task('shared'));
+      expect(await stores[3].get('shared')).toMatchObject({ id: 'shared', state: 'TASK_STATE_WORKING' });
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+
+  it('fails at restart only the tasks the restarting replica started', async () => {
+    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const a = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
+    const b = await PgTaskStore.open(url, policy, { owner: 'replica-b' });
+    try {
+      await a.insert(task('of-a'));
+      await b.insert(task('of-b'));
+      expect(await b.failUnsettled(() => 'restarted', 2000)).toBe(1);
+      expect((await a.get('of-a'))?.state).toBe('TASK_STATE_WORKING');
+      expect((await a.get('of-b'))?.state).toBe('TASK_STATE_FAILED');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('names the server, never the password, when it cannot start', async () => {
+    const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.port + 1}/nowhere`;
+    await expect(PgTaskStore.open(closed, policy, { owner: 'x' })).rejects.toThrow(/127\.0\.0\.1:\d+\/nowhere is unreachable/);
+    const wrongPassword = (await postgres.createDatabase(`tasks_${++databases}`)).replace(/:[^:@/]+@/, ':do-not-print-me@');
+    const err = await PgTaskStore.open(wrongPassword, policy, { owner: 'x' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/the A2A task store could not start: PostgreSQL at 127\.0\.0\.1:\d+\/tasks_\d+/);
+    expect(err?.message).toContain('password authentication failed');
+    expect(err?.message).not.toContain('do-not-print-me');
+  });
+});
