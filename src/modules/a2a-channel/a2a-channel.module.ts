@@ -25,6 +25,14 @@ import { A2aPushConfigs } from './a2a-push-configs.service';
 import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
 import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
 import { PUSH_STORE, PushStore } from './push-store';
+import { hostname } from 'node:os';
+import { postgresTarget } from '../../common/storage/postgres';
+import { PgTaskStore } from './pg-task.store';
+import { TaskBackend } from './task-backend';
+import { SelectedTaskStore } from './task-store-selection';
+
+/** The SQLite task store, always built (push configs live in its database; it creates no file until written). */
+const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
@@ -40,8 +48,9 @@ import { PUSH_STORE, PushStore } from './push-store';
     { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
     TaskEventBus,
     PushWakeup,
+    TaskBackend,
     {
-      provide: TASK_STORE,
+      provide: SQLITE_TASK_STORE,
       // Every committed task event reaches the streams of its task through the bus; queued pushes wake the deliverer.
       useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup) =>
         new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
@@ -50,7 +59,21 @@ import { PUSH_STORE, PushStore } from './push-store';
         }),
       inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup],
     },
-    { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [TASK_STORE] },
+    {
+      provide: TASK_STORE,
+      // gateway.state picks the store at the first call (after the config is loaded). The owner names this replica
+      // across its restarts: at start it fails only the tasks it had left unsettled.
+      useFactory: (backend: TaskBackend, sqlite: A2aTaskStore, options: GatewayOptions, config: ConfigStore, bus: TaskEventBus) =>
+        new SelectedTaskStore(
+          backend,
+          sqlite,
+          (url) =>
+            PgTaskStore.open(url, configuredRetention(config), { owner: `${hostname()}:${options.stateDir}` }, { onEvents: bus.publish }),
+          postgresTarget,
+        ),
+      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus],
+    },
+    { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [SQLITE_TASK_STORE] },
     {
       provide: PUSH_SIGNING_KEY,
       useFactory: (options: GatewayOptions) => new PushSigningKey(pushSigningKeyPath(options.stateDir)),

@@ -23,6 +23,7 @@ import { StreamedReply } from './streamed-reply';
 import { a2aRunInput, newTaskOf } from './task-run-input';
 import { MAX_PUSH_CONFIGS_PER_TASK, readPushConfig } from './push-config-params';
 import { PUSH_STORE, type PushConfigInput, PushStore } from './push-store';
+import { TaskBackend } from './task-backend';
 import { TaskEventBus } from './task-event-bus';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
@@ -82,6 +83,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Optional so the lifecycle can run without streams or push (unit specs); the module always provides both.
     @Optional() private readonly events?: TaskEventBus,
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
+    @Optional() private readonly backend?: TaskBackend,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -123,6 +125,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
     const peerSettings = snapshot.config.channels.a2a.peers[peer];
     // A push URL the operator did not allow refuses the message: no task is made for a config that cannot be kept.
+    if (input.pushConfig) this.backend?.assertPushSupported();
     const push = input.pushConfig
       ? readPushConfig(input.pushConfig, peerSettings, options.wire ?? '1.0', 'configuration.taskPushNotificationConfig.')
       : undefined;
