@@ -67,6 +67,23 @@ describe('clawgate gateway', () => {
     60_000,
   );
 
+  it('exits 69 when its PostgreSQL is unreachable, naming the server and never the password', async () => {
+    const config = path.join(tmp, 'postgres.json5');
+    await fs.writeFile(config, '{ gateway: { state: { backend: "postgres", url: "${DATABASE_URL}" } } }');
+    // Port 1 on loopback: nothing listens there.
+    const url = 'postgres://clawgate:never-print-this@127.0.0.1:1/clawgate';
+    const run = await runCli(build.cliJs, ['gateway', '--config', config, '--state-dir', path.join(tmp, 'state-pg'), '--port', '0'], {
+      ...env(),
+      DATABASE_URL: url,
+    });
+    expect(run.code).toBe(69);
+    expect(run.stderr).toContain(
+      'clawgate: the A2A task store could not start: PostgreSQL at 127.0.0.1:1/clawgate is unreachable or refused',
+    );
+    expect(run.stderr).not.toContain('never-print-this');
+    expect(run.stdout).not.toContain('listening');
+  }, 60_000);
+
   it('exits 78 on a missing config file', async () => {
     const run = await runCli(
       build.cliJs,

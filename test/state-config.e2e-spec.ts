@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import * as net from 'node:net';
 import request from 'supertest';
 import { startTestGateway, waitFor } from './support/gateway-harness';
 
@@ -31,6 +33,25 @@ describe('gateway.state config (e2e)', () => {
       (e: Error) => e,
     );
     expect(err?.message).toContain('gateway.state.url');
+    expect(err?.message).not.toContain('s3cret-db-pass');
+  });
+
+  it('does not start when PostgreSQL is unreachable, naming the server and never the password', async () => {
+    // A port that was just free: nothing listens there.
+    const server = net.createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as net.AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const url = `postgres://clawgate:s3cret-db-pass@127.0.0.1:${port}/clawgate`;
+    const err = await startTestGateway('{ gateway: { state: { backend: "postgres", url: "${DATABASE_URL}" } } }', {
+      env: { DATABASE_URL: url },
+    }).then(
+      (gw) => gw.stop().then(() => undefined),
+      (e: Error) => e,
+    );
+    expect(err?.message).toContain(
+      `the A2A task store could not start: PostgreSQL at 127.0.0.1:${port}/clawgate is unreachable or refused`,
+    );
     expect(err?.message).not.toContain('s3cret-db-pass');
   });
 

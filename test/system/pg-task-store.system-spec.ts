@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
-import { describeTaskStoreContract } from '../../src/modules/a2a-channel/task-store.contract';
+import { describeTaskStoreContract } from '../support/task-store-contract';
 import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
 import { startPostgres, type TestPostgres } from './support/postgres';
 

@@ -1,5 +1,7 @@
 import { Pool, type PoolClient, types } from 'pg';
 
+export { postgresStartError, postgresTarget, PostgresUnavailableError } from './postgres-errors';
+
 /**
  * PostgreSQL for the shared stores (docs/deploy.md): one pool per store, named parameters as the SQLite stores
  * write them, schema migrations applied once however many replicas start together, and errors that name the
@@ -31,37 +33,6 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
   // An idle connection the server dropped is an 'error' on the pool; the next query opens a new one.
   pool.on('error', () => undefined);
   return pool;
-}
-
-/** `host:port/database` of a connection URL: what a log line or an error may show (no user, no password). */
-export function postgresTarget(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-    return `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}${database ? `/${database}` : ''}`;
-  } catch {
-    return 'the configured server';
-  }
-}
-
-/**
- * An error of the driver as a start failure that names the server: the driver's own message can quote the
- * user, never the password, but is passed through the URL's password anyway in case a future one does.
- */
-export function postgresStartError(url: string, what: string, err: unknown): Error {
-  const password = passwordOf(url);
-  let reason = err instanceof Error ? err.message || err.constructor.name : String(err);
-  if ((err as { code?: string }).code && !reason.includes((err as { code: string }).code)) reason += ` (${(err as { code: string }).code})`;
-  if (password) reason = reason.split(password).join('***');
-  return new Error(`${what}: PostgreSQL at ${postgresTarget(url)} is unreachable or refused: ${reason}`);
-}
-
-function passwordOf(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).password) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -26,7 +26,7 @@ import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
 import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
 import { PUSH_STORE, PushStore } from './push-store';
 import { hostname } from 'node:os';
-import { postgresTarget } from '../../common/storage/postgres';
+import { postgresTarget } from '../../common/storage/postgres-errors';
 import { PgTaskStore } from './pg-task.store';
 import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import type { A2aTask } from './task-model';
-import { describeTaskStoreContract } from './task-store.contract';
+import { describeTaskStoreContract } from '../../../test/support/task-store-contract';
 
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 3, idleExpiryMs: HOUR };

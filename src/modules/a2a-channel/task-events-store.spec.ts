@@ -10,7 +10,7 @@ import type { A2aTask } from './task-model';
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 10, idleExpiryMs: HOUR };
 
-/** Push rows beside the task events in the task database (real SQLite); the events themselves: task-store.contract.ts. */
+/** Push rows beside the task events in the task database (real SQLite); the events themselves: test/support/task-store-contract.ts. */
 describe('task events and push rows (SQLite)', () => {
   let dir: string;
   let file: string;

@@ -1,7 +1,7 @@
-import type { TaskStoreHooks } from './a2a-task.store';
-import type { TaskEvent } from './task-events';
-import type { A2aTask } from './task-model';
-import type { RetentionPolicy, TaskStore } from './task-store.port';
+import type { TaskStoreHooks } from '../../src/modules/a2a-channel/a2a-task.store';
+import type { TaskEvent } from '../../src/modules/a2a-channel/task-events';
+import type { A2aTask } from '../../src/modules/a2a-channel/task-model';
+import type { RetentionPolicy, TaskStore } from '../../src/modules/a2a-channel/task-store.port';
 
 /** Storage for one test: opening it twice is what a restarted process sees. */
 export interface TaskStoreFixture {
@@ -15,7 +15,7 @@ const policy: RetentionPolicy = { terminalRetentionMs: 24 * HOUR, maxTerminalPer
 
 /**
  * What every TaskStore does (task-store.port.ts), run against each implementation: SQLite in `npm test`
- * (a2a-task.store.spec.ts), PostgreSQL in the system tier (test/system/pg-task-store.system-spec.ts).
+ * (src/modules/a2a-channel/a2a-task.store.spec.ts), PostgreSQL in the system tier (test/system/pg-task-store.system-spec.ts).
  */
 export function describeTaskStoreContract(name: string, createFixture: () => Promise<TaskStoreFixture>): void {
   describe(`TaskStore contract: ${name}`, () => {
