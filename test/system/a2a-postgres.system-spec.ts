@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { taskDatabasePath } from '../../src/modules/a2a-channel/a2a-task.store';
 import { a2aRpc } from '../support/a2a-rpc';
-import { artifactText, fetchWithToken, sdkClient, sendTask } from '../support/a2a-sdk';
+import { artifactText, fetchWithToken, sdkClient, sdkSendRequest, sendTask } from '../support/a2a-sdk';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
@@ -90,6 +90,26 @@ describe('A2A tasks on PostgreSQL (system)', () => {
       configuration: { taskPushNotificationConfig: { url: 'https://push.example.com/hook' } },
     });
     expect(withPush.error?.code).toBe(-32003);
+  });
+
+  it('streams a task from the events it commits to PostgreSQL (SendStreamingMessage)', async () => {
+    if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    const client = await sdkClient(gw.url, fetchWithToken(HERMES), 'JSONRPC');
+    const kinds: Array<string | undefined> = [];
+    let taskId = '';
+    for await (const event of client.sendMessageStream(sdkSendRequest('stream on pg'))) {
+      kinds.push(event.payload?.$case);
+      if (event.payload?.$case === 'task') taskId = event.payload.value.id;
+    }
+    expect([kinds[0], kinds.at(-1)]).toEqual(['task', 'statusUpdate']);
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    const stored = (
+      await db.query('SELECT e.n FROM task_events e JOIN tasks t ON t.seq = e.task_seq WHERE t.id = $1 ORDER BY e.n', [taskId])
+    ).rows as Array<{ n: number }>;
+    await db.end();
+    // Every event after the task itself came from a committed row, numbered from 1.
+    expect(stored.map((r) => r.n)).toEqual(kinds.slice(1).map((_, i) => i + 1));
   });
 
   it('shares tasks between two gateways (replicas) on one database', async () => {
