@@ -165,6 +165,17 @@ describe('config history and rollback (e2e)', () => {
     expect(await fs.readFile(gw.configPath, 'utf8')).toContain(secret);
   });
 
+  it('the agents endpoints are recorded with their caller too', async () => {
+    const res = await request(gw.url)
+      .post('/admin/agents')
+      .set(bearer(ADMIN))
+      .set('If-Match', await revision())
+      .send({ id: 'helper' });
+    expect(res.status).toBe(201);
+    const [newest] = (await get('/admin/config/history').expect(200)).body.items;
+    expect(newest).toMatchObject({ revision: res.body.revision, source: 'api', subject: 'token:root', summary: 'changed agents' });
+  });
+
   it('the history is kept in the state dir, readable by the gateway user only', async () => {
     const stat = await fs.stat(path.join(gw.stateDir, 'config-history.sqlite'));
     expect(stat.mode & 0o777).toBe(0o600);

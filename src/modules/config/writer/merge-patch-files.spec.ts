@@ -61,6 +61,8 @@ describe('mergePatchFiles', () => {
     expect(list.code).toBe(ErrorCode.Conflict);
     expect(list.detail).toContain('bindings is put together from several files (openclaw.json, b.json5)');
     expect(refusal(() => mergePatchFiles(files, { $include: 'c.json5' })).code).toBe(ErrorCode.Conflict);
+    const nested = [{ path: ROOT, text: '{ list: [{ $include: "e.json5" }] }' }, file('e.json5', '{ id: "a" }')];
+    expect(refusal(() => mergePatchFiles(nested, { list: [{ id: 'b' }] })).detail).toMatch(/list contains an \$include/);
     expect(refusal(() => mergePatchFiles([{ path: ROOT, text: '{ a: ' }], { a: 1 })).detail).toMatch(/not a valid JSON5 object/);
   });
 });
