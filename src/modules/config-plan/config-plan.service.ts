@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
-import { ConfigStore, type ConfigIssue, type RuntimeSnapshot } from '../config';
+import { ConfigStore, type ConfigFileText, type ConfigIssue, type RuntimeSnapshot } from '../config';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
-import { candidateText, type PlanCandidate } from './candidate-text';
+import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
 import { redactedDiff } from './redacted-diff';
 import { routingImpact, type RoutingImpactEntry } from './routing-impact';
@@ -48,10 +48,19 @@ export class ConfigPlanService {
 
   async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
     const current = this.store.current();
-    const currentText = await readRoot(current.configPath);
-    const text = candidateText(candidate, currentText, current.includedPaths);
-    const result = await this.store.validateText(text);
-    const diff = redactedDiff(path.basename(current.configPath), currentText, text);
+    const files = await readFiles(current);
+    const changes = candidateFiles(candidate, files);
+    const root = files[0];
+    const result = await this.store.validateFiles(
+      changes.get(root.path) ?? root.text,
+      new Map([...changes].filter(([f]) => f !== root.path)),
+    );
+    const diff = files
+      .map((f, i) => {
+        const name = i === 0 ? path.basename(current.configPath) : path.relative(path.dirname(root.path), f.path);
+        return redactedDiff(name, f.text, changes.get(f.path) ?? f.text);
+      })
+      .join('');
     if (!result.ok) {
       return {
         valid: false,
@@ -77,7 +86,8 @@ export class ConfigPlanService {
     };
   }
 
-  private async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
+  /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */
+  async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
     return {
       routing: routingImpact(before.config, after.config),
       agentToAgent: await agentToAgentImpact(before, after, (snapshot, from, to) => this.policy.checkIn(snapshot, { from, to })),
@@ -88,10 +98,16 @@ export class ConfigPlanService {
   }
 }
 
-async function readRoot(configPath: string): Promise<string> {
-  try {
-    return await fs.readFile(configPath, 'utf8');
-  } catch (err) {
-    throw conflict(`cannot read ${configPath} (${(err as NodeJS.ErrnoException).code}); a plan compares against the file on disk`);
-  }
+/** Every file of the served config as it is on disk, the root first. */
+async function readFiles(current: RuntimeSnapshot): Promise<ConfigFileText[]> {
+  return Promise.all(
+    current.files.map(async (file, i) => {
+      const at = i === 0 ? current.configPath : file;
+      try {
+        return { path: file, text: await fs.readFile(at, 'utf8') };
+      } catch (err) {
+        throw conflict(`cannot read ${at} (${(err as NodeJS.ErrnoException).code}); a plan compares against the files on disk`);
+      }
+    }),
+  );
 }
