@@ -24,10 +24,10 @@ export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
  * Runs a request served ahead of express with the same log context pino-http gives express requests: every line
  * written while it is handled — and by the work it starts, such as the agent run — carries its `reqId`.
  */
-export function inRequestContext(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+export function inRequestContext<T>(req: IncomingMessage, res: ServerResponse, handle: () => T): T {
   const root = PinoLogger.root;
   if (!root) return handle();
   const id = requestIdOf(req, res);
   (req as IncomingMessage & { id?: string }).id = id;
-  storage.run(new Store(root.child({ reqId: id })), handle);
+  return storage.run(new Store(root.child({ reqId: id })), handle);
 }

@@ -25,6 +25,8 @@ import { A2aPushConfigs } from './a2a-push-configs.service';
 import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
 import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
 import { PUSH_STORE, PushStore } from './push-store';
+import { GatewayMetrics } from '../metrics';
+import { taskStateLabel } from './a2a-request-log';
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
@@ -43,12 +45,13 @@ import { PUSH_STORE, PushStore } from './push-store';
     {
       provide: TASK_STORE,
       // Every committed task event reaches the streams of its task through the bus; queued pushes wake the deliverer.
-      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup) =>
+      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup, metrics: GatewayMetrics) =>
         new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
           onEvents: bus.publish,
           onPushQueued: wakeup.wake,
+          onState: (state) => metrics.a2aTask(taskStateLabel(state)),
         }),
-      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup],
+      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup, GatewayMetrics],
     },
     { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [TASK_STORE] },
     {
