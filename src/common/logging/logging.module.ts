@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { stdTimeFunctions } from 'pino';
 import { LOG_REDACT_PATHS } from '../secrets/log-redact-paths';
 import { redactSecretHeaders } from '../secrets/secret-headers';
@@ -21,6 +22,10 @@ import { ShutdownLog } from './shutdown-log';
 @Module({})
 export class LoggingModule {
   static forRoot(settings: LogSettings): DynamicModule {
+    // nestjs-pino keeps the logger of lines outside any request in a module variable, made by the first app of the
+    // process and then kept: dropped here so each gateway's lines follow its own settings (tests boot several
+    // gateways in one process; what runs in one process at a time is one gateway, whose settings then apply).
+    __resetOutOfContextForTests();
     return {
       module: LoggingModule,
       imports: [
