@@ -43,7 +43,8 @@ class TerminalStream {
 
 // Colours off for the assertions: the pretty formatter colours only real terminals' output (isTTY), and the text
 // read here is the same either way once the escape codes are gone.
-const plain = (line: string) => line.replace(/\u001b\[[0-9;]*m/g, '');
+const ESCAPE_CODES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const plain = (line: string) => line.replace(ESCAPE_CODES, '');
 
 describe('pretty logs on a terminal (e2e)', () => {
   const out = new TerminalStream(true);
