@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { stdTimeFunctions } from 'pino';
-import { LOG_REDACT_PATHS } from '../secrets/log-redact-paths';
+import { LOG_CENSOR, LOG_REDACT_PATHS, redactNestedSecrets } from '../secrets/log-redact-paths';
 import { redactSecretHeaders } from '../secrets/secret-headers';
 import { traceLogFields } from '../telemetry/log-trace-fields';
 import { GatewayLogger } from './gateway-logger';
@@ -37,7 +37,8 @@ export class LoggingModule {
               quietReqLogger: true,
               genReqId: requestIdOf,
               timestamp: stdTimeFunctions.isoTime,
-              redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+              redact: { paths: LOG_REDACT_PATHS, censor: LOG_CENSOR },
+              formatters: { log: redactNestedSecrets },
               // pino-http hands this the standard serialization of the request, whose headers are the live ones.
               serializers: {
                 req: (req: { headers?: Record<string, unknown> }) =>
