@@ -44,7 +44,6 @@
  *                           sampled message a trace of its server, run and model spans — exported over OTLP/HTTP to a
  *                           receiver in this process that drops them unread (it counts requests and bytes)
  *   BENCH_SAMPLE_RATIO [1]  gateway.telemetry.sampleRatio with BENCH_TELEMETRY=on (0: tracing on, nothing recorded)
- *   BENCH_LOG_LEVEL [silent] the servers' CLAWGATE_LOG_LEVEL (`info`: each message writes its log lines to a pipe)
  */
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
