@@ -7,6 +7,7 @@ import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modul
 import { ConfigModule, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { HealthModule } from './modules/health';
+import { MetricsModule } from './modules/metrics';
 import { MemoryModule } from './modules/memory';
 import { OutboundModule } from './modules/outbound';
 import { RoutingModule } from './modules/routing';
@@ -15,15 +16,17 @@ import { SessionToolsModule } from './modules/session-tools';
 import { SessionsModule } from './modules/sessions';
 import { TelemetryModule } from './modules/telemetry';
 import { LoggingModule } from './common/logging/logging.module';
+import { logSettingsFrom, type LogSettings } from './common/logging/log-settings';
 
 @Module({})
 export class AppModule {
-  static register(options: GatewayOptions): DynamicModule {
+  static register(options: GatewayOptions, logSettings: LogSettings = logSettingsFrom(options)): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.register(options),
-        LoggingModule,
+        LoggingModule.forRoot(logSettings),
+        MetricsModule,
         TelemetryModule,
         AdminModule,
         HealthModule,

@@ -5,8 +5,10 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { GatewayLogger } from './common/logging/gateway-logger';
+import { LOG_LEVELS, logSettingsFrom } from './common/logging/log-settings';
+import { startupBanner } from './startup-banner';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { lockStateDir } from './common/fs/state-dir-lock';
@@ -25,6 +27,8 @@ export interface RunningGateway {
   /** e.g. http://127.0.0.1:18789 */
   url: string;
   port: number;
+  /** The startup banner went to the log (its level shows info lines): the CLI need not print its own line. */
+  bannerLogged: boolean;
   close(): Promise<void>;
 }
 
@@ -44,10 +48,12 @@ export const MAX_BODY_DEPTH = 64;
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   // Before Nest builds anything: from the first constructor on, modules may read and write the state dir (on
   // init the A2A task service fails every unsettled task), and a second gateway must stop before all of that.
+  // First of all: a log setting it does not take stops the gateway before it touches anything (LogSettingsError).
+  const logSettings = logSettingsFrom(options);
   const lock = await lockStateDir(options.stateDir);
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(options, logSettings), {
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false,
@@ -65,7 +71,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await lock.release();
     }
   };
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(GatewayLogger));
   app.enableShutdownHooks();
   try {
     const snapshot = await app.get(ConfigStore).init();
@@ -77,11 +83,29 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await app.listen(options.portOverride ?? port, bind);
     const address = app.getHttpServer().address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return { app, url: `http://${host}:${address.port}`, port: address.port, close };
+    const url = `http://${host}:${address.port}`;
+    const banner = startupBanner(url, app.get(ConfigStore).current(), {
+      configPath: options.configPath,
+      stateDir: options.stateDir,
+      logFormat: logSettings.format,
+      servesConsole: servesRoute(app, '/console'),
+    });
+    new NestLogger('gateway').log(banner.fields, banner.message);
+    const bannerLogged = LOG_LEVELS.indexOf(logSettings.level) <= LOG_LEVELS.indexOf('info');
+    return { app, url, port: address.port, bannerLogged, close };
   } catch (err) {
     await close().catch(() => undefined);
     throw err;
   }
+}
+
+/** Whether a route is mounted at `path` (the banner lists only what is served). */
+function servesRoute(app: NestExpressApplication, path: string): boolean {
+  const router = (app.getHttpAdapter().getInstance() as { router?: { stack?: Array<{ route?: { path?: unknown } }> } }).router;
+  return (router?.stack ?? []).some((layer) => {
+    const routePath = layer.route?.path;
+    return typeof routePath === 'string' && (routePath === path || routePath.startsWith(`${path}/`));
+  });
 }
 
 function configureHttp(app: NestExpressApplication): void {

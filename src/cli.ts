@@ -25,6 +25,8 @@ export function buildCli(): Command {
     )
     .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)')
     .option('--port <port>', 'listen on this port instead of gateway.port (0 = any free port)', parsePort)
+    .option('--log-format <format>', 'auto (pretty on a terminal, else JSON), pretty or json (default: $CLAWGATE_LOG_FORMAT, then auto)')
+    .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (default: $CLAWGATE_LOG_LEVEL, then info)')
     .action(runGateway);
   gateway
     .command('status')

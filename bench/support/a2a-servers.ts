@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { RunningGateway } from '../../src/bootstrap';
+import { benchLogLevel } from './server-process';
 
 /** The A2A servers the A2A benches compare, each started inside a server process (support/server-process.ts). */
 
@@ -26,7 +27,7 @@ export interface ClawgateBenchOptions {
  * `peers`. SIGTERM closes the gateway, removes the dir and ends the process.
  */
 export async function startClawgate(options: ClawgateBenchOptions): Promise<RunningGateway> {
-  process.env.CLAWGATE_LOG_LEVEL = 'silent';
+  process.env.CLAWGATE_LOG_LEVEL = benchLogLevel();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
   const configPath = path.join(dir, 'openclaw.json');
   const peers = Object.entries(options.peers).map(([name, token]) => `"${name}": { token: "${token}" }`);

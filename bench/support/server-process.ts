@@ -86,12 +86,20 @@ export function serveOrRun(serves: Record<string, () => Promise<string>>, main: 
   );
 }
 
+/**
+ * The servers' log level: silent unless BENCH_LOG_LEVEL names one (e.g. `info`, to measure what the per-message log
+ * lines cost; they go to a pipe this process drains).
+ */
+export function benchLogLevel(): string {
+  return process.env.BENCH_LOG_LEVEL ?? 'silent';
+}
+
 /** Starts `<benchFile> serve-<role>` and resolves once it serves. BENCH_PROFILE: a directory for V8 CPU profiles. */
 export function spawnServer(benchFile: string, role: string): Promise<ServerProcess> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
   const child = spawn(process.execPath, [...profile, '-r', require.resolve('./ts-register.js'), benchFile, `serve-${role}`], {
     cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, CLAWGATE_LOG_LEVEL: 'silent' },
+    env: { ...process.env, CLAWGATE_LOG_LEVEL: benchLogLevel() },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   // A bench that dies on an error does not leave its server running.
@@ -104,7 +112,12 @@ export function spawnServer(benchFile: string, role: string): Promise<ServerProc
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (!m) return;
+      // From here on the server's stdout is its log lines (BENCH_LOG_LEVEL): read and dropped, not kept.
+      out = '';
+      child.stdout!.removeAllListeners('data');
+      child.stdout!.resume();
+      resolve({ child, url: m[1] });
     });
   });
 }

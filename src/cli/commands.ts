@@ -1,5 +1,6 @@
 import { StateDirInUseError } from '../common/fs/state-dir-lock';
 import { PostgresUnavailableError } from '../common/storage/postgres-errors';
+import { LogSettingsError } from '../common/logging/log-settings';
 import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
@@ -9,7 +10,13 @@ export const EXIT_STATE_DIR_IN_USE = 75;
 /** sysexits EX_UNAVAILABLE: a service the gateway needs (its PostgreSQL) cannot be reached. */
 export const EXIT_STATE_UNAVAILABLE = 69;
 
-export async function runGateway(opts: { config?: string; stateDir?: string; port?: number }): Promise<void> {
+export async function runGateway(opts: {
+  config?: string;
+  stateDir?: string;
+  port?: number;
+  logFormat?: string;
+  logLevel?: string;
+}): Promise<void> {
   const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
   // Loaded lazily: `config validate` should not pay for booting Nest.
   const { startGateway } = await import('../bootstrap');
@@ -19,12 +26,21 @@ export async function runGateway(opts: { config?: string; stateDir?: string; por
       stateDir: located.stateDir,
       portOverride: opts.port,
       env: process.env,
+      logFormat: opts.logFormat,
+      logLevel: opts.logLevel,
     });
-    process.stdout.write(`clawgate listening on ${gateway.url} (config ${located.configPath}, admin docs ${gateway.url}/docs)\n`);
+    // The banner says it, unless the log level hides it.
+    if (!gateway.bannerLogged) {
+      process.stdout.write(`clawgate listening on ${gateway.url} (config ${located.configPath}, admin docs ${gateway.url}/docs)\n`);
+    }
   } catch (err) {
     if (err instanceof ConfigLoadError) {
       process.stderr.write(`clawgate: invalid config ${located.configPath}; not starting:\n`);
       for (const issue of err.issues) process.stderr.write(`  ${formatConfigIssue(issue)}\n`);
+      process.exit(EXIT_CONFIG);
+    }
+    if (err instanceof LogSettingsError) {
+      process.stderr.write(`clawgate: ${err.message}; not starting\n`);
       process.exit(EXIT_CONFIG);
     }
     if (err instanceof StateDirInUseError) {

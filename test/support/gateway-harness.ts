@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RunningGateway, startGateway } from '../../src/bootstrap';
+import type { GatewayOptions } from '../../src/modules/config';
 
 export interface TestGateway extends RunningGateway {
   /** Temp dir holding openclaw.json (`configPath`) and the state dir (`stateDir`). */
@@ -22,6 +23,8 @@ export interface TestGatewayOptions {
   files?: Record<string, string>;
   /** Runs after the temp dir is laid out and before the gateway boots (e.g. to seed the state dir). */
   beforeStart?: (stateDir: string) => Promise<void>;
+  /** The log settings of the command line (`--log-format`, `--log-level`) and a stream in place of stdout. */
+  log?: Pick<GatewayOptions, 'logFormat' | 'logLevel' | 'logTarget'>;
 }
 
 /**
@@ -38,13 +41,13 @@ export async function startTestGateway(configText: string, options: TestGatewayO
     await fs.writeFile(path.join(dir, name), content);
   }
   await options.beforeStart?.(stateDir);
-  return bootIn(dir, options.env);
+  return bootIn(dir, options.env, options.log);
 }
 
-async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
+async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}, log: TestGatewayOptions['log'] = {}): Promise<TestGateway> {
   const configPath = path.join(dir, 'openclaw.json');
   const stateDir = path.join(dir, 'state');
-  const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: dir, ...env } });
+  const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: dir, ...env }, ...log });
   return {
     ...gateway,
     dir,
@@ -57,7 +60,7 @@ async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}): Promise<TestGat
     },
     restart: async () => {
       await gateway.close();
-      return bootIn(dir, env);
+      return bootIn(dir, env, log);
     },
   };
 }

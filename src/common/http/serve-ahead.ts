@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { inRequestContext } from '../logging/request-context';
 
 /** A handler that answers the requests it recognises and returns true; false leaves the request to the framework. */
 export type AheadHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -19,7 +20,8 @@ export function serveAhead(server: Server, handler: AheadHandler): void {
   const framework = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (handler(req, res)) return;
+    // The request's id and log context (pino-http's, for what express serves) before the handler sees it.
+    if (inRequestContext(req, res, () => handler(req, res))) return;
     for (const listener of framework) listener.call(server, req, res);
   });
 }

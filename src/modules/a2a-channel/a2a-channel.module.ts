@@ -30,6 +30,8 @@ import { postgresTarget } from '../../common/storage/postgres-errors';
 import { PgTaskStore } from './pg-task.store';
 import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
+import { GatewayMetrics } from '../metrics';
+import { taskStateLabel } from './a2a-request-log';
 
 /** The SQLite task store, always built (push configs live in its database; it creates no file until written). */
 const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
@@ -52,12 +54,13 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     {
       provide: SQLITE_TASK_STORE,
       // Every committed task event reaches the streams of its task through the bus; queued pushes wake the deliverer.
-      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup) =>
+      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup, metrics: GatewayMetrics) =>
         new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
           onEvents: bus.publish,
           onPushQueued: wakeup.wake,
+          onState: (state) => metrics.a2aTask(taskStateLabel(state)),
         }),
-      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup],
+      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup, GatewayMetrics],
     },
     {
       provide: TASK_STORE,

@@ -50,6 +50,11 @@ const IMPLEMENTED = new Map<string, A2aOperation>([
   ['tasks/pushNotificationConfig/delete', 'deletePushConfig'],
 ]);
 
+/** The operation behind a method name, undefined when there is none. */
+export function a2aOperationOf(method: string): A2aOperation | undefined {
+  return IMPLEMENTED.get(method);
+}
+
 /** The operation behind a method name; -32601 for anything else. */
 export function resolveA2aMethod(method: string): A2aOperation {
   const operation = IMPLEMENTED.get(method);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import { AppError } from '../../common/errors/app-error';
 import { CLAWGATE } from '../../common/telemetry/span-attributes';
@@ -6,6 +6,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { jsonDepthExceeds } from '../../common/json-depth';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
+import { GatewayMetrics, type A2aBinding } from '../metrics';
+import { A2aRequestLog } from './a2a-request-log';
 import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { type A2aOperation, isStreamingOperation, resolveA2aMethod } from './a2a-methods';
 import { A2aTaskService } from './a2a-task.service';
@@ -56,6 +58,8 @@ export interface A2aCallOptions {
   stream?: boolean;
   /** The request's `Last-Event-ID` (a client resuming a stream). */
   lastEventId?: string;
+  /** Which binding the call came in on, for its log line and series. */
+  binding: A2aBinding;
 }
 
 /**
@@ -68,6 +72,7 @@ export interface A2aCallOptions {
 @Injectable()
 export class A2aOperations implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
+  private readonly requestLog: A2aRequestLog;
   private unsubscribe?: () => void;
 
   constructor(
@@ -78,7 +83,10 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
     @Inject(A2aTaskStreams) private readonly streams: Pick<A2aTaskStreams, 'sendStreamingMessage' | 'subscribeToTask'>,
     @Inject(A2aPushConfigs) private readonly pushConfigs: Pick<A2aPushConfigs, 'create' | 'get' | 'list' | 'remove'>,
-  ) {}
+    @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
+  ) {
+    this.requestLog = new A2aRequestLog(metrics);
+  }
 
   onModuleInit(): void {
     // A removed peer's window would otherwise live forever; a re-added peer starts fresh.
@@ -97,11 +105,20 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
   /** Takes one of the peer's slots of the current minute; false when it has none left. `rateLimitPerMinute: 0` is off. */
   admit(peer: string): boolean {
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
-    return limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS);
+    if (limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS)) return true;
+    this.metrics.rateLimited('a2a', peer);
+    return false;
   }
 
   /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */
   async call(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
+    const startedAt = performance.now();
+    const outcome = await this.dispatch(caller, method, options);
+    this.requestLog.served(caller.peer, method, options.binding, outcome, startedAt);
+    return outcome;
+  }
+
+  private async dispatch(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
     // The request's server span (while tracing is on) names the method and the authenticated peer.
     trace.getActiveSpan()?.setAttributes({ [CLAWGATE.a2aMethod]: method, [CLAWGATE.peer]: caller.peer });
     try {

@@ -106,6 +106,7 @@ export class A2aRestEndpoint {
       params: () => restCallParams(route, vars, query, parsed),
       stream: true,
       lastEventId: lastEventIdOf(req),
+      binding: 'http-json',
     });
     if (outcome.ok && 'stream' in outcome) {
       if (res.destroyed || res.headersSent) return outcome.stream.stream.close();

@@ -84,6 +84,7 @@ export class A2aRpcService {
       params: () => entry.params,
       stream: request.single && call,
       lastEventId: request.lastEventId,
+      binding: 'jsonrpc',
     });
     if (!call) {
       if (outcome.ok && 'stream' in outcome) outcome.stream.stream.close();

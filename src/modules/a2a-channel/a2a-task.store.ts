@@ -29,6 +29,8 @@ export interface TaskStoreHooks {
   onEvents?: (events: readonly TaskEvent[]) => void;
   /** The commit queued push deliveries (the push deliverer looks for due ones). */
   onPushQueued?: () => void;
+  /** A task was written in a state: inserted in it, or moved into it (the metrics' tasks by state). */
+  onState?: (state: TaskState) => void;
 }
 
 /**
@@ -81,6 +83,7 @@ export class A2aTaskStore implements TaskStore {
       c.statements.insert.run({ ...toRow(task), terminal: isTerminalState(task.state) ? 1 : 0 });
       this.addTasks(task.peer, 1);
       if (isTerminalState(task.state)) this.addTerminal(c, task.peer, 1);
+      this.hooks.onState?.(task.state);
     });
   }
 
@@ -273,6 +276,7 @@ export class A2aTaskStore implements TaskStore {
       history_add: historyEntry(change),
     }) as TaskRow | undefined;
     if (!row) return undefined;
+    this.hooks.onState?.(change.state);
     const task = fromRow(row);
     const seq = row.seq ?? 0;
     const first = (row.events ?? added) - added + 1;

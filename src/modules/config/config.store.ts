@@ -165,6 +165,7 @@ export class ConfigStore {
     if (!result.ok) {
       this.lastError = { at: new Date().toISOString(), errors: result.errors };
       this.logger.warn(
+        { event: 'config.rejected', source: trigger, revision: prev.revision, errorCount: result.errors.length },
         `config change rejected (${trigger}); still serving revision ${prev.revision}:\n  ` +
           result.errors.map(formatConfigIssue).join('\n  '),
       );
@@ -180,7 +181,10 @@ export class ConfigStore {
       this.pendingRestart = this.pendingRestartFor(next);
       this.logWarnings(result.warnings);
       if (next.revision !== prev.revision) {
-        this.logger.log(`config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`);
+        this.logger.log(
+          { event: 'config.applied', source: trigger, revision: next.revision, previousRevision: prev.revision, errorCount: 0 },
+          `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`,
+        );
         // Emitted in the same tick as the swap: the watcher must follow a newly included file before
         // anyone can observe the new revision, or an edit of that file made right after is missed.
         this.events.emit('applied', prev, next);

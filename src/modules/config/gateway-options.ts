@@ -1,3 +1,4 @@
+import type { LogTarget } from '../../common/logging/log-settings';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -11,6 +12,11 @@ export interface GatewayOptions {
   /** `--port` on the command line: overrides gateway.port (0 = any free port). */
   portOverride?: number;
   env: NodeJS.ProcessEnv;
+  /** `--log-format` / `--log-level` on the command line: win over CLAWGATE_LOG_FORMAT / CLAWGATE_LOG_LEVEL. */
+  logFormat?: string;
+  logLevel?: string;
+  /** Where log lines go instead of stdout (a test's stream); its `isTTY` decides the `auto` format. */
+  logTarget?: LogTarget;
 }
 
 export interface LocateInput {

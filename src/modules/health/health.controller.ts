@@ -40,6 +40,6 @@ export class HealthController {
   @ApiOperation({ summary: 'Prometheus metrics' })
   @ApiOkResponse({ description: 'Prometheus text format.', schema: { type: 'string' } })
   metricsText(): Promise<string> {
-    return this.metrics.registry.metrics();
+    return this.metrics.text();
   }
 }

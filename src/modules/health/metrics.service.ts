@@ -1,34 +1,26 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { ConfigStore } from '../config';
+import { GatewayMetrics } from '../metrics';
 
-/** The Prometheus registry of this gateway (one per app instance, so tests can boot several). */
+/** Feeds the config's series (reloads, the revision served) and serves the gateway's metrics text. */
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
-  readonly registry = new Registry();
-  private readonly reloads = new Counter({
-    name: 'clawgate_config_reload_total',
-    help: 'Config reload attempts by result (applied, unchanged, rejected).',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  private readonly revisionInfo = new Gauge({
-    name: 'clawgate_config_revision_info',
-    help: 'The config revision being served (value 1).',
-    labelNames: ['revision'] as const,
-    registers: [this.registry],
-  });
   private readonly unsubscribe: () => void;
 
-  constructor(store: ConfigStore) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'clawgate_' });
-    for (const result of ['applied', 'unchanged', 'rejected']) this.reloads.inc({ result }, 0);
+  constructor(
+    store: ConfigStore,
+    private readonly metrics: GatewayMetrics,
+  ) {
     this.unsubscribe = store.onReloaded((outcome) => {
-      if (outcome.trigger !== 'boot') this.reloads.inc({ result: outcome.status });
-      this.revisionInfo.reset();
-      this.revisionInfo.set({ revision: outcome.revision }, 1);
+      if (outcome.trigger !== 'boot') metrics.configReload(outcome.status);
+      metrics.configRevision(outcome.revision);
     });
-    if (store.isLoaded()) this.revisionInfo.set({ revision: store.current().revision }, 1);
+    if (store.isLoaded()) metrics.configRevision(store.current().revision);
+  }
+
+  /** The Prometheus text format of every series. */
+  text(): Promise<string> {
+    return this.metrics.text();
   }
 
   onModuleDestroy(): void {

@@ -7,6 +7,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent, type RuntimeSnapshot } from '../config';
+import { GatewayMetrics, type MemoryIndexStats } from '../metrics';
 import { SESSION_STORE, type SessionStore } from '../sessions';
 import { AgentMemory } from './agent-memory';
 import { CollectionSources } from './collection-source';
@@ -92,12 +93,33 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Inject(SESSION_STORE) sessions: SessionStore,
     @Optional() private readonly tracing: Tracing = new Tracing(),
+    @Optional() private readonly metrics?: GatewayMetrics,
   ) {
     this.sources = new CollectionSources(new FileSource(), new SessionSource(sessions));
   }
 
   onModuleInit(): void {
     this.unsubscribe = this.config.onApplied((_prev, next) => this.apply(next));
+    this.metrics?.observeMemoryIndex(async () => this.indexStats());
+  }
+
+  /** Size and embedding lag of every open index (memory is opened on first use; a scrape opens nothing). */
+  indexStats(): MemoryIndexStats[] {
+    const embedder = this.embedder();
+    const now = Date.now();
+    return [...this.engines.values()].map((engine) => {
+      const stats = engine.stats();
+      const oldest = stats.reduce<number | undefined>((min, s) => {
+        const at = s.oldestPendingAt ? Date.parse(s.oldestPendingAt) : undefined;
+        return at !== undefined && (min === undefined || at < min) ? at : min;
+      }, undefined);
+      return {
+        agentId: engine.agentId,
+        chunks: stats.reduce((n, s) => n + s.chunks, 0),
+        pending: embedder ? stats.reduce((n, s) => n + s.chunks - s.embedded, 0) : 0,
+        lagMs: embedder && oldest !== undefined ? Math.max(0, now - oldest) : 0,
+      };
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

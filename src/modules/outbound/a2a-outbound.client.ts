@@ -24,6 +24,9 @@ import { backoffDelays, sleep } from './poll-schedule';
 import { PeerCards } from './peer-card';
 import { StreamedSend, streamFromPeer } from './peer-stream';
 import { inPeerCallSpan, peekTaskId, recordTaskId } from './peer-call-span';
+import { PeerCallLog } from './peer-call-log';
+import { GatewayMetrics } from '../metrics';
+import type { Span } from '@opentelemetry/api';
 
 export const A2A_OUTBOUND_OPTIONS = Symbol('A2A_OUTBOUND_OPTIONS');
 
@@ -78,16 +81,24 @@ export class A2aOutboundClient {
   private readonly pollInitialMs: number;
   private readonly pollMaxMs: number;
   private readonly cards: PeerCards;
+  private readonly calls: PeerCallLog;
 
   constructor(
     private readonly config: ConfigStore,
     private readonly transport: GuardedTransport,
     @Optional() @Inject(A2A_OUTBOUND_OPTIONS) options: A2aOutboundOptions = {},
     @Optional() private readonly tracing: Tracing = new Tracing(),
+    @Optional() metrics: GatewayMetrics = new GatewayMetrics(),
   ) {
+    this.calls = new PeerCallLog(metrics);
     this.pollInitialMs = options.pollInitialMs ?? 250;
     this.pollMaxMs = options.pollMaxMs ?? 4000;
     this.cards = new PeerCards(transport, tracing);
+  }
+
+  /** One call to a peer: in its client span, logged, counted and timed. */
+  private peerCall<T>(peer: PeerEndpoint, method: string, fn: (span: Span) => Promise<T>, taskId?: string): Promise<T> {
+    return this.calls.observe(peer.name, method, () => inPeerCallSpan(this.tracing, peer, method, fn, taskId), taskId);
   }
 
   /** Throws A2aOutboundError when no task came into existence; otherwise reports the task's outcome. */
@@ -105,7 +116,7 @@ export class A2aOutboundClient {
       return this.waitForTask(peer.name, view, spoken, started, options.signal);
     }
     const sendIn = (endpoint: PeerEndpoint, spoken: PeerDialect) =>
-      inPeerCallSpan(this.tracing, endpoint, spoken.sendMethod, async (span) => {
+      this.peerCall(endpoint, spoken.sendMethod, async (span) => {
         const result = await callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
           versionHeaders: spoken.headers,
           signal: options.signal,
@@ -141,7 +152,7 @@ export class A2aOutboundClient {
   ): Promise<StreamedSend | undefined> {
     if (!(await this.cards.streams(peer))) return undefined;
     try {
-      return await inPeerCallSpan(this.tracing, peer, dialect.streamMethod, async (span) => {
+      return await this.peerCall(peer, dialect.streamMethod, async (span) => {
         const streamed = await streamFromPeer(this.transport, peer, dialect, text, messageId, signal);
         recordTaskId(span, streamed.view.taskId);
         return streamed;
@@ -162,8 +173,7 @@ export class A2aOutboundClient {
     const dialect = peerDialect(version);
     try {
       const peer = resolveOutboundPeer(this.config.current(), peerName);
-      const raw = await inPeerCallSpan(
-        this.tracing,
+      const raw = await this.peerCall(
         peer,
         dialect.cancelMethod,
         () =>
@@ -229,8 +239,7 @@ export class A2aOutboundClient {
         return stop('error', `stopped waiting for task ${taskId}: ${(err as Error).message}`);
       }
       try {
-        const raw = await inPeerCallSpan(
-          this.tracing,
+        const raw = await this.peerCall(
           peer,
           dialect.getMethod,
           () =>

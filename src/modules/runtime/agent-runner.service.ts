@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import { AgentsService } from '../agents';
@@ -11,6 +12,7 @@ import {
   type SessionStore,
   type TranscriptLine,
 } from '../sessions';
+import { GatewayMetrics } from '../metrics';
 import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
@@ -18,6 +20,7 @@ import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
+import { RunLog, type RunOrigin } from './run-log';
 import {
   endRunSpan,
   modelCallSpanName,
@@ -56,6 +59,8 @@ export interface StartRunInput {
    * of the last round's deltas. Never called after the run is over.
    */
   onReplyDelta?: ReplyDeltaListener;
+  /** The channel message this run answers (a person's or a peer's): logged as the inbound message. */
+  origin?: RunOrigin;
 }
 
 export interface RunHandle {
@@ -71,6 +76,7 @@ export interface RunHandle {
 @Injectable()
 export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
+  private readonly runLog: RunLog;
   private readonly lanes = new SessionLanes();
   private readonly runs = new RunRegistry();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
@@ -87,7 +93,10 @@ export class AgentRunner implements OnModuleDestroy {
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly tracing: Tracing,
-  ) {}
+    @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
+  ) {
+    this.runLog = new RunLog(metrics);
+  }
 
   /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
   getRun(runId: string): RunRecord | undefined {
@@ -115,6 +124,7 @@ export class AgentRunner implements OnModuleDestroy {
     const { key, agentId } = canonicalSessionKey(raw.sessionKey);
     const input = key === raw.sessionKey ? raw : { ...raw, sessionKey: key };
     const { record, signal } = this.runs.create(input.sessionKey, agentId);
+    if (input.origin) this.runLog.received(record, input.origin);
     if (this.closing) {
       const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });
       return { runId: record.runId, done: Promise.resolve(refused) };
@@ -124,10 +134,14 @@ export class AgentRunner implements OnModuleDestroy {
     const lane = input.lane ?? 'main';
     const parent = this.tracing.enabled ? (this.tracing.contextOf(input.provenance) ?? context.active()) : undefined;
     const span = this.tracing.startSpan(RUN_SPAN, runSpanOptions(record, lane, input.provenance), parent);
+    // Bound to this caller's context: the lines the run writes carry the id of the request that asked for it, even
+    // when it starts later, behind another request's run on the same lane.
+    const turn = AsyncResource.bind(() => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent));
     const done = this.lanes
-      .run(input.sessionKey, lane, () => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent))
+      .run(input.sessionKey, lane, turn)
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
+    void done.then((settled) => this.runLog.ended(settled, input.origin));
     if (this.tracing.enabled) void done.then((settled) => endRunSpan(span, settled));
     this.active.add(done);
     void done.finally(() => this.active.delete(done));
@@ -154,9 +168,9 @@ export class AgentRunner implements OnModuleDestroy {
    */
   private async execute(runId: string, agentId: string, input: StartRunInput, signal: AbortSignal): Promise<Ran> {
     const started = Date.now();
-    this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString() });
     const snapshot = this.config.current();
     const agent = snapshot.agentsById.get(agentId);
+    this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString(), model: agent?.model });
     if (!agent) return ran(this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() }));
 
     await this.agents.ensureWorkspace(agent);
@@ -186,16 +200,21 @@ export class AgentRunner implements OnModuleDestroy {
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
         const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
-          const answer = await model.provider.complete(model.settings, {
-            agentId,
-            model: model.model,
-            system,
-            messages,
-            tools,
-            signal,
-            onTextDelta: deltas?.push,
-            traceHeaders: this.tracing.headers(),
-          });
+          const callStarted = performance.now();
+          const answer = await this.timedModelCall(
+            model.settings.name,
+            callStarted,
+            model.provider.complete(model.settings, {
+              agentId,
+              model: model.model,
+              system,
+              messages,
+              tools,
+              signal,
+              onTextDelta: deltas?.push,
+              traceHeaders: this.tracing.headers(),
+            }),
+          );
           recordModelUsage(span, answer);
           return answer;
         });
@@ -271,9 +290,22 @@ export class AgentRunner implements OnModuleDestroy {
       recordToolResult(span, answer);
       return answer;
     });
+    this.metrics.toolCall(call.name, result.status);
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
     return text;
+  }
+
+  /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */
+  private async timedModelCall<T>(provider: string, started: number, call: Promise<T>): Promise<T> {
+    try {
+      const answer = await call;
+      this.metrics.modelCall(provider, true, (performance.now() - started) / 1000);
+      return answer;
+    } catch (err) {
+      this.metrics.modelCall(provider, false, (performance.now() - started) / 1000);
+      throw err;
+    }
   }
 
   /**

@@ -24,6 +24,8 @@ export interface RunRecord {
   /** Who asked for the abort: a cancel (operator, peer, a run that started this one) or the gateway shutting down. */
   abortedBy?: 'cancel' | 'shutdown';
   usage?: { inputTokens: number; outputTokens: number };
+  /** The agent's model (`provider/model`) once the run has started. */
+  model?: string;
 }
 
 /** Finished runs kept for status queries; older ones are forgotten first. */

@@ -5,6 +5,7 @@ import { Tracing } from '../../common/telemetry/tracing';
 import { normalizeAgentId } from '../../common/agent-id';
 import { SessionAccessPolicy } from '../session-policy';
 import { ConfigStore } from '../config';
+import { GatewayMetrics } from '../metrics';
 import { AgentRunner, isTerminalRunStatus, type ToolContext, type ToolResult } from '../runtime';
 import {
   agentIdFromSessionKey,
@@ -45,10 +46,21 @@ export class SessionsSendService implements OnModuleDestroy {
     private readonly exchanges: ExchangeRecorder,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Optional() private readonly tracing: Tracing = new Tracing(),
+    @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
   ) {}
 
   /** `signal` and `onAbort` come with a run's call; the admin API calls without them (nothing to abort). */
   async send(
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal'>>,
+    args: SessionsSendArgs,
+  ): Promise<ToolResult> {
+    const result = await this.exchange(ctx, args);
+    // The hop of the message this call sends (a refused one included): 1 for a run that answers a person.
+    this.metrics.sessionsSend(result.status, (ctx.provenance?.hop ?? 0) + 1);
+    return result;
+  }
+
+  private async exchange(
     ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal'>>,
     args: SessionsSendArgs,
   ): Promise<ToolResult> {

@@ -61,6 +61,7 @@ export class HttpChannelService {
       create: { deliveryContext },
       meta: { channel: HTTP_CHANNEL_ID, accountId, peer },
       onReplyDelta,
+      origin: { channel: HTTP_CHANNEL_ID, peer: `${accountId}/${peer.id}` },
     });
     return { runId, done, sessionKey: route.sessionKey, agentId: route.agentId };
   }

@@ -60,6 +60,7 @@ export class ChatCompletionsService {
       create: { deliveryContext },
       meta: { channel: OPENAI_CHANNEL_ID, key: key.name, ...(turn.user ? { user: turn.user } : {}) },
       onReplyDelta: onDelta,
+      origin: { channel: OPENAI_CHANNEL_ID, peer: key.name },
     });
   }
 

@@ -9,6 +9,7 @@ import { SseResponse } from '../../../common/http/sse-response';
 import { jsonDepthExceeds } from '../../../common/json-depth';
 import { SlidingWindowRateLimiter } from '../../../common/rate-limit/sliding-window-rate-limiter';
 import { ConfigStore, type ChatCompletionsKey } from '../../config';
+import { GatewayMetrics } from '../../metrics';
 import { isTerminalRunStatus, type RunRecord } from '../../runtime';
 import { AGENT_ID_HEADER, ChatCompletionsService, SESSION_KEY_HEADER, type ChatTarget } from './chat-completions.service';
 import { parseChatRequest, type ChatTurn } from './chat-request';
@@ -43,6 +44,7 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     private readonly chats: ChatCompletionsService,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -88,6 +90,7 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
       throw new OpenAiEndpointError(ErrorCode.Unauthenticated, 'Incorrect API key provided', 'invalid_api_key');
     }
     if (settings.rateLimitPerMinute > 0 && !this.limiter.tryTake(key.name, settings.rateLimitPerMinute, RATE_LIMIT_WINDOW_MS)) {
+      this.metrics.rateLimited('openai', key.name);
       throw new OpenAiEndpointError(
         ErrorCode.RateLimited,
         `Rate limit reached for key "${key.name}": ${settings.rateLimitPerMinute} requests per minute`,

@@ -1,0 +1,147 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { BUILT_IN_TOOL_NAMES } from '../../common/built-in-tools';
+import { ConfigStore, type RuntimeSnapshot } from '../config';
+import { BoundCounter, BoundHistogram, OTHER } from './bound-series';
+import { defineMetrics } from './metric-definitions';
+
+export type RunOutcome = 'completed' | 'failed' | 'aborted';
+export type A2aBinding = 'jsonrpc' | 'http-json';
+export type RateLimitedChannel = 'a2a' | 'openai';
+
+/** What the memory module reports per agent whose index is open. */
+export interface MemoryIndexStats {
+  agentId: string;
+  chunks: number;
+  pending: number;
+  lagMs: number;
+}
+
+/** Hops above this share one series: a chain that long is the alert, not its exact length. */
+const MAX_HOPS_LABEL = 16;
+const TOOL_NAMES: ReadonlySet<string> = new Set(BUILT_IN_TOOL_NAMES);
+
+/**
+ * The gateway's metrics (docs/operations.md#metrics): the one Prometheus registry of this gateway (one per app, so
+ * tests can boot several) and the one way modules record into it. Modules call these methods; none of them touches
+ * prom-client. Label values that name things — agents, providers, peers, tools — are checked against the config (or
+ * the built-in list) and anything else becomes `other`: a caller can never create a series.
+ */
+@Injectable()
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly defs = defineMetrics(this.registry, () => this.scrapeMemory());
+  private readonly configReloads = new BoundCounter(this.defs.configReloads);
+  private readonly runs = new BoundCounter(this.defs.runs);
+  private readonly runDuration = new BoundHistogram(this.defs.runDuration);
+  private readonly modelCalls = new BoundHistogram(this.defs.modelCalls);
+  private readonly toolCalls = new BoundCounter(this.defs.toolCalls);
+  private readonly sessionsSends = new BoundCounter(this.defs.sessionsSend);
+  private readonly a2aRequests = new BoundHistogram(this.defs.a2aRequests);
+  private readonly a2aTasks = new BoundCounter(this.defs.a2aTasks);
+  private readonly rateLimits = new BoundCounter(this.defs.rateLimited);
+  private readonly outboundCalls = new BoundHistogram(this.defs.outboundCalls);
+  private memorySource?: () => Promise<MemoryIndexStats[]>;
+
+  constructor(@Optional() private readonly config?: ConfigStore) {
+    // Process metrics, the event-loop delay among them (clawgate_nodejs_eventloop_lag_*).
+    collectDefaultMetrics({ register: this.registry, prefix: 'clawgate_' });
+    for (const result of ['applied', 'unchanged', 'rejected']) this.configReloads.touch(result);
+  }
+
+  /** A reload that was not the boot's: applied, unchanged or rejected. */
+  configReload(result: 'applied' | 'unchanged' | 'rejected'): void {
+    this.configReloads.inc(result);
+  }
+
+  /** The revision now served: the one series of the info gauge. */
+  configRevision(revision: string): void {
+    this.defs.configRevision.reset();
+    this.defs.configRevision.labels(revision).set(1);
+  }
+
+  runEnded(agentId: string, provider: string, outcome: RunOutcome, seconds: number): void {
+    this.runs.inc(this.agent(agentId), outcome);
+    this.runDuration.observe(seconds, this.provider(provider));
+  }
+
+  modelCall(provider: string, ok: boolean, seconds: number): void {
+    this.modelCalls.observe(seconds, this.provider(provider), ok ? 'ok' : 'error');
+  }
+
+  /** `outcome` is the result's status, a fixed set (tool-result.ts). */
+  toolCall(tool: string, outcome: string): void {
+    this.toolCalls.inc(TOOL_NAMES.has(tool) ? tool : OTHER, outcome);
+  }
+
+  sessionsSend(outcome: string, hops: number): void {
+    this.sessionsSends.inc(outcome, hops > MAX_HOPS_LABEL ? `${MAX_HOPS_LABEL}+` : String(hops));
+  }
+
+  /** `method` is the A2A method's canonical name or `other`; `code` is `OK` or the error code (a fixed set). */
+  a2aRequest(method: string, binding: A2aBinding, code: string, seconds: number): void {
+    this.a2aRequests.observe(seconds, method, binding, code);
+  }
+
+  /** A task entered `state` (lower case, without the TASK_STATE_ prefix). */
+  a2aTask(state: string): void {
+    this.a2aTasks.inc(state);
+  }
+
+  rateLimited(channel: RateLimitedChannel, peer: string): void {
+    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.openAiKey(peer));
+  }
+
+  /** `outcome` is `ok` or the failure reason of the call (a fixed set). */
+  outboundCall(peer: string, method: string, outcome: string, seconds: number): void {
+    this.outboundCalls.observe(seconds, this.a2aPeer(peer), method, outcome);
+  }
+
+  /** The memory module hands in how to read its index sizes; read at every scrape. */
+  observeMemoryIndex(source: () => Promise<MemoryIndexStats[]>): void {
+    this.memorySource = source;
+  }
+
+  /** The Prometheus text of every series. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private async scrapeMemory(): Promise<void> {
+    const stats = (await this.memorySource?.()) ?? [];
+    for (const gauge of [this.defs.memoryChunks, this.defs.memoryPending, this.defs.memoryLag]) gauge.reset();
+    for (const s of stats) {
+      const agent = this.agent(s.agentId);
+      this.defs.memoryChunks.labels(agent).set(s.chunks);
+      this.defs.memoryPending.labels(agent).set(s.pending);
+      this.defs.memoryLag.labels(agent).set(s.lagMs / 1000);
+    }
+  }
+
+  private snapshot(): RuntimeSnapshot | undefined {
+    return this.config?.isLoaded() ? this.config.current() : undefined;
+  }
+
+  private agent(id: string): string {
+    return this.snapshot()?.agentsById.has(id) ? id : OTHER;
+  }
+
+  private provider(name: string): string {
+    const providers = this.snapshot()?.config.models.providers;
+    return providers && Object.prototype.hasOwnProperty.call(providers, name) ? name : OTHER;
+  }
+
+  private a2aPeer(name: string): string {
+    const peers = this.snapshot()?.config.channels.a2a.peers;
+    return peers && Object.prototype.hasOwnProperty.call(peers, name) ? name : OTHER;
+  }
+
+  private openAiKey(name: string): string {
+    const keys = this.snapshot()?.config.gateway.http.endpoints.chatCompletions.keys ?? [];
+    return keys.some((key) => key.name === name) ? name : OTHER;
+  }
+}

@@ -1,0 +1,2 @@
+export { MetricsModule } from './metrics.module';
+export { GatewayMetrics, type A2aBinding, type MemoryIndexStats, type RateLimitedChannel, type RunOutcome } from './gateway-metrics';

@@ -1,0 +1,112 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** Seconds: a run is a model call or several, with tools in between. */
+const RUN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Seconds: one model call, one outbound A2A call. */
+const CALL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** Seconds: one inbound A2A request, from the fast answers (GetTask) to a blocking SendMessage. */
+const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Every series the gateway exports, in one place (docs/operations.md#metrics lists them with their labels). Names
+ * follow Prometheus' conventions: `_total` counters, `_seconds` histograms, base units.
+ */
+export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<void>) {
+  const registers = [registry];
+  return {
+    configReloads: new Counter({
+      name: 'clawgate_config_reload_total',
+      help: 'Config reload attempts by result (applied, unchanged, rejected).',
+      labelNames: ['result'],
+      registers,
+    }),
+    configRevision: new Gauge({
+      name: 'clawgate_config_revision_info',
+      help: 'The config revision being served (value 1).',
+      labelNames: ['revision'],
+      registers,
+    }),
+    runs: new Counter({
+      name: 'clawgate_runs_total',
+      help: 'Agent runs that ended, by agent and outcome (completed, failed, aborted).',
+      labelNames: ['agent', 'outcome'],
+      registers,
+    }),
+    runDuration: new Histogram({
+      name: 'clawgate_run_duration_seconds',
+      help: 'Agent run duration from start to end (queue time excluded), by model provider.',
+      labelNames: ['provider'],
+      buckets: RUN_BUCKETS,
+      registers,
+    }),
+    modelCalls: new Histogram({
+      name: 'clawgate_model_call_duration_seconds',
+      help: 'Model call latency by model provider and outcome (ok, error).',
+      labelNames: ['provider', 'outcome'],
+      buckets: CALL_BUCKETS,
+      registers,
+    }),
+    toolCalls: new Counter({
+      name: 'clawgate_tool_calls_total',
+      help: 'Tool calls by tool and the status of their result (ok, accepted, forbidden, not_found, error, timeout, ...).',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    }),
+    sessionsSend: new Counter({
+      name: 'clawgate_sessions_send_total',
+      help: 'sessions_send calls by outcome (the status of the result) and hops (the chain hop of the message sent).',
+      labelNames: ['outcome', 'hops'],
+      registers,
+    }),
+    a2aRequests: new Histogram({
+      name: 'clawgate_a2a_request_duration_seconds',
+      help: 'A2A requests served, by method, binding (jsonrpc, http-json) and code (OK or the error code).',
+      labelNames: ['method', 'binding', 'code'],
+      buckets: REQUEST_BUCKETS,
+      registers,
+    }),
+    a2aTasks: new Counter({
+      name: 'clawgate_a2a_tasks_total',
+      help: 'A2A tasks that reached a state (submitted, working, input_required, completed, failed, canceled, rejected).',
+      labelNames: ['state'],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'clawgate_rate_limited_total',
+      help: 'Requests refused by a rate limit, by channel (a2a, openai) and peer (the A2A peer or the key name).',
+      labelNames: ['channel', 'peer'],
+      registers,
+    }),
+    outboundCalls: new Histogram({
+      name: 'clawgate_outbound_call_duration_seconds',
+      help: 'Calls to A2A peers by peer, method and outcome (ok or the failure reason).',
+      labelNames: ['peer', 'method', 'outcome'],
+      buckets: CALL_BUCKETS,
+      registers,
+    }),
+    memoryChunks: new Gauge({
+      name: 'clawgate_memory_index_chunks',
+      help: 'Chunks in the memory index of each agent whose memory is open.',
+      labelNames: ['agent'],
+      registers,
+      // Read at scrape time, for the three memory gauges at once: they are registered (and so read) after this one.
+      async collect() {
+        await scrapeMemory();
+      },
+    }),
+    memoryPending: new Gauge({
+      name: 'clawgate_memory_index_pending_chunks',
+      help: 'Chunks still waiting for a vector of the current embedder, per agent.',
+      labelNames: ['agent'],
+      registers,
+    }),
+    memoryLag: new Gauge({
+      name: 'clawgate_memory_index_lag_seconds',
+      help: 'How long the oldest chunk waiting for a vector has waited, per agent (0 when none waits).',
+      labelNames: ['agent'],
+      registers,
+    }),
+  };
+}
+
+export type MetricDefinitions = ReturnType<typeof defineMetrics>;
