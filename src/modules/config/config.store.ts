@@ -34,13 +34,15 @@ export interface ConfigStatus {
   reloadMode: 'hybrid' | 'off';
 }
 
-/** Keys that are read once at start (the listener, the tracing SDK); a change waits for a restart. */
+/** Keys that are read once at start (the listener, the tracing SDK, the cluster's Redis); a change waits for a restart. */
 const RESTART_KEYS = [
   'gateway.port',
   'gateway.bind',
   'gateway.telemetry.enabled',
   'gateway.telemetry.serviceName',
   'gateway.telemetry.sampleRatio',
+  'gateway.cluster.redis.url',
+  'gateway.cluster.redis.password',
 ] as const;
 type RestartKey = (typeof RESTART_KEYS)[number];
 
@@ -230,12 +232,14 @@ export class ConfigStore {
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
-  const { port, bind, telemetry } = snapshot.config.gateway;
+  const { port, bind, telemetry, cluster } = snapshot.config.gateway;
   return {
     'gateway.port': port,
     'gateway.bind': bind,
     'gateway.telemetry.enabled': telemetry.enabled,
     'gateway.telemetry.serviceName': telemetry.serviceName,
     'gateway.telemetry.sampleRatio': telemetry.sampleRatio,
+    'gateway.cluster.redis.url': cluster?.redis.url,
+    'gateway.cluster.redis.password': cluster?.redis.password,
   };
 }

@@ -52,6 +52,17 @@ export interface GatewaySettings {
   };
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
   telemetry: TelemetrySettings;
+  /** Absent: a single process (docs/deployment.md#cluster-coordination). */
+  cluster?: ClusterSettings;
+}
+
+/** `gateway.cluster`: the Redis server the replicas coordinate through. */
+export interface ClusterSettings {
+  redis: {
+    url: string;
+    /** Undefined when not set, or when its ${VAR} was unset (then Redis is dialled without AUTH). */
+    password?: string;
+  };
 }
 
 /** `gateway.telemetry` (docs/telemetry.md). Unset fields leave the choice to the OTEL_* variables. */

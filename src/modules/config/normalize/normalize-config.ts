@@ -117,6 +117,16 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
       ...(g?.telemetry?.serviceName !== undefined ? { serviceName: g.telemetry.serviceName.trim() } : {}),
       ...(g?.telemetry?.sampleRatio !== undefined ? { sampleRatio: g.telemetry.sampleRatio } : {}),
     },
+    ...(g?.cluster
+      ? {
+          cluster: {
+            redis: {
+              url: g.cluster.redis.url.trim(),
+              ...(g.cluster.redis.password !== undefined ? { password: g.cluster.redis.password } : {}),
+            },
+          },
+        }
+      : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { Default, Describe, IsCidr, NestedArray, NestedObject, NoUrlCredentials,
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 import { GatewayHttpConfig } from './gateway-http.schema';
 import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
+import { GatewayClusterConfig } from './gateway-cluster.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -126,7 +127,7 @@ export class AdminConfig {
   publicDocs?: boolean;
 }
 
-@StrictObject('The HTTP listener. port, bind and telemetry need a restart; everything else is hot.')
+@StrictObject('The HTTP listener. port, bind, telemetry and cluster need a restart; everything else is hot.')
 export class GatewayConfig {
   @IsOptional()
   @IsInt()
@@ -170,4 +171,8 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => GatewayTelemetryConfig)
   telemetry?: GatewayTelemetryConfig;
+
+  @IsOptional()
+  @NestedObject(() => GatewayClusterConfig)
+  cluster?: GatewayClusterConfig;
 }
