@@ -7,6 +7,7 @@
  */
 const LAYERS = [
   ['config'],
+  ['cluster'],
   ['agents', 'sessions', 'admin', 'health', 'telemetry'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound'],

@@ -6,6 +6,7 @@ import { AgentsModule } from './modules/agents';
 import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
 import { ConfigModule, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
+import { ClusterModule } from './modules/cluster';
 import { HealthModule } from './modules/health';
 import { MemoryModule } from './modules/memory';
 import { OutboundModule } from './modules/outbound';
@@ -24,6 +25,7 @@ export class AppModule {
       imports: [
         ConfigModule.register(options),
         LoggingModule,
+        ClusterModule,
         TelemetryModule,
         AdminModule,
         HealthModule,

@@ -17,6 +17,7 @@ import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
+import { ClusterService } from './modules/cluster';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
 
@@ -38,7 +39,8 @@ export const MAX_BODY_DEPTH = 64;
 
 /**
  * Builds and starts the gateway: lock the state dir (throws StateDirInUseError when another gateway has it —
- * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), wire HTTP,
+ * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), join the cluster
+ * when gateway.cluster is set (throws ClusterRedisUnreachableError — the CLI exits 69), wire HTTP,
  * start watching, listen on gateway.bind:gateway.port (or `--port`).
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -71,6 +73,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const snapshot = await app.get(ConfigStore).init();
     // Before the HTTP setup: whether requests get server spans depends on it.
     await app.get(TelemetryService).start();
+    // Before anything serves: with gateway.cluster the shared rate limits and membership need Redis, and a
+    // replica that cannot reach it does not start (ClusterRedisUnreachableError; the CLI exits 69).
+    await app.get(ClusterService).start();
     configureHttp(app);
     await app.get(ConfigWatcher).start();
     const { port, bind } = snapshot.config.gateway;

@@ -1,10 +1,13 @@
 import { StateDirInUseError } from '../common/fs/state-dir-lock';
 import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
+import { ClusterRedisUnreachableError } from '../modules/cluster';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
 export const EXIT_CONFIG = 78;
 /** sysexits EX_TEMPFAIL: another gateway holds the state dir; starting again once it has stopped will work. */
 export const EXIT_STATE_DIR_IN_USE = 75;
+/** sysexits EX_UNAVAILABLE: gateway.cluster is set and its Redis cannot be reached. */
+export const EXIT_CLUSTER_UNAVAILABLE = 69;
 
 export async function runGateway(opts: { config?: string; stateDir?: string; port?: number }): Promise<void> {
   const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
@@ -27,6 +30,10 @@ export async function runGateway(opts: { config?: string; stateDir?: string; por
     if (err instanceof StateDirInUseError) {
       process.stderr.write(`clawgate: ${err.detail}; not starting\n`);
       process.exit(EXIT_STATE_DIR_IN_USE);
+    }
+    if (err instanceof ClusterRedisUnreachableError) {
+      process.stderr.write(`clawgate: ${err.message}; not starting\n`);
+      process.exit(EXIT_CLUSTER_UNAVAILABLE);
     }
     throw err;
   }
