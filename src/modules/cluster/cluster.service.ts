@@ -5,6 +5,8 @@ import { InProcessRateLimitWindows, RateLimitWindows } from '../../common/rate-l
 import { ConfigStore } from '../config';
 import { connectRedis, describeRedisError, RedisConnection } from './redis-connection';
 import { RedisRateLimitWindows } from './redis-rate-limit-windows';
+import { RedisLaneLeases } from './redis-lane-leases';
+import type { LaneLeases } from '../../common/coordination/lane-leases';
 import { HEARTBEAT_INTERVAL_MS, ReplicaInfo, ReplicaRegistry } from './replica-registry';
 
 export type ClusterMode = 'single' | 'cluster';
@@ -29,6 +31,8 @@ export interface ClusterStatus {
 /** What the metrics read (docs/deployment.md#cluster-coordination). */
 export interface ClusterCounters {
   rateLimitFallbacks: number;
+  /** Runs that went ahead without their lane's lease because Redis failed. */
+  laneLeaseFallbacks: number;
   heartbeatFailures: number;
   /** 1 after a heartbeat that reached Redis, 0 after one that failed; undefined in single mode. */
   redisUp?: number;
@@ -48,12 +52,13 @@ export class ClusterService implements OnModuleDestroy {
   private readonly startedAt = new Date().toISOString();
   /** Unique per process: host and pid make it readable, the random part keeps a reused pid apart. */
   readonly replicaId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  readonly counters: ClusterCounters = { rateLimitFallbacks: 0, heartbeatFailures: 0 };
+  readonly counters: ClusterCounters = { rateLimitFallbacks: 0, laneLeaseFallbacks: 0, heartbeatFailures: 0 };
   private connection?: RedisConnection;
   private registry?: ReplicaRegistry;
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
   private readonly sharedWindows = new Map<string, RedisRateLimitWindows>();
+  private leases?: RedisLaneLeases;
 
   constructor(private readonly config: ConfigStore) {}
 
@@ -88,6 +93,18 @@ export class ClusterService implements OnModuleDestroy {
       forget: (key) => pick().forget(key),
       keys: () => pick().keys(),
     };
+  }
+
+  /** The session lanes' leases in cluster mode; undefined while this is a single process. */
+  laneLeases(): LaneLeases | undefined {
+    const connection = this.connection;
+    if (!connection) return undefined;
+    this.leases ??= new RedisLaneLeases(connection.client, {
+      replicaId: this.replicaId,
+      address: connection.address,
+      fallbacks: { inc: () => this.counters.laneLeaseFallbacks++ },
+    });
+    return this.leases;
   }
 
   /** Single mode: undefined. Cluster mode: a PING now (within the command timeout). */

@@ -60,6 +60,15 @@ function registerClusterMetrics(registry: Registry, cluster: ClusterService): vo
     },
   });
   new Counter({
+    name: 'clawgate_cluster_lane_lease_fallback_total',
+    help: 'Runs that went ahead without their session lane lease because Redis failed (cluster mode).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(counters.laneLeaseFallbacks);
+    },
+  });
+  new Counter({
     name: 'clawgate_cluster_heartbeat_failures_total',
     help: 'Heartbeats of this replica that did not reach Redis (cluster mode).',
     registers: [registry],

@@ -16,6 +16,7 @@ import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
+import { ClusterService } from '../cluster';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
 import {
@@ -71,7 +72,7 @@ export interface RunHandle {
 @Injectable()
 export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
-  private readonly lanes = new SessionLanes();
+  private readonly lanes: SessionLanes;
   private readonly runs = new RunRegistry();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
@@ -87,7 +88,10 @@ export class AgentRunner implements OnModuleDestroy {
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly tracing: Tracing,
-  ) {}
+    cluster: ClusterService,
+  ) {
+    this.lanes = new SessionLanes(() => cluster.laneLeases());
+  }
 
   /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
   getRun(runId: string): RunRecord | undefined {
@@ -125,7 +129,16 @@ export class AgentRunner implements OnModuleDestroy {
     const parent = this.tracing.enabled ? (this.tracing.contextOf(input.provenance) ?? context.active()) : undefined;
     const span = this.tracing.startSpan(RUN_SPAN, runSpanOptions(record, lane, input.provenance), parent);
     const done = this.lanes
-      .run(input.sessionKey, lane, () => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent))
+      .run(
+        input.sessionKey,
+        lane,
+        (fence) => {
+          // A lease taken over by another replica (ours expired): this run must not go on beside that one.
+          fence?.lost.addEventListener('abort', () => this.runs.abort(record.runId, (fence.lost.reason as Error).message), { once: true });
+          return this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent);
+        },
+        signal,
+      )
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
     if (this.tracing.enabled) void done.then((settled) => endRunSpan(span, settled));
