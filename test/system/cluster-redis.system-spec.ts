@@ -68,7 +68,11 @@ describe('cluster coordination through a real Redis (system)', () => {
   let dir: string;
   const gateways: GatewayProcess[] = [];
 
-  async function startReplica(name: string, redisUrl = redis.url): Promise<GatewayProcess & { configPath: string }> {
+  async function startReplica(
+    name: string,
+    redisUrl = redis.url,
+    password = REDIS_PASSWORD,
+  ): Promise<GatewayProcess & { configPath: string }> {
     const home = path.join(dir, name);
     await fs.mkdir(home, { recursive: true });
     const configPath = path.join(home, 'openclaw.json');
@@ -78,7 +82,7 @@ describe('cluster coordination through a real Redis (system)', () => {
       configPath,
       stateDir: path.join(home, 'state'),
       home,
-      env: { REDIS_PASSWORD },
+      env: { REDIS_PASSWORD: password },
     });
     gateways.push(gateway);
     return Object.assign(gateway, { configPath });
@@ -220,6 +224,20 @@ describe('cluster coordination through a real Redis (system)', () => {
     );
     expect(failed?.message).toContain('gateway exited (code 69');
     expect(failed?.message).toContain(`clawgate: cannot reach Redis at 127.0.0.1:${port} (gateway.cluster.redis.url): `);
+    expect(failed?.message).not.toContain(REDIS_PASSWORD);
+  }, 60_000);
+
+  it('does not start with a wrong password: exit code 69, the refusal of the server named, the password not', async () => {
+    const wrong = 'not-the-password-41c9';
+    const failed = await startReplica('e', redis.url, wrong).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(failed?.message).toContain('gateway exited (code 69');
+    expect(failed?.message).toMatch(
+      new RegExp(`clawgate: cannot reach Redis at 127\\.0\\.0\\.1:${redis.port} \\(gateway\\.cluster\\.redis\\.url\\): .*WRONGPASS`),
+    );
+    expect(failed?.message).not.toContain(wrong);
     expect(failed?.message).not.toContain(REDIS_PASSWORD);
   }, 60_000);
 });
