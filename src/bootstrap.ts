@@ -9,7 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
-import { lockStateDir } from './common/fs/state-dir-lock';
+import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
 import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
@@ -29,6 +29,9 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** The state-dir locks of the gateways running in this process (see startGateway). */
+const HELD_LOCKS = new Set<StateDirLock>();
+
 /** Admin JSON bodies (config validation) may be as large as a config file. */
 const ADMIN_BODY_LIMIT = '2mb';
 /**
@@ -47,6 +50,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Before Nest builds anything: from the first constructor on, modules may read and write the state dir (on
   // init the A2A task service fails every unsettled task), and a second gateway must stop before all of that.
   const lock = await lockStateDir(options.stateDir);
+  // The lock is an open SQLite connection: garbage-collected, it would close and let go of the state dir. The
+  // CLI keeps nothing of the RunningGateway, so the lock is held here until close() releases it.
+  HELD_LOCKS.add(lock);
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
@@ -56,6 +62,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
   } catch (err) {
     await lock.release();
+    HELD_LOCKS.delete(lock);
     throw err;
   }
   // The lock is let go only once the app has closed, so every last write (sessions, audit log) happens under it.
@@ -65,6 +72,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await app.close();
     } finally {
       await lock.release();
+      HELD_LOCKS.delete(lock);
     }
   };
   app.useLogger(app.get(Logger));
