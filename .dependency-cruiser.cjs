@@ -8,6 +8,7 @@
 const LAYERS = [
   ['config'],
   ['metrics'],
+  ['cluster'],
   ['agents', 'sessions', 'admin', 'health', 'telemetry'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound'],

@@ -6,6 +6,7 @@ import { AgentsModule } from './modules/agents';
 import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
 import { ConfigModule, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
+import { ClusterModule } from './modules/cluster';
 import { HealthModule } from './modules/health';
 import { MetricsModule } from './modules/metrics';
 import { MemoryModule } from './modules/memory';
@@ -27,6 +28,7 @@ export class AppModule {
         ConfigModule.register(options),
         LoggingModule.forRoot(logSettings),
         MetricsModule,
+        ClusterModule,
         TelemetryModule,
         AdminModule,
         HealthModule,

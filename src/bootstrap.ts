@@ -11,7 +11,7 @@ import { LOG_LEVELS, logSettingsFrom } from './common/logging/log-settings';
 import { startupBanner } from './startup-banner';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
-import { lockStateDir } from './common/fs/state-dir-lock';
+import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
 import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
@@ -19,6 +19,7 @@ import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
+import { ClusterService } from './modules/cluster';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
 
@@ -32,6 +33,9 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** The state-dir locks of the gateways running in this process (see startGateway). */
+const HELD_LOCKS = new Set<StateDirLock>();
+
 /** Admin JSON bodies (config validation) may be as large as a config file. */
 const ADMIN_BODY_LIMIT = '2mb';
 /**
@@ -42,7 +46,8 @@ export const MAX_BODY_DEPTH = 64;
 
 /**
  * Builds and starts the gateway: lock the state dir (throws StateDirInUseError when another gateway has it —
- * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), wire HTTP,
+ * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), join the cluster
+ * when gateway.cluster is set (throws ClusterRedisUnreachableError — the CLI exits 69), wire HTTP,
  * start watching, listen on gateway.bind:gateway.port (or `--port`).
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -51,6 +56,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // First of all: a log setting it does not take stops the gateway before it touches anything (LogSettingsError).
   const logSettings = logSettingsFrom(options);
   const lock = await lockStateDir(options.stateDir);
+  // The lock is an open SQLite connection: garbage-collected, it would close and let go of the state dir. The
+  // CLI keeps nothing of the RunningGateway, so the lock is held here until close() releases it.
+  HELD_LOCKS.add(lock);
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(options, logSettings), {
@@ -60,6 +68,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
   } catch (err) {
     await lock.release();
+    HELD_LOCKS.delete(lock);
     throw err;
   }
   // The lock is let go only once the app has closed, so every last write (sessions, audit log) happens under it.
@@ -69,6 +78,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await app.close();
     } finally {
       await lock.release();
+      HELD_LOCKS.delete(lock);
     }
   };
   app.useLogger(app.get(GatewayLogger));
@@ -77,6 +87,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const snapshot = await app.get(ConfigStore).init();
     // Before the HTTP setup: whether requests get server spans depends on it.
     await app.get(TelemetryService).start();
+    // Before anything serves: with gateway.cluster the shared rate limits and membership need Redis, and a
+    // replica that cannot reach it does not start (ClusterRedisUnreachableError; the CLI exits 69).
+    await app.get(ClusterService).start();
     configureHttp(app);
     await app.get(ConfigWatcher).start();
     const { port, bind } = snapshot.config.gateway;

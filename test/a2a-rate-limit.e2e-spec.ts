@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { A2A_CLOCK, Clock } from '../src/modules/a2a-channel/clock';
-import { RATE_LIMITER, RateLimiter } from '../src/modules/a2a-channel/rate-limiter';
+import { RATE_LIMITER, RateLimitWindows } from '../src/modules/a2a-channel/rate-limiter';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**
@@ -92,7 +92,7 @@ describe('A2A per-peer rate limit (e2e, controlled clock)', () => {
 
   it('applies a changed limit live and drops the windows of removed peers (hot reload)', async () => {
     now += 120_000;
-    const limiter = gw.app.get<RateLimiter>(RATE_LIMITER);
+    const limiter = gw.app.get<RateLimitWindows>(RATE_LIMITER);
     expect(limiter.keys().sort()).toEqual(['hermes', 'iris']);
     await gw.writeConfig(config(2, `hermes: { token: "${HERMES}" }`));
     await waitFor('iris window dropped', async () => !limiter.keys().includes('iris'), 10_000);

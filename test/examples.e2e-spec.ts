@@ -103,6 +103,11 @@ const COMMENTED_IN_TEMPLATE: Record<string, string> = {
   // Deprecated aliases: setting them only adds warnings.
   'bindings[].match.account': '`account` is the deprecated spelling of accountId',
   'memory.qmd.indexSessions': 'deprecated alias: indexSessions',
+  // Set, the gateway would need a reachable Redis to start (the examples boot without one).
+  'gateway.cluster': '// cluster: {',
+  'gateway.cluster.redis': '//   redis: {',
+  'gateway.cluster.redis.url': '//     url: "${REDIS_URL}"',
+  'gateway.cluster.redis.password': '//     password: "${REDIS_PASSWORD}"',
 };
 
 describe('examples/full-template/openclaw.json', () => {

@@ -1,3 +1,5 @@
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
@@ -264,5 +266,23 @@ describe('one gateway per state dir (e2e, real processes)', () => {
     const again = await startGateway(options);
     expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
     await again.close();
+  }, 120_000);
+
+  it('keeps the lock through a garbage collection while only the app is referenced (the CLI keeps no handle)', async () => {
+    v8.setFlagsFromString('--expose_gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const configPath = await writeConfig('collected');
+    const stateDir = path.join(tmp, 'state-collected');
+    // Like the CLI: nothing of the RunningGateway is kept but what serves (the app); started in a function of its
+    // own, so no temporary of this test's frame holds the rest.
+    const startKeepingOnlyTheApp = async () => (await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: tmp } })).app;
+    const app = await startKeepingOnlyTheApp();
+    gc();
+    await new Promise((r) => setTimeout(r, 200));
+    gc();
+    const other = await spawnGateway(configPath, stateDir);
+    if (other.kind !== 'exited') throw new Error('another process started on a state dir this process holds');
+    expectRefused(other, stateDir, process.pid);
+    await app.close();
   }, 120_000);
 });

@@ -2,13 +2,14 @@ import { StateDirInUseError } from '../common/fs/state-dir-lock';
 import { PostgresUnavailableError } from '../common/storage/postgres-errors';
 import { LogSettingsError } from '../common/logging/log-settings';
 import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
+import { ClusterRedisUnreachableError } from '../modules/cluster';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
 export const EXIT_CONFIG = 78;
 /** sysexits EX_TEMPFAIL: another gateway holds the state dir; starting again once it has stopped will work. */
 export const EXIT_STATE_DIR_IN_USE = 75;
-/** sysexits EX_UNAVAILABLE: a service the gateway needs (its PostgreSQL) cannot be reached. */
-export const EXIT_STATE_UNAVAILABLE = 69;
+/** sysexits EX_UNAVAILABLE: a service the gateway needs (its PostgreSQL, or the cluster's Redis) cannot be reached. */
+export const EXIT_SERVICE_UNAVAILABLE = 69;
 
 export async function runGateway(opts: {
   config?: string;
@@ -47,9 +48,9 @@ export async function runGateway(opts: {
       process.stderr.write(`clawgate: ${err.detail}; not starting\n`);
       process.exit(EXIT_STATE_DIR_IN_USE);
     }
-    if (err instanceof PostgresUnavailableError) {
+    if (err instanceof PostgresUnavailableError || err instanceof ClusterRedisUnreachableError) {
       process.stderr.write(`clawgate: ${err.message}; not starting\n`);
-      process.exit(EXIT_STATE_UNAVAILABLE);
+      process.exit(EXIT_SERVICE_UNAVAILABLE);
     }
     throw err;
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
+import { ClusterModule, ClusterService } from '../cluster';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aAttachments } from './a2a-attachments';
@@ -15,7 +16,7 @@ import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
 import { ExtendedAgentCardService } from './extended-agent-card';
-import { RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
+import { InProcessRateLimitWindows, PEER_RATE_LIMIT_NAMESPACE, RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { RequestInputTool } from './request-input.tool';
 import { configuredRetention } from './task-retention';
 import { TASK_STORE } from './task-store.port';
@@ -43,11 +44,17 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
  * Described in docs/a2a.md#a2a-v10-inbound-channel.
  */
 @Module({
-  imports: [RoutingModule, RuntimeModule],
+  imports: [RoutingModule, RuntimeModule, ClusterModule],
   controllers: [AgentCardController, A2aAdminController],
   providers: [
     { provide: A2A_CLOCK, useClass: SystemClock },
-    { provide: RATE_LIMITER, useFactory: (clock: Clock) => new SlidingWindowRateLimiter(clock), inject: [A2A_CLOCK] },
+    {
+      provide: RATE_LIMITER,
+      // In-process per peer; with gateway.cluster one window per peer in Redis for all replicas.
+      useFactory: (clock: Clock, cluster: ClusterService) =>
+        cluster.rateLimitWindows(PEER_RATE_LIMIT_NAMESPACE, new InProcessRateLimitWindows(new SlidingWindowRateLimiter(clock))),
+      inject: [A2A_CLOCK, ClusterService],
+    },
     TaskEventBus,
     PushWakeup,
     TaskBackend,

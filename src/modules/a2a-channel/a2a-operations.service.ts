@@ -17,7 +17,7 @@ import { wireCodec } from './a2a-wire-codec';
 import type { StreamItem, TaskEventStream } from './task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { invalidParams } from './json-rpc';
-import { RATE_LIMITER, RateLimiter } from './rate-limiter';
+import { RATE_LIMITER, RateLimitWindows } from './rate-limiter';
 
 /** Who is calling: the authenticated peer, and the origin its Agent Cards publish (derived only when a card is asked for). */
 export interface A2aCaller {
@@ -79,7 +79,7 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     private readonly config: ConfigStore,
     // Typed to the operations it dispatches, so the bindings can run over a stand-in task service.
     @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
-    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimitWindows,
     @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
     @Inject(A2aTaskStreams) private readonly streams: Pick<A2aTaskStreams, 'sendStreamingMessage' | 'subscribeToTask'>,
     @Inject(A2aPushConfigs) private readonly pushConfigs: Pick<A2aPushConfigs, 'create' | 'get' | 'list' | 'remove'>,
@@ -103,11 +103,20 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Takes one of the peer's slots of the current minute; false when it has none left. `rateLimitPerMinute: 0` is off. */
-  admit(peer: string): boolean {
+  async admit(peer: string): Promise<boolean> {
+    return (await this.admitMany(peer, 1)) === 1;
+  }
+
+  /**
+   * Takes up to `count` slots at once, in order (a JSON-RPC batch: one round trip to Redis in cluster mode);
+   * resolves with how many were granted, so the first that many requests run and the rest are limited.
+   */
+  async admitMany(peer: string, count: number): Promise<number> {
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
-    if (limit === 0 || this.limiter.tryTake(peer, limit, RATE_LIMIT_WINDOW_MS)) return true;
-    this.metrics.rateLimited('a2a', peer);
-    return false;
+    if (limit === 0) return count;
+    const granted = await this.limiter.take(peer, count, limit, RATE_LIMIT_WINDOW_MS);
+    for (let refused = granted; refused < count; refused++) this.metrics.rateLimited('a2a', peer);
+    return granted;
   }
 
   /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */

@@ -86,7 +86,7 @@ export class A2aRestEndpoint {
       bytes = body.bytes;
     }
     // One slot per request, taken before the body is parsed: garbage is not free either.
-    if (!this.operations.admit(peer)) return sendError(res, new AppError(ErrorCode.RateLimited, A2A_MESSAGES.rateLimited));
+    if (!(await this.operations.admit(peer))) return sendError(res, new AppError(ErrorCode.RateLimited, A2A_MESSAGES.rateLimited));
 
     let parsed: unknown;
     if (bytes?.length) {

@@ -8,7 +8,7 @@ import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { SlidingWindowRateLimiter } from './rate-limiter';
+import { InProcessRateLimitWindows, SlidingWindowRateLimiter } from './rate-limiter';
 import type { WireTask } from './task-model';
 
 /** What the fake task service answers: a completed task whose artifact is `reply`. */
@@ -61,7 +61,9 @@ async function setup(rateLimitPerMinute = 0) {
     list: () => Promise.reject(new Error('no push configs in this spec')),
     remove: () => Promise.reject(new Error('no push configs in this spec')),
   };
-  const service = new A2aRpcService(new A2aOperations(config, tasks, new SlidingWindowRateLimiter(clock), cards, streams, pushConfigs));
+  const service = new A2aRpcService(
+    new A2aOperations(config, tasks, new InProcessRateLimitWindows(new SlidingWindowRateLimiter(clock)), cards, streams, pushConfigs),
+  );
   const handle = async (body: unknown) => {
     const out = await service.handle(
       { peer: 'hermes', origin: () => 'https://claw.example' },

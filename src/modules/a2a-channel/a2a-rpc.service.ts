@@ -42,19 +42,21 @@ export class A2aRpcService {
     try {
       payload = JSON.parse(body.toString('utf8'));
     } catch {
-      return serialize(errorResponse(null, admit() ? PARSE_ERROR : RATE_LIMITED));
+      return serialize(errorResponse(null, (await admit()) ? PARSE_ERROR : RATE_LIMITED));
     }
     if (!Array.isArray(payload)) {
-      if (typeof payload !== 'object' || payload === null) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
-      const response = await this.process(caller, parseEntry(payload), admit(), version, { single: true, lastEventId });
+      if (typeof payload !== 'object' || payload === null)
+        return serialize(errorResponse(null, (await admit()) ? INVALID_REQUEST : RATE_LIMITED));
+      const response = await this.process(caller, parseEntry(payload), await admit(), version, { single: true, lastEventId });
       if (!response) return '';
       return isStreamAnswer(response) ? response : serialize(response);
     }
-    if (!payload.length) return serialize(errorResponse(null, admit() ? INVALID_REQUEST : RATE_LIMITED));
+    if (!payload.length) return serialize(errorResponse(null, (await admit()) ? INVALID_REQUEST : RATE_LIMITED));
     // Refused whole and before any entry runs, even with rate limiting off.
-    if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, admit() ? BATCH_TOO_LARGE : RATE_LIMITED));
-    // Slots are taken in entry order before anything runs; the entries then run concurrently.
-    const admitted = payload.map((entry) => ({ entry: parseEntry(entry), allowed: admit() }));
+    if (payload.length > MAX_BATCH_ENTRIES) return serialize(errorResponse(null, (await admit()) ? BATCH_TOO_LARGE : RATE_LIMITED));
+    // Slots are taken in entry order, all at once, before anything runs; the entries then run concurrently.
+    const granted = await this.operations.admitMany(caller.peer, payload.length);
+    const admitted = payload.map((entry, index) => ({ entry: parseEntry(entry), allowed: index < granted }));
     const responses = await Promise.all(
       admitted.map(({ entry, allowed }) => this.process(caller, entry, allowed, version, { single: false })),
     );

@@ -34,7 +34,7 @@ export interface ConfigStatus {
   reloadMode: 'hybrid' | 'off';
 }
 
-/** Keys that are read once at start (the listener, the tracing SDK); a change waits for a restart. */
+/** Keys that are read once at start (the listener, the tracing SDK, the cluster's Redis); a change waits for a restart. */
 const RESTART_KEYS = [
   'gateway.port',
   'gateway.bind',
@@ -43,6 +43,8 @@ const RESTART_KEYS = [
   'gateway.telemetry.sampleRatio',
   'gateway.state.backend',
   'gateway.state.url',
+  'gateway.cluster.redis.url',
+  'gateway.cluster.redis.password',
 ] as const;
 type RestartKey = (typeof RESTART_KEYS)[number];
 
@@ -242,7 +244,7 @@ export class ConfigStore {
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
-  const { port, bind, telemetry, state } = snapshot.config.gateway;
+  const { port, bind, telemetry, state, cluster } = snapshot.config.gateway;
   return {
     'gateway.port': port,
     'gateway.bind': bind,
@@ -252,5 +254,7 @@ function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
     'gateway.state.backend': state.backend,
     // Compared, never shown: pendingRestart lists the key, not the URL.
     'gateway.state.url': state.backend === 'postgres' ? state.url : undefined,
+    'gateway.cluster.redis.url': cluster?.redis.url,
+    'gateway.cluster.redis.password': cluster?.redis.password,
   };
 }

@@ -53,6 +53,17 @@ export interface GatewaySettings {
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
   telemetry: TelemetrySettings;
   state: StateSettings;
+  /** Absent: a single process (docs/deployment.md#cluster-coordination). */
+  cluster?: ClusterSettings;
+}
+
+/** `gateway.cluster`: the Redis server the replicas coordinate through. */
+export interface ClusterSettings {
+  redis: {
+    url: string;
+    /** Undefined when not set, or when its ${VAR} was unset (then Redis is dialled without AUTH). */
+    password?: string;
+  };
 }
 
 /** `gateway.state` (docs/deploy.md): `url` is set exactly when the backend is postgres. */

@@ -9,6 +9,7 @@ export type {
   A2aFilePolicy,
   ChatCompletionsKey,
   ChatCompletionsSettings,
+  ClusterSettings,
   DmScope,
   GatewaySettings,
   HttpChannelSettings,

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpException, HttpStatus } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ClusterService } from '../cluster';
 import { ConfigStore } from '../config';
 import { MetricsService } from './metrics.service';
 
@@ -17,6 +18,7 @@ export class HealthController {
   constructor(
     private readonly store: ConfigStore,
     private readonly metrics: MetricsService,
+    private readonly cluster: ClusterService,
   ) {}
 
   @Get('healthz')
@@ -27,11 +29,16 @@ export class HealthController {
   }
 
   @Get('readyz')
-  @ApiOperation({ summary: 'Config loaded and stores open: ready for traffic' })
+  @ApiOperation({ summary: 'Config loaded and stores open (and, with gateway.cluster, Redis answering): ready for traffic' })
   @ApiOkResponse({ type: ReadyDto })
-  @ApiServiceUnavailableResponse({ description: 'Not ready yet.' })
-  readyz(): ReadyDto {
+  @ApiServiceUnavailableResponse({ description: 'Not ready yet, or (cluster mode) Redis unreachable.' })
+  async readyz(): Promise<ReadyDto> {
     if (!this.store.isLoaded()) throw new HttpException('config not loaded', HttpStatus.SERVICE_UNAVAILABLE);
+    // A replica whose Redis is gone would serve with per-replica rate limits and no membership: out of the pool.
+    const redis = await this.cluster.redisHealth();
+    if (redis && !redis.reachable) {
+      throw new HttpException(`Redis at ${redis.address} is unreachable (gateway.cluster): ${redis.error}`, HttpStatus.SERVICE_UNAVAILABLE);
+    }
     return { status: 'ok', revision: this.store.current().revision };
   }
 

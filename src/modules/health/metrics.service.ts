@@ -1,4 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { ClusterService } from '../cluster';
 import { ConfigStore } from '../config';
 import { GatewayMetrics } from '../metrics';
 
@@ -10,7 +11,9 @@ export class MetricsService implements OnModuleDestroy {
   constructor(
     store: ConfigStore,
     private readonly metrics: GatewayMetrics,
+    cluster: ClusterService,
   ) {
+    metrics.observeCluster(cluster.counters);
     this.unsubscribe = store.onReloaded((outcome) => {
       if (outcome.trigger !== 'boot') metrics.configReload(outcome.status);
       metrics.configRevision(outcome.revision);

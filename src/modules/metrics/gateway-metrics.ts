@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { BUILT_IN_TOOL_NAMES } from '../../common/built-in-tools';
 import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { BoundCounter, BoundHistogram, OTHER } from './bound-series';
+import { type ClusterCounts, registerClusterMetrics } from './cluster-metrics';
 import { defineMetrics } from './metric-definitions';
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
@@ -102,7 +103,12 @@ export class GatewayMetrics {
     this.memorySource = source;
   }
 
-  /** The Prometheus text of every series. */
+  /** The cluster's counters (Redis up, fallbacks, heartbeat failures), read at each scrape. */
+  observeCluster(counts: ClusterCounts): void {
+    registerClusterMetrics(this.registry, counts);
+  }
+
+  /** The Prometheus text format of every series. */
   text(): Promise<string> {
     return this.registry.metrics();
   }

@@ -1,2 +1,3 @@
 export { MetricsModule } from './metrics.module';
 export { GatewayMetrics, type A2aBinding, type MemoryIndexStats, type RateLimitedChannel, type RunOutcome } from './gateway-metrics';
+export type { ClusterCounts } from './cluster-metrics';

@@ -18,6 +18,7 @@ import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
+import { ClusterService } from '../cluster';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
 import { RunLog, type RunOrigin } from './run-log';
@@ -77,7 +78,7 @@ export interface RunHandle {
 export class AgentRunner implements OnModuleDestroy {
   private readonly logger = new Logger('runtime');
   private readonly runLog: RunLog;
-  private readonly lanes = new SessionLanes();
+  private readonly lanes: SessionLanes;
   private readonly runs = new RunRegistry();
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
@@ -94,8 +95,10 @@ export class AgentRunner implements OnModuleDestroy {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly tracing: Tracing,
     @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
+    @Optional() cluster?: ClusterService,
   ) {
     this.runLog = new RunLog(metrics);
+    this.lanes = new SessionLanes(() => cluster?.laneLeases());
   }
 
   /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
@@ -138,7 +141,16 @@ export class AgentRunner implements OnModuleDestroy {
     // when it starts later, behind another request's run on the same lane.
     const turn = AsyncResource.bind(() => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent));
     const done = this.lanes
-      .run(input.sessionKey, lane, turn)
+      .run(
+        input.sessionKey,
+        lane,
+        (fence) => {
+          // A lease taken over by another replica (ours expired): this run must not go on beside that one.
+          fence?.lost.addEventListener('abort', () => this.runs.abort(record.runId, (fence.lost.reason as Error).message), { once: true });
+          return turn();
+        },
+        signal,
+      )
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
     void done.then((settled) => this.runLog.ended(settled, input.origin));

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents';
 import { SessionsModule } from '../sessions';
+import { ClusterModule } from '../cluster';
 import { AgentRunner } from './agent-runner.service';
 import { MODEL_PROVIDERS } from './model-provider.port';
 import { PromptFileCache } from './prompt-file-cache';
@@ -13,7 +14,7 @@ import { ToolRegistry } from './tool-registry';
 
 /** Agent runs: lanes, model providers, the tool registry, and the operator's run cancel. */
 @Module({
-  imports: [AgentsModule, SessionsModule],
+  imports: [AgentsModule, SessionsModule, ClusterModule],
   controllers: [RunsAdminController],
   providers: [
     AgentRunner,

@@ -1,3 +1,4 @@
+import type { HeldLease, LaneLeases } from '../../common/coordination/lane-leases';
 import { SessionLanes } from './session-lanes';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -58,5 +59,41 @@ describe('SessionLanes', () => {
     const next = lanes.run('s', 'main', async () => 'next');
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe('next');
+  });
+
+  it('with leases (a cluster): counts a run as queued until its lease is held, hands the task its fence, releases after it', async () => {
+    const events: string[] = [];
+    let grant!: () => void;
+    const leases: LaneLeases = {
+      acquire: (laneId) =>
+        new Promise<HeldLease>((resolve) => {
+          events.push(`acquire ${laneId}`);
+          grant = () => resolve({ token: 7, lost: new AbortController().signal, release: async () => void events.push('release') });
+        }),
+    };
+    const lanes = new SessionLanes(() => leases);
+    const run = lanes.run('s', 'main', async (fence) => {
+      events.push(`run with token ${fence?.token}`);
+      return 'done';
+    });
+    await tick();
+    expect(lanes.state('s')).toEqual({ running: 0, queued: 1 });
+    grant();
+    await expect(run).resolves.toBe('done');
+    expect(events).toEqual(['acquire main:s', 'run with token 7', 'release']);
+  });
+
+  it('a wait for a lease that is given up fails the run and leaves the lane usable', async () => {
+    let calls = 0;
+    const leases: LaneLeases = {
+      acquire: async () => {
+        if (calls++ === 0) throw new Error('aborted while waiting');
+        return { token: 1, lost: new AbortController().signal, release: async () => undefined };
+      },
+    };
+    const lanes = new SessionLanes(() => leases);
+    await expect(lanes.run('s', 'main', async () => 'never')).rejects.toThrow('aborted while waiting');
+    expect(lanes.state('s')).toEqual({ running: 0, queued: 0 });
+    await expect(lanes.run('s', 'main', async () => 'next')).resolves.toBe('next');
   });
 });

@@ -1,7 +1,11 @@
+import type { HeldLease, LaneLeases } from '../../common/coordination/lane-leases';
+
 /**
  * Per-session FIFO lanes (docs/runtime.md#lanes). Runs in one session are serialized on its `main` lane. Agent-to-agent
  * steps (ping-pong replies, announce) run on the session's separate `nested` lane, so A waiting on B while B
  * answers A can never deadlock: the nested step does not queue behind the run that is waiting for it.
+ * With gateway.cluster the run at the head of a lane also holds the lane's lease in Redis while it runs, so the
+ * replicas serialize it together; a single process takes no lease.
  */
 export type LaneName = 'main' | 'nested';
 
@@ -16,22 +20,38 @@ interface Lane {
   queued: number;
 }
 
+/** What a task learns of the cross-replica lease it runs under: its fencing token, and when it was lost. */
+export type LaneFence = Pick<HeldLease, 'token' | 'lost'>;
+
 export class SessionLanes {
   private readonly lanes = new Map<string, Lane>();
 
-  /** Queues `task` behind everything already on that session's lane; resolves with its result. */
-  run<T>(sessionKey: string, lane: LaneName, task: () => Promise<T>): Promise<T> {
+  /** `leases`: asked per run (the cluster joins after the runner is built); undefined = this process alone. */
+  constructor(private readonly leases: () => LaneLeases | undefined = () => undefined) {}
+
+  /**
+   * Queues `task` behind everything already on that session's lane (and, in a cluster, until the lane's lease is
+   * ours); resolves with its result. `signal` gives up a wait for the lease.
+   */
+  run<T>(sessionKey: string, lane: LaneName, task: (fence?: LaneFence) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const id = `${lane}\u0000${sessionKey}`;
     const state = this.lanes.get(id) ?? { tail: Promise.resolve(), running: 0, queued: 0 };
     this.lanes.set(id, state);
     state.queued++;
     const result = state.tail.then(async () => {
-      state.queued--;
+      let lease: HeldLease | undefined;
+      try {
+        lease = await this.leases()?.acquire(`${lane}:${sessionKey}`, signal);
+      } finally {
+        state.queued--;
+      }
       state.running++;
       try {
-        return await task();
+        return await task(lease);
       } finally {
         state.running--;
+        // Before the next run of this replica's queue: it will ask for the same lease.
+        await lease?.release();
       }
     });
     state.tail = result.then(

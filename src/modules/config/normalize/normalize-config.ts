@@ -118,6 +118,16 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
       ...(g?.telemetry?.sampleRatio !== undefined ? { sampleRatio: g.telemetry.sampleRatio } : {}),
     },
     state: normalizeState(ctx, g?.state),
+    ...(g?.cluster
+      ? {
+          cluster: {
+            redis: {
+              url: g.cluster.redis.url.trim(),
+              ...(g.cluster.redis.password !== undefined ? { password: g.cluster.redis.password } : {}),
+            },
+          },
+        }
+      : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 import { GatewayHttpConfig } from './gateway-http.schema';
 import { GatewayStateConfig } from './gateway-state.schema';
 import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
+import { GatewayClusterConfig } from './gateway-cluster.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -127,7 +128,7 @@ export class AdminConfig {
   publicDocs?: boolean;
 }
 
-@StrictObject('The HTTP listener. port, bind, telemetry and state need a restart; everything else is hot.')
+@StrictObject('The HTTP listener. port, bind, telemetry, state and cluster need a restart; everything else is hot.')
 export class GatewayConfig {
   @IsOptional()
   @IsInt()
@@ -175,4 +176,6 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => GatewayStateConfig)
   state?: GatewayStateConfig;
+  @NestedObject(() => GatewayClusterConfig)
+  cluster?: GatewayClusterConfig;
 }

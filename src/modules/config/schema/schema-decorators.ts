@@ -3,6 +3,7 @@ import { IsArray, IsObject, registerDecorator, ValidateNested, ValidationArgumen
 import { JSONSchema } from 'class-validator-jsonschema';
 import { parseCidr } from '../../../common/net/cidr';
 import { hasUrlCredentials } from '../../../common/net/url-credentials';
+import { parseRedisUrl } from '../../../common/net/redis-url';
 import { urlPatternProblem } from '../../../common/net/url-patterns';
 import { isRecord } from '../../../common/is-record';
 
@@ -194,6 +195,24 @@ export function NoUrlCredentials(hint: string): PropertyDecorator {
       validator: {
         validate: (value: unknown) => typeof value !== 'string' || !hasUrlCredentials(value),
         defaultMessage: () => `must not contain credentials (user:password@); ${hint}`,
+      },
+    });
+}
+
+/** A `redis://` or `rediss://` URL (src/common/net/redis-url.ts); the message says what is wrong with it. */
+export function IsRedisUrl(): PropertyDecorator {
+  return (target, key) =>
+    registerDecorator({
+      name: 'isRedisUrl',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && !('problem' in parseRedisUrl(value)),
+        defaultMessage: (args: ValidationArguments) => {
+          if (typeof args.value !== 'string') return 'must be a string such as "redis://127.0.0.1:6379"';
+          const parsed = parseRedisUrl(args.value);
+          return 'problem' in parsed ? parsed.problem : 'must be a redis:// or rediss:// URL';
+        },
       },
     });
 }

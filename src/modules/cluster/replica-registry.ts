@@ -1,0 +1,62 @@
+import type { Redis } from 'ioredis';
+
+/** How often a replica refreshes its entry, and how long an entry outlives its last refresh. */
+export const HEARTBEAT_INTERVAL_MS = 2_000;
+export const REPLICA_TTL_MS = 6_000;
+
+const KEY_PREFIX = 'clawgate:replica:';
+
+/** What a replica says about itself (GET /admin/cluster). */
+export interface ReplicaInfo {
+  id: string;
+  version: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  /** The config revision this replica serves: a replica left on an old one shows it here. */
+  configRevision: string;
+  /** When it last refreshed its entry. */
+  heartbeatAt: string;
+}
+
+/**
+ * Membership: each replica keeps one key, `clawgate:replica:<id>`, holding its ReplicaInfo with a TTL of
+ * REPLICA_TTL_MS, refreshed every HEARTBEAT_INTERVAL_MS. A replica that dies stops refreshing and its key
+ * expires; one that stops cleanly deletes it at once. Listing scans the keys, so it needs no other bookkeeping.
+ */
+export class ReplicaRegistry {
+  constructor(private readonly redis: Redis) {}
+
+  async register(info: ReplicaInfo): Promise<void> {
+    await this.redis.set(KEY_PREFIX + info.id, JSON.stringify(info), 'PX', REPLICA_TTL_MS);
+  }
+
+  async deregister(id: string): Promise<void> {
+    await this.redis.del(KEY_PREFIX + id);
+  }
+
+  /** The live replicas, oldest first. */
+  async list(): Promise<ReplicaInfo[]> {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', `${KEY_PREFIX}*`, 'COUNT', 200);
+      keys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    if (!keys.length) return [];
+    const values = await this.redis.mget(...keys);
+    const replicas = values.flatMap((v) => (v ? parseReplica(v) : []));
+    return replicas.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+  }
+}
+
+function parseReplica(text: string): ReplicaInfo[] {
+  try {
+    const value = JSON.parse(text) as Partial<ReplicaInfo>;
+    return typeof value.id === 'string' && typeof value.configRevision === 'string' ? [value as ReplicaInfo] : [];
+  } catch {
+    // A key of this prefix written by something else: not a replica.
+    return [];
+  }
+}
