@@ -14,6 +14,7 @@ const LAYERS = [
   ['memory', 'outbound'],
   ['channels', 'config-plan'],
   ['session-tools', 'a2a-channel'],
+  ['topology'],
 ];
 
 const layerRules = LAYERS.flatMap((layer, i) =>

@@ -16,6 +16,7 @@ import { RuntimeModule } from './modules/runtime';
 import { SessionToolsModule } from './modules/session-tools';
 import { SessionsModule } from './modules/sessions';
 import { TelemetryModule } from './modules/telemetry';
+import { TopologyModule } from './modules/topology';
 import { LoggingModule } from './common/logging/logging.module';
 import { logSettingsFrom, type LogSettings } from './common/logging/log-settings';
 
@@ -45,6 +46,7 @@ export class AppModule {
         A2aChannelModule,
         OutboundModule,
         ConfigPlanModule,
+        TopologyModule,
       ],
     };
   }

@@ -68,6 +68,22 @@ export function describeTaskStoreContract(name: string, createFixture: () => Pro
       expect(await store.get('unknown')).toBeUndefined();
     });
 
+    it('counts the tasks each peer created since a time, per agent, from the recency index', async () => {
+      expect(await store.countsSince(['hermes'], 0)).toEqual([]);
+      await store.insert(task({ createdAt: 500, updatedAt: 2500 }));
+      await store.insert(task({ createdAt: 2000, updatedAt: 2000 }));
+      await store.insert(task({ createdAt: 2100, updatedAt: 2200, agentId: 'expert' }));
+      await store.insert(task({ createdAt: 2300, updatedAt: 2300, agentId: undefined }));
+      await store.insert(task({ peer: 'iris', createdAt: 3000, updatedAt: 3000 }));
+      expect(await store.countsSince(['hermes', 'iris', 'nobody'], 1500)).toEqual([
+        { peer: 'hermes', agentId: null, count: 1 },
+        { peer: 'hermes', agentId: 'expert', count: 1 },
+        { peer: 'hermes', agentId: 'main', count: 1 },
+        { peer: 'iris', agentId: 'main', count: 1 },
+      ]);
+      expect(await store.countsSince(['iris'], 3001)).toEqual([]);
+    });
+
     it('applies a transition only while the task is unsettled: a late result is dropped', async () => {
       const t = task({ state: 'TASK_STATE_SUBMITTED' });
       await store.insert(t);

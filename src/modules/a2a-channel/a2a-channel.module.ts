@@ -6,6 +6,7 @@ import { ClusterModule, ClusterService } from '../cluster';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aAttachments } from './a2a-attachments';
+import { A2aTaskCounts } from './a2a-task-counts';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
 import { A2aOperations } from './a2a-operations.service';
@@ -102,7 +103,8 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     A2aHttpEndpoint,
     A2aAdminService,
     A2aChannelAdapter,
+    A2aTaskCounts,
   ],
-  exports: [A2aHttpEndpoint],
+  exports: [A2aHttpEndpoint, A2aTaskCounts],
 })
 export class A2aChannelModule {}

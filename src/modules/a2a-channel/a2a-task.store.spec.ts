@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { openSqlite } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
+import { prepareStatements } from './task-rows';
 import type { A2aTask } from './task-model';
 import { describeTaskStoreContract } from '../../../test/support/task-store-contract';
 
@@ -62,6 +64,22 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(existsSync(file)).toBe(false);
     await store.insert(task());
     expect(existsSync(file)).toBe(true);
+  });
+
+  it('counts a window from the recency index (query plan)', async () => {
+    await store.insert(task({ createdAt: 2000, updatedAt: 2000 }));
+    expect(await store.countsSince(['hermes'], 1500)).toEqual([{ peer: 'hermes', agentId: 'main', count: 1 }]);
+    const db = openSqlite(file);
+    const { countsSince } = prepareStatements(db);
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${(countsSince as unknown as { source: string }).source}`).all({ peer: 'hermes', since: 0 }) as Array<{
+        detail: string;
+      }>
+    )
+      .map((r) => r.detail)
+      .join(' ');
+    db.close();
+    expect(plan).toContain('USING INDEX tasks_by_peer_recency (peer=? AND updated_at>?)');
   });
 
   it('opens a database written before tasks kept a history: the column is added, old rows read with an empty one', async () => {

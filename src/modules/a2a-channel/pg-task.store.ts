@@ -9,7 +9,7 @@ import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, Task
 import { historyMessageOf, type A2aTask, type TaskTransition } from './task-model';
 import { taskPageSql } from './task-page-query';
 import { fromRow, toRow, type TaskRow } from './task-rows';
-import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 export interface PgTaskStoreOptions {
   /** Who this replica is (stable across its restarts): failUnsettled fails only the tasks it started. */
@@ -111,6 +111,18 @@ export class PgTaskStore implements TaskStore {
       total: count.n as number,
       ...(page.last ? { next: { updatedAt: page.last.updated_at, seq: page.last.seq } } : {}),
     };
+  }
+
+  async countsSince(peers: readonly string[], since: number): Promise<PeerAgentCount[]> {
+    if (!peers.length) return [];
+    // The recency index (peer, updated_at): a task created since then was updated since then too.
+    const rows = await this.read(
+      `SELECT peer, agent_id, COUNT(*)::int AS n FROM tasks
+        WHERE peer = ANY(@peers::text[]) AND updated_at >= @since AND created_at >= @since
+        GROUP BY peer, agent_id ORDER BY array_position(@peers::text[], peer), agent_id COLLATE "C" NULLS FIRST`,
+      { peers: [...peers], since },
+    );
+    return rows.map((r) => ({ peer: r.peer as string, agentId: (r.agent_id as string | null) ?? null, count: r.n as number }));
   }
 
   async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {

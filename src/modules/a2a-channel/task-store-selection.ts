@@ -3,7 +3,7 @@ import type { TaskState } from '../../common/a2a-protocol';
 import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
 import type { TaskBackend } from './task-backend';
-import type { SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /**
  * The TASK_STORE of the module: the SQLite store or a PostgreSQL one, chosen at the first call. Providers are built
@@ -43,6 +43,9 @@ export class SelectedTaskStore implements TaskStore {
   }
   page(query: TaskPageQuery): Promise<TaskPage> {
     return this.use((s) => s.page(query));
+  }
+  countsSince(peers: readonly string[], since: number): Promise<PeerAgentCount[]> {
+    return this.use((s) => s.countsSince(peers, since));
   }
   failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
     return this.use((s) => s.failUnsettled(reason, at));

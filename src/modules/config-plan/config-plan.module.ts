@@ -17,5 +17,6 @@ import { ConfigHistoryService } from './history/config-history.service';
   imports: [SessionPolicyModule],
   controllers: [ConfigPlanController, ConfigWriteController, ConfigHistoryController],
   providers: [ConfigPlanService, ConfigWriteService, ConfigHistoryRecorder, ConfigHistoryService],
+  exports: [ConfigPlanService],
 })
 export class ConfigPlanModule {}

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
-import { ConfigStore, type ConfigFileText, type ConfigIssue, type RuntimeSnapshot } from '../config';
+import { ConfigStore, type ConfigFileText, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
@@ -34,6 +34,16 @@ export interface ConfigPlan {
   impact: PlanImpact | null;
 }
 
+/** A candidate run through the pipeline, beside the snapshot it would replace. */
+export interface PlanCandidateResult {
+  current: RuntimeSnapshot;
+  /** The served config's files as they are on disk, the root first. */
+  files: ConfigFileText[];
+  /** The candidate's text of each file it changes, by path. */
+  changes: Map<string, string>;
+  result: LoadResult;
+}
+
 /**
  * `POST /admin/config/plan`: what a candidate config would change, with nothing applied or written. The
  * candidate runs through the store's own pipeline (the reload's: same config path for `$include`, same
@@ -47,14 +57,8 @@ export class ConfigPlanService {
   ) {}
 
   async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
-    const current = this.store.current();
-    const files = await readFiles(current);
-    const changes = candidateFiles(candidate, files);
+    const { current, files, changes, result } = await this.candidate(candidate);
     const root = files[0];
-    const result = await this.store.validateFiles(
-      changes.get(root.path) ?? root.text,
-      new Map([...changes].filter(([f]) => f !== root.path)),
-    );
     const diff = files
       .map((f, i) => {
         const name = i === 0 ? path.basename(current.configPath) : path.relative(path.dirname(root.path), f.path);
@@ -84,6 +88,23 @@ export class ConfigPlanService {
       pendingRestart: this.store.pendingRestartFor(next),
       impact: await this.impact(current, next),
     };
+  }
+
+  /**
+   * The served snapshot, its files on disk (the root first), the candidate's changed texts by path, and what the
+   * candidate loads to through the reload pipeline (a snapshot, or the errors), nothing applied. Bad candidate
+   * input is a 400, a file on disk that cannot be read a 409.
+   */
+  async candidate(candidate: PlanCandidate): Promise<PlanCandidateResult> {
+    const current = this.store.current();
+    const files = await readFiles(current);
+    const changes = candidateFiles(candidate, files);
+    const root = files[0];
+    const result = await this.store.validateFiles(
+      changes.get(root.path) ?? root.text,
+      new Map([...changes].filter(([f]) => f !== root.path)),
+    );
+    return { current, files, changes, result };
   }
 
   /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */
