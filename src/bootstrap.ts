@@ -19,6 +19,7 @@ import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } fr
 import { TelemetryService } from './modules/telemetry';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
+import { recordResponses, responseLogDir, writeServedDocument } from './common/http/response-recorder';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -129,6 +130,12 @@ function configureHttp(app: NestExpressApplication): void {
   }
   // JSON only: the YAML copy would be one more URL to protect for no gain.
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  // The test suite's record of every answer, checked against this document (off unless the suite sets it).
+  const recordDir = responseLogDir();
+  if (recordDir) {
+    writeServedDocument(recordDir, document);
+    recordResponses(app.getHttpServer(), recordDir);
+  }
 }
 
 /**

@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { RecordedResponse } from '../../../src/common/http/response-recorder';
+import { groupViolations, ResponseContract, type OpenApiDocument, type Violation } from './response-contract';
+
+export interface ContractReport {
+  responses: number;
+  gateways: number;
+  groups: { violation: Violation; count: number }[];
+}
+
+/**
+ * Checks what every gateway process of a test run recorded (src/common/http/response-recorder.ts) against the
+ * document that same process served.
+ */
+export function checkRecordedResponses(dir: string): ContractReport {
+  const files = readdirSync(dir).filter((f) => /^responses-\d+\.jsonl$/.test(f));
+  const contracts = new Map<string, ResponseContract>();
+  const violations: Violation[] = [];
+  let responses = 0;
+  for (const file of files) {
+    const pid = /\d+/.exec(file)![0];
+    const documentText = readFileSync(path.join(dir, `openapi-${pid}.json`), 'utf8');
+    let contract = contracts.get(documentText);
+    if (!contract) {
+      contract = new ResponseContract(JSON.parse(documentText) as OpenApiDocument);
+      contracts.set(documentText, contract);
+    }
+    for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      responses += 1;
+      violations.push(...contract.check(JSON.parse(line) as RecordedResponse));
+    }
+  }
+  return { responses, gateways: files.length, groups: groupViolations(violations) };
+}
