@@ -43,6 +43,9 @@ export function recordResponses(server: Server, dir: string): void {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `responses-${process.pid}.jsonl`);
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Read now: express rewrites req.url below a mount point.
+    const method = req.method ?? '';
+    const url = req.url ?? '';
     const chunks: Buffer[] = [];
     let size = 0;
     const keep = (chunk: unknown, encoding?: unknown) => {
@@ -66,7 +69,7 @@ export function recordResponses(server: Server, dir: string): void {
     }) as typeof res.end;
     res.once('finish', () => {
       const contentType = contentTypeOf(res);
-      const record: RecordedResponse = { method: req.method ?? '', url: req.url ?? '', status: res.statusCode, contentType };
+      const record: RecordedResponse = { method, url, status: res.statusCode, contentType };
       if (size > MAX_RECORDED_BODY_BYTES) record.truncated = true;
       else if (!contentType?.startsWith('text/event-stream')) record.body = Buffer.concat(chunks).toString('utf8');
       appendFileSync(file, `${JSON.stringify(record)}\n`);

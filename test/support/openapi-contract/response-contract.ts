@@ -43,6 +43,10 @@ export const OUT_OF_SCOPE: { prefix: string; reason: string }[] = [
   { prefix: '/docs', reason: 'the OpenAPI document itself and its viewer' },
 ];
 
+/** Answers to a request no operation matches that say so; anything else there is an undocumented operation. */
+const UNROUTED_STATUSES = new Set([401, 403, 404, 405]);
+const PROBLEM_JSON = 'application/problem+json';
+
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 interface Route {
@@ -64,26 +68,32 @@ export class ResponseContract {
       .map((template) => {
         const segments = template.split('/');
         const source = segments.map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : escapeRegExp(s))).join('/');
-        return { template, pattern: new RegExp(`^${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length };
+        // Case-insensitive like the express router the gateway routes with.
+        return { template, pattern: new RegExp(`^${source}/?$`, 'i'), literals: segments.filter((s) => !s.startsWith('{')).length };
       })
       .sort((a, b) => b.literals - a.literals);
   }
 
   /** What is wrong with one recorded response ([] when the document describes it). */
   check(record: RecordedResponse): Violation[] {
-    const path = (record.url.split('?')[0] || '/').replace(/\/{2,}/g, '/');
+    const path = pathOf(record.url);
     if (OUT_OF_SCOPE.some((s) => path.startsWith(s.prefix))) return [];
     const method = record.method.toLowerCase();
     const example = `${record.method} ${record.url} -> ${record.status}`;
     const route = this.routes.find((r) => r.pattern.test(path));
     const operation = route ? this.document.paths[route.template][method] : undefined;
     if (!route || !operation || !HTTP_METHODS.has(method)) {
-      // Nothing is there, and the gateway says so: consistent with the document.
-      if (record.status === 404 || (route && record.status === 405)) return [];
+      // Nothing is there and the gateway says so (or its admin gate refuses before routing, so that an anonymous
+      // caller cannot tell a route from none): consistent with the document, when the answer is a problem.
+      if (UNROUTED_STATUSES.has(record.status)) return this.checkUnrouted(record, example);
       const what = route ? `no ${record.method} operation on ${route.template}` : 'no operation in the document matches this path';
       return [{ operation: `${record.method} ${path}`, status: record.status, pointer: '', message: what, example }];
     }
-    const name = `${record.method} ${route.template}`;
+    return this.checkAgainst(operation, `${record.method} ${route.template}`, record, example);
+  }
+
+  /** The record against one operation's responses. */
+  private checkAgainst(operation: OperationObject, name: string, record: RecordedResponse, example: string): Violation[] {
     const violation = (pointer: string, message: string): Violation => ({
       operation: name,
       status: record.status,
@@ -123,6 +133,15 @@ export class ResponseContract {
     return found;
   }
 
+  private checkUnrouted(record: RecordedResponse, example: string): Violation[] {
+    const path = pathOf(record.url);
+    const operation = {
+      responses: { [record.status]: { content: { [PROBLEM_JSON]: { schema: { $ref: '#/components/schemas/ProblemDto' } } } } },
+    };
+    const name = `${record.method} ${path} (no operation)`;
+    return this.checkAgainst(operation, name, record, example);
+  }
+
   private validatorFor(key: string, schema: Json): ValidateFunction {
     let validate = this.validators.get(key);
     if (!validate) {
@@ -131,6 +150,12 @@ export class ResponseContract {
     }
     return validate;
   }
+}
+
+/** The path of a request target: origin-form, or absolute-form (`http://host/a2a/v1/tasks`, which the gateway serves too). */
+function pathOf(target: string): string {
+  const path = /^https?:\/\//i.test(target) ? new URL(target).pathname : target.split('?')[0];
+  return (path || '/').replace(/\/{2,}/g, '/');
 }
 
 function isJson(mediaType: string): boolean {
