@@ -19,7 +19,15 @@ class OpenApiContractReporter {
     require('ts-node').register({ transpileOnly: true, project: path.join(__dirname, '..', '..', '..', 'tsconfig.json') });
     const { checkRecordedResponses } = require('./recorded-responses');
     const { formatViolations } = require('./response-contract');
-    const report = checkRecordedResponses(this.dir);
+    let report;
+    try {
+      report = checkRecordedResponses(this.dir);
+    } catch (err) {
+      // e.g. a schema Ajv's strict mode refuses: the document itself is wrong.
+      process.stderr.write(`\nAPI contract: cannot check the responses: ${err.message}\n`);
+      this.error = err;
+      return;
+    }
     const summary = `${report.responses} responses of ${report.gateways} gateway processes`;
     if (report.groups.length) {
       const text = formatViolations(report.groups);

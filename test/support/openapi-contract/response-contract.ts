@@ -64,6 +64,8 @@ export class ResponseContract {
   constructor(private readonly document: OpenApiDocument) {
     this.ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
     this.ajv.addSchema(componentsDocument(document));
+    // Compiled now, so a schema strict mode refuses (an unknown keyword, a required property never defined) fails at once.
+    for (const name of Object.keys(document.components?.schemas ?? {})) this.ajv.getSchema(`${DOCUMENT_ID}#/definitions/${name}`);
     this.routes = Object.keys(document.paths)
       .map((template) => {
         const segments = template.split('/');
