@@ -50,7 +50,31 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       HTTP_CHANNEL_SECURITY,
     );
   for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
-  return problemsAsProblemJson(SwaggerModule.createDocument(app, builder.build()));
+  return problemsAsProblemJson(bodyParserRefusals(SwaggerModule.createDocument(app, builder.build())));
+}
+
+type Operations = Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>;
+const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDto' };
+
+/**
+ * The body parsers in front of every route that takes a JSON body (bootstrap.ts) refuse a body that is not JSON,
+ * too deep or with a reserved key (400), or too large (413), before any handler runs: every such operation
+ * answers them, so they are added here rather than on each handler.
+ */
+function bodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
+  const refusals: Record<string, string> = {
+    '400': 'The body is not valid JSON, is nested too deep, or names a reserved key (detail says which).',
+    '413': 'The body is larger than the limit.',
+  };
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem as Operations)) {
+      if (!operation?.requestBody || !operation.responses) continue;
+      for (const [status, description] of Object.entries(refusals)) {
+        operation.responses[status] ??= { description, content: { 'application/json': { schema: PROBLEM_REF } } };
+      }
+    }
+  }
+  return document;
 }
 
 /**

@@ -124,6 +124,7 @@ export class BindingsController {
   @ApiOperation({ summary: 'Remove the binding at this position of bindings[]' })
   @RevisionedWrite()
   @ApiOkResponse({ type: RevisionDto, description: 'Removed: the new revision (also the ETag).' })
+  @ApiResponse({ status: 404, type: ProblemDto, description: 'No binding at this position.' })
   remove(@Param('index') index: string, @IfMatch() ifMatch: string): Promise<RevisionDto> {
     const position = /^\d+$/.test(index) ? Number(index) : -1;
     return this.agents.removeBinding(position, ifMatch);

@@ -55,6 +55,7 @@ export class ConfigController {
   @ApiConsumes('application/json5', 'text/plain', 'application/json')
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { agents: { list: [{ id: 'main' }] } } } })
   @ApiOkResponse({ type: ConfigValidationDto, description: 'Valid: its revision and warnings.' })
+  @ApiResponse({ status: 400, type: ProblemDto, description: 'The body is neither JSON5 text nor a JSON object.' })
   @ApiResponse({ status: 422, type: ProblemDto, description: 'Invalid: errors[] names each dotted path.' })
   validate(@Body() body: unknown): Promise<ConfigValidationDto> {
     return this.admin.validate(bodyAsText(body));

@@ -34,12 +34,12 @@ class OpenApiContractReporter {
       process.stderr.write(
         `\nAPI contract: ${report.groups.length} violations of the OpenAPI document (/docs-json) in ${summary}:\n${text}\n`,
       );
-      if (process.env.CLAWGATE_KEEP_RESPONSE_LOG) process.stderr.write(`responses kept in ${this.dir}\n`);
       this.error = new Error(`${report.groups.length} responses differ from the OpenAPI document`);
     } else if (report.responses) {
       process.stderr.write(`\nAPI contract: ${summary} match the OpenAPI document\n`);
     }
-    if (!process.env.CLAWGATE_KEEP_RESPONSE_LOG) fs.rmSync(this.dir, { recursive: true, force: true });
+    if (process.env.CLAWGATE_KEEP_RESPONSE_LOG) process.stderr.write(`responses kept in ${this.dir}\n`);
+    else fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
   getLastError() {
