@@ -34,7 +34,7 @@ class OpenApiContractReporter {
       process.stderr.write(
         `\nAPI contract: ${report.groups.length} violations of the OpenAPI document (/docs-json) in ${summary}:\n${text}\n`,
       );
-      this.error = new Error(`${report.groups.length} responses differ from the OpenAPI document`);
+      this.error = new Error(`${report.groups.length} violations of the OpenAPI document (listed above)`);
     } else if (report.responses) {
       process.stderr.write(`\nAPI contract: ${summary} match the OpenAPI document\n`);
     }
