@@ -17,4 +17,6 @@ module.exports = {
   testTimeout: 30000,
   maxWorkers: 2,
   setupFiles: ['<rootDir>/test/support/jest-env.ts'],
+  // After the run: every answer the gateways gave matched their OpenAPI document (test/support/openapi-contract).
+  reporters: ['default', '<rootDir>/test/support/openapi-contract/reporter.js'],
 };

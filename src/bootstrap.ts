@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { INestApplication, Logger as NestLogger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { GatewayLogger } from './common/logging/gateway-logger';
@@ -15,13 +15,14 @@ import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
 import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
-import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
-import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
+import { mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
 import { ClusterService } from './modules/cluster';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
+import { buildOpenApiDocument } from './openapi-document';
+import { recordResponses, responseLogDir, writeServedDocument } from './common/http/response-recorder';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -142,30 +143,19 @@ function configureHttp(app: NestExpressApplication): void {
   app.useGlobalFilters(new ProblemDetailsFilter());
   // DTOs are strict like the config: unknown fields are rejected with their names.
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, forbidUnknownValues: true }));
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('clawgate admin API')
-      .setDescription(
-        'Operate a clawgate gateway: config, agents and bindings, routing dry-runs, policy checks, sessions ' +
-          '(act as a session: send, spawn), A2A tasks and peers, the http channel, health and metrics. ' +
-          'The A2A v1.0 JSON-RPC endpoint itself (POST /a2a/v1, peer bearer tokens) is not part of this API: see the ' +
-          'Agent Card at /.well-known/agent-card.json and docs/a2a.md. ' +
-          'Errors are application/problem+json. Authenticate with an admin bearer token (gateway.admin.tokens) or through ' +
-          'the SSO proxy (gateway.admin.sso); each operation names the least role it needs in x-clawgate-role ' +
-          '(viewer < operator < admin). Until admin authentication is configured the admin API answers on loopback only.',
-      )
-      .setVersion(process.env.npm_package_version ?? '0.1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'admin token (gateway.admin.tokens)' }, ADMIN_SECURITY)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'http channel account token' }, HTTP_CHANNEL_SECURITY)
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   const undeclared = undeclaredAdminOperations(document);
   if (undeclared.length) {
     new NestLogger('admin-auth').warn(`admin routes without @RequiresRole (they require "admin"): ${undeclared.join(', ')}`);
   }
   // JSON only: the YAML copy would be one more URL to protect for no gain.
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  // The test suite's record of every answer, checked against this document (off unless the suite sets it).
+  const recordDir = responseLogDir();
+  if (recordDir) {
+    writeServedDocument(recordDir, document);
+    recordResponses(app.getHttpServer(), recordDir);
+  }
 }
 
 /**

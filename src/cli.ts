@@ -8,6 +8,8 @@ import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-command
 import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
 import { runSessionsExport } from './cli/sessions-commands';
+import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
+import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
@@ -99,13 +101,53 @@ export function buildCli(): Command {
   ).action(runAgentsUnbind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
 
-  const sessions = program.command('sessions').description('read the session store of a state dir (works while the gateway runs)');
+  const remote = '($CLAWGATE_URL, default http://127.0.0.1:18789; $CLAWGATE_TOKEN)';
+  const sessions = program
+    .command('sessions')
+    .description(`sessions of a running gateway ${remote}; export also reads a state dir directly`);
+  sessions
+    .command('list')
+    .description('list sessions, most recently updated first, a page at a time')
+    .option('--agent <id>', 'only this agent')
+    .option('--label <label>', 'only the session with this label')
+    .option('--limit <n>', 'sessions per page (1..500, default 50)')
+    .option('--cursor <cursor>', 'the page after the one that printed "more: --cursor …"')
+    .option('--json', 'print the page as the JSON the gateway answered')
+    .action(runSessionsList);
+  sessions
+    .command('show <key>')
+    .description('one session entry, e.g. agent:main:main')
+    .option('--json', 'print the entry as the JSON the gateway answered')
+    .action(runSessionsShow);
   locate(
     sessions
       .command('export <key>')
-      .description('write a session transcript as JSONL (stdout, or --out)')
-      .option('--out <file>', 'write to this new file (created 0600; an existing file is not overwritten)'),
-  ).action(runSessionsExport);
+      .description('write a session transcript as JSONL (stdout, or --out): read from the state dir, or with --remote from the gateway')
+      .option('-o, --out <file>', 'write to this new file (created 0600; an existing file is not overwritten)')
+      .option('--remote', `ask the running gateway instead of reading the state dir ${remote}`),
+  ).action((key: string, opts: { out?: string; remote?: boolean; config?: string; stateDir?: string }) =>
+    opts.remote ? runRemoteSessionsExport(key, opts) : runSessionsExport(key, opts),
+  );
+
+  const tasks = program.command('tasks').description(`A2A tasks peers created on a running gateway ${remote}`);
+  tasks
+    .command('list')
+    .description('list tasks, newest first')
+    .option('--peer <name>', 'only tasks of this peer')
+    .option('--state <state>', 'only tasks in this state (e.g. working, completed, canceled)')
+    .option('--limit <n>', 'at most this many tasks')
+    .option('--json', 'print the list as the JSON the gateway answered')
+    .action(runTasksList);
+  tasks
+    .command('show <id>')
+    .description('one task, with its reply')
+    .option('--json', 'print the task as the JSON the gateway answered')
+    .action(runTasksShow);
+  tasks
+    .command('cancel <id>')
+    .description('cancel a task: aborts its agent run (needs the operator role); exit 1 if it is already over')
+    .option('--json', 'print the canceled task as the JSON the gateway answered')
+    .action(runTasksCancel);
   return program;
 }
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CliBuild, REPO_ROOT, runCli, transpileCli } from './fixtures/cli-runner';
+import { CliBuild, REPO_ROOT, responseLogEnv, runCli, transpileCli } from './fixtures/cli-runner';
 
 /**
  * `clawgate gateway` as an operator (or systemd, or a container runtime) runs it: a real process that
@@ -112,7 +112,7 @@ describe('clawgate gateway', () => {
       await fs.writeFile(config, '{ gateway: { port: 1 }, agents: { list: [{ id: "main" }] } }');
       child = spawn(process.execPath, [build.cliJs, 'gateway', '--config', config, '--state-dir', stateDir(), '--port', '0'], {
         cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH, ...env() },
+        env: { PATH: process.env.PATH, ...responseLogEnv(), ...env() },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';

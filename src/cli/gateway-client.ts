@@ -14,14 +14,21 @@ export interface GatewayAnswer {
   body: unknown;
 }
 
+/** Why the gateway refused, in words a shell user can act on (the token itself is never shown). */
+const REFUSAL_HINT: Record<number, string> = {
+  401: 'set CLAWGATE_TOKEN to an admin token of this gateway (gateway.admin.tokens)',
+  403: 'the role of CLAWGATE_TOKEN is below the one this needs',
+};
+
 /**
  * One admin request (`body` sent as JSON); on any failure prints why (naming the URL) and sets exit code 1,
- * returning undefined. `acceptedErrors`: statuses the caller reads itself.
+ * returning undefined. `acceptedErrors`: statuses the caller reads itself. A JSON answer comes back parsed,
+ * any other (`accept`, e.g. application/x-ndjson) as its text.
  */
 export async function callGateway(
   method: 'GET' | 'POST',
   path: string,
-  options: { body?: unknown; acceptedErrors?: number[] } = {},
+  options: { body?: unknown; acceptedErrors?: number[]; accept?: string } = {},
 ): Promise<GatewayAnswer | undefined> {
   const acceptedErrors = options.acceptedErrors ?? [];
   const base = gatewayUrl();
@@ -33,7 +40,7 @@ export async function callGateway(
     res = await fetch(target, {
       method,
       headers: {
-        accept: 'application/json',
+        accept: options.accept ?? 'application/json',
         ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
@@ -47,15 +54,20 @@ export async function callGateway(
     return fail(`cannot reach the gateway at ${base} (${why}); is it running? (set CLAWGATE_URL to its address)`);
   }
   const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return fail(`${target} answered HTTP ${res.status} with a body that is not JSON; is ${base} a clawgate gateway?`);
+  // A successful answer in another media type (a JSON Lines export) is handed over as text.
+  const json = /^application\/([\w.+-]+\+)?json\b/i.test(res.headers.get('content-type') ?? '') || !res.ok;
+  let body: unknown = text;
+  if (json) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return fail(`${target} answered HTTP ${res.status} with a body that is not JSON; is ${base} a clawgate gateway?`);
+    }
   }
   if (!res.ok && !acceptedErrors.includes(res.status)) {
     const detail = (body as { detail?: unknown }).detail;
-    return fail(`${target} answered HTTP ${res.status}${typeof detail === 'string' ? `: ${detail}` : ''}`);
+    const hint = REFUSAL_HINT[res.status];
+    return fail(`${target} answered HTTP ${res.status}${typeof detail === 'string' ? `: ${detail}` : ''}${hint ? ` (${hint})` : ''}`);
   }
   return { url: base, status: res.status, body };
 }

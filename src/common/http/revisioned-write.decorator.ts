@@ -44,6 +44,7 @@ const IF_MATCH_HEADER = {
   description: 'The config revision you read (ETag of GET /admin/config). Stale → 412; missing → 428.',
 };
 const WRITE_ERRORS = [
+  { status: 400, type: ProblemDto, description: 'Malformed request (body or id); detail and errors[] name each field.' },
   { status: 412, type: ProblemDto, description: 'The config changed since the revision in If-Match.' },
   { status: 422, type: ProblemDto, description: 'The edit would make the config invalid; nothing was written.' },
   { status: 409, type: ProblemDto, description: "The entry lives in an $include'd file." },

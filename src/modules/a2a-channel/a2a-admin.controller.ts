@@ -32,7 +32,7 @@ export class A2aAdminController {
     summary: 'List A2A tasks of all peers, newest first',
     description: 'Filters combine. Replies are not included in the list; GET a task to read its artifact.',
   })
-  @ApiOkResponse({ type: A2aTaskListDto, example: { count: 1, tasks: [TASK_EXAMPLE] } })
+  @ApiOkResponse({ type: A2aTaskListDto, description: 'A page of tasks, newest first.', example: { count: 1, tasks: [TASK_EXAMPLE] } })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Invalid filter (problem+json names the field).' })
   listTasks(@Query() query: ListA2aTasksQueryDto): Promise<A2aTaskListDto> {
     return this.admin.listTasks(query);
@@ -44,6 +44,7 @@ export class A2aAdminController {
   @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
   @ApiOkResponse({
     type: A2aTaskDto,
+    description: 'The task with its reply artifact.',
     example: { ...TASK_EXAMPLE, artifact: { artifactId: '9d8c7b6a-5f4e-4d3c-2b1a-0f9e8d7c6b5a', text: '[support] hello' } },
   })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No task with this id.' })
@@ -63,6 +64,7 @@ export class A2aAdminController {
   @ApiParam({ name: 'id', description: 'Task id as returned to the peer.', example: TASK_EXAMPLE.id })
   @ApiOkResponse({
     type: A2aTaskDto,
+    description: 'Cancelled: the task as it ended.',
     example: {
       ...TASK_EXAMPLE,
       state: 'TASK_STATE_CANCELED',
@@ -84,7 +86,7 @@ export class A2aAdminController {
       'One delivery per event and push config. Pending ones are retried with backoff for an hour (nextAttemptAt, lastError); ' +
       'finished ones are kept for 24 hours. Credentials and URL queries are never shown. docs/a2a-push.md.',
   })
-  @ApiOkResponse({ type: PushDeliveryListDto })
+  @ApiOkResponse({ type: PushDeliveryListDto, description: 'The push deliveries, newest first, with counts by state.' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Invalid state or limit (problem+json names the field).' })
   listPush(@Query() query: ListPushDeliveriesQueryDto): PushDeliveryListDto {
     return this.admin.listPushDeliveries(query);
@@ -95,6 +97,7 @@ export class A2aAdminController {
   @ApiOperation({ summary: 'Configured A2A peers (never their tokens)' })
   @ApiOkResponse({
     type: A2aPeerListDto,
+    description: 'Each peer and whether it can be used (never its tokens).',
     example: { enabled: true, peers: [{ name: 'hermes', usable: true, hasUrl: true, hasOutboundToken: false }] },
   })
   listPeers(): A2aPeerListDto {

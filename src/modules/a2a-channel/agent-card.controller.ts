@@ -78,9 +78,13 @@ export class AgentCardController {
       'on first use and kept in the state dir. See docs/a2a-push.md#signatures.',
   })
   @ApiOkResponse({
-    description: 'The key set.',
-    schema: { type: 'object' },
-    example: { keys: [{ kty: 'EC', crv: 'P-256', x: '…', y: '…', kid: '…', alg: 'ES256', use: 'sig' }] },
+    description: 'The key set (RFC 7517).',
+    content: {
+      'application/jwk-set+json': {
+        schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] },
+        example: { keys: [{ kty: 'EC', crv: 'P-256', x: '…', y: '…', kid: '…', alg: 'ES256', use: 'sig' }] },
+      },
+    },
   })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
   async pushJwks(@Res() res: Response): Promise<void> {

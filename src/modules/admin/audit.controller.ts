@@ -19,6 +19,7 @@ export class AuditController {
   })
   @ApiOkResponse({
     type: AuditPageDto,
+    description: 'A page of entries, newest first; `next` continues.',
     example: {
       entries: [
         {

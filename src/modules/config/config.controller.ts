@@ -24,7 +24,7 @@ export class ConfigController {
     summary: 'The current config (secrets redacted)',
     description: 'ETag is the revision; send it as If-Match on writes. If-None-Match with the current ETag answers 304.',
   })
-  @ApiOkResponse({ type: ConfigDocumentDto })
+  @ApiOkResponse({ type: ConfigDocumentDto, description: 'The served document, secrets redacted; ETag is its revision.' })
   @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match.' })
   get(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response): ConfigDocumentDto | undefined {
     const doc = this.admin.document();
@@ -39,7 +39,7 @@ export class ConfigController {
   @Get('status')
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'Revision, load time, last rejected change, keys waiting for a restart, warnings' })
-  @ApiOkResponse({ type: ConfigStatusDto })
+  @ApiOkResponse({ type: ConfigStatusDto, description: 'The served revision, reload state and the last rejected change.' })
   status(): ConfigStatusDto {
     return this.store.status();
   }
@@ -54,7 +54,8 @@ export class ConfigController {
   })
   @ApiConsumes('application/json5', 'text/plain', 'application/json')
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { agents: { list: [{ id: 'main' }] } } } })
-  @ApiOkResponse({ type: ConfigValidationDto })
+  @ApiOkResponse({ type: ConfigValidationDto, description: 'Valid: its revision and warnings.' })
+  @ApiResponse({ status: 400, type: ProblemDto, description: 'The body is neither JSON5 text nor a JSON object.' })
   @ApiResponse({ status: 422, type: ProblemDto, description: 'Invalid: errors[] names each dotted path.' })
   validate(@Body() body: unknown): Promise<ConfigValidationDto> {
     return this.admin.validate(bodyAsText(body));
@@ -67,7 +68,7 @@ export class ConfigController {
     summary: 'Reload openclaw.json now',
     description: 'Applies the file if valid; a rejected change leaves the running config untouched.',
   })
-  @ApiOkResponse({ type: ReloadOutcomeDto })
+  @ApiOkResponse({ type: ReloadOutcomeDto, description: 'Reloaded (or unchanged): the revision now served.' })
   @ApiResponse({ status: 422, type: ProblemDto, description: 'The file is invalid; still serving the previous revision.' })
   reload(): Promise<ReloadOutcomeDto> {
     return this.admin.reload();

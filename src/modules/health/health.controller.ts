@@ -23,14 +23,14 @@ export class HealthController {
 
   @Get('healthz')
   @ApiOperation({ summary: 'The process is up' })
-  @ApiOkResponse({ type: HealthDto })
+  @ApiOkResponse({ type: HealthDto, description: 'The process is up.' })
   healthz(): HealthDto {
     return { status: 'ok' };
   }
 
   @Get('readyz')
   @ApiOperation({ summary: 'Config loaded and stores open (and, with gateway.cluster, Redis answering): ready for traffic' })
-  @ApiOkResponse({ type: ReadyDto })
+  @ApiOkResponse({ type: ReadyDto, description: 'Ready: a valid config is served and the stores (and Redis, in cluster mode) answer.' })
   @ApiServiceUnavailableResponse({ description: 'Not ready yet, or (cluster mode) Redis unreachable.' })
   async readyz(): Promise<ReadyDto> {
     if (!this.store.isLoaded()) throw new HttpException('config not loaded', HttpStatus.SERVICE_UNAVAILABLE);
@@ -45,7 +45,7 @@ export class HealthController {
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics' })
-  @ApiOkResponse({ description: 'Prometheus text format.', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'Prometheus text format (version 0.0.4).', content: { 'text/plain': { schema: { type: 'string' } } } })
   metricsText(): Promise<string> {
     return this.metrics.text();
   }

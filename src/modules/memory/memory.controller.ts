@@ -28,7 +28,7 @@ export class MemoryController {
     description: "Opens (and indexes, on first use) the agent's memory. `embedded` < `chunks` while vectors are being computed.",
   })
   @ApiParam(AGENT)
-  @ApiOkResponse({ type: MemoryCollectionsDto })
+  @ApiOkResponse({ type: MemoryCollectionsDto, description: 'The agent’s collections and their index state.' })
   @ApiResponse(NOT_FOUND)
   collections(@Param('id') id: string): Promise<MemoryCollectionsDto> {
     return this.memory.collections(id);
@@ -42,7 +42,7 @@ export class MemoryController {
       "Hybrid search (BM25 + vectors, reciprocal rank fusion) over the agent's own collections; the response is exactly the memory_search result.",
   })
   @ApiParam(AGENT)
-  @ApiOkResponse({ type: MemorySearchResultDto })
+  @ApiOkResponse({ type: MemorySearchResultDto, description: 'The best matching chunks, best first.' })
   @ApiResponse({
     status: 400,
     type: ProblemDto,
@@ -61,7 +61,7 @@ export class MemoryController {
       'The same confinement as the tool: only files of the agent’s own collections, no `..`, no hidden file, no symlink out of a collection. At most 64 KiB of text per call (`truncated`, continue with `from`).',
   })
   @ApiParam(AGENT)
-  @ApiOkResponse({ type: MemoryFileDto })
+  @ApiOkResponse({ type: MemoryFileDto, description: 'The lines asked for.' })
   @ApiResponse({
     status: 400,
     type: ProblemDto,
@@ -82,7 +82,7 @@ export class MemoryController {
       'Ignores the stored content hashes, re-chunks every file, drops files that are gone, and answers once keyword and vector indexes are complete.',
   })
   @ApiParam(AGENT)
-  @ApiOkResponse({ type: MemoryReindexDto })
+  @ApiOkResponse({ type: MemoryReindexDto, description: 'What the reindex did, per collection.' })
   @ApiResponse(NOT_FOUND)
   reindex(@Param('id') id: string): Promise<MemoryReindexDto> {
     return this.memory.reindex(id);

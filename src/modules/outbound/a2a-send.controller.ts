@@ -6,7 +6,7 @@ import { A2aSendService } from './a2a-send.service';
 import { A2aSendDto, A2aSendResultDto } from './dto/a2a-send.dto';
 
 /** The operator sending a task to a configured A2A peer (docs/outbound.md#1-sending-a-task-to-a-peer). */
-@ApiTags('a2a')
+@ApiTags('outbound')
 @Controller('admin/a2a/peers')
 export class A2aSendController {
   constructor(private readonly sender: A2aSendService) {}
@@ -31,6 +31,7 @@ export class A2aSendController {
   })
   @ApiOkResponse({
     type: A2aSendResultDto,
+    description: 'The peer accepted the message: its task, and the reply when it answered within the wait.',
     examples: {
       completed: {
         summary: 'wait=true, answered',

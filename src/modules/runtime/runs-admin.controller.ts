@@ -26,6 +26,7 @@ export class RunsAdminController {
   @ApiParam({ name: 'runId', description: 'Run id (from session_status, sessions_send/spawn results, an A2A task).' })
   @ApiOkResponse({
     type: RunDto,
+    description: 'Cancelled: the run as it ended.',
     example: {
       runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b',
       sessionKey: 'agent:support:main',

@@ -34,6 +34,7 @@ export class RunReportsController {
   @ApiParam({ name: 'runId', description: 'Run id (the runId of a sessions_send or sessions_spawn result, an A2A task, session_status).' })
   @ApiOkResponse({
     type: RunReportDto,
+    description: 'The run, and the agent-to-agent exchange it belongs to (if any).',
     example: {
       run: { runId: '0b6f2a8e-3c1d-4f5e-9a7b-2d4c6e8f0a1b', agentId: 'expert', ...EXAMPLE_STEP, reply: 'E42 means a stale cache.' },
       exchangeStep: 'round-one',

@@ -30,7 +30,7 @@ const TOOL_RESULT = {
  * result, through the same guard the agent's model would meet. A denied action is a 200 with
  * `status: "forbidden"`, as the tool would report it; malformed arguments are a 400.
  */
-@ApiTags('sessions')
+@ApiTags('session tools')
 @Controller('admin/sessions/:key')
 export class SessionActionsController {
   constructor(
@@ -74,8 +74,8 @@ export class SessionActionsController {
     schema: { ...SESSIONS_SPAWN_SCHEMA, example: { task: 'Summarize yesterday’s tickets', label: 'tickets' } } as Record<string, unknown>,
   })
   @ApiOkResponse(TOOL_RESULT)
-  @ApiResponse({ status: 400, type: ProblemDto })
-  @ApiResponse({ status: 404, type: ProblemDto })
+  @ApiResponse({ status: 400, type: ProblemDto, description: 'Malformed key or arguments.' })
+  @ApiResponse({ status: 404, type: ProblemDto, description: 'The key belongs to no configured agent.' })
   spawn(@Param('key') key: string, @Body() body: unknown): Promise<ToolResult> {
     const sessionKey = this.actingSession(key);
     return this.sessionTools.spawn({ sessionKey }, this.checked<SessionsSpawnArgs>(BUILT_IN_TOOLS.sessionsSpawn, body));

@@ -1,10 +1,26 @@
 import { once } from 'node:events';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ProblemDto } from '../../common/errors/problem.dto';
-import { ListSessionsQueryDto, SessionEntryDto, SessionHistoryDto, SessionHistoryQueryDto, SessionListDto } from './dto/session.dto';
+import {
+  ListSessionsQueryDto,
+  SessionEntryDto,
+  SessionHistoryDto,
+  SessionHistoryQueryDto,
+  SessionListDto,
+  TranscriptLineDto,
+} from './dto/session.dto';
 import { SessionsAdminService } from './sessions-admin.service';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
 
@@ -18,6 +34,7 @@ const NOT_FOUND = { type: ProblemDto, description: 'No session with this key.' }
 
 /** Read-only view of every agent's sessions for operators. */
 @ApiTags('sessions')
+@ApiExtraModels(TranscriptLineDto)
 @Controller('admin/sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsAdminService) {}
@@ -32,6 +49,7 @@ export class SessionsController {
   })
   @ApiOkResponse({
     type: SessionListDto,
+    description: 'A page of sessions; `nextCursor` continues.',
     example: {
       count: 1,
       sessions: [
@@ -57,6 +75,7 @@ export class SessionsController {
   @ApiParam(KEY_PARAM)
   @ApiOkResponse({
     type: SessionEntryDto,
+    description: 'The session entry.',
     example: {
       sessionKey: 'agent:main:telegram:direct:123456789',
       sessionId: '6f1c2a9e-3b4d-4c5e-8f70-1a2b3c4d5e6f',
@@ -81,6 +100,7 @@ export class SessionsController {
   @ApiParam(KEY_PARAM)
   @ApiOkResponse({
     type: SessionHistoryDto,
+    description: 'The last transcript lines, oldest first.',
     example: {
       sessionKey: 'agent:main:main',
       lines: [
@@ -115,7 +135,8 @@ export class SessionsController {
     description: 'The transcript, `Content-Disposition: attachment; filename="<sessionId>.jsonl"`.',
     content: {
       'application/x-ndjson': {
-        schema: { type: 'string' },
+        // One JSON object a line: the schema is that of a line.
+        schema: { $ref: getSchemaPath(TranscriptLineDto) },
         example:
           '{"id":"b7e0d1c2-1111-4222-8333-944455566677","ts":"2026-11-29T10:05:00.000Z","role":"user","text":"Status of the deploy?"}\n',
       },

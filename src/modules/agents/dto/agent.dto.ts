@@ -39,7 +39,14 @@ export class UpdateAgentDto {
   @IsString()
   @Matches(MODEL_REF_PATTERN, { message: 'model must look like "provider/model", e.g. "echo/default"' })
   model?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() default?: boolean;
+  @ApiPropertyOptional({
+    example: false,
+    description:
+      'Mark it the default agent (it gets the messages no binding matches). If another agent already has default: true, the first in the list stays the default and a warning says so.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  default?: boolean;
   @ApiPropertyOptional({ type: AgentIdentityDto })
   @IsOptional()
   @ValidateNested()

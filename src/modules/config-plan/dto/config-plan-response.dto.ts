@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ConfigIssueDto } from '../../config';
 
 const ROUTE_TIERS = ['peer', 'guildId', 'teamId', 'accountId', 'accountId:*', 'channel', 'default'];
@@ -60,10 +60,16 @@ class PlanMemoryImpactDto {
   @ApiProperty({ type: [PlanMemoryGrantDto] }) grantsRemoved!: PlanMemoryGrantDto[];
 }
 
+/** A setting's value: any JSON value (a number, a flag, a list...). */
+const ANY_VALUE: ApiPropertyOptions = {
+  anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: {} }, { type: 'object' }],
+  nullable: true,
+};
+
 class PlanValueChangeDto {
   @ApiProperty({ example: 'channels.a2a.rateLimitPerMinute' }) key!: string;
-  @ApiProperty({ example: 60 }) before!: unknown;
-  @ApiProperty({ example: 30 }) after!: unknown;
+  @ApiPropertyOptional({ ...ANY_VALUE, description: 'The value before; absent when it was not set.', example: 60 }) before?: unknown;
+  @ApiPropertyOptional({ ...ANY_VALUE, description: 'The value after; absent when it is no longer set.', example: 30 }) after?: unknown;
 }
 
 class PlanPeerTokenDto {

@@ -1,0 +1,72 @@
+import { promises as fs } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../common/fs/private-files';
+import { callGateway, fail } from './gateway-client';
+
+/**
+ * `clawgate sessions list|show` and `sessions export --remote`: a running gateway's sessions through its admin
+ * API (GET /admin/sessions…; CLAWGATE_URL, CLAWGATE_TOKEN with at least the viewer role).
+ */
+
+interface SessionEntry {
+  sessionKey: string;
+  sessionId: string;
+  agentId: string;
+  label?: string;
+  spawnedBy?: string;
+  createdAt: string;
+  updatedAt: string;
+  deliveryContext?: Record<string, unknown>;
+}
+
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+
+export async function runSessionsList(opts: {
+  agent?: string;
+  label?: string;
+  limit?: string;
+  cursor?: string;
+  json?: boolean;
+}): Promise<void> {
+  // Sent as given: the gateway checks each and names what is wrong (400).
+  const query = new URLSearchParams();
+  if (opts.agent !== undefined) query.set('agentId', opts.agent);
+  if (opts.label !== undefined) query.set('label', opts.label);
+  if (opts.limit !== undefined) query.set('limit', opts.limit);
+  if (opts.cursor !== undefined) query.set('cursor', opts.cursor);
+  const res = await callGateway('GET', `/admin/sessions${query.size ? `?${query.toString()}` : ''}`);
+  if (!res) return;
+  const page = res.body as { count: number; sessions: SessionEntry[]; nextCursor?: string };
+  if (opts.json) return out(JSON.stringify(page, null, 2));
+  if (!page.sessions.length) out('no sessions');
+  for (const s of page.sessions) out([s.sessionKey, s.agentId, s.label ?? '-', s.updatedAt].join('  '));
+  if (page.nextCursor) out(`more: --cursor ${page.nextCursor}`);
+}
+
+export async function runSessionsShow(key: string, opts: { json?: boolean }): Promise<void> {
+  const res = await callGateway('GET', `/admin/sessions/${encodeURIComponent(key)}`);
+  if (!res) return;
+  const entry = res.body as SessionEntry;
+  if (opts.json) return out(JSON.stringify(entry, null, 2));
+  out(`session ${entry.sessionKey}`);
+  out(`  id:       ${entry.sessionId}`);
+  out(`  agent:    ${entry.agentId}`);
+  if (entry.label) out(`  label:    ${entry.label}`);
+  if (entry.spawnedBy) out(`  spawned by: ${entry.spawnedBy}`);
+  out(`  created:  ${entry.createdAt}`);
+  out(`  updated:  ${entry.updatedAt}`);
+  if (entry.deliveryContext) out(`  delivery: ${JSON.stringify(entry.deliveryContext)}`);
+}
+
+/** The transcript as JSONL from the gateway: on stdout, or in a new file created 0600 like the local export. */
+export async function runRemoteSessionsExport(key: string, opts: { out?: string }): Promise<void> {
+  const res = await callGateway('GET', `/admin/sessions/${encodeURIComponent(key)}/export`, { accept: 'application/x-ndjson' });
+  if (!res) return;
+  if (typeof res.body !== 'string') return void fail(`${res.url} answered the export with JSON, not JSON Lines`);
+  if (!opts.out) return void process.stdout.write(res.body);
+  try {
+    await fs.writeFile(opts.out, res.body, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } catch (err) {
+    return void fail(`cannot write ${opts.out} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  process.stderr.write(`wrote ${opts.out} (session ${key} from ${res.url})\n`);
+}

@@ -1,0 +1,98 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
+import { PROBLEM_CONTENT_TYPE } from './common/errors/problem-details';
+import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { packageVersion } from './cli/package-version';
+
+/**
+ * The OpenAPI document served at /docs-json and published as schemas/openapi.json (`npm run openapi`). Every
+ * response the test suite receives is checked against it (test/support/openapi-contract).
+ */
+
+/** The tags in the order a reader meets the gateway; an operation's tag must be one of these (tested). */
+export const OPENAPI_TAGS: { name: string; description: string }[] = [
+  { name: 'health', description: 'Liveness, readiness and the Prometheus metrics: no authentication.' },
+  { name: 'config', description: 'openclaw.json: the served revision, validation of a candidate, reload and the dry-run plan.' },
+  { name: 'agents', description: 'Agents and bindings, edited in openclaw.json (comments kept) under If-Match.' },
+  { name: 'routing', description: 'Which agent and session an inbound message would reach (a dry run of the bindings).' },
+  { name: 'policy', description: 'Session visibility and the agent-to-agent policy: would one agent reach another?' },
+  { name: 'sessions', description: 'Every agent’s sessions: entries, transcript history, JSONL export.' },
+  { name: 'session tools', description: 'Act as a session: run its sessions_send and sessions_spawn tools.' },
+  { name: 'runs', description: 'Agent runs: what one did (with its agent-to-agent exchange) and cancelling it.' },
+  { name: 'memory', description: 'Per-agent memory collections: search, read a file, reindex.' },
+  { name: 'channels', description: 'The http channel: send a message to an agent as an account and get its reply.' },
+  { name: 'a2a', description: 'The A2A server: Agent Cards, the push signing keys, the tasks peers created and their push deliveries.' },
+  { name: 'outbound', description: 'Configured A2A peers and sending them a message as an agent.' },
+  { name: 'audit', description: 'The admin audit log: who changed what, a page at a time.' },
+];
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('clawgate admin API')
+    .setDescription(
+      'Operate a clawgate gateway: config, agents and bindings, routing dry-runs, policy checks, sessions ' +
+        '(act as a session: send, spawn), A2A tasks and peers, the http channel, health and metrics. ' +
+        'The A2A v1.0 endpoint itself (POST /a2a/v1 and its HTTP+JSON routes, peer bearer tokens) is not part of this API: see the ' +
+        'Agent Card at /.well-known/agent-card.json and docs/a2a.md. ' +
+        'Errors are application/problem+json. Authenticate with an admin bearer token (gateway.admin.tokens) or through ' +
+        'the SSO proxy (gateway.admin.sso); each operation names the least role it needs in x-clawgate-role ' +
+        '(viewer < operator < admin). Until admin authentication is configured the admin API answers on loopback only.',
+    )
+    .setVersion(packageVersion())
+    // Both are opaque strings compared with the config (no JWT): no bearerFormat.
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'admin token (gateway.admin.tokens)' },
+      ADMIN_SECURITY,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'http channel account token (channels.http.accounts)' },
+      HTTP_CHANNEL_SECURITY,
+    );
+  for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
+  return problemsAsProblemJson(bodyParserRefusals(SwaggerModule.createDocument(app, builder.build())));
+}
+
+type Operations = Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>;
+const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDto' };
+
+/**
+ * The body parsers in front of every route that takes a JSON body (bootstrap.ts) refuse a body that is not JSON,
+ * too deep or with a reserved key (400), or too large (413), before any handler runs: every such operation
+ * answers them, so they are added here rather than on each handler.
+ */
+function bodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
+  const refusals: Record<string, string> = {
+    '400': 'The body is not valid JSON, is nested too deep, or names a reserved key (detail says which).',
+    '413': 'The body is larger than the limit.',
+  };
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem as Operations)) {
+      if (!operation?.requestBody || !operation.responses) continue;
+      for (const [status, description] of Object.entries(refusals)) {
+        operation.responses[status] ??= { description, content: { 'application/json': { schema: PROBLEM_REF } } };
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * Every error body is problem+json (one writer, common/errors/problem-details.ts); the decorators name the
+ * ProblemDto type, which @nestjs/swagger files under application/json. One rule here instead of a media type
+ * on every error decorator.
+ */
+function problemsAsProblemJson(document: OpenAPIObject): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as { responses?: Record<string, { content?: Record<string, unknown> }> }[]) {
+      for (const response of Object.values(operation?.responses ?? {})) {
+        const json = response.content?.['application/json'] as { schema?: { $ref?: string } } | undefined;
+        if (json?.schema?.$ref === '#/components/schemas/ProblemDto') {
+          const { ['application/json']: moved, ...rest } = response.content!;
+          response.content = { ...rest, [PROBLEM_CONTENT_TYPE]: moved };
+        }
+      }
+    }
+  }
+  return document;
+}
