@@ -17,6 +17,7 @@ import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { HTTP_CHANNEL_SECURITY, mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
+import { mountConsole } from './modules/console';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
 
@@ -95,6 +96,8 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
   mountOpenAiEndpoint(app);
+  // The web console's static files (no data in them; the page calls /admin with the caller's credentials).
+  mountConsole(app);
   // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.
   const tracing = app.get(Tracing);
   if (tracing.enabled) traceInboundHttp(app.getHttpServer(), tracing);

@@ -6,6 +6,7 @@ import { AdminRoleGuard } from './admin-role.guard';
 import { AuditController } from './audit.controller';
 import { AuditLog } from './audit-log.service';
 import { SecretShield } from './secret-shield.service';
+import { WhoAmIController } from './whoami.controller';
 
 /**
  * Admin API security: who may call /admin and /docs (AdminGate + AdminRoleGuard), the audit
@@ -14,7 +15,7 @@ import { SecretShield } from './secret-shield.service';
  * Described in docs/admin-security.md#admin-api-security.
  */
 @Module({
-  controllers: [AuditController],
+  controllers: [AuditController, WhoAmIController],
   providers: [AdminAuthService, AdminGate, AuditLog, SecretShield, { provide: APP_GUARD, useClass: AdminRoleGuard }],
   exports: [AdminGate, SecretShield, AuditLog],
 })
