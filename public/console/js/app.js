@@ -1,7 +1,7 @@
 // The console's shell: who is signed in, the navigation, and one page at a time in <main> (hash routes, so
 // the gateway serves one static file and no route ever carries data in a path the server sees).
 import { api, ApiError, hasToken, setToken } from './api.js';
-import { clear, errorBox, h } from './dom.js';
+import { add, clear, errorBox, h, put } from './dom.js';
 import { PAGES } from './pages/index.js';
 
 const RANK = { none: 0, viewer: 1, operator: 2, admin: 3 };
@@ -45,7 +45,7 @@ async function show() {
   try {
     await page(ctx);
   } catch (err) {
-    main.append(errorBox(err));
+    add(main, errorBox(err));
   }
 }
 
@@ -55,7 +55,7 @@ function signedIn(me) {
   nav.hidden = false;
   signOut.hidden = !hasToken();
   document.body.dataset.role = me.role;
-  clear(who).append(h('span', {}, me.subject), ' ', h('span', { class: `role role-${me.role}` }, me.role));
+  put(who, h('span', {}, me.subject), ' ', h('span', { class: `role role-${me.role}` }, me.role));
   void show();
 }
 

@@ -32,6 +32,19 @@ export function clear(el) {
   return el;
 }
 
+/** Appends children like h() does: skips null/undefined/false, flattens arrays (Element.append would print "null"). */
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
+/** Replaces an element's children with these (as add() takes them). */
+export function put(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
 /** A local, readable time for an ISO timestamp (the ISO value stays in the title). */
 export function time(iso) {
   if (!iso) return h('span', {}, '—');

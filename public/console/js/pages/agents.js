@@ -1,7 +1,7 @@
 // Agents and bindings: what each agent is, the bindings in config order, and each agent's memory with a
 // reindex (operator) that shows its progress while it runs.
 import { api, seg } from '../api.js';
-import { actionButton, clear, errorBox, h, table, time } from '../dom.js';
+import { actionButton, add, errorBox, h, put, table, time } from '../dom.js';
 
 const matchText = (m) =>
   [
@@ -16,7 +16,8 @@ const matchText = (m) =>
 
 export async function agentsPage(ctx) {
   const [{ body: agents }, { body: bindings }] = await Promise.all([api('/admin/agents'), api('/admin/bindings')]);
-  ctx.main.append(
+  add(
+    ctx.main,
     h('h1', {}, `Agents (${agents.length})`),
     table(
       [
@@ -52,7 +53,8 @@ function memoryBlock(ctx, agentId) {
   const draw = async () => {
     try {
       const { body: m } = await api(`/admin/agents/${seg(agentId)}/memory/collections`);
-      clear(body).append(
+      put(
+        body,
         h(
           'p',
           { class: 'muted' },
@@ -74,7 +76,7 @@ function memoryBlock(ctx, agentId) {
       );
       return m;
     } catch (err) {
-      clear(body).append(errorBox(err));
+      put(body, errorBox(err));
       return null;
     }
   };
@@ -84,7 +86,7 @@ function memoryBlock(ctx, agentId) {
     const started = Date.now();
     const bar = h('progress', { max: 1, value: 0 });
     const label = h('span', {}, 'reindexing…');
-    clear(progress).append(bar, ' ', label);
+    put(progress, bar, ' ', label);
     const poll = setInterval(async () => {
       const m = await draw();
       if (!m) return;
@@ -100,7 +102,7 @@ function memoryBlock(ctx, agentId) {
       bar.value = 1;
       label.textContent = `done: ${r.indexed} files indexed, ${r.unchanged} unchanged, ${r.removed} removed, ${r.chunks} chunks in ${r.durationMs} ms`;
     } catch (err) {
-      clear(progress).append(errorBox(err));
+      put(progress, errorBox(err));
     } finally {
       clearInterval(poll);
       await draw();

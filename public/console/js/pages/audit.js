@@ -1,13 +1,11 @@
 // The audit log (admin only): admin writes and denied requests, newest first, a page at a time.
 import { api } from '../api.js';
-import { actionButton, clear, errorBox, h, table, time } from '../dom.js';
+import { actionButton, add, errorBox, h, put, table, time } from '../dom.js';
 
 export async function auditPage(ctx) {
-  ctx.main.append(h('h1', {}, 'Audit log'));
+  add(ctx.main, h('h1', {}, 'Audit log'));
   if (!ctx.can('admin')) {
-    ctx.main.append(
-      h('p', { class: 'empty', id: 'audit-denied' }, 'The audit log is for the admin role (it says who did what from where).'),
-    );
+    add(ctx.main, h('p', { class: 'empty', id: 'audit-denied' }, 'The audit log is for the admin role (it says who did what from where).'));
     return;
   }
   const list = h('div', { id: 'audit-list' });
@@ -17,7 +15,8 @@ export async function auditPage(ctx) {
     try {
       const { body } = await api(`/admin/audit?limit=50${before !== undefined ? `&before=${before}` : ''}`);
       entries = before !== undefined ? entries.concat(body.entries) : body.entries;
-      clear(list).append(
+      put(
+        list,
         table(
           [
             ['Time', (e) => time(e.ts)],
@@ -32,12 +31,13 @@ export async function auditPage(ctx) {
           { empty: 'Nothing recorded yet.', rowClass: (e) => (e.status >= 400 ? 'denied' : '') },
         ),
       );
-      clear(more).append(body.next !== null && body.next !== undefined ? actionButton('Older', () => load(body.next)) : null);
+      put(more, body.next !== null && body.next !== undefined ? actionButton('Older', () => load(body.next)) : null);
     } catch (err) {
-      clear(list).append(errorBox(err));
+      put(list, errorBox(err));
     }
   };
-  ctx.main.append(
+  add(
+    ctx.main,
     h(
       'div',
       { class: 'toolbar' },

@@ -1,7 +1,7 @@
 // The config editor: openclaw.json as the API serves it (includes merged, secrets as [redacted] or ${VAR}),
 // checked as you type, a plan before anything is applied, then applied as a JSON Merge Patch with If-Match.
 import { api, ApiError, revisionOf } from '../api.js';
-import { actionButton, clear, errorBox, h, issueList } from '../dom.js';
+import { actionButton, add, clear, errorBox, h, issueList, put } from '../dom.js';
 import { createMergePatch, redactedPaths } from '../merge-patch.js';
 import { appliedView, planView } from './plan-view.js';
 import { planPictures } from './plan-pictures.js';
@@ -45,7 +45,8 @@ export async function configPage(ctx) {
     editor.value = JSON.stringify(body.document, null, 2);
     planned = null;
     applyButton.disabled = true;
-    clear(checks).append(
+    put(
+      checks,
       h('p', { class: 'muted' }, admin ? 'Edit the document; it is checked as you type.' : 'Read-only: editing needs the admin role.'),
     );
   }
@@ -76,21 +77,22 @@ export async function configPage(ctx) {
     try {
       ({ doc } = candidate(text));
     } catch (err) {
-      checks.append(h('p', { class: 'error', id: 'config-syntax' }, err.message));
+      add(checks, h('p', { class: 'error', id: 'config-syntax' }, err.message));
       return;
     }
     try {
       const { body } = await api('/admin/config/validate', { method: 'POST', body: doc });
       if (editor.value !== text) return;
-      checks.append(
+      add(
+        checks,
         h('p', { class: 'ok', id: 'config-valid' }, `valid (would be revision ${body.revision})`),
         issueList(body.warnings, 'issues warnings'),
       );
     } catch (err) {
       if (editor.value !== text) return;
       if (err instanceof ApiError && err.status === 422) {
-        checks.append(h('p', { class: 'error', id: 'config-invalid' }, 'invalid:'), issueList(err.errors, 'issues errors'));
-      } else checks.append(errorBox(err));
+        add(checks, h('p', { class: 'error', id: 'config-invalid' }, 'invalid:'), issueList(err.errors, 'issues errors'));
+      } else add(checks, errorBox(err));
     }
   }
 
@@ -101,16 +103,16 @@ export async function configPage(ctx) {
     try {
       ({ patch } = candidate(text));
     } catch (err) {
-      planBox.append(h('p', { class: 'error' }, err.message));
+      add(planBox, h('p', { class: 'error' }, err.message));
       return;
     }
     if (!patch) {
-      planBox.append(h('p', { class: 'empty', id: 'plan-unchanged' }, 'No change from the loaded revision.'));
+      add(planBox, h('p', { class: 'empty', id: 'plan-unchanged' }, 'No change from the loaded revision.'));
       return;
     }
     try {
       const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: { mergePatch: patch } });
-      planBox.append(planView(plan), await planPictures(plan, patch));
+      add(planBox, planView(plan), await planPictures(plan, patch));
       if (plan.valid && plan.revision === loaded.revision) {
         planned = { text, patch };
         applyButton.disabled = false;
@@ -120,7 +122,7 @@ export async function configPage(ctx) {
         );
       }
     } catch (err) {
-      planBox.append(errorBox(err));
+      add(planBox, errorBox(err));
     }
   }
 
@@ -133,7 +135,7 @@ export async function configPage(ctx) {
         headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': `"${loaded.revision}"` },
       });
       await load();
-      clear(planBox).append(appliedView(body));
+      put(planBox, appliedView(body));
     } catch (err) {
       if (err instanceof ApiError && err.status === 412) {
         planBox.prepend(
@@ -158,7 +160,8 @@ export async function configPage(ctx) {
     });
   }
   ctx.onLeave(() => clearTimeout(timer));
-  ctx.main.append(
+  add(
+    ctx.main,
     h('h1', {}, 'Config'),
     h(
       'div',

@@ -1,6 +1,6 @@
 // Config history: every applied revision, what changed in it, and a rollback (admin) to an earlier one.
 import { api, seg } from '../api.js';
-import { actionButton, clear, codeBlock, errorBox, h, table, time } from '../dom.js';
+import { actionButton, add, clear, codeBlock, errorBox, h, put, table, time } from '../dom.js';
 import { appliedView } from './plan-view.js';
 
 export async function historyPage(ctx) {
@@ -12,7 +12,8 @@ export async function historyPage(ctx) {
     try {
       const { body } = await api(`/admin/config/history${cursor ? `?cursor=${seg(cursor)}` : ''}`);
       items = cursor ? items.concat(body.items) : body.items;
-      clear(list).append(
+      put(
+        list,
         table(
           [
             ['Revision', (i) => h('a', { href: `#/history/${seg(i.revision)}` }, h('code', {}, i.revision))],
@@ -25,12 +26,12 @@ export async function historyPage(ctx) {
           { empty: 'No applied revisions recorded yet.' },
         ),
       );
-      clear(more).append(body.nextCursor ? actionButton('Older', () => load(body.nextCursor)) : null);
+      put(more, body.nextCursor ? actionButton('Older', () => load(body.nextCursor)) : null);
     } catch (err) {
-      clear(list).append(errorBox(err));
+      put(list, errorBox(err));
     }
   };
-  ctx.main.append(h('h1', {}, 'Config history'), list, more);
+  add(ctx.main, h('h1', {}, 'Config history'), list, more);
   await load();
 }
 
@@ -56,15 +57,16 @@ async function revisionDetail(ctx, revision) {
           body: { revision },
           headers: { 'If-Match': `"${status.revision}"` },
         });
-        note.append(appliedView(body));
+        add(note, appliedView(body));
         rollback.remove();
       } catch (err) {
-        note.append(errorBox(err));
+        add(note, errorBox(err));
       }
     },
     { id: 'rollback', class: 'danger' },
   );
-  ctx.main.append(
+  add(
+    ctx.main,
     h('p', {}, h('a', { href: '#/history' }, '← history')),
     h('h1', {}, 'Revision ', h('code', {}, revision)),
     h(

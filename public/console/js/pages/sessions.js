@@ -1,7 +1,7 @@
 // Sessions: the list (server filters agent/label/activity, plus a search over the loaded keys) and one session's
 // history, where every agent-to-agent step shows where it came from (its provenance).
 import { api, seg } from '../api.js';
-import { actionButton, clear, codeBlock, errorBox, h, table, time } from '../dom.js';
+import { actionButton, add, codeBlock, errorBox, h, put, table, time } from '../dom.js';
 
 export async function sessionsPage(ctx) {
   if (ctx.params.length) return sessionDetail(ctx, ctx.params.join('/'));
@@ -31,7 +31,8 @@ export async function sessionsPage(ctx) {
   const render = () => {
     const needle = search.value.trim().toLowerCase();
     const shown = needle ? rows.filter((s) => `${s.sessionKey} ${s.label ?? ''}`.toLowerCase().includes(needle)) : rows;
-    clear(list).append(
+    put(
+      list,
       table(
         [
           ['Session', (s) => h('a', { href: `#/sessions/${seg(s.sessionKey)}` }, s.sessionKey)],
@@ -55,14 +56,14 @@ export async function sessionsPage(ctx) {
       rows = rows.concat(body.sessions);
       cursor = body.nextCursor;
       render();
-      clear(more).append(cursor ? actionButton('Load more', () => load(true)) : null);
+      put(more, cursor ? actionButton('Load more', () => load(true)) : null);
     } catch (err) {
-      clear(list).append(errorBox(err));
+      put(list, errorBox(err));
     }
   };
   for (const el of [agent, label, active]) el.addEventListener('change', () => void load());
   search.addEventListener('input', render);
-  ctx.main.append(h('h1', {}, 'Sessions'), h('div', { class: 'toolbar filters' }, agent, label, active, search), list, more);
+  add(ctx.main, h('h1', {}, 'Sessions'), h('div', { class: 'toolbar filters' }, agent, label, active, search), list, more);
   await load();
 }
 
@@ -90,7 +91,8 @@ async function sessionDetail(ctx, key) {
     try {
       const { body } = await api(`/admin/sessions/${seg(key)}/history?limit=200&includeTools=${tools.checked}`);
       const steps = body.lines.filter((l) => l.provenance).length;
-      clear(lines).append(
+      put(
+        lines,
         h('p', { class: 'muted' }, `${body.lines.length} lines, ${steps} agent-to-agent steps`),
         body.warnings.length
           ? h(
@@ -122,11 +124,12 @@ async function sessionDetail(ctx, key) {
         ),
       );
     } catch (err) {
-      clear(lines).append(errorBox(err));
+      put(lines, errorBox(err));
     }
   };
   tools.addEventListener('change', () => void draw());
-  ctx.main.append(
+  add(
+    ctx.main,
     h('p', {}, h('a', { href: '#/sessions' }, '← all sessions')),
     h('h1', {}, 'Session ', h('code', {}, entry.sessionKey)),
     h(

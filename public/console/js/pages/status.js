@@ -1,11 +1,12 @@
 // Status: the served revision, the last rejected edit with its errors, warnings, keys waiting for a restart.
 import { api } from '../api.js';
-import { actionButton, clear, errorBox, h, issueList, time } from '../dom.js';
+import { actionButton, add, clear, errorBox, h, issueList, put, time } from '../dom.js';
 
 export async function statusPage(ctx) {
   const body = h('div', { id: 'status-body' });
   const note = h('div', { class: 'note' });
-  ctx.main.append(
+  add(
+    ctx.main,
     h('h1', {}, 'Status'),
     h(
       'div',
@@ -16,9 +17,9 @@ export async function statusPage(ctx) {
             clear(note);
             try {
               const { body: outcome } = await api('/admin/config/reload', { method: 'POST' });
-              note.append(h('p', { class: 'ok' }, `Reload: ${outcome.status}, revision ${outcome.revision}`));
+              add(note, h('p', { class: 'ok' }, `Reload: ${outcome.status}, revision ${outcome.revision}`));
             } catch (err) {
-              note.append(errorBox(err));
+              add(note, errorBox(err));
             }
             await draw();
           })
@@ -29,7 +30,8 @@ export async function statusPage(ctx) {
   );
   async function draw() {
     const { body: s } = await api('/admin/config/status');
-    clear(body).append(
+    put(
+      body,
       h(
         'dl',
         { class: 'facts' },

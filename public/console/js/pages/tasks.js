@@ -1,6 +1,6 @@
 // A2A tasks: the list with its filters, one task with its reply, and the operator's cancel.
 import { api, seg } from '../api.js';
-import { actionButton, clear, errorBox, h, table, time } from '../dom.js';
+import { actionButton, add, clear, errorBox, h, put, table, time } from '../dom.js';
 
 const STATES = ['SUBMITTED', 'WORKING', 'INPUT_REQUIRED', 'COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'AUTH_REQUIRED'].map(
   (s) => `TASK_STATE_${s}`,
@@ -26,7 +26,8 @@ export async function tasksPage(ctx) {
     if (context.value.trim()) q.set('contextId', context.value.trim());
     try {
       const { body } = await api(`/admin/a2a/tasks?${q}`);
-      clear(list).append(
+      put(
+        list,
         table(
           [
             ['Task', (t) => h('a', { href: `#/tasks/${seg(t.id)}` }, t.id)],
@@ -41,11 +42,12 @@ export async function tasksPage(ctx) {
         ),
       );
     } catch (err) {
-      clear(list).append(errorBox(err));
+      put(list, errorBox(err));
     }
   };
   for (const el of [peer, state, context]) el.addEventListener('change', () => void load());
-  ctx.main.append(
+  add(
+    ctx.main,
     h('h1', {}, 'A2A tasks'),
     h('div', { class: 'toolbar filters' }, peer, state, context, actionButton('Refresh', load)),
     list,
@@ -59,7 +61,8 @@ async function taskDetail(ctx, id) {
   const note = h('div');
   const draw = async () => {
     const { body: t } = await api(`/admin/a2a/tasks/${seg(id)}`);
-    clear(body).append(
+    put(
+      body,
       h(
         'dl',
         { class: 'facts' },
@@ -85,7 +88,7 @@ async function taskDetail(ctx, id) {
               try {
                 await api(`/admin/a2a/tasks/${seg(id)}/cancel`, { method: 'POST' });
               } catch (err) {
-                note.append(errorBox(err));
+                add(note, errorBox(err));
               }
               await draw();
             },
@@ -94,6 +97,6 @@ async function taskDetail(ctx, id) {
         : null,
     );
   };
-  ctx.main.append(h('p', {}, h('a', { href: '#/tasks' }, '← all tasks')), h('h1', {}, 'Task ', h('code', {}, id)), note, body);
+  add(ctx.main, h('p', {}, h('a', { href: '#/tasks' }, '← all tasks')), h('h1', {}, 'Task ', h('code', {}, id)), note, body);
   await draw();
 }

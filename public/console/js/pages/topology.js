@@ -2,7 +2,7 @@
 // The picture is fetched with the caller's credentials and shown through an object URL in an <img>, where an
 // SVG can run nothing.
 import { apiBlob } from '../api.js';
-import { actionButton, clear, h } from '../dom.js';
+import { actionButton, add, h, put } from '../dom.js';
 
 export const TOPOLOGY_PATH = '/admin/topology.svg';
 
@@ -15,13 +15,14 @@ export async function drawPicture(holder, path = TOPOLOGY_PATH, init = {}) {
   const previous = holder.querySelector('img')?.src;
   if (blob) {
     const img = h('img', { class: 'topology', alt: 'Topology of the gateway: agents, bindings, peers', src: URL.createObjectURL(blob) });
-    clear(holder).append(img);
+    put(holder, img);
   } else if (status === 404) {
-    clear(holder).append(
+    put(
+      holder,
       h('div', { class: 'placeholder', id: 'topology-placeholder' }, `No topology picture on this gateway (${path} answered 404).`),
     );
   } else {
-    clear(holder).append(h('div', { class: 'error' }, `${path} answered ${status}.`));
+    put(holder, h('div', { class: 'error' }, `${path} answered ${status}.`));
   }
   if (previous?.startsWith('blob:')) URL.revokeObjectURL(previous);
   return status;
@@ -31,7 +32,8 @@ export async function topologyPage(ctx) {
   const holder = h('div', { class: 'picture', id: 'topology' });
   const stamp = h('span', { class: 'muted' });
   const auto = h('input', { type: 'checkbox', checked: true, id: 'topology-live' });
-  ctx.main.append(
+  add(
+    ctx.main,
     h('h1', {}, 'Topology'),
     h(
       'div',
