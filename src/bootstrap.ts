@@ -101,7 +101,7 @@ function configureHttp(app: NestExpressApplication): void {
   // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.
   const tracing = app.get(Tracing);
   if (tracing.enabled) traceInboundHttp(app.getHttpServer(), tracing);
-  app.use(express.json({ limit: ADMIN_BODY_LIMIT }));
+  app.use(express.json({ limit: ADMIN_BODY_LIMIT, type: ['application/json', 'application/merge-patch+json'] }));
   app.use(express.text({ limit: ADMIN_BODY_LIMIT, type: ['text/plain', 'application/json5'] }));
   app.use(bodyShapeLimits);
   app.use(bodyParserErrors);

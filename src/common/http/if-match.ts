@@ -22,3 +22,9 @@ export function requireIfMatch(header: string | undefined): string {
   }
   return stripEtag(header);
 }
+
+/** As requireIfMatch, and `If-Match: *` (any current revision, RFC 9110) → undefined. */
+export function requireIfMatchOrAny(header: string | undefined): string | undefined {
+  const revision = requireIfMatch(header);
+  return revision === '*' ? undefined : revision;
+}

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminGate } from './admin-gate';
 import { AdminRoleGuard } from './admin-role.guard';
 import { AuditController } from './audit.controller';
+import { ConfigActorInterceptor } from './config-actor.interceptor';
 import { AuditLog } from './audit-log.service';
 import { SecretShield } from './secret-shield.service';
 import { WhoAmIController } from './whoami.controller';
@@ -16,7 +17,14 @@ import { WhoAmIController } from './whoami.controller';
  */
 @Module({
   controllers: [AuditController, WhoAmIController],
-  providers: [AdminAuthService, AdminGate, AuditLog, SecretShield, { provide: APP_GUARD, useClass: AdminRoleGuard }],
+  providers: [
+    AdminAuthService,
+    AdminGate,
+    AuditLog,
+    SecretShield,
+    { provide: APP_GUARD, useClass: AdminRoleGuard },
+    { provide: APP_INTERCEPTOR, useClass: ConfigActorInterceptor },
+  ],
   exports: [AdminGate, SecretShield, AuditLog],
 })
 export class AdminModule {}

@@ -2,10 +2,17 @@ import { Module } from '@nestjs/common';
 import { SessionPolicyModule } from '../session-policy';
 import { ConfigPlanController } from './config-plan.controller';
 import { ConfigPlanService } from './config-plan.service';
+import { ConfigWriteController } from './config-write.controller';
+import { ConfigWriteService } from './config-write.service';
 
 /**
- * `POST /admin/config/plan`. Above routing, session-policy and memory because the impact is computed with
+ * `POST /admin/config/plan`, `PATCH /admin/config`, the config history and rollback. Above routing,
+ * session-policy and memory because the impact is computed with
  * their own evaluators; ConfigStore comes from the global ConfigModule.
  */
-@Module({ imports: [SessionPolicyModule], controllers: [ConfigPlanController], providers: [ConfigPlanService] })
+@Module({
+  imports: [SessionPolicyModule],
+  controllers: [ConfigPlanController, ConfigWriteController],
+  providers: [ConfigPlanService, ConfigWriteService],
+})
 export class ConfigPlanModule {}

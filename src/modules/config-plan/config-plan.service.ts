@@ -77,7 +77,8 @@ export class ConfigPlanService {
     };
   }
 
-  private async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
+  /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */
+  async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
     return {
       routing: routingImpact(before.config, after.config),
       agentToAgent: await agentToAgentImpact(before, after, (snapshot, from, to) => this.policy.checkIn(snapshot, { from, to })),

@@ -115,6 +115,11 @@ export class ConfigStore {
     return this.load(text);
   }
 
+  /** As validateText, with candidate texts for included files too (real path → text); nothing is applied. */
+  validateFiles(rootText: string, fileTexts: ReadonlyMap<string, string>): Promise<LoadResult> {
+    return this.load(rootText, fileTexts);
+  }
+
   status(): ConfigStatus {
     const s = this.current();
     return {
@@ -141,12 +146,13 @@ export class ConfigStore {
     return () => this.events.off('reloaded', listener);
   }
 
-  private load(rootText?: string): Promise<LoadResult> {
+  private load(rootText?: string, fileTexts?: ReadonlyMap<string, string>): Promise<LoadResult> {
     return loadConfig({
       configPath: this.options.configPath,
       stateDir: this.options.stateDir,
       env: this.options.env,
       rootText,
+      fileTexts,
     });
   }
 

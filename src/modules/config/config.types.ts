@@ -212,6 +212,8 @@ export interface RuntimeSnapshot {
   files: string[];
   /** sha256 over the contents of `files`, to recognize a change event that changed nothing. */
   contentHash: string;
+  /** The text of each of `files`, as read (same order): what the config history keeps of a revision. */
+  fileTexts: ReadonlyArray<string>;
   /**
    * Path → stamp (device, inode, size, mtime, ctime) of every file of `files`, and of `configPath` as given,
    * taken right before the file was read; the watcher's backstop compares the files on disk with these.

@@ -32,6 +32,11 @@ export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.sc
 export { buildConfigJsonSchema } from './schema/export-schema';
 export { PEER_KINDS } from './schema/routing.schema';
 export { ConfigWriter } from './writer/config-writer.service';
+export type { FileChanges, FilesWriteResult } from './writer/config-writer.service';
+export { mergePatchFiles } from './writer/merge-patch-files';
+export type { ConfigFileText } from './writer/merge-patch-files';
+export type { ReloadTrigger } from './config.store';
+export { invalidConfig } from './config-admin.service';
 export { applyEditPlan, editConfigFile, parseRoot } from './writer/edit-config-file';
 export { mergePatchEdits } from './writer/merge-patch-edits';
 export { applyJson5Edits } from './writer/json5-edit';

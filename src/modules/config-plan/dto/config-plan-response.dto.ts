@@ -127,7 +127,7 @@ class PlanAdminImpactDto {
   sso!: PlanValueChangeDto[];
 }
 
-class PlanImpactDto {
+export class PlanImpactDto {
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
   @ApiProperty({ type: [PlanAgentToAgentEntryDto], description: 'Only the pairs whose outcome changes.' })
   agentToAgent!: PlanAgentToAgentEntryDto[];

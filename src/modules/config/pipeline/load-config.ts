@@ -20,6 +20,8 @@ export interface LoadConfigInput {
   homeDir?: string;
   /** Text to use for the root file instead of reading it (validate-without-applying). */
   rootText?: string;
+  /** Texts to use for included files instead of reading them, by real path (a candidate edit of several files). */
+  fileTexts?: ReadonlyMap<string, string>;
   now?: () => Date;
 }
 
@@ -33,7 +35,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
   try {
     const root = input.rootText === undefined ? await readRootFile(input.configPath) : { text: input.rootText, stamp: undefined };
     const rootText = root.text;
-    const included = await resolveIncludes(input.configPath, rootText);
+    const included = await resolveIncludes(input.configPath, rootText, input.fileTexts);
     const substituted = substituteEnv(included.value, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);
     if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
@@ -57,7 +59,9 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     warnings.splice(0, warnings.length, ...hide(warnings));
     if (ctx.errors.length) return { ok: false, errors: hide(ctx.errors), warnings };
 
-    const contents = await Promise.all(included.files.map((f, i) => (i === 0 ? Promise.resolve(rootText) : fs.readFile(f, 'utf8'))));
+    const contents = await Promise.all(
+      included.files.map((f, i) => Promise.resolve(i === 0 ? rootText : (input.fileTexts?.get(f) ?? fs.readFile(f, 'utf8')))),
+    );
     const snapshot: RuntimeSnapshot = {
       revision: sha256(stableJson(config)).slice(0, 12),
       loadedAt: (input.now ?? (() => new Date()))(),
@@ -65,6 +69,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       stateDir: input.stateDir,
       files: included.files,
       contentHash: hashContents(contents),
+      fileTexts: contents,
       fileStamps: snapshotStamps(input.configPath, included.files[0], root.stamp, included.stamps),
       includedPaths: included.includedPaths,
       document: included.value,

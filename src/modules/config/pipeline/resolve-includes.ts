@@ -49,6 +49,8 @@ interface Context {
   issues: ConfigIssue[];
   files: Set<string>;
   stamps: Map<string, FileStamp>;
+  /** Real path → text to use instead of the file's (a candidate edit not written yet). */
+  overrides?: ReadonlyMap<string, string>;
 }
 
 /** The file currently being walked. */
@@ -63,7 +65,11 @@ interface Frame {
   chain: string[];
 }
 
-export async function resolveIncludes(rootFile: string, rootText?: string): Promise<IncludeResult> {
+export async function resolveIncludes(
+  rootFile: string,
+  rootText?: string,
+  overrides?: ReadonlyMap<string, string>,
+): Promise<IncludeResult> {
   const rootAbs = path.resolve(rootFile);
   const rootFail = (message: string): never => {
     throw new ConfigLoadError([{ path: '', file: rootAbs, message }]);
@@ -96,7 +102,7 @@ export async function resolveIncludes(rootFile: string, rootText?: string): Prom
   const tooDeep = nestingIssue(parsed);
   if (tooDeep) throw new ConfigLoadError([{ ...tooDeep, file: rootAbs }]);
 
-  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), stamps };
+  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), stamps, overrides };
   const frame: Frame = { file: rootAbs, dir: configDir, depth: 0, chain: [rootReal] };
   const resolved = await resolveNode(parsed, [], ctx, frame);
   if (ctx.issues.length) throw new ConfigLoadError(ctx.issues);
@@ -190,10 +196,11 @@ async function loadIncluded(given: string, segs: Segment[], at: string, ctx: Con
     return fail(`"$include" target ${given} is nested ${depth} levels deep; the limit is ${INCLUDE_LIMITS.maxDepth}`);
   }
 
-  const read = await readLimited(real, `included file ${given}`);
+  const override = ctx.overrides?.get(real);
+  const read = override === undefined ? await readLimited(real, `included file ${given}`) : overrideText(override, given);
   if ('message' in read) return fail(read.message);
   ctx.files.add(real);
-  ctx.stamps.set(real, read.stamp);
+  if (read.stamp) ctx.stamps.set(real, read.stamp);
 
   let parsed: unknown;
   try {
@@ -298,6 +305,12 @@ async function readLimited(real: string, label: string): Promise<{ text: string;
   } catch (err) {
     return { message: `cannot read ${label}: ${errorCode(err)}` };
   }
+}
+
+/** A candidate's text for an included file, under the same size limit as a read; it has no stamp yet. */
+function overrideText(text: string, given: string): { text: string; stamp?: FileStamp } | { message: string } {
+  const size = Buffer.byteLength(text, 'utf8');
+  return size > INCLUDE_LIMITS.maxFileBytes ? { message: tooBig(`included file ${given}`, size) } : { text };
 }
 
 function tooBig(label: string, size: number): string {

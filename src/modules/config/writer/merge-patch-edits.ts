@@ -24,7 +24,7 @@ export function mergePatchEdits(target: unknown, patch: Record<string, unknown>,
 }
 
 /** The value a merge patch object takes when there is nothing to merge it into. */
-function withoutNulls(patch: Record<string, unknown>): Record<string, unknown> {
+export function withoutNulls(patch: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) continue;
