@@ -28,7 +28,16 @@ export async function historyPage(ctx) {
       );
       put(more, body.nextCursor ? actionButton('Older', () => load(body.nextCursor)) : null);
     } catch (err) {
-      put(list, errorBox(err));
+      if (err.status === 404 && !cursor) {
+        put(
+          list,
+          h(
+            'p',
+            { class: 'placeholder', id: 'history-missing' },
+            'This gateway keeps no config history (GET /admin/config/history answered 404).',
+          ),
+        );
+      } else put(list, errorBox(err));
     }
   };
   add(ctx.main, h('h1', {}, 'Config history'), list, more);
