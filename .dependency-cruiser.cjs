@@ -12,6 +12,7 @@ const LAYERS = [
   ['memory', 'outbound'],
   ['channels', 'config-plan'],
   ['session-tools', 'a2a-channel'],
+  ['topology'],
 ];
 
 const layerRules = LAYERS.flatMap((layer, i) =>

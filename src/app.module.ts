@@ -14,6 +14,7 @@ import { RuntimeModule } from './modules/runtime';
 import { SessionToolsModule } from './modules/session-tools';
 import { SessionsModule } from './modules/sessions';
 import { TelemetryModule } from './modules/telemetry';
+import { TopologyModule } from './modules/topology';
 import { LoggingModule } from './common/logging/logging.module';
 
 @Module({})
@@ -40,6 +41,7 @@ export class AppModule {
         A2aChannelModule,
         OutboundModule,
         ConfigPlanModule,
+        TopologyModule,
       ],
     };
   }

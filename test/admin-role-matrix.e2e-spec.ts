@@ -81,6 +81,11 @@ describe('admin role matrix (e2e, generated from the route table)', () => {
     expect(role('POST', '/admin/sessions/{key}/send')).toBe('operator');
     expect(role('POST', '/admin/sessions/{key}/spawn')).toBe('operator');
     expect(role('POST', '/admin/routing/resolve')).toBe('viewer');
+    expect(role('GET', '/admin/topology')).toBe('viewer');
+    expect(role('GET', '/admin/topology.svg')).toBe('viewer');
+    // The plan pictures expand ${VAR} of the candidate, like the config plan.
+    expect(role('POST', '/admin/topology/plan')).toBe('admin');
+    expect(role('POST', '/admin/topology/plan.svg')).toBe('admin');
     expect(role('DELETE', '/admin/agents/{id}')).toBe('admin');
     expect(role('GET', '/admin/audit')).toBe('admin');
     // The run routes share one role: a run's report sits next to its cancel.

@@ -5,6 +5,7 @@ import { RuntimeModule } from '../runtime';
 import { A2aAdminController } from './a2a-admin.controller';
 import { A2aAdminService } from './a2a-admin.service';
 import { A2aAttachments } from './a2a-attachments';
+import { A2aTaskCounts } from './a2a-task-counts';
 import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './a2a-http.endpoint';
 import { A2aOperations } from './a2a-operations.service';
@@ -69,7 +70,8 @@ import { PUSH_STORE, PushStore } from './push-store';
     A2aHttpEndpoint,
     A2aAdminService,
     A2aChannelAdapter,
+    A2aTaskCounts,
   ],
-  exports: [A2aHttpEndpoint],
+  exports: [A2aHttpEndpoint, A2aTaskCounts],
 })
 export class A2aChannelModule {}

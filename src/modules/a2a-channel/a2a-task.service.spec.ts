@@ -40,6 +40,7 @@ async function setup() {
     eventsAfter: async () => [],
     list: async () => [...rows.values()],
     page: async () => ({ tasks: [...rows.values()], total: rows.size }),
+    countsSince: async () => [],
     failUnsettled: async () => 0,
     sweep: async () => ({ expired: [], deleted: 0 }),
     close: async () => {

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { openSqlite } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
+import { prepareStatements } from './task-rows';
 import type { A2aTask } from './task-model';
 
 const HOUR = 3_600_000;
@@ -61,6 +63,33 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(await reopened.get(t.id)).toEqual(t);
     expect(await reopened.get(rejected.id)).toEqual(rejected);
     await reopened.close();
+  });
+
+  it('counts the tasks each peer created since a time, per agent, from the recency index', async () => {
+    expect(await store.countsSince(['hermes'], 0)).toEqual([]);
+    await store.insert(task({ createdAt: 500, updatedAt: 2500 }));
+    await store.insert(task({ createdAt: 2000, updatedAt: 2000 }));
+    await store.insert(task({ createdAt: 2100, updatedAt: 2200, agentId: 'expert' }));
+    await store.insert(task({ createdAt: 2300, updatedAt: 2300, agentId: undefined }));
+    await store.insert(task({ peer: 'iris', createdAt: 3000, updatedAt: 3000 }));
+    expect(await store.countsSince(['hermes', 'iris', 'nobody'], 1500)).toEqual([
+      { peer: 'hermes', agentId: null, count: 1 },
+      { peer: 'hermes', agentId: 'expert', count: 1 },
+      { peer: 'hermes', agentId: 'main', count: 1 },
+      { peer: 'iris', agentId: 'main', count: 1 },
+    ]);
+    expect(await store.countsSince(['iris'], 3001)).toEqual([]);
+    const db = openSqlite(file);
+    const { countsSince } = prepareStatements(db);
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${(countsSince as unknown as { source: string }).source}`).all({ peer: 'hermes', since: 0 }) as Array<{
+        detail: string;
+      }>
+    )
+      .map((r) => r.detail)
+      .join(' ');
+    db.close();
+    expect(plan).toContain('USING INDEX tasks_by_peer_recency (peer=? AND updated_at>?)');
   });
 
   it('applies a transition only while the task is unsettled: a late result is dropped', async () => {

@@ -11,7 +11,7 @@ import { A2aTask, historyMessageOf, TaskTransition } from './task-model';
 import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, TaskEvent } from './task-events';
 import { taskPageSql } from './task-page-query';
 import { fromRow, migrateSchema, prepareStatements, READ_COLUMNS, SCHEMA, StatementName, TaskEventRow, TaskRow, toRow } from './task-rows';
-import type { RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** Where the store lives inside the state dir. */
 export function taskDatabasePath(stateDir: string): string {
@@ -131,6 +131,18 @@ export class A2aTaskStore implements TaskStore {
     ]);
     const sql = `SELECT ${READ_COLUMNS} FROM tasks WHERE ${where.sql} ORDER BY seq DESC LIMIT @limit`;
     return (conn.db.prepare(sql).all({ ...where.params, limit: filter.limit }) as TaskRow[]).map(fromRow);
+  }
+
+  async countsSince(peers: readonly string[], since: number): Promise<PeerAgentCount[]> {
+    const conn = this.connection(false);
+    if (!conn) return [];
+    return peers.flatMap((peer) =>
+      (conn.statements.countsSince.all({ peer, since }) as Array<{ agent_id: string | null; n: number }>).map((r) => ({
+        peer,
+        agentId: r.agent_id,
+        count: r.n,
+      })),
+    );
   }
 
   async page(query: TaskPageQuery): Promise<TaskPage> {

@@ -22,7 +22,8 @@ export type StatementName =
   | 'pruneOldest'
   | 'deleteOld'
   | 'unsettled'
-  | 'idle';
+  | 'idle'
+  | 'countsSince';
 
 export interface TaskRow {
   id: string;
@@ -148,6 +149,11 @@ export function prepareStatements(db: SqliteDatabase): Record<StatementName, Sql
     deleteOld: db.prepare('DELETE FROM tasks WHERE terminal = 1 AND updated_at <= ?'),
     unsettled: db.prepare('SELECT id, state FROM tasks WHERE terminal = 0'),
     idle: db.prepare('SELECT id, state FROM tasks WHERE terminal = 0 AND updated_at <= ?'),
+    // created_at <= updated_at: the range of the recency index bounds the rows, created_at filters them.
+    countsSince: db.prepare(
+      `SELECT agent_id, COUNT(*) AS n FROM tasks INDEXED BY ${RECENCY_INDEX}
+       WHERE peer = @peer AND updated_at >= @since AND created_at >= @since GROUP BY agent_id ORDER BY agent_id`,
+    ),
   };
 }
 

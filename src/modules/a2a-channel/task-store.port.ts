@@ -36,6 +36,14 @@ export interface TaskPage {
   total: number;
 }
 
+/** How many tasks one peer created for one agent since a given time (the topology's traffic). */
+export interface PeerAgentCount {
+  peer: string;
+  /** The agent that answered; null for tasks refused before one was chosen. */
+  agentId: string | null;
+  count: number;
+}
+
 export interface RetentionPolicy {
   terminalRetentionMs: number;
   /** Read at each terminal write (it may be a getter over the current config): a change applies to the next one. */
@@ -73,6 +81,11 @@ export interface TaskStore {
    * from an index, so its cost does not grow with how many tasks the peer has kept.
    */
   page(query: TaskPageQuery): Promise<TaskPage>;
+  /**
+   * Tasks of each of `peers` created at or after `since` (epoch ms), counted per agent. Read per peer from the
+   * recency index (a task created since then was also updated since then), so its cost follows the window's tasks.
+   */
+  countsSince(peers: readonly string[], since: number): Promise<PeerAgentCount[]>;
   /** Every unsettled task becomes FAILED with the reason for its state (startup after a crash). Returns how many. */
   failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number>;
   /** Retention: expires idle unsettled tasks (FAILED with `expiredReason`) and drops old terminal ones. */

@@ -14,5 +14,6 @@ import { ConfigWriteService } from './config-write.service';
   imports: [SessionPolicyModule],
   controllers: [ConfigPlanController, ConfigWriteController],
   providers: [ConfigPlanService, ConfigWriteService],
+  exports: [ConfigPlanService],
 })
 export class ConfigPlanModule {}

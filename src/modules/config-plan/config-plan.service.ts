@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
-import { ConfigStore, type ConfigIssue, type RuntimeSnapshot } from '../config';
+import { ConfigStore, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
@@ -34,6 +34,14 @@ export interface ConfigPlan {
   impact: PlanImpact | null;
 }
 
+/** A candidate run through the pipeline, beside the snapshot it would replace. */
+export interface PlanCandidateResult {
+  current: RuntimeSnapshot;
+  currentText: string;
+  text: string;
+  result: LoadResult;
+}
+
 /**
  * `POST /admin/config/plan`: what a candidate config would change, with nothing applied or written. The
  * candidate runs through the store's own pipeline (the reload's: same config path for `$include`, same
@@ -47,10 +55,7 @@ export class ConfigPlanService {
   ) {}
 
   async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
-    const current = this.store.current();
-    const currentText = await readRoot(current.configPath);
-    const text = candidateText(candidate, currentText, current.includedPaths);
-    const result = await this.store.validateText(text);
+    const { current, currentText, text, result } = await this.candidate(candidate);
     const diff = redactedDiff(path.basename(current.configPath), currentText, text);
     if (!result.ok) {
       return {
@@ -75,6 +80,17 @@ export class ConfigPlanService {
       pendingRestart: this.store.pendingRestartFor(next),
       impact: await this.impact(current, next),
     };
+  }
+
+  /**
+   * The served snapshot and what the candidate loads to through the reload pipeline (a snapshot, or the errors),
+   * nothing applied. Bad candidate input is a 400, a file on disk that cannot be read a 409.
+   */
+  async candidate(candidate: PlanCandidate): Promise<PlanCandidateResult> {
+    const current = this.store.current();
+    const currentText = await readRoot(current.configPath);
+    const text = candidateText(candidate, currentText, current.includedPaths);
+    return { current, currentText, text, result: await this.store.validateText(text) };
   }
 
   /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */

@@ -1,2 +1,8 @@
 export { ConfigPlanModule } from './config-plan.module';
-export type { ConfigPlan, PlanImpact } from './config-plan.service';
+export { ConfigPlanService } from './config-plan.service';
+export type { ConfigPlan, PlanCandidateResult, PlanImpact } from './config-plan.service';
+export type { PlanCandidate } from './candidate-text';
+export { ConfigPlanRequestDto } from './dto/config-plan-request.dto';
+export { memoryGrants } from './memory-impact';
+export type { MemoryGrant } from './memory-impact';
+export { bindingProbe } from './routing-impact';

@@ -23,15 +23,16 @@ export interface MemoryImpact {
  * pattern; changing any of them removes one grant and adds another.
  */
 export function memoryImpact(before: RuntimeSnapshot, after: RuntimeSnapshot): MemoryImpact {
-  const was = grantsOf(before);
-  const now = grantsOf(after);
+  const was = memoryGrants(before);
+  const now = memoryGrants(after);
   return {
     grantsAdded: [...now].filter(([key]) => !was.has(key)).map(([, grant]) => grant),
     grantsRemoved: [...was].filter(([key]) => !now.has(key)).map(([, grant]) => grant),
   };
 }
 
-function grantsOf(snapshot: RuntimeSnapshot): Map<string, MemoryGrant> {
+/** Every grant of a snapshot, keyed by its identity (agent, name, directory, pattern). */
+export function memoryGrants(snapshot: RuntimeSnapshot): Map<string, MemoryGrant> {
   const { agents, memory } = snapshot.config;
   const grants = new Map<string, MemoryGrant>();
   for (const agent of agents) {

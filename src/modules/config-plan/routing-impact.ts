@@ -26,7 +26,7 @@ export interface RoutingImpactEntry {
 export function routingImpact(before: NormalizedConfig, after: NormalizedConfig): RoutingImpactEntry[] {
   const probes = new Map<string, InboundMessage>();
   for (const binding of [...before.bindings, ...after.bindings]) {
-    const inbound = probeFor(binding);
+    const inbound = bindingProbe(binding);
     const key = JSON.stringify(inbound);
     if (!probes.has(key)) probes.set(key, inbound);
   }
@@ -47,7 +47,8 @@ export function routingImpact(before: NormalizedConfig, after: NormalizedConfig)
   return entries;
 }
 
-function probeFor(binding: ResolvedBinding): InboundMessage {
+/** The message that sets exactly a binding's fields (an `accountId: "*"` binding: the default account). */
+export function bindingProbe(binding: ResolvedBinding): InboundMessage {
   const m = binding.match;
   const inbound: InboundMessage = { channel: m.channel };
   if (m.accountId !== undefined && m.accountId !== '*') inbound.accountId = m.accountId;

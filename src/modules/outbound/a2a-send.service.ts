@@ -8,7 +8,7 @@ import { isTerminalState } from '../../common/a2a-protocol';
 import { A2aCancelOutcome, A2aOutboundClient, A2aSendOutcome } from './a2a-outbound.client';
 import { A2aOutboundError } from './a2a-outbound-error';
 import { A2A_SEND_SCHEMA, A2aSendArgs } from './a2a-send.schema';
-import { outboundPeerName } from './outbound-peers';
+import { outboundPeerName, sandboxedFromPeers } from './outbound-peers';
 import type { A2aSendResultDto } from './dto/a2a-send.dto';
 
 /** Where operator sends (admin API) are recorded: a dedicated session of the default agent. */
@@ -53,8 +53,7 @@ export class A2aSendService implements OnModuleInit {
    */
   async sendAsTool(ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal' | 'onAbort'>, args: A2aSendArgs): Promise<ToolResult> {
     const agent = this.config.current().agentsById.get(agentIdFromSessionKey(ctx.sessionKey));
-    // A sandboxed agent may not reach other agents of this gateway; a remote one is further still.
-    if (agent?.sandbox.mode === 'all') return { status: 'forbidden', error: SANDBOX_REFUSAL };
+    if (agent && sandboxedFromPeers(agent)) return { status: 'forbidden', error: SANDBOX_REFUSAL };
     try {
       const outcome = await this.client.send(args.peer, args.text, { wait: args.wait ?? false, signal: ctx.signal });
       const stop = () => this.stopAtPeer(ctx.sessionKey, outcome, ctx.runId);

@@ -2,3 +2,4 @@ export { GuardedTransport } from './guarded-transport';
 export type { ConfiguredDestination } from './guarded-transport';
 export { OutboundError } from './outbound-error';
 export { OutboundModule } from './outbound.module';
+export { agentMaySendToPeers, outboundPeerNames, outboundPeerRefusal } from './outbound-peers';

@@ -1,5 +1,7 @@
-import type { RuntimeSnapshot } from '../config';
-import { A2aOutboundError } from './a2a-outbound-error';
+import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
+import type { ResolvedAgent, RuntimeSnapshot } from '../config';
+import { isToolAllowed } from '../runtime';
+import { A2aOutboundError, type A2aOutboundReason } from './a2a-outbound-error';
 import type { PeerEndpoint } from './peer-rpc';
 
 /**
@@ -52,4 +54,25 @@ function declaresOutboundToken(snapshot: RuntimeSnapshot, name: string): boolean
   const doc = snapshot.document as { channels?: { a2a?: { peers?: Record<string, { outboundToken?: unknown }> } } };
   const peers = doc?.channels?.a2a?.peers;
   return !!peers && Object.prototype.hasOwnProperty.call(peers, name) && peers[name]?.outboundToken !== undefined;
+}
+
+/** A sandboxed agent may not reach other agents of this gateway; a remote one is further still. */
+export function sandboxedFromPeers(agent: Pick<ResolvedAgent, 'sandbox'>): boolean {
+  return agent.sandbox.mode === 'all';
+}
+
+/** Whether an agent's model can send to peers at all: `a2a_send` passes its tools.allow/deny and it is not sandboxed. */
+export function agentMaySendToPeers(agent: Pick<ResolvedAgent, 'tools' | 'sandbox'>): boolean {
+  return isToolAllowed(agent, BUILT_IN_TOOLS.a2aSend) && !sandboxedFromPeers(agent);
+}
+
+/** Why an outbound call to the configured peer `name` would be refused before any I/O; undefined when it would go out. */
+export function outboundPeerRefusal(snapshot: RuntimeSnapshot, name: string): A2aOutboundReason | undefined {
+  try {
+    resolveOutboundPeer(snapshot, name);
+    return undefined;
+  } catch (err) {
+    if (err instanceof A2aOutboundError) return err.reason;
+    throw err;
+  }
 }

@@ -5,6 +5,6 @@ export { isTerminalRunStatus, MAX_FINISHED_RUNS } from './run-registry';
 export type { RunRecord, RunStatus } from './run-registry';
 export { notARunIdMessage, parseRunId } from './run-id';
 export { RuntimeModule } from './runtime.module';
-export { ToolRegistry } from './tool-registry';
+export { isToolAllowed, ToolRegistry } from './tool-registry';
 export type { ToolContext, ToolResult } from './tool-registry';
 export { toolResultFromError } from './tool-result';

@@ -13,7 +13,7 @@ import {
   STEP_REPLY_EXCERPT_CHARS,
   stepOf,
 } from './exchange-record';
-import { exchangeDatabasePath, ExchangeStore } from './exchange-store';
+import { AgentPairCount, exchangeDatabasePath, ExchangeStore } from './exchange-store';
 
 /** How an announce ended (the flow's view; `pending` is the recorder's until then). */
 export interface AnnounceOutcome {
@@ -99,6 +99,15 @@ export class ExchangeRecorder implements OnApplicationShutdown {
   find(runId: string): ExchangeRecord | undefined {
     const live = this.live.get(runId);
     return live ? structuredClone(live.record) : this.store.find(runId);
+  }
+
+  /**
+   * sessions_send exchanges started at or after `since` (epoch ms), per requester and target agent. The changes
+   * waiting for the next write are written first, so an exchange that has begun is counted at once.
+   */
+  pairCounts(since: number): AgentPairCount[] {
+    this.writeDue();
+    return this.store.pairCounts(since);
   }
 
   /** The last lifecycle hook: the exchanges' last steps (written while modules stop) reach the disk first. */

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ExchangeRecord, STOPPED_BEFORE_END } from './exchange-record';
+import { openSqlite } from '../../common/storage/sqlite';
 import { exchangeDatabasePath, ExchangeStore } from './exchange-store';
 
 const at = '2026-11-29T10:00:00.000Z';
@@ -106,5 +107,49 @@ describe('ExchangeStore (SQLite)', () => {
     const store = open();
     store.close();
     await expect(store.save(() => exchange(1))).rejects.toThrow('the exchange store is closed');
+  });
+
+  it('counts exchanges per requester and target agent since a time, from the covering index', async () => {
+    const store = open();
+    const t = (iso: string) => ({ startedAt: iso, updatedAt: iso });
+    await store.save(() => exchange(1, t('2026-11-29T09:00:00.000Z')));
+    await store.save(() => exchange(2, t('2026-11-29T10:00:00.000Z')));
+    await store.save(() =>
+      exchange(3, { ...t('2026-11-29T10:30:00.000Z'), requesterSessionKey: 'agent:expert:main', targetSessionKey: 'agent:support:x' }),
+    );
+    await store.save(() => exchange(4, t('2026-11-29T10:45:00.000Z')));
+    expect(store.pairCounts(Date.parse('2026-11-29T10:00:00.000Z'))).toEqual([
+      { from: 'expert', to: 'support', count: 1 },
+      { from: 'support', to: 'expert', count: 2 },
+    ]);
+    expect(store.pairCounts(Date.parse('2026-11-29T11:00:00.000Z'))).toEqual([]);
+    store.close();
+    const db = openSqlite(file);
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT from_agent, to_agent, COUNT(*) FROM exchanges WHERE started_at >= 0 GROUP BY from_agent, to_agent',
+      )
+      .all() as Array<{ detail: string }>;
+    db.close();
+    expect(plan.map((p) => p.detail).join('\n')).toContain('USING COVERING INDEX exchanges_by_start (started_at>?)');
+  });
+
+  it('counts nothing before the first write, and creates no file for it', () => {
+    expect(open().pairCounts(0)).toEqual([]);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('fills the pair columns of a database an earlier version wrote', () => {
+    const db = openSqlite(file);
+    db.exec(`CREATE TABLE exchanges (seq INTEGER PRIMARY KEY, run_id TEXT NOT NULL UNIQUE, state TEXT NOT NULL, updated_at INTEGER NOT NULL, record TEXT NOT NULL);
+      CREATE TABLE exchange_runs (run_id TEXT PRIMARY KEY, exchange_run_id TEXT NOT NULL) WITHOUT ROWID;`);
+    db.prepare('INSERT INTO exchanges (run_id, state, updated_at, record) VALUES (?, ?, ?, ?)').run(
+      'r1',
+      'finished',
+      Date.parse(at),
+      JSON.stringify(exchange(1)),
+    );
+    db.close();
+    expect(open().pairCounts(Date.parse(at))).toEqual([{ from: 'support', to: 'expert', count: 1 }]);
   });
 });

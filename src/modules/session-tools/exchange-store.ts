@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { GroupCommit } from '../../common/storage/group-commit';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings } from '../../common/storage/sqlite';
+import { parseSessionKey } from '../sessions';
 import { ExchangeRecord, interrupted, runIdsOf } from './exchange-record';
+
+/** How many exchanges one agent started with another since a given time (the topology's traffic). */
+export interface AgentPairCount {
+  from: string;
+  to: string;
+  count: number;
+}
 
 /** Where the store lives inside the state dir. */
 export function exchangeDatabasePath(stateDir: string): string {
@@ -17,7 +25,10 @@ CREATE TABLE IF NOT EXISTS exchanges (
   run_id TEXT NOT NULL UNIQUE,
   state TEXT NOT NULL,
   updated_at INTEGER NOT NULL,
-  record TEXT NOT NULL
+  record TEXT NOT NULL,
+  started_at INTEGER,
+  from_agent TEXT,
+  to_agent TEXT
 );
 CREATE INDEX IF NOT EXISTS exchanges_running ON exchanges (state) WHERE state = 'running';
 CREATE TABLE IF NOT EXISTS exchange_runs (
@@ -26,6 +37,13 @@ CREATE TABLE IF NOT EXISTS exchange_runs (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS exchange_runs_by_exchange ON exchange_runs (exchange_run_id);
 `;
+
+/*
+ * Who talked to whom and when, as columns (a database of an earlier version gets them, filled from the records):
+ * the traffic of a time window is one range read of this covering index, never a walk over the records.
+ */
+const PAIR_COLUMNS = ['started_at', 'from_agent', 'to_agent'] as const;
+const PAIR_INDEX = `CREATE INDEX IF NOT EXISTS exchanges_by_start ON exchanges (started_at, from_agent, to_agent);`;
 
 interface Connection {
   db: SqliteDatabase;
@@ -36,6 +54,7 @@ interface Connection {
   byRun: SqliteStatement;
   pruneRuns: SqliteStatement;
   prune: SqliteStatement;
+  pairsSince: SqliteStatement;
 }
 
 /**
@@ -73,6 +92,21 @@ export class ExchangeStore {
     return row && (JSON.parse(row.record) as ExchangeRecord);
   }
 
+  /**
+   * Exchanges started at or after `since` (epoch ms), counted per requester and target agent. What is queued
+   * is committed first, so an exchange already saved is counted.
+   */
+  pairCounts(since: number): AgentPairCount[] {
+    this.commits.flush();
+    const conn = this.connection(false);
+    if (!conn) return [];
+    return (conn.pairsSince.all(since) as Array<{ from_agent: string; to_agent: string; n: number }>).map((r) => ({
+      from: r.from_agent,
+      to: r.to_agent,
+      count: r.n,
+    }));
+  }
+
   /** Commits what is pending, then closes; later writes fail. */
   close(): void {
     if (this.closed) return;
@@ -87,7 +121,7 @@ export class ExchangeStore {
     if (c.seqOf.get(record.runId)) {
       c.update.run(row);
     } else {
-      const seq = Number(c.insert.run(row).lastInsertRowid);
+      const seq = Number(c.insert.run({ ...row, ...pairOf(record) }).lastInsertRowid);
       // Rows are numbered in insertion order without gaps above the last cut, so this leaves exactly `keep`.
       const cut = seq - Math.max(1, this.keep());
       if (cut > 0) {
@@ -109,15 +143,22 @@ export class ExchangeStore {
     try {
       useDurableStoreSettings(db);
       db.exec(SCHEMA);
+      addPairColumns(db);
       this.conn = {
         db,
         seqOf: db.prepare('SELECT seq FROM exchanges WHERE run_id = ?'),
-        insert: db.prepare('INSERT INTO exchanges (run_id, state, updated_at, record) VALUES (@run_id, @state, @updated_at, @record)'),
+        insert: db.prepare(
+          `INSERT INTO exchanges (run_id, state, updated_at, record, started_at, from_agent, to_agent)
+           VALUES (@run_id, @state, @updated_at, @record, @started_at, @from_agent, @to_agent)`,
+        ),
         update: db.prepare('UPDATE exchanges SET state = @state, updated_at = @updated_at, record = @record WHERE run_id = @run_id'),
         addRun: db.prepare('INSERT OR IGNORE INTO exchange_runs (run_id, exchange_run_id) VALUES (?, ?)'),
         byRun: db.prepare('SELECT e.record FROM exchange_runs r JOIN exchanges e ON e.run_id = r.exchange_run_id WHERE r.run_id = ?'),
         pruneRuns: db.prepare('DELETE FROM exchange_runs WHERE exchange_run_id IN (SELECT run_id FROM exchanges WHERE seq <= ?)'),
         prune: db.prepare('DELETE FROM exchanges WHERE seq <= ?'),
+        pairsSince: db.prepare(
+          'SELECT from_agent, to_agent, COUNT(*) AS n FROM exchanges WHERE started_at >= ? GROUP BY from_agent, to_agent ORDER BY from_agent, to_agent',
+        ),
       };
       this.markInterrupted(this.conn);
     } catch (err) {
@@ -137,4 +178,33 @@ export class ExchangeStore {
     })();
     this.onInterrupted(running.length);
   }
+}
+
+/** The requester and target agents and the start of an exchange, as stored beside its record. */
+function pairOf(record: ExchangeRecord): { started_at: number; from_agent: string; to_agent: string } {
+  return {
+    started_at: Date.parse(record.startedAt),
+    from_agent: parseSessionKey(record.requesterSessionKey)?.agentId ?? '',
+    to_agent: parseSessionKey(record.targetSessionKey)?.agentId ?? '',
+  };
+}
+
+/** Adds the pair columns and their index to a database an earlier version created, filled from its records. */
+function addPairColumns(db: SqliteDatabase): void {
+  const columns = new Set(
+    (db.prepare('SELECT name FROM pragma_table_info(?)').all('exchanges') as Array<{ name: string }>).map((c) => c.name),
+  );
+  const missing = PAIR_COLUMNS.filter((name) => !columns.has(name));
+  if (missing.length) {
+    db.transaction(() => {
+      for (const name of missing) db.exec(`ALTER TABLE exchanges ADD COLUMN ${name} ${name === 'started_at' ? 'INTEGER' : 'TEXT'}`);
+      const fill = db.prepare(
+        'UPDATE exchanges SET started_at = @started_at, from_agent = @from_agent, to_agent = @to_agent WHERE seq = @seq',
+      );
+      for (const row of db.prepare('SELECT seq, record FROM exchanges').all() as Array<{ seq: number; record: string }>) {
+        fill.run({ seq: row.seq, ...pairOf(JSON.parse(row.record) as ExchangeRecord) });
+      }
+    })();
+  }
+  db.exec(PAIR_INDEX);
 }

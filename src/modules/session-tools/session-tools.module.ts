@@ -18,6 +18,6 @@ import { SessionsSendService } from './sessions-send.service';
   imports: [SessionPolicyModule, RuntimeModule, SessionsModule],
   controllers: [SessionActionsController, RunReportsController],
   providers: [SessionToolsService, SessionsSendService, SessionsSendFlow, ExchangeRecorder, RunReports],
-  exports: [SessionToolsService, SessionsSendService],
+  exports: [SessionToolsService, SessionsSendService, ExchangeRecorder],
 })
 export class SessionToolsModule {}

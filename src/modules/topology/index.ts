@@ -1,0 +1,1 @@
+export { TopologyModule } from './topology.module';
