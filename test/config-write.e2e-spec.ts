@@ -246,6 +246,19 @@ describe('PATCH /admin/config with $include (e2e)', () => {
   });
   afterAll(() => gw.stop());
 
+  it('the plan of the same patch shows the included file changing, and writes nothing', async () => {
+    const res = await request(gw.url)
+      .post('/admin/config/plan')
+      .set(bearer(ADMIN))
+      .send({ mergePatch: { agents: { list: [{ id: 'main' }, { id: 'support', name: 'Support desk' }] } } })
+      .expect(200);
+    expect(res.body.valid).toBe(true);
+    expect(res.body.diff).toContain('--- agents.json5\tcurrent');
+    expect(res.body.diff).toMatch(/^\+.*\{ id: "support", name: "Support desk" \}/m);
+    expect(res.body.diff).not.toContain('--- openclaw.json');
+    expect(await read('agents.json5')).toBe(FILES['agents.json5']);
+  });
+
   it('edits the included file that holds the node, and only it', async () => {
     const res = await patch({ agents: { list: [{ id: 'main' }, { id: 'support', name: 'Support desk' }] } }).expect(200);
     // The list is changed element by element: the other element and the comment keep their bytes.

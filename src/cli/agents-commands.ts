@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import { leaveCliEditNote } from '../modules/config-plan';
 import { AppError } from '../common/errors/app-error';
 import { normalizeAgentId } from '../common/agent-id';
 import {
@@ -76,6 +78,8 @@ async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<
       env: process.env,
       plan,
       includedPaths: current.ok ? current.snapshot.includedPaths : undefined,
+      // So the gateway's config history says who made this edit (source cli) when it applies it.
+      beforeWrite: (contentHash) => leaveCliEditNote(stateDir, contentHash, `cli:${cliUser()}`),
     });
     process.stdout.write(`${done} (revision ${result.revision}) in ${configPath}\n`);
     // Only what this edit introduced: the loader's own wording (e.g. a channel without an adapter here).
@@ -90,6 +94,14 @@ async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<
       if (e.severity !== 'warning') process.stderr.write(`  ${formatConfigIssue(e as never)}\n`);
     }
     process.exitCode = 1;
+  }
+}
+
+function cliUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'unknown';
   }
 }
 

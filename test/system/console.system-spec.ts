@@ -207,6 +207,8 @@ describe('web console in Chromium (system)', () => {
     expect(impact).toContain('support → expert');
     expect(impact).toMatch(/allowed.*⇒ denied/);
     expect(await text(page, '#plan')).toContain('"support"');
+    // Before/after pictures from the topology endpoints.
+    await page.waitForFunction(() => ['#plan-before img', '#plan-after img'].every((sel) => document.querySelector(sel)?.naturalWidth > 0));
     await screenshot(page, 'admin-config-plan');
 
     await page.waitForSelector('#config-apply:not([disabled])');
@@ -223,21 +225,32 @@ describe('web console in Chromium (system)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('lists the applied revisions in the history, or says the gateway keeps none', async () => {
+  it('lists the applied revisions in the history and rolls back to an earlier one after showing its plan', async () => {
     const { page, problems } = await signedIn(ADMIN);
-    const history = await request(gw.url).get('/admin/config/history').set(bearer(ADMIN));
+    const { body: history } = await request(gw.url).get('/admin/config/history').set(bearer(ADMIN)).expect(200);
+    const served = history.items.map((i: { revision: string }) => i.revision);
+    expect(served.length).toBeGreaterThanOrEqual(2);
     await visit(page, '#/history');
-    if (history.status === 404) {
-      await page.waitForSelector('#history-missing');
-    } else {
-      expect(history.status).toBe(200);
-      await page.waitForSelector('#history-list table');
-      const served = history.body.items.map((i: { revision: string }) => i.revision);
-      expect(served.length).toBeGreaterThan(0);
-      const shown = await page.$$eval('#history-list tbody code', (cs) => cs.map((c) => c.textContent));
-      expect(shown).toEqual(served);
-    }
+    await page.waitForSelector('#history-list table');
+    const shown = await page.$$eval('#history-list tbody code', (cs) => cs.map((c) => c.textContent));
+    expect(shown).toEqual(served);
     await screenshot(page, 'admin-history');
+
+    // The revision before the editor's change: its page, the plan of going back, then the rollback.
+    const earlier = served[1];
+    await page.click(`#history-list tbody tr:nth-child(2) td:first-child a`);
+    await page.waitForSelector('#rollback');
+    await page.click('#rollback');
+    await page.waitForSelector('#rollback-plan #plan-impact');
+    expect(await text(page, '#rollback-plan #plan-impact')).toMatch(/support → expert: denied.*⇒ allowed/);
+    await screenshot(page, 'admin-history-rollback-plan');
+    await page.click('#rollback');
+    await page.waitForSelector('#applied-revision');
+    const { body: status } = await request(gw.url).get('/admin/config/status').set(bearer(VIEWER)).expect(200);
+    expect(await text(page, '#applied-revision')).toBe(status.revision);
+    expect(status.revision).toBe(earlier);
+    expect(await fs.readFile(gw.configPath, 'utf8')).toMatch(/allow: \[\s*"support",\s*"expert"\s*\]/);
+    await screenshot(page, 'admin-history-rolled-back');
     expect(problems).toEqual([]);
   });
 
@@ -256,6 +269,8 @@ describe('web console in Chromium (system)', () => {
     expect(await page.$('section.memory h3 button')).toBeNull();
     await visit(page, '#/audit');
     await page.waitForSelector('#audit-denied');
+    await visit(page, '#/history');
+    await page.waitForSelector('#history-denied');
     // Straight at the API with the tab's credentials: refused.
     const refused = await page.evaluate(async () => {
       const token = sessionStorage.getItem('clawgate.console.token');

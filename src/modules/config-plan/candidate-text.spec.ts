@@ -1,9 +1,10 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { candidateText } from './candidate-text';
+import { candidateFiles } from './candidate-text';
 
 const FILE = '{\n  // kept\n  agents: { list: [{ id: "main" }] },\n}\n';
-const none = new Map<string, string>();
+const ROOT = '/etc/clawgate/openclaw.json';
+const files = [{ path: ROOT, text: FILE }];
 
 function refusal(fn: () => unknown): AppError {
   try {
@@ -17,16 +18,20 @@ function refusal(fn: () => unknown): AppError {
 
 describe('candidateText', () => {
   it('returns a document as sent and applies a merge patch with the writer’s edits', () => {
-    expect(candidateText({ document: '{ a: 1 }' }, FILE, none)).toBe('{ a: 1 }');
-    const patched = candidateText({ mergePatch: { tools: { agentToAgent: { enabled: true } } } }, FILE, none);
+    expect(candidateFiles({ document: '{ a: 1 }' }, files)).toEqual(new Map([[ROOT, '{ a: 1 }']]));
+    const patched = candidateFiles({ mergePatch: { tools: { agentToAgent: { enabled: true } } } }, files).get(ROOT);
     expect(patched).toContain('// kept');
     expect(patched).toContain('agentToAgent');
   });
 
-  it('refuses a patch into a section an $include provides, naming the file (409)', () => {
-    const err = refusal(() => candidateText({ mergePatch: { agents: { list: [] } } }, FILE, new Map([['agents', '/etc/agents.json5']])));
-    expect(err.code).toBe(ErrorCode.Conflict);
-    expect(err.detail).toContain('/etc/agents.json5');
+  it('patches a section an $include provides in the included file', () => {
+    const split = [
+      { path: ROOT, text: '{ agents: { $include: "agents.json5" } }' },
+      { path: '/etc/clawgate/agents.json5', text: '{ list: [{ id: "main" }] } // agents' },
+    ];
+    expect(candidateFiles({ mergePatch: { agents: { list: [{ id: 'main', name: 'Main' }] } } }, split)).toEqual(
+      new Map([['/etc/clawgate/agents.json5', '{ list: [{ id: "main", name: "Main" }] } // agents']]),
+    );
   });
 
   it('answers 400 for neither, both, non-JSON5, non-object and wrongly typed candidates', () => {
@@ -39,7 +44,7 @@ describe('candidateText', () => {
       [{ mergePatch: [] }, /not an array/],
     ];
     for (const [candidate, message] of cases) {
-      const err = refusal(() => candidateText(candidate, FILE, none));
+      const err = refusal(() => candidateFiles(candidate, files));
       expect({ candidate, code: err.code }).toEqual({ candidate, code: ErrorCode.BadRequest });
       expect(err.detail).toMatch(message);
     }

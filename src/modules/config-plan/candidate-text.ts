@@ -1,7 +1,7 @@
 import JSON5 from 'json5';
 import { badRequest } from '../../common/errors/app-error';
 import { isRecord } from '../../common/is-record';
-import { applyEditPlan, mergePatchEdits } from '../config';
+import { mergePatchFiles, type ConfigFileText } from '../config';
 
 /** What a plan is asked about: a whole root file, or a merge patch against the one on disk. */
 export interface PlanCandidate {
@@ -10,12 +10,13 @@ export interface PlanCandidate {
 }
 
 /**
- * The root file text the candidate would write. Exactly one of `document` (JSON5 text that must parse to
- * an object) and `mergePatch` (an RFC 7396 object, applied with the comment-keeping writer's edits so the
- * text is what a write would produce) — anything else is a 400 naming the problem. Whether the result is a
- * valid config is the pipeline's question, not this one.
+ * The new text of each file the candidate would change (real path → text; `files` are the config's files,
+ * the root first). Exactly one of `document` (JSON5 text of the root file that must parse to an object) and
+ * `mergePatch` (an RFC 7396 object, applied with the comment-keeping edits PATCH /admin/config makes, into
+ * the root or the `$include`d file that holds each node) — anything else is a 400 naming the problem.
+ * Whether the result is a valid config is the pipeline's question, not this one.
  */
-export function candidateText(candidate: PlanCandidate, currentText: string, includedPaths: ReadonlyMap<string, string>): string {
+export function candidateFiles(candidate: PlanCandidate, files: ReadonlyArray<ConfigFileText>): Map<string, string> {
   const hasDocument = candidate.document !== undefined;
   const hasPatch = candidate.mergePatch !== undefined;
   if (hasDocument === hasPatch) {
@@ -25,14 +26,14 @@ export function candidateText(candidate: PlanCandidate, currentText: string, inc
         : 'send document (the whole openclaw.json as JSON5 text) or mergePatch (a JSON Merge Patch object against the current file)',
     );
   }
-  if (hasDocument) return documentText(candidate.document);
+  if (hasDocument) return new Map([[files[0].path, documentText(candidate.document)]]);
   const patch = candidate.mergePatch;
   if (!isRecord(patch)) {
     throw badRequest(
       `mergePatch must be a JSON object (RFC 7396 against the config file), not ${Array.isArray(patch) ? 'an array' : patch === null ? 'null' : typeof patch}`,
     );
   }
-  return applyEditPlan(currentText, (root) => mergePatchEdits(root, patch), includedPaths);
+  return mergePatchFiles(files, patch);
 }
 
 function documentText(document: unknown): string {

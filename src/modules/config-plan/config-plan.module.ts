@@ -4,6 +4,9 @@ import { ConfigPlanController } from './config-plan.controller';
 import { ConfigPlanService } from './config-plan.service';
 import { ConfigWriteController } from './config-write.controller';
 import { ConfigWriteService } from './config-write.service';
+import { ConfigHistoryController } from './history/config-history.controller';
+import { ConfigHistoryRecorder } from './history/config-history.recorder';
+import { ConfigHistoryService } from './history/config-history.service';
 
 /**
  * `POST /admin/config/plan`, `PATCH /admin/config`, the config history and rollback. Above routing,
@@ -12,8 +15,8 @@ import { ConfigWriteService } from './config-write.service';
  */
 @Module({
   imports: [SessionPolicyModule],
-  controllers: [ConfigPlanController, ConfigWriteController],
-  providers: [ConfigPlanService, ConfigWriteService],
+  controllers: [ConfigPlanController, ConfigWriteController, ConfigHistoryController],
+  providers: [ConfigPlanService, ConfigWriteService, ConfigHistoryRecorder, ConfigHistoryService],
   exports: [ConfigPlanService],
 })
 export class ConfigPlanModule {}

@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
-import { ConfigStore, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
+import { ConfigStore, type ConfigFileText, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
-import { candidateText, type PlanCandidate } from './candidate-text';
+import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
 import { redactedDiff } from './redacted-diff';
 import { routingImpact, type RoutingImpactEntry } from './routing-impact';
@@ -34,11 +34,13 @@ export interface ConfigPlan {
   impact: PlanImpact | null;
 }
 
-/** A candidate run through the pipeline, beside the snapshot it would replace. */
+/** A candidate loaded through the reload pipeline: the served snapshot, the files on disk, the changed ones, the outcome. */
 export interface PlanCandidateResult {
   current: RuntimeSnapshot;
-  currentText: string;
-  text: string;
+  /** Every file of the served config as on disk, the root first. */
+  files: ConfigFileText[];
+  /** The candidate's text of each file it changes. */
+  changes: Map<string, string>;
   result: LoadResult;
 }
 
@@ -55,8 +57,14 @@ export class ConfigPlanService {
   ) {}
 
   async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
-    const { current, currentText, text, result } = await this.candidate(candidate);
-    const diff = redactedDiff(path.basename(current.configPath), currentText, text);
+    const { current, files, changes, result } = await this.candidate(candidate);
+    const root = files[0];
+    const diff = files
+      .map((f, i) => {
+        const name = i === 0 ? path.basename(current.configPath) : path.relative(path.dirname(root.path), f.path);
+        return redactedDiff(name, f.text, changes.get(f.path) ?? f.text);
+      })
+      .join('');
     if (!result.ok) {
       return {
         valid: false,
@@ -88,9 +96,14 @@ export class ConfigPlanService {
    */
   async candidate(candidate: PlanCandidate): Promise<PlanCandidateResult> {
     const current = this.store.current();
-    const currentText = await readRoot(current.configPath);
-    const text = candidateText(candidate, currentText, current.includedPaths);
-    return { current, currentText, text, result: await this.store.validateText(text) };
+    const files = await readFiles(current);
+    const changes = candidateFiles(candidate, files);
+    const root = files[0];
+    const result = await this.store.validateFiles(
+      changes.get(root.path) ?? root.text,
+      new Map([...changes].filter(([f]) => f !== root.path)),
+    );
+    return { current, files, changes, result };
   }
 
   /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */
@@ -105,10 +118,16 @@ export class ConfigPlanService {
   }
 }
 
-async function readRoot(configPath: string): Promise<string> {
-  try {
-    return await fs.readFile(configPath, 'utf8');
-  } catch (err) {
-    throw conflict(`cannot read ${configPath} (${(err as NodeJS.ErrnoException).code}); a plan compares against the file on disk`);
-  }
+/** Every file of the served config as it is on disk, the root first. */
+async function readFiles(current: RuntimeSnapshot): Promise<ConfigFileText[]> {
+  return Promise.all(
+    current.files.map(async (file, i) => {
+      const at = i === 0 ? current.configPath : file;
+      try {
+        return { path: file, text: await fs.readFile(at, 'utf8') };
+      } catch (err) {
+        throw conflict(`cannot read ${at} (${(err as NodeJS.ErrnoException).code}); a plan compares against the files on disk`);
+      }
+    }),
+  );
 }

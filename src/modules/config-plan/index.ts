@@ -6,3 +6,4 @@ export { ConfigPlanRequestDto } from './dto/config-plan-request.dto';
 export { memoryGrants } from './memory-impact';
 export type { MemoryGrant } from './memory-impact';
 export { bindingProbe } from './routing-impact';
+export { leaveCliEditNote } from './history/cli-edit-note';

@@ -14,13 +14,23 @@ const PURE_REFERENCE = /^\$\{[A-Z_][A-Z0-9_]*\}$/;
  * changes shows as `[redacted]` → `[redacted, changed]`, so a rotation is visible without its value.
  * Empty when the texts are the same.
  */
-export function redactedDiff(fileName: string, beforeText: string, afterText: string): string {
+export function redactedDiff(
+  fileName: string,
+  beforeText: string,
+  afterText: string,
+  labels: [before: string, after: string] = ['current', 'candidate'],
+): string {
   if (beforeText === afterText) return '';
   const beforeSecrets = secretsIn(beforeText);
   const afterSecrets = secretsIn(afterText);
   const before = redact(beforeText, beforeSecrets, () => REDACTED);
   const after = redact(afterText, afterSecrets, (key, value) => (beforeSecrets.get(key) === value ? REDACTED : REDACTED_CHANGED));
-  return createTwoFilesPatch(fileName, fileName, before, after, 'current', 'candidate');
+  return createTwoFilesPatch(fileName, fileName, before, after, labels[0], labels[1]);
+}
+
+/** A config file's text with every literal secret shown as `[redacted]` (`${VAR}` references stay). */
+export function redactedText(text: string): string {
+  return redact(text, secretsIn(text), () => REDACTED);
 }
 
 type SecretPath = Array<string | number>;
@@ -35,7 +45,7 @@ function secretsIn(text: string): Map<string, string> {
       if (!(typeof value === 'string' && PURE_REFERENCE.test(value))) out.set(JSON.stringify(at), JSON.stringify(value));
     }
   };
-  walk(JSON5.parse(text.replace(/^\uFEFF/, '')), []);
+  if (text.trim()) walk(JSON5.parse(text.replace(/^\uFEFF/, '')), []);
   return out;
 }
 

@@ -1,9 +1,18 @@
 // Config history: every applied revision, what changed in it, and a rollback (admin) to an earlier one.
 import { api, seg } from '../api.js';
 import { actionButton, add, clear, codeBlock, errorBox, h, put, table, time } from '../dom.js';
-import { appliedView } from './plan-view.js';
+import { appliedView, planView } from './plan-view.js';
 
 export async function historyPage(ctx) {
+  if (!ctx.can('admin')) {
+    // Like the audit log: the history names who applied what.
+    add(
+      ctx.main,
+      h('h1', {}, 'Config history'),
+      h('p', { class: 'empty', id: 'history-denied' }, 'The config history is for the admin role.'),
+    );
+    return;
+  }
   if (ctx.params.length) return revisionDetail(ctx, ctx.params[0]);
   const list = h('div', { id: 'history-list' });
   const more = h('div');
@@ -53,9 +62,10 @@ async function revisionDetail(ctx, revision) {
   const rollback = actionButton(
     `Roll back to ${revision}`,
     async () => {
-      // Two clicks: the first says what will happen, the second does it.
+      // Two clicks: the first shows the plan of going back (what would change), the second does it.
       if (!armed) {
         armed = true;
+        put(note, await rollbackPlan(entry));
         rollback.textContent = `Confirm: make ${revision} current again (serving ${status.revision})`;
         return;
       }
@@ -95,7 +105,26 @@ async function revisionDetail(ctx, revision) {
     note,
     h('h2', {}, 'What changed'),
     entry.diff ? codeBlock(String(entry.diff), { diff: true }) : h('p', { class: 'empty' }, 'No diff recorded.'),
-    h('h2', {}, 'Document'),
-    codeBlock(typeof entry.document === 'string' ? entry.document : JSON.stringify(entry.document, null, 2)),
+    (entry.files?.length ? entry.files : [{ path: 'openclaw.json', text: entry.document }]).map((file) => [
+      h('h2', {}, h('code', {}, file.path)),
+      codeBlock(typeof file.text === 'string' ? file.text : JSON.stringify(file.text, null, 2)),
+    ]),
   );
+}
+
+/** The plan of restoring this revision's root file; a layout with $include files is restored whole, unplanned. */
+async function rollbackPlan(entry) {
+  if ((entry.files?.length ?? 1) > 1) {
+    return h(
+      'p',
+      { class: 'muted' },
+      'This revision has $include files: the plan preview covers only single-file configs. The rollback restores every file.',
+    );
+  }
+  try {
+    const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: { document: entry.document } });
+    return h('div', { id: 'rollback-plan' }, h('h2', {}, 'Going back would change'), planView(plan));
+  } catch (err) {
+    return errorBox(err);
+  }
 }

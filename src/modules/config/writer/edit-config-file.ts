@@ -23,6 +23,8 @@ export interface EditConfigFileInput {
   includedPaths?: ReadonlyMap<string, string>;
   /** The file text already read by the caller (so it can be checked against what is applied). */
   currentText?: string;
+  /** Runs after validation, right before the write, with the content hash the edited files will have. */
+  beforeWrite?: (contentHash: string) => Promise<void>;
 }
 
 export interface EditConfigFileResult {
@@ -43,6 +45,7 @@ export async function editConfigFile(input: EditConfigFileInput): Promise<EditCo
   const next = applyEditPlan(text, input.plan, input.includedPaths);
   const check = await loadConfig({ configPath: input.configPath, stateDir: input.stateDir, env: input.env, rootText: next });
   if (!check.ok) throw invalidConfig(check.errors, check.warnings);
+  await input.beforeWrite?.(check.snapshot.contentHash);
   await writeFileAtomic(input.configPath, next);
   return { text: next, revision: check.snapshot.revision, warnings: check.warnings };
 }

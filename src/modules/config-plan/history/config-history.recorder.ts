@@ -1,0 +1,89 @@
+import * as path from 'node:path';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { currentConfigActor, type ConfigChangeSource } from '../../../common/auth/config-actor';
+import { ConfigStore, type RuntimeSnapshot } from '../../config';
+import { ConfigPlanService } from '../config-plan.service';
+import { takeCliEditNote } from './cli-edit-note';
+import { ConfigHistoryStore, type HistoryFile } from './config-history.store';
+import { impactSummary } from './impact-summary';
+
+interface Attribution {
+  source: ConfigChangeSource;
+  subject: string;
+}
+
+/**
+ * Records every applied revision: those of the admin API (the caller's identity, `api` or `rollback`), of the
+ * CLI (its note), and of file edits the watcher or a reload picked up (`file`), plus the one found at start
+ * when it differs from the last one recorded. Records are written one after another, off the apply path.
+ */
+@Injectable()
+export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('config-history');
+  private history?: ConfigHistoryStore;
+  private queue: Promise<void> = Promise.resolve();
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly store: ConfigStore,
+    private readonly planner: ConfigPlanService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.history = new ConfigHistoryStore(this.store.stateDir);
+    // Read synchronously in the listener: the actor is the one of the write that caused the swap.
+    this.unsubscribe = this.store.onApplied((prev, next) => {
+      const actor = currentConfigActor();
+      this.enqueue(async () => this.record(prev, next, actor ?? (await this.fileOrCli(next))));
+    });
+    if (this.store.isLoaded()) this.enqueue(() => this.recordBoot(this.store.current()));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    void this.queue.finally(() => this.history?.close());
+  }
+
+  /** The store, once every record started so far is written (readers see their own writes). */
+  async settled(): Promise<ConfigHistoryStore> {
+    await this.queue;
+    if (!this.history) throw new Error('the config history is not open yet');
+    return this.history;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((err: unknown) => {
+      this.logger.error(`could not record a config revision: ${(err as Error).stack ?? String(err)}`);
+    });
+  }
+
+  private async fileOrCli(next: RuntimeSnapshot): Promise<Attribution> {
+    const cli = await takeCliEditNote(this.store.stateDir, next.contentHash);
+    return cli ? { source: 'cli', subject: cli } : { source: 'file', subject: 'file' };
+  }
+
+  private async record(prev: RuntimeSnapshot, next: RuntimeSnapshot, by: Attribution): Promise<void> {
+    const summary = impactSummary(prev, next, await this.planner.impact(prev, next));
+    this.history!.add({ ...this.entryOf(next), ...by, summary });
+  }
+
+  private async recordBoot(snapshot: RuntimeSnapshot): Promise<void> {
+    const last = this.history!.latest();
+    if (last && last.contentHash === snapshot.contentHash) return;
+    const by = await this.fileOrCli(snapshot);
+    const summary = last
+      ? 'applied at start (the files changed while the gateway was stopped)'
+      : 'applied at start (first recorded revision)';
+    this.history!.add({ ...this.entryOf(snapshot), ...by, summary });
+  }
+
+  private entryOf(s: RuntimeSnapshot) {
+    return { revision: s.revision, appliedAt: s.loadedAt, contentHash: s.contentHash, files: filesOf(s) };
+  }
+}
+
+/** The files of a snapshot relative to the root file's directory, the root first. */
+export function filesOf(s: RuntimeSnapshot): HistoryFile[] {
+  const dir = path.dirname(s.files[0]);
+  return s.files.map((file, i) => ({ path: i === 0 ? path.basename(s.configPath) : path.relative(dir, file), text: s.fileTexts[i] }));
+}

@@ -1,0 +1,34 @@
+import type { RuntimeSnapshot } from '../../config';
+import type { PlanImpact } from '../config-plan.service';
+
+/**
+ * One line on what a revision changed, for the history list: the top-level sections whose content changed,
+ * then each part of the impact that is not empty (routes, agent-to-agent pairs, memory grants, A2A peers,
+ * admin access). Names only, never a value.
+ */
+export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, impact: PlanImpact): string {
+  const sections = [...new Set([...Object.keys(before.document), ...Object.keys(after.document)])].filter(
+    (k) => JSON.stringify(before.document[k]) !== JSON.stringify(after.document[k]),
+  );
+  const parts = [sections.length ? `changed ${sections.join(', ')}` : 'no section changed'];
+  const routes = impact.routing.filter((r) => r.changed).length;
+  if (routes) parts.push(`${routes} route${routes === 1 ? '' : 's'} answered by another agent or tier`);
+  if (impact.agentToAgent.length) parts.push(`${impact.agentToAgent.length} agent-to-agent pair(s) change`);
+  const { grantsAdded, grantsRemoved } = impact.memory;
+  if (grantsAdded.length || grantsRemoved.length) parts.push(`memory grants +${grantsAdded.length} -${grantsRemoved.length}`);
+  const a2a = impact.a2a;
+  if (a2a.peersAdded.length) parts.push(`A2A peers added: ${a2a.peersAdded.join(', ')}`);
+  if (a2a.peersRemoved.length) parts.push(`A2A peers removed: ${a2a.peersRemoved.join(', ')}`);
+  if (a2a.tokensRotated.length) parts.push(`${a2a.tokensRotated.length} peer token(s) changed`);
+  const admin = impact.admin;
+  const adminChanges =
+    admin.tokensAdded.length +
+    admin.tokensRemoved.length +
+    admin.tokensChanged.length +
+    admin.ssoRoleMappingsAdded.length +
+    admin.ssoRoleMappingsRemoved.length +
+    admin.ssoRoleMappingsChanged.length +
+    admin.sso.length;
+  if (adminChanges) parts.push(`${adminChanges} admin access change(s)`);
+  return parts.join('; ');
+}
