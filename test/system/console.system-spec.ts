@@ -254,6 +254,34 @@ describe('web console in Chromium (system)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('will not apply a plan once the config changed under the editor', async () => {
+    const { page, problems } = await signedIn(ADMIN);
+    await visit(page, '#/config');
+    await page.waitForFunction(() => document.getElementById('config-editor').value.length > 0);
+    const loaded = await text(page, '#config-revision');
+    // Someone else writes meanwhile.
+    await request(gw.url)
+      .patch('/admin/config')
+      .set(bearer(ADMIN))
+      .set('If-Match', `"${loaded}"`)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify({ session: { agentToAgent: { maxPingPongTurns: 3 } } }))
+      .expect(200);
+    await page.evaluate(() => {
+      const editor = document.getElementById('config-editor');
+      const doc = JSON.parse(editor.value);
+      doc.session.agentToAgent.maxPingPongTurns = 1;
+      editor.value = JSON.stringify(doc, null, 2);
+      editor.dispatchEvent(new Event('input'));
+    });
+    await page.click('#config-plan');
+    await page.waitForSelector('#plan');
+    expect(await text(page, '#plan-box')).toContain(`not ${loaded}: reload before applying`);
+    expect(await page.$eval('#config-apply', (b) => b.disabled)).toBe(true);
+    await screenshot(page, 'admin-config-stale');
+    expect(problems).toEqual([]);
+  });
+
   it('is read-only for a viewer, and the server refuses a viewer write anyway', async () => {
     const { page, problems } = await signedIn(VIEWER);
     expect(await text(page, '#who')).toContain('viewer');
