@@ -21,9 +21,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The web console's static files and the config JSON Schema it serves (docs/console.md).
-COPY public ./public
-COPY schemas ./schemas
 # The native module compiled above stays in node_modules; only the dev dependencies go.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
@@ -43,8 +40,9 @@ WORKDIR /opt/clawgate
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/public ./public
-COPY --from=build /app/schemas ./schemas
+# The web console's static files and the config JSON Schema it serves (docs/console.md): no build step.
+COPY public ./public
+COPY schemas/openclaw.schema.json ./schemas/openclaw.schema.json
 COPY deploy/healthcheck.js ./deploy/healthcheck.js
 COPY --chown=clawgate:clawgate deploy/openclaw.container.json /etc/clawgate/openclaw.json
 USER clawgate
