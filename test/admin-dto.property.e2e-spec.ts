@@ -124,6 +124,16 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    name: 'GET /admin/topology (and .svg)',
+    method: 'GET',
+    path: fc.constantFrom('/admin/topology', '/admin/topology.svg'),
+    query: true,
+    fields: {
+      window: fc.oneof(fc.constantFrom('1h', '15m', '7d', '8d', '0h', '1w'), anyText),
+      denied: fc.oneof(fc.constantFrom('true', 'false'), anyText),
+    },
+  },
+  {
     name: 'GET /admin/agents/:id/memory/search',
     method: 'GET',
     path: agentId.map((id) => `/admin/agents/${id}/memory/search`),

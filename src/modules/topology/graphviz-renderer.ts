@@ -1,34 +1,94 @@
-import { Injectable } from '@nestjs/common';
-import { instance, type Viz } from '@viz-js/viz';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Worker } from 'node:worker_threads';
+
+/** A layout that takes longer than this is abandoned (the worker is replaced): a picture is never worth a stuck thread. */
+const RENDER_TIMEOUT_MS = 30_000;
 
 /**
- * Graphviz (compiled to WebAssembly by @viz-js/viz) loaded once per process, on the first picture, and reused:
- * the module is ~2 MB of wasm and its start costs about 100 ms, a layout then costs only itself. Rendering is
- * synchronous inside the wasm, so one picture at a time holds the event loop for its layout (< 1 s at 50
- * agents, `npm run bench:topology`).
+ * The worker: Graphviz compiled to WebAssembly (@viz-js/viz), loaded once when the worker starts and reused for
+ * every picture. Plain JavaScript run with `eval`, so it works from the build and from the TypeScript sources
+ * alike; the package is required by the absolute path the main thread resolved.
+ * Protocol: `{id, dot}` in; `{id, svg}` or `{id, error}` out.
  */
-let loading: Promise<Viz> | undefined;
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = require(workerData.vizPath).instance();
+parentPort.on('message', async ({ id, dot }) => {
+  try {
+    const viz = await ready;
+    const result = viz.render(dot, { format: 'svg', engine: 'dot' });
+    if (result.status === 'success') parentPort.postMessage({ id, svg: result.output });
+    else parentPort.postMessage({ id, error: result.errors.map((e) => e.message).join('; ') });
+  } catch (err) {
+    parentPort.postMessage({ id, error: String((err && err.message) || err) });
+  }
+});
+`;
 
-export function graphviz(): Promise<Viz> {
-  loading ??= instance().catch((err: unknown) => {
-    loading = undefined; // a failed load is tried again by the next picture
-    throw err;
-  });
-  return loading;
+interface Pending {
+  resolve: (svg: string) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
 }
 
-/** DOT text → SVG, with the dot engine. A layout Graphviz refuses is a bug in the DOT builder, never the caller's. */
-export async function renderSvg(dot: string): Promise<string> {
-  const viz = await graphviz();
-  const result = viz.render(dot, { format: 'svg', engine: 'dot' });
-  if (result.status !== 'success')
-    throw new Error(`graphviz could not lay out the topology: ${result.errors.map((e) => e.message).join('; ')}`);
-  return result.output;
-}
-
+/**
+ * DOT text → SVG with the dot engine, in a worker thread started by the first picture and kept: a layout (tens
+ * of ms warm, about a second for the first one of a process while V8 compiles Graphviz) never holds the event
+ * loop that serves requests. A worker that fails or exits is dropped with its pending pictures; the next picture
+ * starts a new one. A layout Graphviz refuses is a bug of the DOT builder, never the caller's: it surfaces as a 500.
+ */
 @Injectable()
-export class GraphvizRenderer {
+export class GraphvizRenderer implements OnApplicationShutdown {
+  private worker?: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
   render(dot: string): Promise<string> {
-    return renderSvg(dot);
+    const worker = this.worker ?? this.start();
+    const id = ++this.nextId;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => this.fail(worker, new Error(`graphviz took longer than ${RENDER_TIMEOUT_MS} ms`)), RENDER_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      worker.ref(); // kept alive while a picture is under way, unref'd again once none is
+      worker.postMessage({ id, dot });
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const worker = this.worker;
+    if (worker) {
+      this.fail(worker, new Error('the gateway is shutting down'));
+      await worker.terminate();
+    }
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { vizPath: require.resolve('@viz-js/viz') } });
+    worker.unref();
+    worker.on('message', (message: { id: number; svg?: string; error?: string }) => {
+      const job = this.pending.get(message.id);
+      if (!job) return;
+      this.pending.delete(message.id);
+      clearTimeout(job.timer);
+      if (!this.pending.size) worker.unref();
+      if (message.svg !== undefined) job.resolve(message.svg);
+      else job.reject(new Error(`graphviz could not lay out the topology: ${message.error ?? 'no answer'}`));
+    });
+    worker.on('error', (err) => this.fail(worker, err));
+    worker.on('exit', (code) => this.fail(worker, new Error(`the graphviz worker exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Drops the worker and rejects what it still had to draw. */
+  private fail(worker: Worker, err: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    void worker.terminate();
+    for (const job of this.pending.values()) {
+      clearTimeout(job.timer);
+      job.reject(err);
+    }
+    this.pending.clear();
   }
 }

@@ -153,6 +153,7 @@ function edgeLines(
 ): string[] {
   const out: string[] = [];
   const status = pairStatuses(edges);
+  const sameOutbound = new Set(edges.filter((e) => e.kind === 'a2a-out').map((e) => `${e.from}\u0000${e.to}\u0000${e.change ?? ''}`));
   const drawn = new Set<string>();
   let agentEdges = 0;
   let skipped = 0;
@@ -160,6 +161,19 @@ function edgeLines(
     const from = ids.get(e.from);
     const to = ids.get(e.to);
     if (!from || !to) continue;
+    if (e.kind === 'a2a-out') {
+      // A group whose members all call this peer (alike) is one arrow from its cluster.
+      const source = groupOf.get(e.from);
+      if (source && source.group.members.every((m) => sameOutbound.has(`${m}\u0000${e.to}\u0000${e.change ?? ''}`))) {
+        const key = `cluster_agents_${source.index}\u0000${e.to}\u0000${e.change ?? ''}`;
+        if (!drawn.has(key)) {
+          drawn.add(key);
+          const tail = ids.get(source.group.members[0])!;
+          out.push(`${tail} -> ${to} [${dotAttributes({ ...edgeAttributes(e), ltail: `cluster_agents_${source.index}` })}];`);
+        }
+        continue;
+      }
+    }
     if (e.kind !== 'agent-to-agent') {
       out.push(`${from} -> ${to} [${dotAttributes(edgeAttributes(e))}];`);
       continue;
