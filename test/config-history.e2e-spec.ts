@@ -135,6 +135,47 @@ describe('config history and rollback (e2e)', () => {
     expect(await fs.readFile(gw.configPath, 'utf8')).toBe(text);
   });
 
+  it('a rollback that would bring a literal secret back needs ?allowLiteralSecrets=true; answers never show it', async () => {
+    const secret = 'literal-zeus-secret-4b5c6d';
+    const withSecret = await request(gw.url)
+      .patch('/admin/config?allowLiteralSecrets=true')
+      .set(bearer(ADMIN))
+      .set('If-Match', '*')
+      .send({ channels: { a2a: { peers: { zeus: { token: secret } } } } })
+      .expect(200);
+    await request(gw.url)
+      .patch('/admin/config')
+      .set(bearer(ADMIN))
+      .set('If-Match', '*')
+      .send({ channels: { a2a: { peers: { zeus: null } } } })
+      .expect(200);
+    const detail = await get(`/admin/config/history/${withSecret.body.revision}`).expect(200);
+    expect(detail.body.document).toContain('token: "[redacted]"');
+    expect(JSON.stringify(detail.body)).not.toContain(secret);
+    const refused = await rollback({ revision: withSecret.body.revision }, '*').expect(422);
+    expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(['channels.a2a.peers.zeus.token']);
+    expect(JSON.stringify(refused.body)).not.toContain(secret);
+    expect(await fs.readFile(gw.configPath, 'utf8')).not.toContain(secret);
+    await request(gw.url)
+      .post('/admin/config/rollback?allowLiteralSecrets=true')
+      .set(bearer(ADMIN))
+      .set('If-Match', '*')
+      .send({ revision: withSecret.body.revision })
+      .expect(200);
+    expect(await fs.readFile(gw.configPath, 'utf8')).toContain(secret);
+  });
+
+  it('the agents endpoints are recorded with their caller too', async () => {
+    const res = await request(gw.url)
+      .post('/admin/agents')
+      .set(bearer(ADMIN))
+      .set('If-Match', await revision())
+      .send({ id: 'helper' });
+    expect(res.status).toBe(201);
+    const [newest] = (await get('/admin/config/history').expect(200)).body.items;
+    expect(newest).toMatchObject({ revision: res.body.revision, source: 'api', subject: 'token:root', summary: 'changed agents' });
+  });
+
   it('the history is kept in the state dir, readable by the gateway user only', async () => {
     const stat = await fs.stat(path.join(gw.stateDir, 'config-history.sqlite'));
     expect(stat.mode & 0o777).toBe(0o600);

@@ -199,6 +199,23 @@ describe('PATCH /admin/config (e2e)', () => {
     await request(gw.url).get('/healthz').expect(200);
   });
 
+  it('is described in the OpenAPI document with its examples, headers and errors, as are history and rollback', async () => {
+    const doc = (await request(gw.url).get('/docs-json').set(bearer(ADMIN)).expect(200)).body;
+    const op = doc.paths['/admin/config'].patch;
+    expect(op.description).toMatch(/RFC 7396/);
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/merge-patch+json', 'application/json']);
+    expect(op.requestBody.content['application/json'].examples.agentToAgentOff.value).toEqual({
+      tools: { agentToAgent: { enabled: false } },
+    });
+    expect(op.parameters.find((p: { name: string }) => p.name === 'If-Match').required).toBe(true);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '409', '412', '422', '428']);
+    expect(doc.paths['/admin/config/history'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/admin/config/history/{revision}'].get.responses['404']).toBeDefined();
+    expect(doc.paths['/admin/config/rollback'].post.requestBody.content['application/json'].examples.rollback.value).toEqual({
+      revision: '3f9a1c2b7d10',
+    });
+  });
+
   it('every write is audited with its caller', async () => {
     const lines = (await fs.readFile(path.join(gw.stateDir, 'audit.jsonl'), 'utf8'))
       .trim()

@@ -27,7 +27,8 @@ export const CONFIG_WRITE_ERRORS = [
   {
     status: 409,
     type: ProblemDto,
-    description: 'A file of the config is not JSON5 right now, or a list is put together from several files.',
+    description:
+      'A file of the config is not JSON5 right now, a list is put together from several files, or the patch replaces an $include.',
   },
   {
     status: 412,

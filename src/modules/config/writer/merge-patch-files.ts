@@ -54,6 +54,9 @@ export function mergePatchFiles(files: ReadonlyArray<ConfigFileText>, patch: Rec
           throw conflict(`${toDottedPath(here)} is put together from several files (${names.join(', ')}); edit those files instead`);
         }
         const target = holders[0] ?? home(locations);
+        if (containsInclude(target.obj[key])) {
+          throw conflict(`${toDottedPath(here)} contains an $include; replacing it would drop the included file: edit the files instead`);
+        }
         const next = isRecord(value) ? withoutNulls(value) : value;
         for (const edit of replaceEdits(target.obj[key], next, [...target.at, key])) add(target, edit);
       }
@@ -93,6 +96,11 @@ function replaceEdits(before: unknown, after: unknown, at: JsonPath): Json5Edit[
     return [...removed, ...Object.entries(after).flatMap(([k, v]) => (Object.hasOwn(before, k) ? replaceEdits(before[k], v, [...at, k]) : [{ op: 'set' as const, path: [...at, k], value: v }]))];
   }
   return [{ op: 'set', path: at, value: after }];
+}
+
+function containsInclude(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsInclude);
+  return isRecord(value) && (Object.hasOwn(value, '$include') || Object.values(value).some(containsInclude));
 }
 
 /** Where a new key of a section goes: next to the section's other keys, or into its included file when that is all it is. */
