@@ -243,6 +243,8 @@ describe('web console in Chromium (system)', () => {
     await page.click('#rollback');
     await page.waitForSelector('#rollback-plan #plan-impact');
     expect(await text(page, '#rollback-plan #plan-impact')).toMatch(/support → expert: denied.*⇒ allowed/);
+    // The demo's admin tokens are literal in this file: the preview says it cannot tell them apart.
+    await page.waitForSelector('#rollback-masked');
     await screenshot(page, 'admin-history-rollback-plan');
     await page.click('#rollback');
     await page.waitForSelector('#applied-revision');

@@ -123,7 +123,16 @@ async function rollbackPlan(entry) {
   }
   try {
     const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: { document: entry.document } });
-    return h('div', { id: 'rollback-plan' }, h('h2', {}, 'Going back would change'), planView(plan));
+    // The recorded text shows literal secrets as [redacted], so the plan sees them as changed; the rollback itself
+    // restores the file byte for byte, secrets included.
+    const masked = String(entry.document).includes('[redacted]')
+      ? h(
+          'p',
+          { class: 'pending', id: 'rollback-masked' },
+          'This revision holds literal secrets, shown as [redacted]: the preview counts them as rotated, but the rollback restores them exactly as they were.',
+        )
+      : null;
+    return h('div', { id: 'rollback-plan' }, h('h2', {}, 'Going back would change'), masked, planView(plan));
   } catch (err) {
     return errorBox(err);
   }
