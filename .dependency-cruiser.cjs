@@ -6,7 +6,7 @@
  * them all. Moving a module, or adding one, starts here (and in docs/architecture.md).
  */
 const LAYERS = [
-  ['config'],
+  ['config', 'console'],
   ['metrics'],
   ['cluster'],
   ['agents', 'sessions', 'admin', 'health', 'telemetry'],

@@ -40,6 +40,9 @@ WORKDIR /opt/clawgate
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The web console's static files and the config JSON Schema it serves (docs/console.md): no build step.
+COPY public ./public
+COPY schemas/openclaw.schema.json ./schemas/openclaw.schema.json
 COPY deploy/healthcheck.js ./deploy/healthcheck.js
 COPY --chown=clawgate:clawgate deploy/openclaw.container.json /etc/clawgate/openclaw.json
 USER clawgate

@@ -19,6 +19,7 @@ import { mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
 import { ClusterService } from './modules/cluster';
+import { mountConsole } from './modules/console';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
 import { buildOpenApiDocument } from './openapi-document';
@@ -133,6 +134,8 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
   mountOpenAiEndpoint(app);
+  // The web console's static files (no data in them; the page calls /admin with the caller's credentials).
+  mountConsole(app);
   // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.
   const tracing = app.get(Tracing);
   if (tracing.enabled) traceInboundHttp(app.getHttpServer(), tracing);

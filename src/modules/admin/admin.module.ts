@@ -7,6 +7,7 @@ import { AuditController } from './audit.controller';
 import { ConfigActorInterceptor } from './config-actor.interceptor';
 import { AuditLog } from './audit-log.service';
 import { SecretShield } from './secret-shield.service';
+import { WhoAmIController } from './whoami.controller';
 
 /**
  * Admin API security: who may call /admin and /docs (AdminGate + AdminRoleGuard), the audit
@@ -15,7 +16,7 @@ import { SecretShield } from './secret-shield.service';
  * Described in docs/admin-security.md#admin-api-security.
  */
 @Module({
-  controllers: [AuditController],
+  controllers: [AuditController, WhoAmIController],
   providers: [
     AdminAuthService,
     AdminGate,

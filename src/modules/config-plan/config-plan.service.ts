@@ -34,7 +34,7 @@ export interface ConfigPlan {
   impact: PlanImpact | null;
 }
 
-/** A candidate run through the pipeline, beside the snapshot it would replace. */
+/** A candidate loaded through the reload pipeline: the served snapshot, the files on disk, the changed ones, the outcome. */
 export interface PlanCandidateResult {
   current: RuntimeSnapshot;
   /** The served config's files as they are on disk, the root first. */

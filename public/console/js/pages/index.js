@@ -1,0 +1,20 @@
+// Route name → page. Each page is `async (ctx) => void` and draws itself into ctx.main.
+import { agentsPage } from './agents.js';
+import { auditPage } from './audit.js';
+import { configPage } from './config-editor.js';
+import { historyPage } from './history.js';
+import { sessionsPage } from './sessions.js';
+import { statusPage } from './status.js';
+import { tasksPage } from './tasks.js';
+import { topologyPage } from './topology.js';
+
+export const PAGES = {
+  status: statusPage,
+  topology: topologyPage,
+  agents: agentsPage,
+  sessions: sessionsPage,
+  tasks: tasksPage,
+  config: configPage,
+  history: historyPage,
+  audit: auditPage,
+};

@@ -1,0 +1,2 @@
+export { CONSOLE_PATH, mountConsole } from './mount-console';
+export { CONSOLE_CSP } from './console-headers';
