@@ -103,7 +103,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       configPath: options.configPath,
       stateDir: options.stateDir,
       logFormat: logSettings.format,
-      servesConsole: servesRoute(app, '/console'),
     });
     new NestLogger('gateway').log(banner.fields, banner.message);
     const bannerLogged = LOG_LEVELS.indexOf(logSettings.level) <= LOG_LEVELS.indexOf('info');
@@ -112,15 +111,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await close().catch(() => undefined);
     throw err;
   }
-}
-
-/** Whether a route is mounted at `path` (the banner lists only what is served). */
-function servesRoute(app: NestExpressApplication, path: string): boolean {
-  const router = (app.getHttpAdapter().getInstance() as { router?: { stack?: Array<{ route?: { path?: unknown } }> } }).router;
-  return (router?.stack ?? []).some((layer) => {
-    const routePath = layer.route?.path;
-    return typeof routePath === 'string' && (routePath === path || routePath.startsWith(`${path}/`));
-  });
 }
 
 function configureHttp(app: NestExpressApplication): void {

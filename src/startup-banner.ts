@@ -6,8 +6,8 @@ export interface StartupBanner {
   url: string;
   adminApi: string;
   docs: string;
-  /** Only when something serves it. */
-  console?: string;
+  /** The web console (docs/console.md). */
+  console: string;
   /** Only while the A2A channel is on. */
   agentCard?: string;
   a2a?: string;
@@ -22,7 +22,7 @@ export interface StartupBanner {
 export function startupBanner(
   url: string,
   snapshot: RuntimeSnapshot,
-  where: { configPath: string; stateDir: string; logFormat: string; servesConsole: boolean },
+  where: { configPath: string; stateDir: string; logFormat: string },
 ): { fields: StartupBanner; message: string } {
   const a2aOn = snapshot.config.channels.a2a.enabled;
   const fields: StartupBanner = {
@@ -30,7 +30,7 @@ export function startupBanner(
     url,
     adminApi: `${url}/admin`,
     docs: `${url}/docs`,
-    ...(where.servesConsole ? { console: `${url}/console` } : {}),
+    console: `${url}/console/`,
     ...(a2aOn ? { agentCard: `${url}/.well-known/agent-card.json`, a2a: `${url}/a2a/v1` } : {}),
     configPath: where.configPath,
     stateDir: where.stateDir,
@@ -41,7 +41,7 @@ export function startupBanner(
   const parts = [
     `admin API ${fields.adminApi}`,
     `docs ${fields.docs}`,
-    ...(fields.console ? [`console ${fields.console}`] : []),
+    `console ${fields.console}`,
     fields.agentCard ? `agent card ${fields.agentCard}` : 'A2A channel off',
   ];
   const message =

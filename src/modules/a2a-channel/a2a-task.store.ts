@@ -7,9 +7,10 @@ import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings, R
 import { GroupCommit } from '../../common/storage/group-commit';
 import { keysetPage, sqlFilter, type SqlFilter } from '../../common/storage/sql-filter';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
-import { A2aTask, historyMessageOf, TaskTransition } from './task-model';
-import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, TaskEvent } from './task-events';
+import { A2aTask, TaskTransition } from './task-model';
+import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
 import { taskPageSql } from './task-page-query';
+import { transitionEvents, transitionWrite } from './task-transition-write';
 import { fromRow, migrateSchema, prepareStatements, READ_COLUMNS, SCHEMA, StatementName, TaskEventRow, TaskRow, toRow } from './task-rows';
 import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
@@ -273,30 +274,11 @@ export class A2aTaskStore implements TaskStore {
 
   /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
   private applyTransition(c: Connection, id: string, change: TaskTransition, at: number, events: TaskEvent[]): TaskRow | undefined {
-    const added = change.artifact ? 2 : 1;
-    const row = c.statements.transition.get({
-      id,
-      state: change.state,
-      terminal: isTerminalState(change.state) ? 1 : 0,
-      status_message_id: change.statusMessage?.messageId ?? null,
-      status_text: change.statusMessage?.text ?? null,
-      artifact_id: change.artifact?.artifactId ?? null,
-      artifact_text: change.artifact?.text ?? null,
-      run_id: change.runId ?? null,
-      updated_at: at,
-      events_added: added,
-      history_add: historyEntry(change),
-    }) as TaskRow | undefined;
+    const { added, params } = transitionWrite(id, change, at);
+    const row = c.statements.transition.get({ ...params, terminal: isTerminalState(change.state) ? 1 : 0 }) as TaskRow | undefined;
     if (!row) return undefined;
     this.hooks.onState?.(change.state);
-    const task = fromRow(row);
-    const seq = row.seq ?? 0;
-    const first = (row.events ?? added) - added + 1;
-    if (change.artifact) {
-      const chunk = { ...change.artifact, append: false, lastChunk: true };
-      this.record(c, events, seq, { taskId: id, n: first, body: artifactUpdateBody(task, chunk), closes: false });
-    }
-    this.record(c, events, seq, { taskId: id, n: first + added - 1, body: statusUpdateBody(task), closes: closesStream(task.state) });
+    for (const event of transitionEvents(fromRow(row), change, added, row.events ?? added)) this.record(c, events, row.seq ?? 0, event);
     return row;
   }
 
@@ -377,10 +359,4 @@ export class A2aTaskStore implements TaskStore {
       this.overCap.clear();
     }
   }
-}
-
-/** The message a transition adds to the history, as JSON; null when it adds none. */
-function historyEntry(change: TaskTransition): string | null {
-  const entry = historyMessageOf(change);
-  return entry ? JSON.stringify(entry) : null;
 }

@@ -5,9 +5,10 @@ import { createPostgresPool, inTransaction, migrate, positional, postgresStartEr
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import type { TaskStoreHooks } from './a2a-task.store';
 import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
-import { ArtifactChunk, artifactUpdateBody, closesStream, statusUpdateBody, TaskEvent } from './task-events';
-import { historyMessageOf, type A2aTask, type TaskTransition } from './task-model';
+import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
+import type { A2aTask, TaskTransition } from './task-model';
 import { taskPageSql } from './task-page-query';
+import { transitionEvents, transitionWrite } from './task-transition-write';
 import { fromRow, toRow, type TaskRow } from './task-rows';
 import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
@@ -209,36 +210,12 @@ export class PgTaskStore implements TaskStore {
     at: number,
     events: TaskEvent[],
   ): Promise<TaskRow | undefined> {
-    const added = change.artifact ? 2 : 1;
-    const entry = historyMessageOf(change);
-    const [found] = await sql(PG_TASK_SQL.transition, {
-      id,
-      state: change.state,
-      terminal: isTerminalState(change.state),
-      status_message_id: change.statusMessage?.messageId ?? null,
-      status_text: change.statusMessage?.text ?? null,
-      artifact_id: change.artifact?.artifactId ?? null,
-      artifact_text: change.artifact?.text ?? null,
-      run_id: change.runId ?? null,
-      updated_at: at,
-      events_added: added,
-      history_add: entry ? JSON.stringify(entry) : null,
-    });
+    const { added, params } = transitionWrite(id, change, at);
+    const [found] = await sql(PG_TASK_SQL.transition, { ...params, terminal: isTerminalState(change.state) });
     if (!found) return undefined;
     const row = found as unknown as TaskRow;
-    const task = fromRow(row);
-    const seq = row.seq ?? 0;
-    const first = (row.events ?? added) - added + 1;
-    if (change.artifact) {
-      const chunk = { ...change.artifact, append: false, lastChunk: true };
-      await this.record(sql, events, seq, { taskId: id, n: first, body: artifactUpdateBody(task, chunk), closes: false });
-    }
-    await this.record(sql, events, seq, {
-      taskId: id,
-      n: first + added - 1,
-      body: statusUpdateBody(task),
-      closes: closesStream(task.state),
-    });
+    for (const event of transitionEvents(fromRow(row), change, added, row.events ?? added))
+      await this.record(sql, events, row.seq ?? 0, event);
     return row;
   }
 
