@@ -13,9 +13,16 @@ import { packageVersion } from './cli/package-version';
 /** The tags in the order a reader meets the gateway; an operation's tag must be one of these (tested). */
 export const OPENAPI_TAGS: { name: string; description: string }[] = [
   { name: 'health', description: 'Liveness, readiness and the Prometheus metrics: no authentication.' },
+  { name: 'admin', description: 'The caller as the admin API sees it: subject, role and how it signed in (the console asks).' },
+  { name: 'cluster', description: 'Replicas of this gateway coordinated through Redis (gateway.cluster), with their config revisions.' },
   { name: 'config', description: 'openclaw.json: the served revision, validation of a candidate, reload and the dry-run plan.' },
   { name: 'agents', description: 'Agents and bindings, edited in openclaw.json (comments kept) under If-Match.' },
   { name: 'routing', description: 'Which agent and session an inbound message would reach (a dry run of the bindings).' },
+  {
+    name: 'topology',
+    description:
+      'The graph of channels, bindings, agents, agent-to-agent reach, memory grants and A2A peers, as JSON or SVG, and a plan drawn.',
+  },
   { name: 'policy', description: 'Session visibility and the agent-to-agent policy: would one agent reach another?' },
   { name: 'sessions', description: 'Every agent’s sessions: entries, transcript history, JSONL export.' },
   { name: 'session tools', description: 'Act as a session: run its sessions_send and sessions_spawn tools.' },
@@ -79,18 +86,17 @@ function bodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
 
 /**
  * Every error body is problem+json (one writer, common/errors/problem-details.ts); the decorators name the
- * ProblemDto type, which @nestjs/swagger files under application/json. One rule here instead of a media type
- * on every error decorator.
+ * ProblemDto type, which @nestjs/swagger files under application/json (or under the operation's @ApiProduces type,
+ * e.g. image/svg+xml). One rule here instead of a media type on every error decorator.
  */
 function problemsAsProblemJson(document: OpenAPIObject): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem) as { responses?: Record<string, { content?: Record<string, unknown> }> }[]) {
       for (const response of Object.values(operation?.responses ?? {})) {
-        const json = response.content?.['application/json'] as { schema?: { $ref?: string } } | undefined;
-        if (json?.schema?.$ref === '#/components/schemas/ProblemDto') {
-          const { ['application/json']: moved, ...rest } = response.content!;
-          response.content = { ...rest, [PROBLEM_CONTENT_TYPE]: moved };
-        }
+        const problem = Object.values(response.content ?? {}).find(
+          (media) => (media as { schema?: { $ref?: string } }).schema?.$ref === PROBLEM_REF.$ref,
+        );
+        if (problem) response.content = { [PROBLEM_CONTENT_TYPE]: problem };
       }
     }
   }

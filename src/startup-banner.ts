@@ -1,6 +1,6 @@
 import type { RuntimeSnapshot } from './modules/config';
 
-/** What the banner says, as fields of its log line (docs/operations.md#the-banner). */
+/** What the banner says, as fields of its log line (docs/operations.md#the-lines). */
 export interface StartupBanner {
   event: 'gateway.started';
   url: string;

@@ -208,7 +208,7 @@ describe('PATCH /admin/config (e2e)', () => {
       tools: { agentToAgent: { enabled: false } },
     });
     expect(op.parameters.find((p: { name: string }) => p.name === 'If-Match').required).toBe(true);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '409', '412', '422', '428']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '409', '412', '413', '422', '428']);
     expect(doc.paths['/admin/config/history'].get.responses['200']).toBeDefined();
     expect(doc.paths['/admin/config/history/{revision}'].get.responses['404']).toBeDefined();
     expect(doc.paths['/admin/config/rollback'].post.requestBody.content['application/json'].examples.rollback.value).toEqual({

@@ -17,7 +17,7 @@ export class WhoAmIController {
   @Get()
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'Who the admin API takes the caller for, and with which role' })
-  @ApiOkResponse({ type: WhoAmIDto, example: { subject: 'token:ops-lead', role: 'admin', via: 'token' } })
+  @ApiOkResponse({ type: WhoAmIDto, description: 'The caller.', example: { subject: 'token:ops-lead', role: 'admin', via: 'token' } })
   whoami(@Req() req: Request): WhoAmIDto {
     const principal = getPrincipal(req);
     // The gate and the role guard let no request through without one; answer like them if that ever changes.

@@ -26,7 +26,7 @@ export class TopologyController {
     summary: 'The gateway as a graph: who routes to whom, who may reach whom, and what was observed',
     description: `${GRAPH_TEXT} Traffic over ?window (default 1h): sessions_send exchanges per agent pair and A2A tasks per peer and agent, as edge weights (traffic) and as lists.`,
   })
-  @ApiOkResponse({ type: TopologyDto })
+  @ApiOkResponse({ type: TopologyDto, description: 'The graph of the served config, with the traffic of the window.' })
   @ApiResponse({ status: 400, type: ProblemDto, description: BAD_QUERY })
   graph(@Query() query: TopologyQueryDto): Promise<TopologyDto> {
     return this.topology.topology(query);
@@ -62,7 +62,10 @@ export class TopologyController {
     type: ConfigPlanRequestDto,
     examples: { mergePatch: { value: { mergePatch: { tools: { agentToAgent: { enabled: true } } } } } },
   })
-  @ApiOkResponse({ type: TopologyPlanDto })
+  @ApiOkResponse({
+    type: TopologyPlanDto,
+    description: 'The nodes and edges the candidate adds and removes (valid: false with its errors when invalid).',
+  })
   @ApiResponse({ status: 400, type: ProblemDto, description: 'Neither or both of document and mergePatch, or either malformed.' })
   @ApiResponse({ status: 409, type: ProblemDto, description: 'The merge patch touches an $include, or the file on disk is not JSON5.' })
   plan(@Body() body: ConfigPlanRequestDto): Promise<TopologyPlanDto> {

@@ -41,6 +41,7 @@ export const OUT_OF_SCOPE: { prefix: string; reason: string }[] = [
   { prefix: '/a2a/', reason: 'the A2A protocol (JSON-RPC and HTTP+JSON bindings): its contract is the A2A specification' },
   { prefix: '/v1/', reason: "the OpenAI-compatible endpoint: its contract is OpenAI's API" },
   { prefix: '/docs', reason: 'the OpenAPI document itself and its viewer' },
+  { prefix: '/console', reason: 'the web console: static files, not an API (docs/console.md)' },
 ];
 
 /** Answers to a request no operation matches that say so; anything else there is an undocumented operation. */

@@ -23,7 +23,7 @@ export class ConfigHistoryController {
   })
   @ApiQuery({ name: 'limit', required: false, description: `1–${HISTORY_PAGE.max}, default ${HISTORY_PAGE.default}.` })
   @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page.' })
-  @ApiOkResponse({ type: ConfigHistoryPageDto })
+  @ApiOkResponse({ type: ConfigHistoryPageDto, description: 'A page of applied revisions, newest first.' })
   @ApiResponse({ status: 400, type: ProblemDto, description: 'limit out of range, or a cursor this endpoint did not give out.' })
   list(@Query('limit') limit: unknown, @Query('cursor') cursor: unknown): Promise<ConfigHistoryPageDto> {
     if (cursor !== undefined && typeof cursor !== 'string') throw badRequest('cursor must be given once');
@@ -34,7 +34,7 @@ export class ConfigHistoryController {
   @RequiresRole('admin')
   @ApiOperation({ summary: 'One applied revision: its files and the diff to the revision before it' })
   @ApiParam({ name: 'revision', example: '3f9a1c2b7d10' })
-  @ApiOkResponse({ type: ConfigHistoryDetailDto })
+  @ApiOkResponse({ type: ConfigHistoryDetailDto, description: 'The revision with its files and the diff to its predecessor.' })
   @ApiResponse({ status: 400, type: ProblemDto, description: 'Not a revision (12 hexadecimal characters).' })
   @ApiResponse({ status: 404, type: ProblemDto, description: 'The revision is not in the history.' })
   get(@Param('revision') revision: string): Promise<ConfigHistoryDetailDto> {
@@ -54,7 +54,7 @@ export class ConfigHistoryController {
   @ApiHeader(IF_MATCH_OR_ANY)
   @ApiQuery({ name: 'allowLiteralSecrets', required: false, enum: ['true', 'false'] })
   @ApiBody({ type: ConfigRollbackRequestDto, examples: { rollback: { value: { revision: '3f9a1c2b7d10' } } } })
-  @ApiOkResponse({ type: ConfigWriteResultDto })
+  @ApiOkResponse({ type: ConfigWriteResultDto, description: 'Rolled back (ETag: the new revision).' })
   @ApiResponse({ status: 404, type: ProblemDto, description: 'The revision is not in the history.' })
   @ApiResponse(CONFIG_WRITE_ERRORS[0])
   @ApiResponse(CONFIG_WRITE_ERRORS[1])
