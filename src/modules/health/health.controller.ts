@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpException, HttpStatus } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { ClusterService } from '../cluster';
 import { ConfigStore } from '../config';
 import { MetricsService } from './metrics.service';
@@ -31,7 +32,10 @@ export class HealthController {
   @Get('readyz')
   @ApiOperation({ summary: 'Config loaded and stores open (and, with gateway.cluster, Redis answering): ready for traffic' })
   @ApiOkResponse({ type: ReadyDto, description: 'Ready: a valid config is served and the stores (and Redis, in cluster mode) answer.' })
-  @ApiServiceUnavailableResponse({ description: 'Not ready yet, or (cluster mode) Redis unreachable.' })
+  @ApiServiceUnavailableResponse({
+    type: ProblemDto,
+    description: 'Not ready yet, or (cluster mode) Redis unreachable (detail says which).',
+  })
   async readyz(): Promise<ReadyDto> {
     if (!this.store.isLoaded()) throw new HttpException('config not loaded', HttpStatus.SERVICE_UNAVAILABLE);
     // A replica whose Redis is gone would serve with per-replica rate limits and no membership: out of the pool.
