@@ -58,7 +58,9 @@ describe('pretty logs on a terminal (e2e)', () => {
     const lines = out.lines.map(plain);
     const banner = lines.find((l) => l.includes('clawgate listening on'));
     expect(banner).toMatch(/^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] INFO: \[gateway\] clawgate listening on /);
-    expect(banner).toContain(`clawgate listening on ${gw.url} — admin API ${gw.url}/admin, docs ${gw.url}/docs, console ${gw.url}/console/, `);
+    expect(banner).toContain(
+      `clawgate listening on ${gw.url} — admin API ${gw.url}/admin, docs ${gw.url}/docs, console ${gw.url}/console/, `,
+    );
     expect(banner).toContain(`agent card ${gw.url}/.well-known/agent-card.json`);
     expect(banner).toContain(`config ${gw.configPath} (revision `);
     expect(banner).toContain(`state ${gw.stateDir}`);
