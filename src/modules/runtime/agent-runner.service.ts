@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
@@ -137,9 +136,10 @@ export class AgentRunner implements OnModuleDestroy {
     const lane = input.lane ?? 'main';
     const parent = this.tracing.enabled ? (this.tracing.contextOf(input.provenance) ?? context.active()) : undefined;
     const span = this.tracing.startSpan(RUN_SPAN, runSpanOptions(record, lane, input.provenance), parent);
-    // Bound to this caller's context: the lines the run writes carry the id of the request that asked for it, even
-    // when it starts later, behind another request's run on the same lane.
-    const turn = AsyncResource.bind(() => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent));
+    // The lane queues the turn with a promise reaction registered here, and a reaction runs in the async context it
+    // was registered in: the lines the run writes carry the id of the request that asked for it, even when it starts
+    // later, behind another request's run on the same lane. (AsyncResource.bind would do the same at a cost per run.)
+    const turn = () => this.tracing.withSpan(span, () => this.execute(record.runId, agentId, input, signal), parent);
     const done = this.lanes
       .run(
         input.sessionKey,
