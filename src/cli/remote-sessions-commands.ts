@@ -1,22 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../common/fs/private-files';
+import type { SessionEntry } from '../modules/sessions';
 import { callGateway, fail } from './gateway-client';
 
 /**
  * `clawgate sessions list|show` and `sessions export --remote`: a running gateway's sessions through its admin
  * API (GET /admin/sessions…; CLAWGATE_URL, CLAWGATE_TOKEN with at least the viewer role).
  */
-
-interface SessionEntry {
-  sessionKey: string;
-  sessionId: string;
-  agentId: string;
-  label?: string;
-  spawnedBy?: string;
-  createdAt: string;
-  updatedAt: string;
-  deliveryContext?: Record<string, unknown>;
-}
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 

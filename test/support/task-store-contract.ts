@@ -3,6 +3,27 @@ import type { TaskEvent } from '../../src/modules/a2a-channel/task-events';
 import type { A2aTask } from '../../src/modules/a2a-channel/task-model';
 import type { RetentionPolicy, TaskStore } from '../../src/modules/a2a-channel/task-store.port';
 
+/** A builder of working tasks of peer `hermes`, each with a new id and message id; `over` sets any field. */
+export function taskBuilder(): (over?: Partial<A2aTask>) => A2aTask {
+  let seq = 0;
+  return (over = {}) => {
+    seq++;
+    return {
+      id: `t${seq}`,
+      peer: 'hermes',
+      contextId: 'ctx-1',
+      agentId: 'main',
+      sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1',
+      messageId: `m${seq}`,
+      state: 'TASK_STATE_WORKING',
+      history: [{ messageId: `m${seq}`, role: 'user', text: 'the task' }],
+      createdAt: 1000,
+      updatedAt: 1000,
+      ...over,
+    };
+  };
+}
+
 /** Storage for one test: opening it twice is what a restarted process sees. */
 export interface TaskStoreFixture {
   open(retention: RetentionPolicy, hooks?: TaskStoreHooks): Promise<TaskStore>;
@@ -22,20 +43,7 @@ export function describeTaskStoreContract(name: string, createFixture: () => Pro
     let fixture: TaskStoreFixture;
     let store: TaskStore;
     let published: TaskEvent[];
-    let seq = 0;
-    const task = (over: Partial<A2aTask> = {}): A2aTask => ({
-      id: `t${++seq}`,
-      peer: 'hermes',
-      contextId: 'ctx-1',
-      agentId: 'main',
-      sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1',
-      messageId: `m${seq}`,
-      state: 'TASK_STATE_WORKING',
-      history: [{ messageId: `m${seq}`, role: 'user', text: 'the task' }],
-      createdAt: 1000,
-      updatedAt: 1000,
-      ...over,
-    });
+    const task = taskBuilder();
     const reopen = async (retention: RetentionPolicy = policy) => {
       await store.close();
       store = await fixture.open(retention, { onEvents: (events) => published.push(...events) });

@@ -4,8 +4,7 @@ import * as path from 'node:path';
 import { openSqlite } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { prepareStatements } from './task-rows';
-import type { A2aTask } from './task-model';
-import { describeTaskStoreContract } from '../../../test/support/task-store-contract';
+import { describeTaskStoreContract, taskBuilder } from '../../../test/support/task-store-contract';
 
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 3, idleExpiryMs: HOUR };
@@ -31,20 +30,7 @@ describe('A2aTaskStore (SQLite)', () => {
   let dir: string;
   let file: string;
   let store: A2aTaskStore;
-  let seq = 0;
-  const task = (over: Partial<A2aTask> = {}): A2aTask => ({
-    id: `t${++seq}`,
-    peer: 'hermes',
-    contextId: 'ctx-1',
-    agentId: 'main',
-    sessionKey: 'agent:main:a2a:default:direct:hermes:ctx-1',
-    messageId: `m${seq}`,
-    state: 'TASK_STATE_WORKING',
-    history: [{ messageId: `m${seq}`, role: 'user', text: 'the task' }],
-    createdAt: 1000,
-    updatedAt: 1000,
-    ...over,
-  });
+  const task = taskBuilder();
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-a2a-store-'));
