@@ -63,10 +63,21 @@ export class Tracing {
    * Runs `fn` in a new span (child of `options.parent`, else of the active span) and ends the span when `fn`
    * settles; a throw sets status ERROR with `error.type` (`options.errorType`, else errorTypeOf) and is rethrown.
    */
-  async inSpan<T>(name: string, options: InSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
-    if (!this.active) return fn(OFF_SPAN);
+  inSpan<T>(name: string, options: InSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+    // Not an async function itself: while off, `fn`'s own promise is the answer, with no wrapper promise around it.
+    if (!this.active) {
+      try {
+        return fn(OFF_SPAN);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
+    return this.inActiveSpan(this.active, name, options, fn);
+  }
+
+  private async inActiveSpan<T>(active: ActiveTelemetry, name: string, options: InSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
     const parent = options.parent ?? context.active();
-    const span = this.active.tracer.startSpan(name, options, parent);
+    const span = active.tracer.startSpan(name, options, parent);
     try {
       return await context.with(trace.setSpan(parent, span), () => fn(span));
     } catch (err) {

@@ -103,20 +103,25 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Takes one of the peer's slots of the current minute; false when it has none left. `rateLimitPerMinute: 0` is off. */
-  async admit(peer: string): Promise<boolean> {
-    return (await this.admitMany(peer, 1)) === 1;
+  admit(peer: string): boolean | Promise<boolean> {
+    const granted = this.admitMany(peer, 1);
+    return typeof granted === 'number' ? granted === 1 : granted.then((n) => n === 1);
   }
 
   /**
    * Takes up to `count` slots at once, in order (a JSON-RPC batch: one round trip to Redis in cluster mode);
    * resolves with how many were granted, so the first that many requests run and the rest are limited.
    */
-  async admitMany(peer: string, count: number): Promise<number> {
+  admitMany(peer: string, count: number): number | Promise<number> {
     const limit = this.config.current().config.channels.a2a.rateLimitPerMinute;
     if (limit === 0) return count;
-    const granted = await this.limiter.take(peer, count, limit, RATE_LIMIT_WINDOW_MS);
-    for (let refused = granted; refused < count; refused++) this.metrics.rateLimited('a2a', peer);
-    return granted;
+    // Synchronous while the windows are this process's own: every request passes here, so no promise for it.
+    const taken = this.limiter.take(peer, count, limit, RATE_LIMIT_WINDOW_MS);
+    const counted = (granted: number) => {
+      for (let refused = granted; refused < count; refused++) this.metrics.rateLimited('a2a', peer);
+      return granted;
+    };
+    return typeof taken === 'number' ? counted(taken) : taken.then(counted);
   }
 
   /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */
@@ -163,7 +168,8 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     return this.streams.subscribeToTask(caller.peer, params, lastEventId);
   }
 
-  private async run(operation: A2aOperation, caller: A2aCaller, params: unknown, options: A2aCallOptions): Promise<unknown> {
+  /** Not async: each case's own answer (a promise or a value) is returned as it is; dispatch awaits it inside its try, so a throw here is caught too. */
+  private run(operation: A2aOperation, caller: A2aCaller, params: unknown, options: A2aCallOptions): unknown {
     const { peer } = caller;
     switch (operation) {
       case 'sendMessage':

@@ -50,6 +50,9 @@ export interface Accepted {
  * (INPUT_REQUIRED, answered by a SendMessage with the taskId), expire and retain tasks, and shut down without
  * leaving a caller hanging. See docs/a2a.md#sending-tasks, docs/a2a.md#multi-turn-input_required and docs/a2a.md#task-store.
  */
+/** The `stored` answer of a task whose row is deferred to its outcome: known at once, shared by every such task. */
+const STORED: Promise<boolean> = Promise.resolve(true);
+
 @Injectable()
 export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
@@ -162,21 +165,26 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // config refers to the row (saved in the same commit, before any event can be recorded).
     const deferred = blocking && !push;
     if (deferred) this.rows.defer(working);
-    const inserted = deferred ? Promise.resolve() : this.insertWithPush(working, push);
+    // A deferred row has nothing to wait for (it is written with the outcome): no promise is made for it.
+    const inserted = deferred ? undefined : this.insertWithPush(working, push);
     this.runTasks.set(handle.runId, {
       taskId: working.id,
-      stored: inserted.then(
-        () => true,
-        () => false,
-      ),
+      stored: inserted
+        ? inserted.then(
+            () => true,
+            () => false,
+          )
+        : STORED,
     });
-    try {
-      await inserted;
-    } catch (err) {
-      this.runTasks.delete(handle.runId);
-      // No record, no task: the peer is told it failed, so the agent must not act on it either.
-      this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
-      throw err;
+    if (inserted) {
+      try {
+        await inserted;
+      } catch (err) {
+        this.runTasks.delete(handle.runId);
+        // No record, no task: the peer is told it failed, so the agent must not act on it either.
+        this.runner.abortRun(handle.runId, 'the A2A task could not be stored');
+        throw err;
+      }
     }
     // Attached only now, so the settle write always lands after the WORKING one; chunks too.
     if (reply) this.replies.set(working.id, reply);
@@ -362,16 +370,20 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   }
 
   private settleWhenDone(taskId: string, run: RunHandle): void {
-    const settling = run.done
+    const forget = () => {
+      this.settling.delete(settling);
+      this.settlingByTask.delete(taskId);
+      this.canceled.delete(taskId);
+      this.runTasks.delete(run.runId);
+      this.inputs.forget(taskId);
+      this.replies.delete(taskId);
+    };
+    // Two reactions, not then/catch/finally: every task passes here.
+    const settling: Promise<void> = run.done
       .then((record) => this.settle(taskId, record))
-      .catch((err: Error) => this.logger.error(`A2A task ${taskId}: could not record the run outcome: ${err.message}`))
-      .finally(() => {
-        this.settling.delete(settling);
-        this.settlingByTask.delete(taskId);
-        this.canceled.delete(taskId);
-        this.runTasks.delete(run.runId);
-        this.inputs.forget(taskId);
-        this.replies.delete(taskId);
+      .then(forget, (err: Error) => {
+        this.logger.error(`A2A task ${taskId}: could not record the run outcome: ${err.message}`);
+        forget();
       });
     this.settling.add(settling);
     this.settlingByTask.set(taskId, settling);
@@ -384,7 +396,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       run.status === 'aborted' ? (this.canceled.get(taskId) ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
     const decided = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
     // A streamed reply closes its artifact as chunks first; the transition then records the state alone.
-    const outcome = (await this.replies.get(taskId)?.finish(decided)) ?? decided;
+    const finishing = this.replies.get(taskId)?.finish(decided);
+    const outcome = finishing ? ((await finishing) ?? decided) : decided;
     const updated = await this.rows.settle(taskId, outcome, this.clock.now());
     if (updated) return this.waiters.release(updated);
     this.logger.log(`A2A task ${taskId} was already settled; the late ${run.status} result of run ${run.runId} is dropped`);

@@ -39,10 +39,18 @@ export class AgentsService {
 
   /** Creates the workspace, state and session dirs on first use (docs/runtime.md#workspaces-and-directories). */
   async ensureWorkspace(agent: ResolvedAgent): Promise<void> {
-    // Every directory ensureAgentWorkspace creates: a reload that moves any one of them prepares again.
-    const key = [agent.workspace, agent.agentDir, agent.sessionsDir].join('\u0000');
-    if (this.prepared.has(key)) return;
+    if (this.workspaceReady(agent)) return;
     await ensureAgentWorkspace(agent);
-    this.prepared.add(key);
+    this.prepared.add(preparedKey(agent));
   }
+
+  /** True once ensureWorkspace has prepared these directories: the run path then skips the await altogether. */
+  workspaceReady(agent: ResolvedAgent): boolean {
+    return this.prepared.has(preparedKey(agent));
+  }
+}
+
+/** Every directory ensureAgentWorkspace creates: a reload that moves any one of them prepares again. */
+function preparedKey(agent: ResolvedAgent): string {
+  return `${agent.workspace}\u0000${agent.agentDir}\u0000${agent.sessionsDir}`;
 }

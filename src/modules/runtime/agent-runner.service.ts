@@ -31,7 +31,7 @@ import {
   runSpanOptions,
   toolSpanOptions,
 } from './run-spans';
-import { buildSystemPrompt } from './system-prompt';
+import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
 import { ToolRegistry } from './tool-registry';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
@@ -185,18 +185,24 @@ export class AgentRunner implements OnModuleDestroy {
     this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString(), model: agent?.model });
     if (!agent) return ran(this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() }));
 
-    await this.agents.ensureWorkspace(agent);
+    // Awaited only the first time (or after a reload moved the directories): a run awaits nothing it need not.
+    if (!this.agents.workspaceReady(agent)) await this.agents.ensureWorkspace(agent);
     // The session (created or brought in line with `create`) and the user line are one write.
     const asked = await this.sessions.append(
       input.sessionKey,
       { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
       input.create ?? {},
     );
-    // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one).
-    const [history, system] = await Promise.all([
-      this.recentMessages(input.sessionKey, asked.id),
-      buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
-    ]);
+    // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one); the prompt
+    // usually comes straight from the cache.
+    const cached = cachedSystemPrompt(agent, this.promptFiles, input.extraSystemPrompt);
+    const [history, system] =
+      cached !== undefined
+        ? [await this.recentMessages(input.sessionKey, asked.id), cached]
+        : await Promise.all([
+            this.recentMessages(input.sessionKey, asked.id),
+            buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
+          ]);
 
     // Work the run's tools start elsewhere; an abort reaches it and the run ends only once it has stopped.
     const cascade = new AbortCascade(signal, (err) => this.logger.warn(`run ${runId}: stopping work it started failed: ${err.message}`));
@@ -309,15 +315,18 @@ export class AgentRunner implements OnModuleDestroy {
   }
 
   /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */
-  private async timedModelCall<T>(provider: string, started: number, call: Promise<T>): Promise<T> {
-    try {
-      const answer = await call;
-      this.metrics.modelCall(provider, true, (performance.now() - started) / 1000);
-      return answer;
-    } catch (err) {
-      this.metrics.modelCall(provider, false, (performance.now() - started) / 1000);
-      throw err;
-    }
+  private timedModelCall<T>(provider: string, started: number, call: Promise<T>): Promise<T> {
+    // One reaction rather than an async function around an await: this sits on every model call.
+    return call.then(
+      (answer) => {
+        this.metrics.modelCall(provider, true, (performance.now() - started) / 1000);
+        return answer;
+      },
+      (err: unknown) => {
+        this.metrics.modelCall(provider, false, (performance.now() - started) / 1000);
+        throw err;
+      },
+    );
   }
 
   /**

@@ -52,18 +52,24 @@ export class PromptFileCache implements PromptFileReader, OnModuleDestroy {
   private closed = false;
 
   async read(file: string): Promise<string> {
+    // Most recently read last (peek moves it), so the eviction below drops the coldest file.
+    const vouched = this.peek(file);
+    if (vouched !== undefined) return vouched;
     const cached = this.files.get(file);
-    if (cached?.watch?.live) {
-      // Most recently read last, so the eviction below drops the coldest file.
-      this.files.delete(file);
-      this.files.set(file, cached);
-      return cached.text;
-    }
     if (cached?.stamp) {
       const stat = await fs.stat(file).catch(() => undefined);
       if (stat?.isFile() && stat.mtimeMs === cached.stamp.mtimeMs && stat.size === cached.stamp.size) return cached.text;
     }
     return this.load(file);
+  }
+
+  /** The text when a live watch vouches for it (no file system call, no promise); undefined when it must be read. */
+  peek(file: string): string | undefined {
+    const cached = this.files.get(file);
+    if (!cached?.watch?.live) return undefined;
+    this.files.delete(file);
+    this.files.set(file, cached);
+    return cached.text;
   }
 
   /** Closes every watch; later reads are checked by stat. */

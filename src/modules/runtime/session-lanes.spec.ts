@@ -61,6 +61,16 @@ describe('SessionLanes', () => {
     await expect(next).resolves.toBe('next');
   });
 
+  it('a task that throws before returning its promise fails that run only, and the lane is counted free again', async () => {
+    const lanes = new SessionLanes();
+    const thrown = lanes.run('s', 'main', (() => {
+      throw new Error('sync boom');
+    }) as () => Promise<string>);
+    await expect(thrown).rejects.toThrow('sync boom');
+    expect(lanes.state('s')).toEqual({ running: 0, queued: 0 });
+    await expect(lanes.run('s', 'main', async () => 'after')).resolves.toBe('after');
+  });
+
   it('with leases (a cluster): counts a run as queued until its lease is held, hands the task its fence, releases after it', async () => {
     const events: string[] = [];
     let grant!: () => void;

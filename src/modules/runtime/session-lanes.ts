@@ -38,31 +38,40 @@ export class SessionLanes {
     const state = this.lanes.get(id) ?? { tail: Promise.resolve(), running: 0, queued: 0 };
     this.lanes.set(id, state);
     state.queued++;
-    const result = state.tail.then(async () => {
-      let lease: HeldLease | undefined;
-      try {
-        lease = await this.leases()?.acquire(`${lane}:${sessionKey}`, signal);
-      } finally {
-        state.queued--;
-      }
-      state.running++;
-      try {
-        return await task(lease);
-      } finally {
-        state.running--;
-        // Before the next run of this replica's queue: it will ask for the same lease.
-        await lease?.release();
-      }
+    const result = state.tail.then(() => {
+      const leases = this.leases();
+      return leases ? this.leased(leases, `${lane}:${sessionKey}`, state, task, signal) : alone(state, task);
     });
-    state.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
     // Forget idle lanes so a long-lived gateway does not keep one entry per session ever seen.
-    void state.tail.then(() => {
+    const next = () => {
       if (state.running === 0 && state.queued === 0 && this.lanes.get(id) === state) this.lanes.delete(id);
-    });
+    };
+    state.tail = result.then(next, next);
     return result;
+  }
+
+  /** The head of a lane in a cluster: waits for the lane's lease, runs, and gives the lease back. */
+  private async leased<T>(
+    leases: LaneLeases,
+    name: string,
+    state: Lane,
+    task: (fence?: LaneFence) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    let lease: HeldLease | undefined;
+    try {
+      lease = await leases.acquire(name, signal);
+    } finally {
+      state.queued--;
+    }
+    state.running++;
+    try {
+      return await task(lease);
+    } finally {
+      state.running--;
+      // Before the next run of this replica's queue: it will ask for the same lease.
+      await lease.release();
+    }
   }
 
   /** Running and queued counts of a session over both lanes. */
@@ -77,4 +86,28 @@ export class SessionLanes {
     }
     return out;
   }
+}
+
+/** The head of a lane in a single process: no lease, and no promise beyond the task's own and one reaction. */
+function alone<T>(state: Lane, task: () => Promise<T>): Promise<T> {
+  state.queued--;
+  state.running++;
+  const ended = () => state.running--;
+  let run: Promise<T>;
+  try {
+    run = task();
+  } catch (err) {
+    ended();
+    return Promise.reject(err as Error);
+  }
+  return run.then(
+    (value) => {
+      ended();
+      return value;
+    },
+    (err: unknown) => {
+      ended();
+      throw err;
+    },
+  );
 }

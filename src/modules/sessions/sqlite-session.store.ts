@@ -198,8 +198,10 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   async history(sessionKey: string, options: SessionHistoryOptions = {}): Promise<SessionHistory> {
     const { key } = canonicalSessionKey(sessionKey);
     const limit = checkLimit(options.limit, undefined);
-    // Read-your-writes: appends already requested for this session land before we read.
-    await this.settled(key);
+    // Read-your-writes: appends already requested for this session land before we read. Awaited only when there
+    // are some: a run reads its history right after its own line committed, with nothing pending.
+    const pending = this.lastWrite.get(key);
+    if (pending) await pending.catch(() => undefined);
     const known = this.lookup(key);
     if (!known) throw sessionNotFound(key);
     const view = options.includeTools === false ? withoutTools : (lines: TranscriptLine[]) => lines;
