@@ -2,8 +2,9 @@ import { RateLimiter } from './sliding-window-rate-limiter';
 
 /**
  * The port of a rate limit that may live outside this process: per-key sliding windows whose slots are taken
- * synchronously when they are in memory and asynchronously when they are not. The single-process gateway keeps them in memory (InProcessRateLimitWindows); a cluster keeps
- * them in Redis so every replica counts against one window (src/modules/cluster). Chosen once at start.
+ * synchronously when they are in memory and asynchronously when they are not. The single-process gateway keeps
+ * them in memory (InProcessRateLimitWindows); a cluster keeps them in Redis so every replica counts against one
+ * window (src/modules/cluster). Chosen once at start.
  */
 export interface RateLimitWindows {
   /**

@@ -69,7 +69,7 @@ export class Tracing {
       try {
         return fn(OFF_SPAN);
       } catch (err) {
-        return Promise.reject(err as Error);
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     }
     return this.inActiveSpan(this.active, name, options, fn);

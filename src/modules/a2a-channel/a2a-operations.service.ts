@@ -168,7 +168,10 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     return this.streams.subscribeToTask(caller.peer, params, lastEventId);
   }
 
-  /** Not async: each case's own answer (a promise or a value) is returned as it is; dispatch awaits it inside its try, so a throw here is caught too. */
+  /**
+   * Not async: each case's own answer (a promise or a value) is returned as it is; dispatch awaits it inside its
+   * try, so a throw here is caught too.
+   */
   private run(operation: A2aOperation, caller: A2aCaller, params: unknown, options: A2aCallOptions): unknown {
     const { peer } = caller;
     switch (operation) {

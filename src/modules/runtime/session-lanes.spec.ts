@@ -63,9 +63,10 @@ describe('SessionLanes', () => {
 
   it('a task that throws before returning its promise fails that run only, and the lane is counted free again', async () => {
     const lanes = new SessionLanes();
-    const thrown = lanes.run('s', 'main', (() => {
+    const throwsAtOnce = (): Promise<string> => {
       throw new Error('sync boom');
-    }) as () => Promise<string>);
+    };
+    const thrown = lanes.run('s', 'main', throwsAtOnce);
     await expect(thrown).rejects.toThrow('sync boom');
     expect(lanes.state('s')).toEqual({ running: 0, queued: 0 });
     await expect(lanes.run('s', 'main', async () => 'after')).resolves.toBe('after');

@@ -98,7 +98,7 @@ function alone<T>(state: Lane, task: () => Promise<T>): Promise<T> {
     run = task();
   } catch (err) {
     ended();
-    return Promise.reject(err as Error);
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
   return run.then(
     (value) => {
