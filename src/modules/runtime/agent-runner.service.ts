@@ -3,14 +3,7 @@ import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
-import {
-  canonicalSessionKey,
-  SESSION_STORE,
-  type InterSessionProvenance,
-  type SessionCreateOptions,
-  type SessionStore,
-  type TranscriptLine,
-} from '../sessions';
+import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
 import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
@@ -32,12 +25,12 @@ import {
   toolSpanOptions,
 } from './run-spans';
 import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
+import { HISTORY_LINES, historyWindow } from './history-window';
 import { ToolRegistry } from './tool-registry';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
 /** Transcript lines given to the model as conversation history. */
-export const HISTORY_LINES = 40;
 const MAX_ERROR_CHARS = 512;
 
 export interface StartRunInput {
@@ -335,20 +328,8 @@ export class AgentRunner implements OnModuleDestroy {
    */
   private async recentMessages(sessionKey: string, askedLineId: string): Promise<ChatMessage[]> {
     const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES + 1 });
-    const before = lines.filter((l) => l.id !== askedLineId).slice(-HISTORY_LINES);
-    const start = before.findIndex((l) => l.role === 'user');
-    return start < 0 ? [] : before.slice(start).flatMap(toChatMessage);
+    return historyWindow(lines, askedLineId);
   }
-}
-
-function toChatMessage(line: TranscriptLine): ChatMessage[] {
-  if (line.role === 'user') return [{ role: 'user', text: line.text }];
-  if (line.role === 'assistant') return [{ role: 'assistant', text: line.text, toolCalls: line.toolCalls as ToolCall[] | undefined }];
-  const { toolCallId, name } = line.meta ?? {};
-  if (line.role === 'tool' && typeof toolCallId === 'string' && toolCallId) {
-    return [{ role: 'tool', toolCallId, name: typeof name === 'string' ? name : '', text: line.text }];
-  }
-  return [];
 }
 
 /** What a turn leaves its lane with: the run's end, which may still be on its way to the disk. */
