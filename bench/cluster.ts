@@ -1,5 +1,5 @@
 /**
- * What one A2A message costs the shared services of a cluster (docs/deploy.md#a-paper-plan-for-10-50-replicas),
+ * What one A2A message costs the shared services of a cluster (docs/deploy.md#a-paper-plan-for-10-to-50-replicas),
  * measured, not estimated: blocking SendMessage with bearer auth to the echo agent, a new context per message,
  * against
  *
