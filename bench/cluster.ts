@@ -21,8 +21,9 @@
  * per message over the window (/proc). The figures are whatever the code does: nothing here knows which stores
  * are on PostgreSQL.
  *
- * Env: BENCH_CONCURRENCY [32] connections in all; BENCH_SECONDS [6] measured window per phase, after a 2 s
- * warm-up; BENCH_ONLY a comma list of phases (sqlite,cluster-1,cluster-2). Run: `npm run bench:cluster` (~45 s).
+ * Env: BENCH_CONCURRENCY [32] connections in all; BENCH_SECONDS [4] measured window per phase, after a 2 s
+ * warm-up; BENCH_ONLY a comma list of phases (sqlite,cluster-1,cluster-2).
+ * Run: `npm run bench:cluster` (about a minute, start-ups included).
  */
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -43,7 +44,7 @@ import { countInWindow, endWindow, serveOrRun, ServerProcess, spawnServer, start
 import { stopChild } from './support/child-gateway';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 6) * 1000;
+const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 4) * 1000;
 const WARMUP_MS = 2_000;
 /** The idle interval before the load in which the replicas' background Redis traffic (heartbeats) is counted. */
 const IDLE_MS = 2_000;
