@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# clawgate container image: docs/deployment.md says how to build and run it and what was checked.
+# clawgate container image: docs/deploy.md says how to build and run it and what was checked.
 #   docker build -t clawgate .
 #   docker run -d -p 18789:18789 -v clawgate-state:/var/lib/clawgate \
 #     -v "$PWD/openclaw.json:/etc/clawgate/openclaw.json" -e CLAWGATE_ADMIN_TOKEN=... clawgate
@@ -31,9 +31,10 @@ ENV NODE_ENV=production \
     OPENCLAW_STATE_DIR=/var/lib/clawgate \
     CLAWGATE_LOG_LEVEL=info
 # A dedicated unprivileged user owns the state dir; the config dir is writable by it too, because admin API
-# and CLI edits rewrite openclaw.json (temp file + rename in the same directory).
-RUN groupadd --system clawgate \
- && useradd --system --gid clawgate --home-dir /var/lib/clawgate --shell /usr/sbin/nologin clawgate \
+# and CLI edits rewrite openclaw.json (temp file + rename in the same directory). Its uid and gid are fixed
+# (10001) so an orchestrator can check it is not root and give volumes to it (deploy/k8s/deployment.yaml).
+RUN groupadd --system --gid 10001 clawgate \
+ && useradd --system --uid 10001 --gid clawgate --home-dir /var/lib/clawgate --shell /usr/sbin/nologin clawgate \
  && install -d -o clawgate -g clawgate -m 0700 /var/lib/clawgate \
  && install -d -o clawgate -g clawgate -m 0750 /etc/clawgate
 WORKDIR /opt/clawgate

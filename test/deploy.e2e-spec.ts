@@ -4,10 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/modules/config';
+import { dockerEnv, dockerInstructions } from './support/dockerfile';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
 /**
- * The deployment files (docs/deployment.md): the container image's default config boots and closes the
+ * The deployment files (docs/deploy.md): the container image's default config boots and closes the
  * admin API without a token, its health check script tells a live gateway from a dead one, and the
  * Dockerfile and systemd unit agree with each other and with the gateway's CLI. Building the image and running
  * the unit need docker and systemd; test/system/systemd-unit.system-spec.ts verifies the unit with
@@ -28,19 +29,6 @@ async function healthcheck(url: string): Promise<number> {
   } catch (err) {
     return (err as { code?: number }).code ?? -1;
   }
-}
-
-/** Instructions of the Dockerfile as [keyword, arguments], continuation lines joined, comments dropped. */
-function dockerInstructions(text: string): Array<[string, string]> {
-  return text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      const [keyword, ...rest] = l.split(/\s+/);
-      return [keyword.toUpperCase(), rest.join(' ')];
-    });
 }
 
 /** Whether a .dockerignore pattern excludes `file` or a directory above it (the build context's rules). */
@@ -105,7 +93,7 @@ describe('the container image default config', () => {
 describe('Dockerfile', () => {
   const instructions = dockerInstructions(read('Dockerfile'));
   const all = (keyword: string) => instructions.filter(([k]) => k === keyword).map(([, args]) => args);
-  const env = Object.fromEntries(all('ENV').flatMap((args) => [...args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]])));
+  const env = dockerEnv(instructions);
 
   it('builds in one stage with dev dependencies and runs from a second one without them', () => {
     expect(all('FROM')).toEqual(['node:${NODE_VERSION}-bookworm-slim AS build', 'node:${NODE_VERSION}-bookworm-slim AS runtime']);

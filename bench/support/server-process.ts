@@ -19,6 +19,14 @@ type ToChild = { type: 'window-start' } | { type: 'window-end' };
 /** Child → parent. */
 type ToParent = { type: 'window-started' } | ({ type: 'loop-delay' } & WindowLoad);
 
+/** Events a server process counts itself (e.g. the queries its database client sends), reported per window. */
+const windowCounts = new Map<string, number>();
+
+/** Counts one `name` event in the server process; the parent gets the counts of each measured window. */
+export function countInWindow(name: string): void {
+  windowCounts.set(name, (windowCounts.get(name) ?? 0) + 1);
+}
+
 /** What a server process spent over one measured window. */
 export interface WindowLoad {
   /** Event-loop delay beyond the sampling interval, ms. */
@@ -27,6 +35,8 @@ export interface WindowLoad {
   mean: number;
   /** CPU time of every thread of the process (user + system), µs. */
   cpuMicros: number;
+  /** What the process counted with countInWindow during the window, by name. */
+  counts: Record<string, number>;
 }
 
 export interface ServerProcess {
@@ -41,6 +51,7 @@ function answerLoopDelayWindow(): void {
   process.on('message', (message: ToChild) => {
     if (message.type === 'window-start') {
       cpuAtStart = process.cpuUsage();
+      windowCounts.clear();
       histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
       histogram.enable();
       process.send!({ type: 'window-started' } satisfies ToParent);
@@ -56,6 +67,7 @@ function answerLoopDelayWindow(): void {
         max: ms(histogram.max),
         mean: ms(histogram.mean),
         cpuMicros: cpu.user + cpu.system,
+        counts: Object.fromEntries(windowCounts),
       } satisfies ToParent);
       histogram = undefined;
     }

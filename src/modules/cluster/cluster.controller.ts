@@ -39,7 +39,7 @@ export class ClusterController {
   @RequiresRole('viewer')
   @ApiOperation({
     summary: 'The replicas of this gateway and the health of their Redis',
-    description: 'Without gateway.cluster: `{ mode: "single", replicas: [this process] }`. See docs/deployment.md#cluster-coordination.',
+    description: 'Without gateway.cluster: `{ mode: "single", replicas: [this process] }`. See docs/deploy.md#cluster-coordination.',
   })
   @ApiOkResponse({ type: ClusterStatusDto, description: 'The live replicas (this one in single mode) and the Redis status.' })
   status(): Promise<ClusterStatus> {

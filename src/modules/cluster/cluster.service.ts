@@ -28,7 +28,7 @@ export interface ClusterStatus {
   replicas: ReplicaInfo[];
 }
 
-/** What the metrics read (docs/deployment.md#cluster-coordination). */
+/** What the metrics read (docs/deploy.md#cluster-coordination). */
 export interface ClusterCounters {
   rateLimitFallbacks: number;
   /** Runs that went ahead without their lane's lease because Redis failed. */

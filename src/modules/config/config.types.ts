@@ -53,7 +53,7 @@ export interface GatewaySettings {
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
   telemetry: TelemetrySettings;
   state: StateSettings;
-  /** Absent: a single process (docs/deployment.md#cluster-coordination). */
+  /** Absent: a single process (docs/deploy.md#cluster-coordination). */
   cluster?: ClusterSettings;
 }
 

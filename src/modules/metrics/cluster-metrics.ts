@@ -9,7 +9,7 @@ export interface ClusterCounts {
   readonly redisUp?: number;
 }
 
-/** The cluster's counters, read at each scrape (docs/deployment.md#cluster-coordination). */
+/** The cluster's counters, read at each scrape (docs/deploy.md#cluster-coordination). */
 export function registerClusterMetrics(registry: Registry, counters: ClusterCounts): void {
   new Gauge({
     name: 'clawgate_cluster_redis_up',

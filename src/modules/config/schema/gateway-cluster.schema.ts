@@ -1,7 +1,7 @@
 import { IsDefined, IsOptional, IsString, MinLength } from 'class-validator';
 import { Describe, IsRedisUrl, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
 
-@StrictObject('The Redis server the replicas coordinate through (docs/deployment.md#cluster-coordination). Restart needed.')
+@StrictObject('The Redis server the replicas coordinate through (docs/deploy.md#cluster-coordination). Restart needed.')
 export class ClusterRedisConfig {
   @IsDefined()
   @IsString()
