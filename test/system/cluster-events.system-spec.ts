@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
+import { Redis } from 'ioredis';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
@@ -51,6 +52,14 @@ async function collect(what: string, stream: AsyncIterable<StreamResponse>, time
     clearTimeout(timer);
   }
   return items;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} had not ended after ${ms} ms`)), ms)),
+  );
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The text of a stream's artifact updates, with append and replace applied. */
@@ -140,6 +149,43 @@ describe('A2A task events and cancels across replicas (system)', () => {
     expect(JSON.parse(sseEvents.at(-1)!.data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     // Most of the reply was made after B subscribed: its chunks came to B live, from A.
     expect(after.filter((item) => item.$case === 'artifactUpdate').length).toBeGreaterThan(TOKENS / 4);
+  }, 60_000);
+
+  it('a subscriber on B whose Redis connection is cut mid-run still gets every event once, in order (read from the store after it reconnects)', async () => {
+    model.script(model.tokens(TOKENS, TOKEN_GAP_MS));
+    const started = await sendTask(await client(a), 'stream through a hiccup', { returnImmediately: true });
+    const sse = await openSse(`${b.url}/a2a/v1/tasks/${started.id}:subscribe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PEER_TOKEN}`, accept: 'text/event-stream' },
+    });
+    const first = await sse.next();
+    expect(JSON.parse(first!.data).task.id).toBe(started.id);
+    // Every subscribed connection is dropped (B's and A's); what is published until B has subscribed again is lost.
+    const redisCli = new Redis({ host: '127.0.0.1', port: redis.port });
+    await new Promise((r) => setTimeout(r, TOKEN_GAP_MS * 3));
+    const killed = Number(await redisCli.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
+    redisCli.disconnect();
+    expect(killed).toBeGreaterThanOrEqual(1);
+    const events = [first!, ...(await withTimeout(sse.rest(), 30_000, "B's stream after the hiccup"))];
+    const ids = events.map((e) => Number(e.id));
+    expect(ids).toEqual(ids.map((_, i) => ids[0] + i));
+    const last = JSON.parse(events.at(-1)!.data);
+    expect(last.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const text = events
+      .slice(1)
+      .map((e) => JSON.parse(e.data).artifactUpdate)
+      .filter(Boolean)
+      .reduce(
+        (sofar: string, u: { append: boolean; artifact: { parts: Array<{ text: string }> } }) =>
+          (u.append ? sofar : '') + u.artifact.parts[0].text,
+        '',
+      );
+    expect(text).toBe(tokenText(TOKENS));
+    // B re-read its stream's events from the store after it subscribed again; A published to it before and after.
+    const metricsOfB = await (await fetch(`${b.url}/metrics`)).text();
+    expect(metricsOfB).toMatch(/^clawgate_cluster_task_event_resyncs_total [1-9]/m);
+    expect(metricsOfB).toMatch(/^clawgate_cluster_task_event_messages_received_total [1-9]/m);
+    expect(await (await fetch(`${a.url}/metrics`)).text()).toMatch(/^clawgate_cluster_task_event_messages_published_total [1-9]/m);
   }, 60_000);
 
   it('CancelTask sent to B stops the run on A: the model request is aborted, and the task is CANCELED on both', async () => {
