@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { Redis } from 'ioredis';
+import { Client } from 'pg';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
@@ -83,6 +84,8 @@ describe('A2A task events and cancels across replicas (system)', () => {
   const gateways: GatewayProcess[] = [];
   let a: GatewayProcess;
   let b: GatewayProcess;
+  /** A task A was running when it was killed. */
+  let leftBehind: string | undefined;
 
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -209,6 +212,7 @@ describe('A2A task events and cancels across replicas (system)', () => {
   it('CancelTask on B for a task whose replica is gone answers TaskNotCancelableError at once, and B stays up', async () => {
     model.script(model.stall());
     const started = await sendTask(await client(a), 'left behind', { returnImmediately: true });
+    leftBehind = started.id;
     await a.kill9();
     const asked = Date.now();
     const refused = await (await client(b)).cancelTask({ tenant: '', id: started.id, metadata: undefined }).catch((e: unknown) => e);
@@ -217,5 +221,26 @@ describe('A2A task events and cancels across replicas (system)', () => {
     expect(Date.now() - asked).toBeLessThan(5_000);
     const still = await (await client(b)).getTask({ tenant: '', id: started.id, historyLength: undefined });
     expect(still.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+  }, 60_000);
+
+  it('CancelTask on B whose owner hears the request but never ends the task answers TaskNotCancelableError after 10 s', async () => {
+    // A is gone (the test before); something still listens on its cancel channel, and does nothing.
+    const taskId = leftBehind!;
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const { owner } = (await db.query('SELECT owner FROM tasks WHERE id = $1', [taskId])).rows[0] as { owner: string };
+    await db.end();
+    const deaf = new Redis({ host: '127.0.0.1', port: redis.port });
+    await deaf.subscribe(`clawgate:a2a:task-cancel:${owner}`);
+    try {
+      const asked = Date.now();
+      const refused = await (await client(b)).cancelTask({ tenant: '', id: taskId, metadata: undefined }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TaskNotCancelableError);
+      expect((refused as Error).message).toContain('did not confirm the cancel in time');
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(9_500);
+      expect(b.running).toBe(true);
+    } finally {
+      deaf.disconnect();
+    }
   }, 60_000);
 });

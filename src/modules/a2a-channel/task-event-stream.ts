@@ -58,7 +58,10 @@ export class TaskEventStream {
     this.stopListening = bus.listen(start.taskId, {
       event: (event) => (this.replayed ? this.deliver(event, false) : this.early.push(event)),
       ended: () => this.finish(new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown)),
-      resync: () => this.catchUp(),
+      // Before pipe the first catch-up is still to come; it reads the store then anyway.
+      resync: () => {
+        if (this.sink) this.catchUp();
+      },
     });
   }
 
