@@ -32,6 +32,8 @@ import { postgresTarget } from '../../common/storage/postgres-errors';
 import { PgTaskStore } from './pg-task.store';
 import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
+import { sharedTaskEvents } from './shared-task-events';
+import { RemoteTaskCancels } from './remote-task-cancels';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
 
@@ -74,15 +76,28 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
       provide: TASK_STORE,
       // gateway.state picks the store at the first call (after the config is loaded). The owner names this replica
       // across its restarts: at start it fails only the tasks it had left unsettled.
-      useFactory: (backend: TaskBackend, sqlite: A2aTaskStore, options: GatewayOptions, config: ConfigStore, bus: TaskEventBus) =>
+      // The store opens after the cluster joined: with gateway.cluster its events also go to the other replicas.
+      useFactory: (
+        backend: TaskBackend,
+        sqlite: A2aTaskStore,
+        options: GatewayOptions,
+        config: ConfigStore,
+        bus: TaskEventBus,
+        cluster: ClusterService,
+      ) =>
         new SelectedTaskStore(
           backend,
           sqlite,
           (url) =>
-            PgTaskStore.open(url, configuredRetention(config), { owner: `${hostname()}:${options.stateDir}` }, { onEvents: bus.publish }),
+            PgTaskStore.open(
+              url,
+              configuredRetention(config),
+              { owner: `${hostname()}:${options.stateDir}` },
+              { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()) },
+            ),
           postgresTarget,
         ),
-      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus],
+      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus, ClusterService],
     },
     { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [SQLITE_TASK_STORE] },
     {
@@ -93,6 +108,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     A2aPushConfigs,
     PushDeliverer,
     A2aAttachments,
+    RemoteTaskCancels,
     A2aTaskService,
     A2aTaskStreams,
     ExtendedAgentCardService,

@@ -49,6 +49,9 @@ export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;
 /** How often retention and idle expiry run. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
 
+/** How long a CancelTask for a task run by another replica waits for that replica to end it. */
+export const REMOTE_CANCEL_TIMEOUT_MS = 10_000;
+
 export const A2A_MESSAGES = {
   slashCommand: 'A2A peers cannot execute slash commands. Send a task in plain text; only users can issue commands.',
   emptyReply: 'Agent completed without reply text',
@@ -70,6 +73,8 @@ export const A2A_MESSAGES = {
   streamFellBehind: 'the stream fell behind (the client reads too slowly) and was closed; resume with Last-Event-ID',
   taskNotCancelable: 'Task cannot be canceled: it is already over',
   cancelUnsupported: 'this task is not running in this gateway process, so it cannot be stopped from here',
+  cancelOwnerGone: 'Task cannot be canceled: no gateway replica answers for its run (it may have stopped; the task fails when it expires)',
+  cancelNoAnswer: 'Task cannot be canceled now: the gateway replica running it did not confirm the cancel in time; it may still be running',
   canceledByPeer: 'Task canceled by the peer',
   canceledByOperator: 'Task canceled by the gateway operator',
   versionNotSupported: 'A2A version not supported',

@@ -21,10 +21,12 @@ import { TaskWaiters } from './task-waiters';
 import { DeferredTaskRows } from './deferred-task-rows';
 import { StreamedReply } from './streamed-reply';
 import { a2aRunInput, newTaskOf } from './task-run-input';
-import { MAX_PUSH_CONFIGS_PER_TASK, readPushConfig } from './push-config-params';
-import { PUSH_STORE, type PushConfigInput, PushStore } from './push-store';
+import { readPushConfig } from './push-config-params';
+import { PUSH_STORE, PushStore } from './push-store';
 import { TaskBackend } from './task-backend';
 import { TaskEventBus } from './task-event-bus';
+import { insertRejected, insertWithPush } from './task-inserts';
+import { cancelUnsupported, RemoteTaskCancels } from './remote-task-cancels';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
@@ -87,6 +89,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Optional() private readonly events?: TaskEventBus,
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
     @Optional() private readonly backend?: TaskBackend,
+    @Optional() private readonly remoteCancels?: RemoteTaskCancels,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -104,6 +107,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       this.clock.now(),
     );
     if (failed) this.logger.warn(`${failed} A2A task(s) were unsettled when the gateway stopped; marked FAILED`);
+    this.remoteCancels?.serve((id, reason) => this.stopRunHere(id, reason));
     this.sweepTimer = setInterval(
       () => void this.sweep().catch((err: Error) => this.logger.error(`A2A task sweep failed: ${err.message}`)),
       TASK_SWEEP_INTERVAL_MS,
@@ -137,10 +141,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const wire = (task: A2aTask): Accepted => ({ task, historyLength: input.historyLength });
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
-    if ('refused' in route) return wire(await this.insertRejected(base, A2A_MESSAGES.noExposedAgent));
+    if ('refused' in route) return wire(await insertRejected(this.store, base, A2A_MESSAGES.noExposedAgent));
     const routed = { ...base, agentId: route.agentId, sessionKey: route.sessionKey };
     // A peer submits tasks, not commands: its role field proves nothing about a human being behind it.
-    if (isSlashCommand(input.text)) return wire(await this.insertRejected(routed, A2A_MESSAGES.slashCommand));
+    if (isSlashCommand(input.text)) return wire(await insertRejected(this.store, routed, A2A_MESSAGES.slashCommand));
     // Files are on disk before the run starts, so every path the agent is told about exists. Without files
     // nothing is awaited: the hot path stays one synchronous step from routing to dispatch.
     const message = input.files.length
@@ -166,7 +170,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const deferred = blocking && !push;
     if (deferred) this.rows.defer(working);
     // A deferred row has nothing to wait for (it is written with the outcome): no promise is made for it.
-    const inserted = deferred ? undefined : this.insertWithPush(working, push);
+    const inserted = deferred ? undefined : insertWithPush(this.store, this.pushStore, working, push, this.logger);
     this.runTasks.set(handle.runId, {
       taskId: working.id,
       stored: inserted
@@ -290,14 +294,21 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const notCancelable = () => new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: id }]);
     if (isTerminalState(task.state)) throw notCancelable();
     const settling = this.settlingByTask.get(id);
-    // Running in this process always means a settle is pending; anything else is a row this process cannot act on.
-    if (!settling || !task.runId) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.cancelUnsupported, [{ taskId: id }]);
-    this.canceled.set(id, reason);
-    this.runner.abortRun(task.runId, reason);
+    // Running in this process always means a settle is pending; else another replica may run it (remote-task-cancels.ts).
+    if (!settling || !task.runId)
+      return this.remoteCancels ? this.remoteCancels.cancel(task, reason) : Promise.reject(cancelUnsupported(id));
+    this.stopRunHere(id, reason, task.runId);
     await settling;
     const settled = await this.store.get(id);
     if (!settled || settled.state !== 'TASK_STATE_CANCELED') throw notCancelable();
     return settled;
+  }
+
+  /** Aborts this process's run of the task as a cancel (also when another replica received the CancelTask). */
+  private stopRunHere(id: string, reason: string, runId = [...this.runTasks].find(([, run]) => run.taskId === id)?.[0]): void {
+    if (!runId || !this.settlingByTask.has(id)) return;
+    this.canceled.set(id, reason);
+    this.runner.abortRun(runId, reason);
   }
 
   /**
@@ -350,23 +361,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // The last events are published; whoever still streams is told the gateway is going away.
     this.events?.endAll();
     await this.store.close();
-  }
-
-  /** The task's row, and its push config in the same group commit (a failure to keep the config is logged, not fatal). */
-  private async insertWithPush(task: A2aTask, push: PushConfigInput | undefined): Promise<void> {
-    const inserted = this.store.insert(task);
-    if (!push || !this.pushStore) return inserted;
-    const saved = this.pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
-      this.logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
-    });
-    await inserted;
-    await saved;
-  }
-
-  private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
-    const rejected = withStatus(task, 'TASK_STATE_REJECTED', reason);
-    await this.store.insert(rejected);
-    return rejected;
   }
 
   private settleWhenDone(taskId: string, run: RunHandle): void {

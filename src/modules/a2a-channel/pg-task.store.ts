@@ -87,6 +87,15 @@ export class PgTaskStore implements TaskStore {
     });
   }
 
+  get owner(): string {
+    return this.options.owner;
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const [row] = await this.read('SELECT owner FROM tasks WHERE id = @id', { id });
+    return row?.owner as string | undefined;
+  }
+
   async eventsAfter(id: string, after: number): Promise<TaskEvent[]> {
     const rows = await this.read(PG_TASK_SQL.eventsAfter, { id, after });
     return rows.map((row) => ({ taskId: id, n: row.n as number, body: row.body as string, closes: row.closes === true }));

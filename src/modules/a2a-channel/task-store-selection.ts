@@ -53,6 +53,13 @@ export class SelectedTaskStore implements TaskStore {
   sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
     return this.use((s) => s.sweep(now, expiredReason));
   }
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.use((s) => s.ownerOf?.(id) ?? Promise.resolve(undefined));
+  }
+  /** Known once the store is chosen (after the start); undefined for a store of this replica alone. */
+  get owner(): string | undefined {
+    return this.chosen?.owner;
+  }
 
   /** Closes the chosen store, and the SQLite one (push configs may have used it) when that was not the choice. */
   async close(): Promise<void> {

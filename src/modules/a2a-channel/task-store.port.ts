@@ -91,4 +91,10 @@ export interface TaskStore {
   /** Retention: expires idle unsettled tasks (FAILED with `expiredReason`) and drops old terminal ones. */
   sweep(now: number, expiredReason: string): Promise<SweepOutcome>;
   close(): Promise<void>;
+  /**
+   * Shared stores only: the owner value of the task's row (the replica whose run it is) and the one this replica
+   * writes, so a replica can address another about a task (a CancelTask received elsewhere).
+   */
+  ownerOf?(id: string): Promise<string | undefined>;
+  readonly owner?: string;
 }

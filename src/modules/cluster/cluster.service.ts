@@ -3,10 +3,12 @@ import * as os from 'node:os';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InProcessRateLimitWindows, RateLimitWindows } from '../../common/rate-limit/rate-limit-windows';
 import { ConfigStore } from '../config';
-import { connectRedis, describeRedisError, RedisConnection } from './redis-connection';
+import { ClusterRedisUnreachableError, connectRedis, describeRedisError, RedisConnection } from './redis-connection';
 import { RedisRateLimitWindows } from './redis-rate-limit-windows';
 import { RedisLaneLeases } from './redis-lane-leases';
 import type { LaneLeases } from '../../common/coordination/lane-leases';
+import type { TaskEventFanout } from '../../common/coordination/task-event-fanout';
+import { RedisTaskEventFanout } from './redis-task-event-fanout';
 import { HEARTBEAT_INTERVAL_MS, ReplicaInfo, ReplicaRegistry } from './replica-registry';
 
 export type ClusterMode = 'single' | 'cluster';
@@ -34,6 +36,11 @@ export interface ClusterCounters {
   /** Runs that went ahead without their lane's lease because Redis failed. */
   laneLeaseFallbacks: number;
   heartbeatFailures: number;
+  /** A2A task events: messages this replica published, heard from others, publishes that failed, resyncs from the store. */
+  taskEventsPublished: number;
+  taskEventsReceived: number;
+  taskEventPublishFailures: number;
+  taskEventResyncs: number;
   /** 1 after a heartbeat that reached Redis, 0 after one that failed; undefined in single mode. */
   redisUp?: number;
 }
@@ -52,13 +59,22 @@ export class ClusterService implements OnModuleDestroy {
   private readonly startedAt = new Date().toISOString();
   /** Unique per process: host and pid make it readable, the random part keeps a reused pid apart. */
   readonly replicaId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  readonly counters: ClusterCounters = { rateLimitFallbacks: 0, laneLeaseFallbacks: 0, heartbeatFailures: 0 };
+  readonly counters: ClusterCounters = {
+    rateLimitFallbacks: 0,
+    laneLeaseFallbacks: 0,
+    heartbeatFailures: 0,
+    taskEventsPublished: 0,
+    taskEventsReceived: 0,
+    taskEventPublishFailures: 0,
+    taskEventResyncs: 0,
+  };
   private connection?: RedisConnection;
   private registry?: ReplicaRegistry;
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
   private readonly sharedWindows = new Map<string, RedisRateLimitWindows>();
   private leases?: RedisLaneLeases;
+  private fanout?: RedisTaskEventFanout;
 
   constructor(private readonly config: ConfigStore) {}
 
@@ -74,6 +90,10 @@ export class ClusterService implements OnModuleDestroy {
     this.connection = connection;
     this.registry = new ReplicaRegistry(connection.client);
     await this.registry.register(this.selfInfo());
+    this.fanout = this.startFanout(connection);
+    await this.fanout.start().catch((err: unknown) => {
+      throw new ClusterRedisUnreachableError(connection.address, describeRedisError(err));
+    });
     this.counters.redisUp = 1;
     this.timer = setInterval(() => void this.heartbeat(), HEARTBEAT_INTERVAL_MS);
     this.timer.unref();
@@ -107,6 +127,11 @@ export class ClusterService implements OnModuleDestroy {
     return this.leases;
   }
 
+  /** How A2A task events and cancels reach the other replicas; undefined while this is a single process. */
+  taskEventFanout(): TaskEventFanout | undefined {
+    return this.fanout;
+  }
+
   /** Single mode: undefined. Cluster mode: a PING now (within the command timeout). */
   async redisHealth(): Promise<RedisHealth | undefined> {
     const connection = this.connection;
@@ -138,6 +163,7 @@ export class ClusterService implements OnModuleDestroy {
     if (!connection) return;
     // Leave at once instead of after the TTL; if Redis is gone the entry expires by itself.
     await this.registry?.deregister(this.replicaId).catch(() => undefined);
+    await this.fanout?.stop();
     await connection.client.quit().catch(() => connection.client.disconnect());
   }
 
@@ -162,6 +188,14 @@ export class ClusterService implements OnModuleDestroy {
       configRevision: this.config.current().revision,
       heartbeatAt: new Date().toISOString(),
     };
+  }
+
+  /** The events' subscriber is a second connection: a subscribed one runs no other commands. */
+  private startFanout(connection: RedisConnection): RedisTaskEventFanout {
+    const subscriber = connection.client.duplicate({ connectionName: 'clawgate-events', autoResubscribe: false, lazyConnect: true });
+    // Its errors are the command connection's too, which logs them; unheard, an 'error' event would throw.
+    subscriber.on('error', () => undefined);
+    return new RedisTaskEventFanout(connection.client, subscriber, this.replicaId, this.counters);
   }
 
   private sharedRateLimitWindows(namespace: string, local: InProcessRateLimitWindows): RedisRateLimitWindows | undefined {

@@ -5,6 +5,10 @@ export interface ClusterCounts {
   readonly rateLimitFallbacks: number;
   readonly laneLeaseFallbacks: number;
   readonly heartbeatFailures: number;
+  readonly taskEventsPublished: number;
+  readonly taskEventsReceived: number;
+  readonly taskEventPublishFailures: number;
+  readonly taskEventResyncs: number;
   /** 1 after a heartbeat that reached Redis, 0 after one that failed; undefined in single mode. */
   readonly redisUp?: number;
 }
@@ -47,4 +51,37 @@ export function registerClusterMetrics(registry: Registry, counters: ClusterCoun
       this.inc(counters.heartbeatFailures);
     },
   });
+  const taskEventCounters: Array<[string, string, () => number]> = [
+    [
+      'clawgate_cluster_task_event_messages_published_total',
+      'Messages of A2A task events this replica published for the other replicas.',
+      () => counters.taskEventsPublished,
+    ],
+    [
+      'clawgate_cluster_task_event_messages_received_total',
+      'Messages of A2A task events this replica heard from other replicas for its streams.',
+      () => counters.taskEventsReceived,
+    ],
+    [
+      'clawgate_cluster_task_event_publish_failures_total',
+      'Messages of A2A task events that did not reach Redis (the streams elsewhere catch up from the store).',
+      () => counters.taskEventPublishFailures,
+    ],
+    [
+      'clawgate_cluster_task_event_resyncs_total',
+      "Times this replica re-read its streams' events from the store after a Redis interruption.",
+      () => counters.taskEventResyncs,
+    ],
+  ];
+  for (const [name, help, read] of taskEventCounters) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
 }

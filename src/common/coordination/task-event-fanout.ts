@@ -1,0 +1,51 @@
+/**
+ * The port through which replicas that share a task store pass each other the live events of their tasks
+ * (docs/decisions.md#task-events-across-replicas). A replica keeps delivering its own events in process; this
+ * carries them to streams open on the other replicas, and carries a CancelTask to the replica that runs the task.
+ * A single process needs none of it: `IN_PROCESS_TASK_EVENT_FANOUT` has no one to tell. With gateway.cluster the
+ * cluster module implements it on Redis pub/sub.
+ */
+
+/** One committed event of a task. Its number orders it and lets a receiver drop what it already has. */
+export interface FannedTaskEvent {
+  readonly taskId: string;
+  /** 1-based per task, with no gaps: a receiver that sees n + 2 after n knows it missed one. */
+  readonly n: number;
+  readonly body: string;
+  readonly closes: boolean;
+}
+
+/** What a subscription hears from the other replicas. */
+export interface RemoteTaskEventListener {
+  /** Events of the task committed elsewhere, in the order their replica published them. */
+  events(events: readonly FannedTaskEvent[]): void;
+  /** Some events may have been lost (the connection was down): read the task's events from the store again. */
+  resync(): void;
+}
+
+export interface RemoteTaskEventSubscription {
+  /** Settles once events published from now on will be heard (or the attempt failed; a later resync covers it). */
+  readonly ready: Promise<void>;
+  stop(): void;
+}
+
+export interface TaskEventFanout {
+  /** Events this replica committed, for the other replicas' streams. Never throws, never blocks the caller. */
+  publish(events: readonly FannedTaskEvent[]): void;
+  /** Starts hearing the events of `taskId` that other replicas commit. */
+  subscribe(taskId: string, listener: RemoteTaskEventListener): RemoteTaskEventSubscription;
+  /** Asks the replica whose task rows carry `owner` to stop its run of `taskId`; resolves whether one heard the request. */
+  requestCancel(owner: string, taskId: string, reason: string): Promise<boolean>;
+  /** Hears the cancel requests addressed to `owner` (this replica's owner value); the returned function stops. */
+  serveCancels(owner: string, handler: (taskId: string, reason: string) => void): () => void;
+}
+
+const NOTHING_TO_STOP = (): void => undefined;
+
+/** One process: every stream of a task is in it, so there is no one else to tell and no one else to ask. */
+export const IN_PROCESS_TASK_EVENT_FANOUT: TaskEventFanout = {
+  publish: NOTHING_TO_STOP,
+  subscribe: () => ({ ready: Promise.resolve(), stop: NOTHING_TO_STOP }),
+  requestCancel: () => Promise.resolve(false),
+  serveCancels: () => NOTHING_TO_STOP,
+};

@@ -1,0 +1,30 @@
+import type { Logger } from '@nestjs/common';
+import { MAX_PUSH_CONFIGS_PER_TASK } from './push-config-params';
+import type { PushConfigInput, PushStore } from './push-store';
+import type { A2aTask } from './task-model';
+import { withStatus } from './task-outcome';
+import type { TaskStore } from './task-store.port';
+
+/** The task's row, and its push config in the same group commit (a failure to keep the config is logged, not fatal). */
+export async function insertWithPush(
+  store: TaskStore,
+  pushStore: PushStore | undefined,
+  task: A2aTask,
+  push: PushConfigInput | undefined,
+  logger: Logger,
+): Promise<void> {
+  const inserted = store.insert(task);
+  if (!push || !pushStore) return inserted;
+  const saved = pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
+    logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
+  });
+  await inserted;
+  await saved;
+}
+
+/** A task refused before any run (no agent, a slash command): stored REJECTED with the reason. */
+export async function insertRejected(store: TaskStore, task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
+  const rejected = withStatus(task, 'TASK_STATE_REJECTED', reason);
+  await store.insert(rejected);
+  return rejected;
+}
