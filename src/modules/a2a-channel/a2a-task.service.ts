@@ -22,8 +22,7 @@ import { DeferredTaskRows } from './deferred-task-rows';
 import { StreamedReply } from './streamed-reply';
 import { a2aRunInput, newTaskOf } from './task-run-input';
 import { MAX_PUSH_CONFIGS_PER_TASK, readPushConfig } from './push-config-params';
-import { PUSH_STORE, type PushConfigInput, PushStore } from './push-store';
-import { TaskBackend } from './task-backend';
+import { PUSH_STORE, type PushConfigInput, type PushStore } from './push-store.port';
 import { TaskEventBus } from './task-event-bus';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
@@ -83,7 +82,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Optional so the lifecycle can run without streams or push (unit specs); the module always provides both.
     @Optional() private readonly events?: TaskEventBus,
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
-    @Optional() private readonly backend?: TaskBackend,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -125,7 +123,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
     const peerSettings = snapshot.config.channels.a2a.peers[peer];
     // A push URL the operator did not allow refuses the message: no task is made for a config that cannot be kept.
-    if (input.pushConfig) this.backend?.assertPushSupported();
     const push = input.pushConfig
       ? readPushConfig(input.pushConfig, peerSettings, options.wire ?? '1.0', 'configuration.taskPushNotificationConfig.')
       : undefined;
@@ -344,15 +341,17 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     await this.store.close();
   }
 
-  /** The task's row, and its push config in the same group commit (a failure to keep the config is logged, not fatal). */
+  /**
+   * The task's row, then its push config (a failure to keep the config is logged, not fatal). Both are written before
+   * the run's outcome or its reply chunks can be recorded (those are attached once this resolves), so every event of
+   * the task finds the config. On a shared store the config needs the task's committed row: hence one after the other.
+   */
   private async insertWithPush(task: A2aTask, push: PushConfigInput | undefined): Promise<void> {
-    const inserted = this.store.insert(task);
-    if (!push || !this.pushStore) return inserted;
-    const saved = this.pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
+    await this.store.insert(task);
+    if (!push || !this.pushStore) return;
+    await this.pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
       this.logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
     });
-    await inserted;
-    await saved;
   }
 
   private async insertRejected(task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
