@@ -67,8 +67,8 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
     // Truthful in both bindings: SendStreamingMessage and SubscribeToTask stream (with replay), push configs are kept and
-    // delivered from a durable outbox (to the URLs each peer's operator allowed), GetExtendedAgentCard works. Push is off
-    // while tasks are stored in PostgreSQL.
+    // delivered from a durable outbox (to the URLs each peer's operator allowed), GetExtendedAgentCard works — with the
+    // tasks in SQLite or in PostgreSQL (the outbox is beside them either way).
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
