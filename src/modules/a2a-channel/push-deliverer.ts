@@ -106,6 +106,8 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
       .then(
         (next) => (next === undefined ? undefined : this.schedule(next - Date.now())),
         (err: Error) => {
+          // At shutdown the store may close under a pump: nothing is lost, the rows stay pending.
+          if (this.closing) return;
           this.logger.error(`push outbox could not be read: ${err.message}`);
           this.schedule(5000);
         },
