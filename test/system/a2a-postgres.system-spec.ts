@@ -175,6 +175,25 @@ describe('A2A tasks on PostgreSQL (system)', () => {
     }
   });
 
+  it('keeps one audit log for both replicas: a write on one is paged by the other, and no audit.jsonl is written', async () => {
+    if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    const replica = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    try {
+      await request(replica.url).post('/admin/runs/no-such-run/cancel').send({});
+      // The entry is written once the response is done: the other replica may page a moment before it lands.
+      const page = await waitFor('the write in the shared audit log', async () => {
+        const res = await request(gw!.url).get('/admin/audit?limit=5').expect(200);
+        return (res.body.entries as Array<{ method: string }>)[0]?.method === 'POST' ? res : undefined;
+      });
+      expect(page.body.entries[0]).toMatchObject({ method: 'POST', path: '/admin/runs/no-such-run/cancel' });
+      expect(existsSync(`${replica.stateDir}/audit.jsonl`)).toBe(false);
+      const bad = await request(gw.url).get('/admin/audit?before=-1').expect(400);
+      expect(JSON.stringify(bad.body)).toContain('before');
+    } finally {
+      await replica.stop();
+    }
+  });
+
   it('does not start when PostgreSQL is unreachable, naming the host and never the password', async () => {
     const closed = `postgres://clawgate:never-print-this@127.0.0.1:${postgres.port + 1}/gateway`;
     const err = await startTestGateway(config, { env: { DATABASE_URL: closed } }).then(
