@@ -5,7 +5,9 @@ import request from 'supertest';
 import { taskDatabasePath } from '../../src/modules/a2a-channel/a2a-task.store';
 import { a2aRpc } from '../support/a2a-rpc';
 import { artifactText, fetchWithToken, sdkClient, sdkSendRequest, sendTask } from '../support/a2a-sdk';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness';
+import { startTestGateway, type TestGateway, waitFor } from '../support/gateway-harness';
+import { PushReceiver } from '../support/push-receiver';
+import { hostJose } from '../support/admin-jose';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
 // The SDK's CommonJS build requires the ESM-only jose for card signatures (unused here): see test/support/a2a-sdk.ts.
@@ -13,10 +15,11 @@ jest.mock('jose', () => ({}));
 jest.setTimeout(90_000);
 
 const HERMES = 'hermes-token-0123456789abcdef';
-const config = `{
+/** The receiver's origin is known once it listens (beforeAll). */
+const configFor = (receiver: string) => `{
   gateway: { state: { backend: "postgres", url: "\${DATABASE_URL}" } },
   agents: { list: [{ id: "main", default: true }] },
-  channels: { a2a: { enabled: true, peers: { hermes: { token: "${HERMES}", pushUrls: ["https://push.example.com/*"] } } } },
+  channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${HERMES}", pushUrls: ["${receiver}/hooks/*"] } } } },
 }`;
 
 /** The gateway with `gateway.state.backend: "postgres"`: A2A tasks in a real PostgreSQL, through the real endpoint. */
@@ -24,13 +27,19 @@ describe('A2A tasks on PostgreSQL (system)', () => {
   let postgres: TestPostgres;
   let url: string;
   let gw: TestGateway | undefined;
+  let receiver: PushReceiver;
+  let config: string;
+  // The push signatures are made with jose, which jest's sandbox cannot import: the host's copy is handed in.
+  const jose = hostJose();
 
   beforeAll(async () => {
-    postgres = await startPostgres();
+    [postgres, receiver] = await Promise.all([startPostgres(), new PushReceiver().start()]);
     url = await postgres.createDatabase('gateway');
+    config = configFor(receiver.origin);
   });
   afterAll(async () => {
     await gw?.stop();
+    await receiver?.close();
     await postgres?.stop();
   });
 
@@ -72,24 +81,66 @@ describe('A2A tasks on PostgreSQL (system)', () => {
     expect((await listAll(again, contextId)).tasks.map((t) => t.id)).toEqual(sent.map((t) => t.id).reverse());
   });
 
-  it('claims no push notifications on the card, and answers the push methods with PushNotificationNotSupportedError', async () => {
+  it('claims push on the card and delivers each event once from the outbox two replicas share', async () => {
     if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
-    const card = await request(gw.url).get('/.well-known/agent-card.json').expect(200);
-    expect(card.body.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
+    const replica = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    try {
+      for (const g of [gw, replica]) {
+        const card = await request(g.url).get('/.well-known/agent-card.json').expect(200);
+        expect(card.body.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
+      }
+      // The task and its config are written by one replica; either replica may deliver.
+      const hook = (name: string) => `${receiver.origin}/hooks/${name}`;
+      const sent = await a2aRpc(gw.url, HERMES, 'SendMessage', {
+        message: { messageId: 'm-push', role: 'ROLE_USER', parts: [{ text: 'push me' }] },
+        configuration: { taskPushNotificationConfig: { url: hook('first'), token: 'tok-1' } },
+      });
+      const first = (sent.result as { task: { id: string; status: { state: string } } }).task;
+      expect(first.status.state).toBe('TASK_STATE_COMPLETED');
+
+      await waitFor('both events of the first task delivered', async () => receiver.bodiesFor(first.id).length >= 2, 15_000);
+      const got = receiver.received.filter((r) => r.path === '/hooks/first');
+      expect(got.map((r) => r.headers['x-a2a-event-id'])).toEqual([`${first.id}:1`, `${first.id}:2`]);
+      expect(got.map((r) => r.headers['x-a2a-notification-token'])).toEqual(['tok-1', 'tok-1']);
+      const keys = jose.createRemoteJWKSet(new URL(`${gw.url}/.well-known/a2a-push-jwks.json`));
+      for (const [i, r] of got.entries()) {
+        const { payload } = await jose.jwtVerify(String(r.headers['x-a2a-push-signature']), keys, { audience: hook('first') });
+        expect(payload).toMatchObject({ task_id: first.id, event: i + 1 });
+      }
+      expect(JSON.parse(got[1].body).statusUpdate).toMatchObject({ taskId: first.id, status: { state: 'TASK_STATE_COMPLETED' } });
+
+      // Both replicas poll the outbox: after more than one poll each, nothing was sent twice.
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(receiver.received.filter((r) => r.path === '/hooks/first')).toHaveLength(2);
+      const db = new Client({ connectionString: url });
+      await db.connect();
+      const rows = (await db.query('SELECT state, attempts, claimed_until FROM push_outbox ORDER BY seq')).rows as unknown[];
+      await db.end();
+      expect(rows).toEqual([
+        { state: 'delivered', attempts: 1, claimed_until: null },
+        { state: 'delivered', attempts: 1, claimed_until: null },
+      ]);
+      // The operator's view reads the same shared outbox from either replica.
+      const listed = await request(replica.url).get('/admin/a2a/push').expect(200);
+      expect(listed.body.counts).toEqual({ pending: 0, delivered: 2, failed: 0 });
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('refuses a push URL the operator did not allow, naming the setting, with the task store on PostgreSQL', async () => {
+    if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
     const sent = await a2aRpc(gw.url, HERMES, 'SendMessage', {
-      message: { messageId: 'm-push', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      message: { messageId: 'm-push-3', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
     });
     const taskId = (sent.result as { task: { id: string } }).task.id;
     const create = await a2aRpc(gw.url, HERMES, 'CreateTaskPushNotificationConfig', {
       taskId,
-      config: { url: 'https://push.example.com/hook' },
+      url: 'https://elsewhere.example.com/hook',
     });
-    expect(create.error).toMatchObject({ code: -32003, message: expect.stringContaining('stored in PostgreSQL') });
-    const withPush = await a2aRpc(gw.url, HERMES, 'SendMessage', {
-      message: { messageId: 'm-push-2', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
-      configuration: { taskPushNotificationConfig: { url: 'https://push.example.com/hook' } },
-    });
-    expect(withPush.error?.code).toBe(-32003);
+    expect(create.error).toMatchObject({ code: -32602, message: expect.stringContaining('pushUrls') });
+    const list = await a2aRpc(gw.url, HERMES, 'ListTaskPushNotificationConfigs', { taskId });
+    expect(list.result).toEqual({ configs: [], nextPageToken: '' });
   });
 
   it('streams a task from the events it commits to PostgreSQL (SendStreamingMessage)', async () => {
@@ -119,6 +170,25 @@ describe('A2A tasks on PostgreSQL (system)', () => {
       const onFirst = await sendTask(await sdkClient(gw.url, fetchWithToken(HERMES), 'JSONRPC'), 'shared', { contextId: 'ctx-shared' });
       const fromReplica = await (await sdkClient(replica.url, fetchWithToken(HERMES), 'JSONRPC')).getTask({ tenant: '', id: onFirst.id });
       expect([fromReplica.id, fromReplica.status?.state]).toEqual([onFirst.id, TaskState.TASK_STATE_COMPLETED]);
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('keeps one audit log for both replicas: a write on one is paged by the other, and no audit.jsonl is written', async () => {
+    if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    const replica = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    try {
+      await request(replica.url).post('/admin/runs/no-such-run/cancel').send({});
+      // The entry is written once the response is done: the other replica may page a moment before it lands.
+      const page = await waitFor('the write in the shared audit log', async () => {
+        const res = await request(gw!.url).get('/admin/audit?limit=5').expect(200);
+        return (res.body.entries as Array<{ method: string }>)[0]?.method === 'POST' ? res : undefined;
+      });
+      expect(page.body.entries[0]).toMatchObject({ method: 'POST', path: '/admin/runs/no-such-run/cancel' });
+      expect(existsSync(`${replica.stateDir}/audit.jsonl`)).toBe(false);
+      const bad = await request(gw.url).get('/admin/audit?before=-1').expect(400);
+      expect(JSON.stringify(bad.body)).toContain('before');
     } finally {
       await replica.stop();
     }

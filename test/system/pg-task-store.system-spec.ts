@@ -52,7 +52,10 @@ describe('PgTaskStore (PostgreSQL only)', () => {
       await client.connect();
       const rows = (await client.query('SELECT scope, version FROM schema_migrations ORDER BY version')).rows as unknown[];
       await client.end();
-      expect(rows).toEqual([{ scope: 'a2a-tasks', version: 1 }]);
+      expect(rows).toEqual([
+        { scope: 'a2a-tasks', version: 1 },
+        { scope: 'a2a-tasks', version: 2 },
+      ]);
       await stores[0].insert(task('shared'));
       expect(await stores[3].get('shared')).toMatchObject({ id: 'shared', state: 'TASK_STATE_WORKING' });
     } finally {

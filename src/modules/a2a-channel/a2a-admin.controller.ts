@@ -88,7 +88,7 @@ export class A2aAdminController {
   })
   @ApiOkResponse({ type: PushDeliveryListDto, description: 'The push deliveries, newest first, with counts by state.' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Invalid state or limit (problem+json names the field).' })
-  listPush(@Query() query: ListPushDeliveriesQueryDto): PushDeliveryListDto {
+  listPush(@Query() query: ListPushDeliveriesQueryDto): Promise<PushDeliveryListDto> {
     return this.admin.listPushDeliveries(query);
   }
 

@@ -13,7 +13,7 @@ import type { A2aTask } from './task-model';
 import { TASK_STORE, TaskStore } from './task-store.port';
 import { A2aTaskService } from './a2a-task.service';
 import { DEFAULT_PUSH_LIST_LIMIT, ListPushDeliveriesQueryDto, PushDeliveryListDto } from './dto/a2a-push-admin.dto';
-import { PUSH_STORE, PushStore } from './push-store';
+import { PUSH_STORE, type PushStore } from './push-store.port';
 
 /** Operator views of the A2A channel: tasks of every peer, and the peers without their secrets. */
 @Injectable()
@@ -26,11 +26,11 @@ export class A2aAdminService {
   ) {}
 
   /** The push outbox: what is pending, delivered and failed, with the last error; URLs without their query. */
-  listPushDeliveries(query: ListPushDeliveriesQueryDto): PushDeliveryListDto {
-    const rows = this.push.listed(query.state, query.limit ?? DEFAULT_PUSH_LIST_LIMIT);
+  async listPushDeliveries(query: ListPushDeliveriesQueryDto): Promise<PushDeliveryListDto> {
+    const [rows, counts] = await Promise.all([this.push.listed(query.state, query.limit ?? DEFAULT_PUSH_LIST_LIMIT), this.push.counts()]);
     const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
     return {
-      counts: this.push.counts(),
+      counts,
       deliveries: rows.map((row) => ({
         id: row.seq,
         peer: row.peer,

@@ -26,7 +26,9 @@ import { TaskEventBus } from './task-event-bus';
 import { A2aPushConfigs } from './a2a-push-configs.service';
 import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
 import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
-import { PUSH_STORE, PushStore } from './push-store';
+import { PUSH_STORE } from './push-store.port';
+import { SelectedPushStore } from './push-store-selection';
+import { SqlitePushStore } from './sqlite-push.store';
 import { hostname } from 'node:os';
 import { postgresTarget } from '../../common/storage/postgres-errors';
 import { PgTaskStore } from './pg-task.store';
@@ -37,7 +39,7 @@ import { RemoteTaskCancels } from './remote-task-cancels';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
 
-/** The SQLite task store, always built (push configs live in its database; it creates no file until written). */
+/** The SQLite task store, always built (it creates no file until written). */
 const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
 
 /**
@@ -77,6 +79,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
       // gateway.state picks the store at the first call (after the config is loaded). The owner names this replica
       // across its restarts: at start it fails only the tasks it had left unsettled.
       // The store opens after the cluster joined: with gateway.cluster its events also go to the other replicas.
+      // Each backend brings its push store, in the same database (the outbox is written in the tasks' transactions).
       useFactory: (
         backend: TaskBackend,
         sqlite: A2aTaskStore,
@@ -84,22 +87,29 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
         config: ConfigStore,
         bus: TaskEventBus,
         cluster: ClusterService,
+        wakeup: PushWakeup,
       ) =>
         new SelectedTaskStore(
           backend,
-          sqlite,
-          (url) =>
-            PgTaskStore.open(
+          { tasks: sqlite, push: new SqlitePushStore(sqlite) },
+          async (url) => {
+            const tasks = await PgTaskStore.open(
               url,
               configuredRetention(config),
               { owner: `${hostname()}:${options.stateDir}` },
-              { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()) },
-            ),
+              { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()), onPushQueued: wakeup.wake },
+            );
+            return { tasks, push: tasks.push };
+          },
           postgresTarget,
         ),
-      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus, ClusterService],
+      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus, ClusterService, PushWakeup],
     },
-    { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [SQLITE_TASK_STORE] },
+    {
+      provide: PUSH_STORE,
+      useFactory: (tasks: SelectedTaskStore, backend: TaskBackend) => new SelectedPushStore(tasks, () => backend.shared()),
+      inject: [TASK_STORE, TaskBackend],
+    },
     {
       provide: PUSH_SIGNING_KEY,
       useFactory: (options: GatewayOptions) => new PushSigningKey(pushSigningKeyPath(options.stateDir)),

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -6,8 +6,7 @@ import { ConfigStore } from '../config';
 import { A2aTaskService } from './a2a-task.service';
 import { invalidParams } from './json-rpc';
 import { MAX_PUSH_CONFIGS_PER_TASK, readCreateParams, readPushConfig, readPushConfigRef, toWirePushConfig } from './push-config-params';
-import { PUSH_STORE, PushStore } from './push-store';
-import { TaskBackend } from './task-backend';
+import { PUSH_STORE, type PushStore } from './push-store.port';
 
 const CONFIG_NOT_FOUND = 'Push notification config not found';
 
@@ -22,12 +21,9 @@ export class A2aPushConfigs {
     private readonly config: ConfigStore,
     @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'ownStoredTask'>,
     @Inject(PUSH_STORE) private readonly push: PushStore,
-    // Optional so the methods can run over a bare push store (unit specs); the module provides it.
-    @Optional() private readonly backend?: TaskBackend,
   ) {}
 
   async create(peer: string, params: unknown, wire: A2aWireVersion): Promise<Record<string, unknown>> {
-    this.backend?.assertPushSupported();
     const { taskId, config } = readCreateParams(params);
     const task = await this.tasks.ownStoredTask(peer, taskId);
     const input = readPushConfig(config, this.peerSettings(peer), wire);
@@ -38,24 +34,21 @@ export class A2aPushConfigs {
   }
 
   async get(peer: string, params: unknown): Promise<Record<string, unknown>> {
-    this.backend?.assertPushSupported();
     const ref = readPushConfigRef(params, true);
     const seq = await this.taskSeq(peer, ref.taskId);
-    const row = this.push.get(seq, ref.id);
+    const row = await this.push.get(seq, ref.id);
     if (!row) throw new AppError(ErrorCode.TaskNotFound, CONFIG_NOT_FOUND, [{ taskId: ref.taskId }]);
     return toWirePushConfig(row);
   }
 
   async list(peer: string, params: unknown): Promise<{ configs: Array<Record<string, unknown>>; nextPageToken: string }> {
-    this.backend?.assertPushSupported();
     const ref = readPushConfigRef(params, false);
     // At most MAX_PUSH_CONFIGS_PER_TASK: always one page.
-    return { configs: this.push.list(await this.taskSeq(peer, ref.taskId)).map(toWirePushConfig), nextPageToken: '' };
+    return { configs: (await this.push.list(await this.taskSeq(peer, ref.taskId))).map(toWirePushConfig), nextPageToken: '' };
   }
 
   /** Idempotent: a config that is already gone is deleted all the same (the task must still be the caller's). */
   async remove(peer: string, params: unknown): Promise<Record<string, never>> {
-    this.backend?.assertPushSupported();
     const ref = readPushConfigRef(params, true);
     await this.push.remove(await this.taskSeq(peer, ref.taskId), ref.id);
     return {};
@@ -63,7 +56,7 @@ export class A2aPushConfigs {
 
   private async taskSeq(peer: string, taskId: string): Promise<number> {
     const task = await this.tasks.ownStoredTask(peer, taskId);
-    const seq = this.push.taskSeq(task.id);
+    const seq = await this.push.taskSeq(task.id);
     if (seq === undefined) throw new AppError(ErrorCode.TaskNotFound, 'Task not found', [{ taskId }]);
     return seq;
   }

@@ -22,8 +22,7 @@ import { DeferredTaskRows } from './deferred-task-rows';
 import { StreamedReply } from './streamed-reply';
 import { a2aRunInput, newTaskOf } from './task-run-input';
 import { readPushConfig } from './push-config-params';
-import { PUSH_STORE, PushStore } from './push-store';
-import { TaskBackend } from './task-backend';
+import { PUSH_STORE, type PushStore } from './push-store.port';
 import { TaskEventBus } from './task-event-bus';
 import { insertRejected, insertWithPush } from './task-inserts';
 import { cancelUnsupported, RemoteTaskCancels } from './remote-task-cancels';
@@ -88,7 +87,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Optional so the lifecycle can run without streams or push (unit specs); the module always provides both.
     @Optional() private readonly events?: TaskEventBus,
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
-    @Optional() private readonly backend?: TaskBackend,
     @Optional() private readonly remoteCancels?: RemoteTaskCancels,
   ) {
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
@@ -132,7 +130,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
     const peerSettings = snapshot.config.channels.a2a.peers[peer];
     // A push URL the operator did not allow refuses the message: no task is made for a config that cannot be kept.
-    if (input.pushConfig) this.backend?.assertPushSupported();
     const push = input.pushConfig
       ? readPushConfig(input.pushConfig, peerSettings, options.wire ?? '1.0', 'configuration.taskPushNotificationConfig.')
       : undefined;

@@ -7,7 +7,6 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
-import { TaskBackend } from './task-backend';
 import { CardChangeTimes, notModifiedSince } from './card-last-modified';
 import { cardOrigin } from './request-origin';
 import { PUSH_SIGNING_KEY } from './push-deliverer';
@@ -66,7 +65,6 @@ export class AgentCardController {
   constructor(
     private readonly config: ConfigStore,
     @Inject(PUSH_SIGNING_KEY) private readonly pushKey: PushSigningKey,
-    private readonly backend: TaskBackend,
   ) {}
 
   @Get('a2a-push-jwks.json')
@@ -128,7 +126,7 @@ export class AgentCardController {
     const { a2a } = snapshot.config.channels;
     if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
     const origin = cardOrigin(snapshot.config, req);
-    const card = renderAgentCard(snapshot.config, origin, version, this.backend.pushSupported());
+    const card = renderAgentCard(snapshot.config, origin, version);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);
     const changedAt = this.changeTimes.changedAt(`${version} ${origin}`, card.etag, snapshot.loadedAt);

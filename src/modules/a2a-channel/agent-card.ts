@@ -54,8 +54,7 @@ export function exposedAgents(config: NormalizedConfig): ResolvedAgent[] {
  * The Agent Card (docs/a2a.md#agent-card). `origin` has no trailing slash and may carry a path prefix
  * (advertisedUrl behind a proxy).
  */
-/** `pushNotifications`: false while the task store has no push configs (TaskBackend). */
-export function buildAgentCard(config: NormalizedConfig, origin: string, pushNotifications = true): AgentCard {
+export function buildAgentCard(config: NormalizedConfig, origin: string): AgentCard {
   const agents = exposedAgents(config);
   return {
     name: agents[0]?.identity.name || 'clawgate',
@@ -68,9 +67,9 @@ export function buildAgentCard(config: NormalizedConfig, origin: string, pushNot
       { url: `${origin}${A2A_ENDPOINT_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
     // Truthful in both bindings: SendStreamingMessage and SubscribeToTask stream (with replay), push configs are kept and
-    // delivered from a durable outbox (to the URLs each peer's operator allowed), GetExtendedAgentCard works. Push is off
-    // while tasks are stored in PostgreSQL.
-    capabilities: { streaming: true, pushNotifications, extendedAgentCard: true },
+    // delivered from a durable outbox (to the URLs each peer's operator allowed), GetExtendedAgentCard works — with the
+    // tasks in SQLite or in PostgreSQL (the outbox is beside them either way).
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: inputModes(config),
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),
@@ -90,18 +89,13 @@ const rendered = new WeakMap<NormalizedConfig, Map<string, RenderedCard>>();
 const MAX_ORIGINS_PER_SNAPSHOT = 64;
 
 /** The card in the version's form: 1.0 as built, 0.3 translated from it (agent-card-v03.ts). */
-export function renderAgentCard(
-  config: NormalizedConfig,
-  origin: string,
-  version: A2aWireVersion = '1.0',
-  pushNotifications = true,
-): RenderedCard {
+export function renderAgentCard(config: NormalizedConfig, origin: string, version: A2aWireVersion = '1.0'): RenderedCard {
   let byOrigin = rendered.get(config);
   if (!byOrigin) rendered.set(config, (byOrigin = new Map<string, RenderedCard>()));
-  const key = `${version} ${pushNotifications ? 'push' : 'no-push'} ${origin}`;
+  const key = `${version} ${origin}`;
   let card = byOrigin.get(key);
   if (!card) {
-    const built = buildAgentCard(config, origin, pushNotifications);
+    const built = buildAgentCard(config, origin);
     const body = JSON.stringify(version === '0.3' ? toV03AgentCard(built) : built);
     card = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     if (byOrigin.size >= MAX_ORIGINS_PER_SNAPSHOT) byOrigin.clear();

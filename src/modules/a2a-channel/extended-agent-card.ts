@@ -1,5 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { TaskBackend } from './task-backend';
+import { Injectable } from '@nestjs/common';
 import { ConfigStore, type NormalizedConfig, type ResolvedAgent } from '../config';
 import { RoutingService } from '../routing';
 import { reachableAgents } from './a2a-session-route';
@@ -21,14 +20,9 @@ function skillName(agent: ResolvedAgent): string {
  * this peer can reach as skills, each with its identity and the operator's `description`, which the public
  * card withholds. `agents` come from reachableAgents, in `exposeAgents` order.
  */
-export function buildExtendedAgentCard(
-  config: NormalizedConfig,
-  origin: string,
-  agents: readonly ResolvedAgent[],
-  pushNotifications = true,
-): AgentCard {
+export function buildExtendedAgentCard(config: NormalizedConfig, origin: string, agents: readonly ResolvedAgent[]): AgentCard {
   return {
-    ...buildAgentCard(config, origin, pushNotifications),
+    ...buildAgentCard(config, origin),
     name: agents[0]?.identity.name || 'clawgate',
     description: EXTENDED_DESCRIPTION,
     skills: agents.map((a) => ({ id: a.id, name: skillName(a), description: a.description ?? `Agent ${a.id}.`, tags: ['clawgate'] })),
@@ -49,14 +43,12 @@ export class ExtendedAgentCardService {
   constructor(
     private readonly config: ConfigStore,
     private readonly routing: RoutingService,
-    // Optional so the card can be built without the task store's module (unit specs); the module provides it.
-    @Optional() private readonly backend?: TaskBackend,
   ) {}
 
   extendedCard(peer: string, origin: string, params: unknown): AgentCard {
     checkExtendedCardParams(params);
     const snapshot = this.config.current();
     const agents = reachableAgents(snapshot, (inbound) => this.routing.resolve(inbound), peer);
-    return buildExtendedAgentCard(snapshot.config, origin, agents, this.backend?.pushSupported() ?? true);
+    return buildExtendedAgentCard(snapshot.config, origin, agents);
   }
 }

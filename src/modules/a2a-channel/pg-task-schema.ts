@@ -1,4 +1,5 @@
 import type { Migration } from '../../common/storage/postgres';
+import { PUSH_MIGRATION } from './pg-push-schema';
 import { COLUMNS } from './task-rows';
 
 /**
@@ -6,7 +7,7 @@ import { COLUMNS } from './task-rows';
  * seq) counts and trims a peer's finished tasks, (peer, updated_at, seq) serves ListTasks in its own order — and the
  * same column names, so the page query (task-page-query.ts) and the row mapping are shared. `history` stays JSON
  * text, as in SQLite. Events go with their task by a foreign key. `owner` is the replica that started the task
- * (failUnsettled at its restart fails only its own).
+ * (failUnsettled at its restart fails only its own). Version 2 adds the push tables (pg-push-schema.ts).
  */
 export const TASK_MIGRATIONS: readonly Migration[] = [
   {
@@ -44,6 +45,7 @@ CREATE TABLE task_events (
   PRIMARY KEY (task_seq, n)
 );`,
   },
+  PUSH_MIGRATION,
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
@@ -65,7 +67,6 @@ export const PG_TASK_SQL = {
   appendArtifact: `UPDATE tasks SET artifact_id = @artifact_id,
       artifact_text = CASE WHEN @append::boolean THEN COALESCE(artifact_text, '') || @text::text ELSE @text::text END, events = events + 1
      WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,
-  insertEvent: 'INSERT INTO task_events (task_seq, n, body, closes) VALUES (@task_seq, @n, @body, @closes)',
   eventsAfter: `SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = @id) AND n > @after ORDER BY n`,
   /** Terminal writes of one peer take turns (per transaction), so concurrent replicas count and trim it exactly. */
   lockPeer: `SELECT pg_advisory_xact_lock(hashtext('clawgate.a2a.tasks'), hashtext(@peer))`,

@@ -4,6 +4,8 @@ import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import type { TaskStoreHooks } from './a2a-task.store';
+import { PgPushStore } from './pg-push.store';
+import { PG_RECORD_EVENT } from './pg-push-schema';
 import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
 import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
@@ -20,24 +22,34 @@ export interface PgTaskStoreOptions {
 
 type Sql = (sql: string, params?: Readonly<Record<string, unknown>>) => Promise<Array<Record<string, unknown>>>;
 
+/** What one transaction recorded: its events, and whether they queued push deliveries. */
+interface Recorded extends Array<TaskEvent> {
+  pushQueued?: boolean;
+}
+
 /**
  * The TaskStore on PostgreSQL, shared by replicas (docs/deploy.md). Every write is one transaction on a pooled
  * connection and its promise settles after COMMIT; its events are published to the hooks after that commit, like
  * the SQLite store's. Writes of one task run in the order they were called (a chain per task id), so a streamed
  * reply's chunks keep their order though the pool runs writes in parallel. Counts are read from the table rather
- * than kept in memory: another replica may have written since. Push configs are not here (docs/decisions.md).
+ * than kept in memory: another replica may have written since. Each event queues its push deliveries in its own
+ * statement; the push configs and the outbox are read and settled by `push` (pg-push.store.ts), over the same pool.
  */
 export class PgTaskStore implements TaskStore {
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The push configs and the outbox of this database. */
+  readonly push: PgPushStore;
 
   private constructor(
     private readonly pool: Pool,
     private readonly retention: RetentionPolicy,
     private readonly options: PgTaskStoreOptions,
     private readonly hooks: TaskStoreHooks,
-  ) {}
+  ) {
+    this.push = new PgPushStore(pool, () => this.closed);
+  }
 
   /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */
   static async open(
@@ -169,7 +181,7 @@ export class PgTaskStore implements TaskStore {
    * One transaction; the events it records are published once it is committed. With a task id, it runs after the
    * writes of that task called before it.
    */
-  private write<T>(taskId: string | undefined, fn: (sql: Sql, events: TaskEvent[]) => Promise<T>): Promise<T> {
+  private write<T>(taskId: string | undefined, fn: (sql: Sql, events: Recorded) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
     const run = () => this.transaction(fn);
     let done: Promise<T>;
@@ -186,9 +198,9 @@ export class PgTaskStore implements TaskStore {
     return done;
   }
 
-  private async transaction<T>(fn: (sql: Sql, events: TaskEvent[]) => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: (sql: Sql, events: Recorded) => Promise<T>): Promise<T> {
     const client: PoolClient = await this.pool.connect();
-    const events: TaskEvent[] = [];
+    const events: Recorded = [];
     let broken = false;
     try {
       const sql: Sql = async (text, params = {}) => {
@@ -200,25 +212,23 @@ export class PgTaskStore implements TaskStore {
         throw err;
       });
       if (events.length) this.hooks.onEvents?.(events);
+      if (events.pushQueued) this.hooks.onPushQueued?.();
       return result;
     } finally {
       client.release(broken);
     }
   }
 
-  private async record(sql: Sql, events: TaskEvent[], taskSeq: number, event: TaskEvent): Promise<void> {
-    await sql(PG_TASK_SQL.insertEvent, { task_seq: taskSeq, n: event.n, body: event.body, closes: event.closes });
+  /** Stores an event and, in the same statement, queues it for the task's push configs (pg-push-schema.ts). */
+  private async record(sql: Sql, events: Recorded, taskSeq: number, event: TaskEvent): Promise<void> {
+    const params = { task_seq: taskSeq, n: event.n, body: event.body, closes: event.closes, closes_n: event.closes ? 1 : 0 };
+    const queued = await sql(PG_RECORD_EVENT, { ...params, now: Date.now() });
+    if (queued.length) events.pushQueued = true;
     events.push(event);
   }
 
   /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
-  private async applyTransition(
-    sql: Sql,
-    id: string,
-    change: TaskTransition,
-    at: number,
-    events: TaskEvent[],
-  ): Promise<TaskRow | undefined> {
+  private async applyTransition(sql: Sql, id: string, change: TaskTransition, at: number, events: Recorded): Promise<TaskRow | undefined> {
     const { added, params } = transitionWrite(id, change, at);
     const [found] = await sql(PG_TASK_SQL.transition, { ...params, terminal: isTerminalState(change.state) });
     if (!found) return undefined;
@@ -231,7 +241,7 @@ export class PgTaskStore implements TaskStore {
   /** FAILED with the reason for its state for every task `select` finds; each gets its own status message id. */
   private async failAll(
     sql: Sql,
-    events: TaskEvent[],
+    events: Recorded,
     select: string,
     params: Record<string, unknown>,
     reason: (state: TaskState) => string,

@@ -7,7 +7,7 @@ import type { NormalizedConfig } from '../config';
 import { invalidParams } from './json-rpc';
 import { withJsonFieldNames } from './proto-field-names';
 import type { PushConfigRow } from './push-rows';
-import type { PushConfigInput } from './push-store';
+import type { PushConfigInput } from './push-store.port';
 
 /** A task has at most this many push configs: each one is a delivery per event. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;

@@ -4,7 +4,7 @@ import { ConfigStore } from '../config';
 import { GuardedTransport, OutboundError } from '../outbound';
 import { streamItemToV03 } from './a2a-v03-wire';
 import { PUSH_SIGNATURE_HEADER, PushSigningKey } from './push-signing-key';
-import { type DueDelivery, PUSH_STORE, PushStore } from './push-store';
+import { type DueDelivery, PUSH_STORE, type PushStore } from './push-store.port';
 import { A2A_JSON_CONTENT_TYPE } from './media-types';
 
 /** Each attempt may take this long (the specification recommends 10–30 s). */
@@ -17,6 +17,10 @@ export const PUSH_MAX_BACKOFF_MS = 5 * 60 * 1000;
 /** Finished deliveries are kept this long for the operator to see (GET /admin/a2a/push). */
 const KEEP_DONE_MS = 24 * 60 * 60 * 1000;
 const BATCH = 20;
+/** A claimed delivery is this replica's for this long: the longest attempt, with room to store its outcome. */
+export const PUSH_LEASE_MS = 2 * PUSH_TIMEOUT_MS;
+/** With a shared outbox, how often a replica looks for deliveries queued or left by the others. */
+export const PUSH_SHARED_POLL_MS = 2000;
 
 export const PUSH_SIGNING_KEY = Symbol('A2A_PUSH_SIGNING_KEY');
 
@@ -40,7 +44,9 @@ export function pushBackoff(attempts: number): number {
  * 30 s), with the config's authentication, its token and a signature. A 2xx is delivered; anything else is retried
  * with backoff for an hour, then failed with the last error. A config's events go out one at a time, in order.
  * The outbox is durable: what was pending when the gateway stopped is sent after it starts again (at least once —
- * receivers dedupe by the event id header).
+ * receivers dedupe by the event id header). Each delivery is claimed for PUSH_LEASE_MS before it is sent, so replicas
+ * sharing an outbox (PostgreSQL) never send one at the same time; they also look for work every PUSH_SHARED_POLL_MS,
+ * since another replica may have queued it, or died holding it.
  */
 @Injectable()
 export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
@@ -51,6 +57,9 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private closing = false;
+  private pumping = false;
+  /** A wakeup came while a pump was under way: it may have missed what woke it. */
+  private pumpAgain = false;
 
   constructor(
     private readonly config: ConfigStore,
@@ -87,13 +96,35 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
 
   private pump(): void {
     if (this.closing) return;
-    let due: DueDelivery[];
-    try {
-      due = this.push.due(Date.now(), BATCH);
-    } catch (err) {
-      this.logger.error(`push outbox could not be read: ${(err as Error).message}`);
-      return this.schedule(5000);
+    // One pump at a time; a wakeup meanwhile runs another one after it.
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
     }
+    this.pumping = true;
+    void this.claimAndSend()
+      .then(
+        (next) => (next === undefined ? undefined : this.schedule(next - Date.now())),
+        (err: Error) => {
+          // At shutdown the store may close under a pump: nothing is lost, the rows stay pending.
+          if (this.closing) return;
+          this.logger.error(`push outbox could not be read: ${err.message}`);
+          this.schedule(5000);
+        },
+      )
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.schedule(0);
+        }
+      });
+  }
+
+  /** Starts the due deliveries; returns when to look again (undefined: an attempt under way will look). */
+  private async claimAndSend(): Promise<number | undefined> {
+    const due = await this.push.claimDue(Date.now(), BATCH, PUSH_LEASE_MS);
+    if (this.closing) return undefined;
     for (const delivery of due) {
       if (this.busyConfigs.has(delivery.config_seq)) continue;
       this.busyConfigs.add(delivery.config_seq);
@@ -104,8 +135,11 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
       });
       this.inFlight.add(attempt);
     }
-    const next = this.push.nextDue();
-    if (next !== undefined && !this.inFlight.size) this.schedule(next - Date.now());
+    if (this.inFlight.size) return undefined;
+    const next = await this.push.nextDue();
+    const poll = this.push.shared ? Date.now() + PUSH_SHARED_POLL_MS : undefined;
+    if (next === undefined || poll === undefined) return next ?? poll;
+    return Math.min(next, poll);
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {

@@ -3,14 +3,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openSqlite } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
-import { PushStore } from './push-store';
+import { SqlitePushStore } from './sqlite-push.store';
 import type { TaskEvent } from './task-events';
 import type { A2aTask } from './task-model';
 
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 10, idleExpiryMs: HOUR };
 
-/** Push rows beside the task events in the task database (real SQLite); the events themselves: test/support/task-store-contract.ts. */
+/**
+ * Push rows beside the task events in the task database (real SQLite): what the trigger reads. The events themselves:
+ * test/support/task-store-contract.ts; the push rows' behaviour: test/support/push-store-contract.ts.
+ */
 describe('task events and push rows (SQLite)', () => {
   let dir: string;
   let file: string;
@@ -42,25 +45,10 @@ describe('task events and push rows (SQLite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('queues each event for the task’s push configs in the same commit, and only for tasks that have some', async () => {
-    const push = new PushStore(store);
-    const withPush = task();
-    const without = task();
-    await store.insert(withPush);
-    await store.insert(without);
-    expect(await push.save(withPush, { id: 'c1', url: 'https://h.example/x', wire: '1.0' }, 10)).toMatchObject({ id: 'c1' });
-    await store.transition(without.id, { state: 'TASK_STATE_COMPLETED' }, 2000);
-    expect(queued).toBe(0);
-    await store.transition(withPush.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'done' } }, 2000);
-    expect(queued).toBe(1);
-    expect(push.due(Date.now() + 1, 10).map((d) => [d.task_id, d.n])).toEqual([[withPush.id, 1]]);
-    expect(push.counts()).toEqual({ pending: 2, delivered: 0, failed: 0 });
-  });
-
   it('events, push configs and deliveries go with their task (the per-peer cap here), by index', async () => {
     await store.close();
     store = new A2aTaskStore(file, { ...policy, maxTerminalPerPeer: 1 });
-    const push = new PushStore(store);
+    const push = new SqlitePushStore(store);
     const first = task();
     await store.insert(first);
     await push.save(first, { id: 'c1', url: 'https://h.example/x', wire: '1.0' }, 10);

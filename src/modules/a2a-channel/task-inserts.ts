@@ -1,11 +1,15 @@
 import type { Logger } from '@nestjs/common';
 import { MAX_PUSH_CONFIGS_PER_TASK } from './push-config-params';
-import type { PushConfigInput, PushStore } from './push-store';
+import type { PushConfigInput, PushStore } from './push-store.port';
 import type { A2aTask } from './task-model';
 import { withStatus } from './task-outcome';
 import type { TaskStore } from './task-store.port';
 
-/** The task's row, and its push config in the same group commit (a failure to keep the config is logged, not fatal). */
+/**
+ * The task's row, then its push config (a failure to keep the config is logged, not fatal). Both are written before
+ * the run's outcome or its reply chunks can be recorded (those are attached once this resolves), so every event of
+ * the task finds the config. On a shared store the config needs the task's committed row: hence one after the other.
+ */
 export async function insertWithPush(
   store: TaskStore,
   pushStore: PushStore | undefined,
@@ -13,13 +17,11 @@ export async function insertWithPush(
   push: PushConfigInput | undefined,
   logger: Logger,
 ): Promise<void> {
-  const inserted = store.insert(task);
-  if (!push || !pushStore) return inserted;
-  const saved = pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
+  await store.insert(task);
+  if (!push || !pushStore) return;
+  await pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
     logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
   });
-  await inserted;
-  await saved;
 }
 
 /** A task refused before any run (no agent, a slash command): stored REJECTED with the reason. */

@@ -2,24 +2,32 @@ import { Logger } from '@nestjs/common';
 import type { TaskState } from '../../common/a2a-protocol';
 import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
+import type { PushStore } from './push-store.port';
 import type { TaskBackend } from './task-backend';
 import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+
+/** A backend's two stores: its tasks, and the push configs and outbox written in the same database. */
+export interface StoresOfBackend {
+  tasks: TaskStore;
+  push: PushStore;
+}
 
 /**
  * The TASK_STORE of the module: the SQLite store or a PostgreSQL one, chosen at the first call. Providers are built
  * before the config is loaded, so the choice cannot be made in the factory; the first call (the task service's
  * failUnsettled at start) comes after it. From then on every call goes straight to the chosen store. A PostgreSQL
- * server that cannot be reached fails that first call, and so the start.
+ * server that cannot be reached fails that first call, and so the start. The push store of the same backend is
+ * reached through `pushStore()` (push-store-selection.ts).
  */
 export class SelectedTaskStore implements TaskStore {
-  private chosen?: TaskStore;
-  private choosing?: Promise<TaskStore>;
+  private chosen?: StoresOfBackend;
+  private choosing?: Promise<StoresOfBackend>;
   private readonly logger = new Logger('a2a');
 
   constructor(
     private readonly backend: TaskBackend,
-    private readonly sqlite: TaskStore,
-    private readonly openPostgres: (url: string) => Promise<TaskStore>,
+    private readonly sqlite: StoresOfBackend,
+    private readonly openPostgres: (url: string) => Promise<StoresOfBackend>,
     private readonly describe: (url: string) => string,
   ) {}
 
@@ -58,22 +66,28 @@ export class SelectedTaskStore implements TaskStore {
   }
   /** Known once the store is chosen (after the start); undefined for a store of this replica alone. */
   get owner(): string | undefined {
-    return this.chosen?.owner;
+    return this.chosen?.tasks.owner;
   }
 
-  /** Closes the chosen store, and the SQLite one (push configs may have used it) when that was not the choice. */
+  /** The push store of the chosen backend (chosen now, when this is the first call). */
+  pushStore(): Promise<PushStore> {
+    if (this.chosen) return Promise.resolve(this.chosen.push);
+    return (this.choosing ??= this.choose()).then((chosen) => chosen.push);
+  }
+
+  /** Closes the chosen store, and the SQLite one (it creates no file unless it was written) when that was not the choice. */
   async close(): Promise<void> {
     const chosen = await this.choosing?.catch(() => undefined);
-    if (chosen && chosen !== this.sqlite) await chosen.close();
-    await this.sqlite.close();
+    if (chosen && chosen !== this.sqlite) await chosen.tasks.close();
+    await this.sqlite.tasks.close();
   }
 
   private use<T>(fn: (store: TaskStore) => Promise<T>): Promise<T> {
-    if (this.chosen) return fn(this.chosen);
-    return (this.choosing ??= this.choose()).then(fn);
+    if (this.chosen) return fn(this.chosen.tasks);
+    return (this.choosing ??= this.choose()).then((chosen) => fn(chosen.tasks));
   }
 
-  private async choose(): Promise<TaskStore> {
+  private async choose(): Promise<StoresOfBackend> {
     const settings = this.backend.settings();
     if (settings.backend === 'postgres') {
       this.chosen = await this.openPostgres(settings.url);

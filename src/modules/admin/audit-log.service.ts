@@ -1,13 +1,12 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { getPrincipal } from './admin-principal';
-import { AuditEntry, AuditPage, readAuditPage } from './audit-page';
+import { AuditEntry, AuditPage } from './audit-page';
+import { type AuditStore, FileAuditStore, PgAuditStore } from './audit-store';
 import { clientAddress } from './peer-address';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 
 /** Methods that change nothing; every other method on the admin API is audited as a write. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -31,9 +30,10 @@ export function isAuditable(method: string, status: number): boolean {
 }
 
 /**
- * `<stateDir>/audit.jsonl`: one JSON line per admin write and per denied admin request, appended
- * in order, never rewritten. Lines hold who, from where, what and the outcome — never a credential: the
- * path is recorded without its query string and the line passes through the secret masker.
+ * `<stateDir>/audit.jsonl` (or, with `gateway.state.backend: "postgres"`, one table the replicas share: audit-store.ts):
+ * one JSON line per admin write and per denied admin request, appended in order, never rewritten. Lines hold who,
+ * from where, what and the outcome — never a credential: the path is recorded without its query string and the line
+ * passes through the secret masker.
  * Format: docs/admin-security.md#9-audit-log.
  */
 @Injectable()
@@ -42,8 +42,19 @@ export class AuditLog implements OnApplicationShutdown {
   /** Appends run one after another so lines never interleave and keep their order. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Chosen at the first entry or page, once the config is loaded (`gateway.state` takes effect at a restart). */
+  private store?: Promise<AuditStore>;
 
   constructor(private readonly config: ConfigStore) {}
+
+  private storeOf(): Promise<AuditStore> {
+    if (this.store) return this.store;
+    const state = this.config.current().config.gateway.state;
+    this.store = state.backend === 'postgres' ? PgAuditStore.open(state.url) : Promise.resolve(new FileAuditStore(this.file));
+    // A server that cannot be reached now may be reachable for the next entry.
+    this.store.catch(() => (this.store = undefined));
+    return this.store;
+  }
 
   get file(): string {
     return path.join(this.config.stateDir, 'audit.jsonl');
@@ -72,10 +83,9 @@ export class AuditLog implements OnApplicationShutdown {
     const line = `${maskSecrets(JSON.stringify(entry))}\n`;
     this.queue = this.queue.then(async () => {
       try {
-        await fs.mkdir(path.dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
-        await fs.appendFile(this.file, line, { mode: PRIVATE_FILE_MODE });
+        await (await this.storeOf()).append(line);
       } catch (err) {
-        this.logger.error(`could not append to ${this.file}: ${(err as Error).message}`);
+        this.logger.error(`could not append to the audit log: ${(err as Error).message}`);
       }
     });
     return this.queue;
@@ -87,12 +97,13 @@ export class AuditLog implements OnApplicationShutdown {
   }
 
   page(limit: number, before?: number): Promise<AuditPage> {
-    return this.queue.then(() => readAuditPage(this.file, limit, before));
+    return this.queue.then(async () => (await this.storeOf()).page(limit, before));
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue;
     this.closed = true;
+    await (await this.store?.catch(() => undefined))?.close();
   }
 
   private entryFor(req: Request, status: number): AuditEntry {

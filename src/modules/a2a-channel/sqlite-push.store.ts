@@ -1,27 +1,7 @@
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTaskStore } from './a2a-task.store';
 import type { PushConfigRow, PushDeliveryRow } from './push-rows';
-
-/** A push config as a peer registered it (the id is the peer's, or one the gateway chose). */
-export interface PushConfigInput {
-  id: string;
-  url: string;
-  token?: string;
-  authentication?: { scheme: string; credentials?: string };
-  /** The A2A version the config was registered in: deliveries are rendered in it. */
-  wire: '1.0' | '0.3';
-}
-
-/** A delivery that is due, with what sending it needs. */
-export type DueDelivery = PushDeliveryRow &
-  Pick<PushConfigRow, 'url' | 'token' | 'auth_scheme' | 'auth_credentials' | 'wire' | 'peer' | 'task_id'> & {
-    config_id: string;
-  };
-
-/** A delivery as the operator sees it (GET /admin/a2a/push): never the credentials. */
-export type ListedDelivery = Omit<PushDeliveryRow, 'body'> & Pick<PushConfigRow, 'url' | 'peer' | 'task_id'> & { config_id: string };
-
-export const PUSH_STORE = Symbol('A2A_PUSH_STORE');
+import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
 
 const statements = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
@@ -50,7 +30,13 @@ function prepare(db: SqliteDatabase) {
           AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.config_seq = o.config_seq AND p.state = 'pending' AND p.seq < o.seq)
         ORDER BY o.next_at, o.seq LIMIT @limit`,
     ),
-    nextDue: s(`SELECT MIN(next_at) AS at FROM push_outbox WHERE state = 'pending'`),
+    // The earliest heads (per config its oldest pending delivery: the others wait for it, so they are not due);
+    // claimed heads, at most as many as there are claims, are among them.
+    earliest: s(
+      `SELECT seq, next_at FROM push_outbox o WHERE state = 'pending'
+          AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.config_seq = o.config_seq AND p.state = 'pending' AND p.seq < o.seq)
+        ORDER BY next_at, seq LIMIT ?`,
+    ),
     delivered: s(`UPDATE push_outbox SET state = 'delivered', attempts = attempts + 1, done_at = ?, last_error = NULL WHERE seq = ?`),
     retry: s(`UPDATE push_outbox SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE seq = ?`),
     failed: s(`UPDATE push_outbox SET state = 'failed', attempts = attempts + 1, done_at = ?, last_error = ? WHERE seq = ?`),
@@ -66,10 +52,15 @@ function prepare(db: SqliteDatabase) {
 }
 
 /**
- * Push configs and the delivery outbox (push-rows.ts), kept in the task database through the task store's own
- * connection and group commit: a config is written like a task, a delivery's outcome like a task's transition.
+ * The PushStore on SQLite: push configs and the delivery outbox (push-rows.ts), kept in the task database through the
+ * task store's own connection and group commit: a config is written like a task, a delivery's outcome like a task's
+ * transition. One process owns the file, so claims are kept in memory: a restarted process claims anew.
  */
-export class PushStore {
+export class SqlitePushStore implements PushStore {
+  readonly shared = false;
+  /** Claimed deliveries (seq) and until when. */
+  private readonly claims = new Map<number, number>();
+
   constructor(private readonly tasks: A2aTaskStore) {}
 
   private on<T>(db: SqliteDatabase, fn: (st: ReturnType<typeof prepare>) => T): T {
@@ -78,7 +69,8 @@ export class PushStore {
     return fn(st);
   }
 
-  private read<T>(fn: (st: ReturnType<typeof prepare>) => T, empty: T): T {
+  /** Synchronous underneath; async so that a failure (a closed store) is a rejection, as on a shared server. */
+  private async read<T>(fn: (st: ReturnType<typeof prepare>) => T, empty: T): Promise<T> {
     return this.tasks.query((db) => this.on(db, fn), empty);
   }
 
@@ -86,14 +78,10 @@ export class PushStore {
     return this.tasks.transact((db) => this.on(db, fn));
   }
 
-  taskSeq(taskId: string): number | undefined {
-    return this.tasks.taskSeq(taskId);
+  taskSeq(taskId: string): Promise<number | undefined> {
+    return this.read(() => this.tasks.taskSeq(taskId), undefined);
   }
 
-  /**
-   * Creates or replaces the task's config with this id: 'full' when the task already has `max` others, 'no-task' when
-   * the task has no row (it is written in the same batch as its insert, so that is never a task just created).
-   */
   save(task: { id: string; peer: string }, config: PushConfigInput, max: number): Promise<PushConfigRow | 'full' | 'no-task'> {
     return this.write((st) => {
       const seq = (st.taskSeq.get(task.id) as { seq: number } | undefined)?.seq;
@@ -114,15 +102,14 @@ export class PushStore {
     });
   }
 
-  get(taskSeq: number, id: string): PushConfigRow | undefined {
+  get(taskSeq: number, id: string): Promise<PushConfigRow | undefined> {
     return this.read((st) => st.get.get(taskSeq, id) as PushConfigRow | undefined, undefined);
   }
 
-  list(taskSeq: number): PushConfigRow[] {
+  list(taskSeq: number): Promise<PushConfigRow[]> {
     return this.read((st) => st.list.all(taskSeq) as PushConfigRow[], []);
   }
 
-  /** Removes the config and the deliveries it still had pending; false when there was none. */
   remove(taskSeq: number, id: string): Promise<boolean> {
     return this.write((st) => {
       const row = st.remove.get(taskSeq, id) as { seq: number } | undefined;
@@ -131,39 +118,47 @@ export class PushStore {
     });
   }
 
-  due(now: number, limit: number): DueDelivery[] {
-    return this.read((st) => st.due.all({ now, limit }) as DueDelivery[], []);
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    for (const [seq, until] of this.claims) if (until <= now) this.claims.delete(seq);
+    // Claimed rows still hold their config's turn; they are read (and skipped) within a limit raised by their number.
+    const rows = await this.read((st) => st.due.all({ now, limit: limit + this.claims.size }) as DueDelivery[], []);
+    const claimed = rows.filter((row) => !this.claims.has(row.seq)).slice(0, limit);
+    for (const row of claimed) this.claims.set(row.seq, now + leaseMs);
+    return claimed;
   }
 
-  /** When the next pending delivery is due (epoch ms), if any. */
-  nextDue(): number | undefined {
-    return this.read((st) => (st.nextDue.get() as { at: number | null }).at ?? undefined, undefined);
+  async nextDue(): Promise<number | undefined> {
+    const rows = await this.read((st) => st.earliest.all(this.claims.size + 1) as Array<{ seq: number; next_at: number }>, []);
+    const times = rows.map((row) => Math.max(row.next_at, this.claims.get(row.seq) ?? 0));
+    return times.length ? Math.min(...times) : undefined;
   }
 
   markDelivered(seq: number, at: number): Promise<void> {
+    this.claims.delete(seq);
     return this.write((st) => void st.delivered.run(at, seq));
   }
 
   markRetry(seq: number, nextAt: number, error: string): Promise<void> {
+    this.claims.delete(seq);
     return this.write((st) => void st.retry.run(nextAt, error, seq));
   }
 
   markFailed(seq: number, at: number, error: string): Promise<void> {
+    this.claims.delete(seq);
     return this.write((st) => void st.failed.run(at, error, seq));
   }
 
-  listed(state: PushDeliveryRow['state'] | undefined, limit: number): ListedDelivery[] {
+  listed(state: PushDeliveryRow['state'] | undefined, limit: number): Promise<ListedDelivery[]> {
     return this.read((st) => st.listed.all({ state: state ?? null, limit }) as ListedDelivery[], []);
   }
 
-  counts(): Record<PushDeliveryRow['state'], number> {
+  async counts(): Promise<DeliveryCounts> {
     const out = { pending: 0, delivered: 0, failed: 0 };
-    for (const row of this.read((st) => st.counts.all() as Array<{ state: PushDeliveryRow['state']; n: number }>, []))
+    for (const row of await this.read((st) => st.counts.all() as Array<{ state: PushDeliveryRow['state']; n: number }>, []))
       out[row.state] = row.n;
     return out;
   }
 
-  /** Drops finished deliveries older than `before` (their tasks may live on). */
   pruneDone(before: number): Promise<number> {
     return this.write((st) => st.pruneDone.run(before).changes);
   }
