@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from 'pg';
 import request from 'supertest';
 import { taskDatabasePath } from '../../src/modules/a2a-channel/a2a-task.store';
+import { pushSigningKeyPath } from '../../src/modules/a2a-channel/push-signing-key';
 import { a2aRpc } from '../support/a2a-rpc';
 import { artifactText, fetchWithToken, sdkClient, sdkSendRequest, sendTask } from '../support/a2a-sdk';
 import { startTestGateway, type TestGateway, waitFor } from '../support/gateway-harness';
@@ -83,7 +85,17 @@ describe('A2A tasks on PostgreSQL (system)', () => {
 
   it('claims push on the card and delivers each event once from the outbox two replicas share', async () => {
     if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
-    const replica = await startTestGateway(config, { env: { DATABASE_URL: url } });
+    // Replicas sign with one key, as docs/deploy.md asks: the first one makes it (on its first JWKS request), and the
+    // second starts with a copy, so a delivery verifies against either replica's JWKS whichever replica claimed it.
+    await request(gw.url).get('/.well-known/a2a-push-jwks.json').expect(200);
+    const keyHolder = gw;
+    const replica = await startTestGateway(config, {
+      env: { DATABASE_URL: url },
+      beforeStart: async (stateDir) => {
+        await fs.mkdir(path.dirname(pushSigningKeyPath(stateDir)), { recursive: true });
+        await fs.copyFile(pushSigningKeyPath(keyHolder.stateDir), pushSigningKeyPath(stateDir));
+      },
+    });
     try {
       for (const g of [gw, replica]) {
         const card = await request(g.url).get('/.well-known/agent-card.json').expect(200);
