@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { PgSessionStore } from '../../src/modules/sessions/pg-session.store';
 import { rowFromEntry } from '../../src/modules/sessions/session-database';
+import type { TranscriptAppended } from '../../src/modules/sessions/session-store.port';
 import { describeSessionStoreContract } from '../support/session-store-contract';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
@@ -108,6 +109,21 @@ describe('PgSessionStore with two replicas (PostgreSQL only)', () => {
     expect(texts.filter((t) => t.startsWith('b'))).toEqual(Array.from({ length: 100 }, (_, i) => `b${i}`));
     expect((await b.history(key)).lines.map((l) => l.text)).toEqual(texts);
     expect((await b.transcriptVersions('main'))[0].version).toBe(200);
+  });
+
+  it("tells each replica's append listeners of the lines the other one commits, once each", async () => {
+    const heardByB: TranscriptAppended[] = [];
+    const heardByA: TranscriptAppended[] = [];
+    b.onAppend((e) => heardByB.push(e));
+    a.onAppend((e) => heardByA.push(e));
+    await a.append('agent:main:heard', { role: 'user', text: 'one' });
+    await a.append('agent:main:heard', { role: 'user', text: 'two' });
+    await expect(a.append('agent:main:heard', { role: 'user', text: 'x' }, { spawnedBy: 'agent:main:heard' })).rejects.toThrow();
+    const { sessionId } = (await b.get('agent:main:heard'))!;
+    const event = { agentId: 'main', sessionKey: 'agent:main:heard', sessionId };
+    for (let i = 0; i < 50 && heardByB.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(heardByB).toEqual([event, event]);
+    expect(heardByA).toEqual([event, event]);
   });
 
   it('lets one of two replicas claim a label, and the other sees the holder', async () => {

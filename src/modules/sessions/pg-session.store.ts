@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
@@ -6,6 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { LABEL_INDEX, PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
+import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
 import { appendPgLine, Sql, upsertPgSession } from './pg-session-writes';
 import { entryFromRow, type LineRow, type SessionRow } from './session-database';
 import { assertLabelFree, changes, copyEntry, sessionNotFound } from './session-entry-rules';
@@ -56,7 +58,8 @@ const FIXED_CACHE_SIZE = 20_000;
  *
  * Nothing that another replica may change is cached: entries, labels and transcripts are read from the database at
  * each call. Only the fixed facts of a session (its row number, agent, id, parent) are remembered, which stay right
- * whoever writes. Append listeners are those of this process (docs/decisions.md#sessions-on-postgresql).
+ * whoever writes. Append listeners hear this store's appends after their commit and the other replicas' through
+ * LISTEN/NOTIFY (pg-session-notices.ts).
  */
 export class PgSessionStore implements SessionStore {
   private readonly logger = new Logger('sessions');
@@ -65,6 +68,10 @@ export class PgSessionStore implements SessionStore {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly fixed = new LRUCache<string, FixedFacts>({ max: FIXED_CACHE_SIZE });
   private readonly appendListeners = new Set<(event: TranscriptAppended) => void>();
+
+  /** Names this store in its append notices, so it does not hear its own. */
+  private readonly origin = randomUUID();
+  private notices?: AppendNotices;
 
   protected constructor(
     private readonly pool: Pool,
@@ -80,7 +87,15 @@ export class PgSessionStore implements SessionStore {
       await pool.end().catch(() => undefined);
       throw postgresStartError(url, 'the session store could not start', err);
     }
-    return new PgSessionStore(pool, options);
+    const store = new PgSessionStore(pool, options);
+    store.notices = new AppendNotices(url, store.origin, (event) => store.tell(event));
+    try {
+      await store.notices.start();
+    } catch (err) {
+      await store.close();
+      throw postgresStartError(url, 'the session store could not start', err);
+    }
+    return store;
   }
 
   async get(sessionKey: string): Promise<SessionEntry | undefined> {
@@ -180,9 +195,15 @@ export class PgSessionStore implements SessionStore {
     }
     const json = JSON.stringify(full);
     const at = this.now().getTime();
-    return this.write(key, (sql) => appendPgLine(sql, key, agentId, at, wanted, full.role, json)).then(({ session }) => {
-      this.remember(session.seq, session.entry);
-      this.tell({ agentId: session.entry.agentId, sessionKey: key, sessionId: session.entry.sessionId });
+    return this.write(key, async (sql) => {
+      const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
+      const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };
+      // Sent at the commit: the other replicas' listeners hear of the line once it is stored.
+      await sql('SELECT pg_notify(@channel, @payload)', { channel: APPEND_CHANNEL, payload: appendNotice(this.origin, event) });
+      return { appended, event };
+    }).then(({ appended, event }) => {
+      this.remember(appended.session.seq, appended.session.entry);
+      this.tell(event);
       return full;
     });
   }
@@ -236,6 +257,7 @@ export class PgSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.notices?.stop();
     await Promise.allSettled([...this.inFlight]);
     await this.pool.end();
   }
