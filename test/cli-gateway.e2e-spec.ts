@@ -77,8 +77,9 @@ describe('clawgate gateway', () => {
       DATABASE_URL: url,
     });
     expect(run.code).toBe(69);
+    // The session store connects first (at module init), before the A2A task store's first call.
     expect(run.stderr).toContain(
-      'clawgate: the A2A task store could not start: PostgreSQL at 127.0.0.1:1/clawgate is unreachable or refused',
+      'clawgate: the session store could not start: PostgreSQL at 127.0.0.1:1/clawgate is unreachable or refused',
     );
     expect(run.stderr).not.toContain('never-print-this');
     expect(run.stdout).not.toContain('listening');

@@ -49,9 +49,8 @@ describe('gateway.state config (e2e)', () => {
       (gw) => gw.stop().then(() => undefined),
       (e: Error) => e,
     );
-    expect(err?.message).toContain(
-      `the A2A task store could not start: PostgreSQL at 127.0.0.1:${port}/clawgate is unreachable or refused`,
-    );
+    // The session store connects first (at module init), before the A2A task store's first call.
+    expect(err?.message).toContain(`the session store could not start: PostgreSQL at 127.0.0.1:${port}/clawgate is unreachable or refused`);
     expect(err?.message).not.toContain('s3cret-db-pass');
   });
 

@@ -204,8 +204,19 @@ export function createSession(
   at: number,
   init: { label?: string; spawnedBy?: string; deliveryContext?: DeliveryContext },
 ): StoredSession {
+  const entry = newSessionEntry(key, agentId, at, init);
+  return { seq: insertSession(c, entry), entry };
+}
+
+/** A new session's entry: a fresh, time-ordered sessionId, created and updated `at`. */
+export function newSessionEntry(
+  key: string,
+  agentId: string,
+  at: number,
+  init: { label?: string; spawnedBy?: string; deliveryContext?: DeliveryContext },
+): SessionEntry {
   const iso = new Date(at).toISOString();
-  const entry: SessionEntry = {
+  return {
     sessionKey: key,
     // Never derived from user text (the stem becomes a file name when the session is exported); time-ordered
     // so the session_id index grows at its end.
@@ -217,7 +228,6 @@ export function createSession(
     updatedAt: iso,
     ...(init.deliveryContext ? { deliveryContext: init.deliveryContext } : {}),
   };
-  return { seq: insertSession(c, entry), entry };
 }
 
 /** Who holds a label in one agent, as the label check asks it. */

@@ -27,11 +27,16 @@ export function readLines(c: SessionConnection, sessionSeq: number, options: { l
     const statement = options.skipTools ? c.statements.tailWithoutTools : c.statements.tail;
     rows = (statement.all(sessionSeq, options.limit) as LineRow[]).reverse();
   }
+  return parseLineRows(rows, options.skipTools);
+}
+
+/** Line rows (oldest first) as transcript lines; a row that does not parse is skipped and named in the warnings. */
+export function parseLineRows(rows: readonly LineRow[], skipTools = false): ReadLines {
   const out: ReadLines = { lines: [], sizes: [], rows: rows.length, warnings: [] };
   for (const row of rows) {
     try {
       const line = JSON.parse(row.line) as TranscriptLine;
-      if (options.skipTools && line.role === 'tool') continue;
+      if (skipTools && line.role === 'tool') continue;
       out.lines.push(line);
       out.sizes.push(row.line.length);
     } catch {

@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { badRequest } from '../../common/errors/app-error';
 import { GroupCommit } from '../../common/storage/group-commit';
 import { WalCheckpointer } from '../../common/storage/wal-checkpointer';
 import { ConfigStore } from '../config';
@@ -23,6 +22,7 @@ import { exportLines, readLines } from './session-lines';
 import { SessionTail } from './session-tail';
 import { SessionLister } from './session-list-query';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
+import { checkPageFilter } from './session-page-filter';
 import type {
   NewTranscriptLine,
   SessionCreateOptions,
@@ -39,7 +39,6 @@ import type {
 } from './session-store.port';
 import { buildLine, withoutTools } from './transcript-jsonl';
 
-export const DEFAULT_LIST_LIMIT = 50;
 /** Sessions whose entry is kept in memory (a few hundred bytes each). */
 const ENTRY_CACHE_SIZE = 20_000;
 /** Sessions whose recent lines are kept in memory (each within TAIL_LINES and TAIL_BYTES). */
@@ -108,15 +107,9 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
   }
 
   async page(filter: SessionPageFilter = {}): Promise<SessionPage> {
-    const limit = checkLimit(filter.limit, DEFAULT_LIST_LIMIT) ?? DEFAULT_LIST_LIMIT;
-    const agentId = filter.agentId === undefined ? undefined : checkAgentId(filter.agentId);
-    const since = this.activeSince(filter.activeMinutes);
-    if (filter.cursor !== undefined && typeof filter.cursor !== 'string') throw badRequest('cursor must be a string');
-    // An impossible label matches nothing; the label filter is a lookup, not a write.
-    const label = filter.label === undefined ? undefined : labelOrUndefined(filter.label);
-    if (filter.label !== undefined && label === undefined) return { sessions: [] };
-    const agentIds = agentId === undefined ? [...this.config.current().agentsById.keys()] : [];
-    const { rows, nextCursor } = this.lister.page({ agentId, agentIds, label, since, cursor: filter.cursor, limit });
+    const query = checkPageFilter(filter, this.now().getTime(), () => [...this.config.current().agentsById.keys()]);
+    if (!query) return { sessions: [] };
+    const { rows, nextCursor } = this.lister.page(query);
     return { sessions: rows.map(entryFromRow), ...(nextCursor ? { nextCursor } : {}) };
   }
 
@@ -346,13 +339,5 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
         this.logger.warn(`a transcript listener failed: ${(err as Error).message}`);
       }
     }
-  }
-
-  private activeSince(activeMinutes: number | undefined): number | undefined {
-    if (activeMinutes === undefined) return undefined;
-    if (typeof activeMinutes !== 'number' || !Number.isFinite(activeMinutes) || activeMinutes <= 0) {
-      throw badRequest(`activeMinutes must be a positive number (got ${String(activeMinutes)})`);
-    }
-    return this.now().getTime() - activeMinutes * 60_000;
   }
 }

@@ -11,7 +11,7 @@ export type StateBackend = (typeof STATE_BACKENDS)[number];
 export class GatewayStateConfig {
   @IsOptional()
   @IsIn(STATE_BACKENDS)
-  @Describe('sqlite: files in the state dir (one process); postgres: A2A tasks in the database at `url`. Restart needed.')
+  @Describe('sqlite: files in the state dir (one process); postgres: A2A tasks and sessions in the database at `url`. Restart needed.')
   @Default(CONFIG_DEFAULTS.gateway.state.backend)
   backend?: StateBackend;
 

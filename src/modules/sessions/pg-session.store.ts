@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import type { Pool, PoolClient } from 'pg';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
+import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
+import { LABEL_INDEX, PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
+import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
+import { appendPgLine, Sql, upsertPgSession } from './pg-session-writes';
+import { entryFromRow, type LineRow, type SessionRow } from './session-database';
+import { assertLabelFree, changes, copyEntry, sessionNotFound } from './session-entry-rules';
+import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
+import { EXPORT_CHUNK_LINES, parseLineRows } from './session-lines';
+import { decodeCursor, encodeCursor } from './session-list-query';
+import { checkPageFilter } from './session-page-filter';
+import type {
+  NewTranscriptLine,
+  SessionCreateOptions,
+  SessionEntry,
+  SessionHistory,
+  SessionHistoryOptions,
+  SessionListFilter,
+  SessionPage,
+  SessionPageFilter,
+  SessionStore,
+  TranscriptAppended,
+  TranscriptLine,
+  TranscriptVersion,
+} from './session-store.port';
+import { checkSessionInit, type SessionInit } from './session-upsert';
+import { buildLine, withoutTools } from './transcript-jsonl';
+
+export interface PgSessionStoreOptions {
+  /** The agents of the current config: a listing without `agentId` shows their sessions only. */
+  configuredAgents: () => readonly string[];
+  poolSize?: number;
+}
+
+/** What never changes about a committed session (sessions are never deleted, `spawnedBy` is fixed at creation). */
+interface FixedFacts {
+  seq: number;
+  agentId: string;
+  sessionId: string;
+  spawnedBy?: string;
+}
+
+/** Sessions whose fixed facts are kept in memory (a hundred bytes each). */
+const FIXED_CACHE_SIZE = 20_000;
+
+/**
+ * The SessionStore on PostgreSQL, shared by replicas (docs/deploy.md). Every write is one transaction and its
+ * promise settles after COMMIT; the writes of one session key run in the order they were called in this process
+ * (a chain per key), and a read of a session waits for the writes requested before it, as in the SQLite store.
+ * Across replicas the database orders them: the session row's lock numbers lines, ON CONFLICT makes one session of
+ * two concurrent creations, the unique label index one holder of two concurrent claims.
+ *
+ * Nothing that another replica may change is cached: entries, labels and transcripts are read from the database at
+ * each call. Only the fixed facts of a session (its row number, agent, id, parent) are remembered, which stay right
+ * whoever writes. Append listeners hear this store's appends after their commit and the other replicas' through
+ * LISTEN/NOTIFY (pg-session-notices.ts).
+ */
+export class PgSessionStore implements SessionStore {
+  private readonly logger = new Logger('sessions');
+  private closed = false;
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly fixed = new LRUCache<string, FixedFacts>({ max: FIXED_CACHE_SIZE });
+  private readonly appendListeners = new Set<(event: TranscriptAppended) => void>();
+
+  /** Names this store in its append notices, so it does not hear its own. */
+  private readonly origin = randomUUID();
+  private notices?: AppendNotices;
+
+  protected constructor(
+    private readonly pool: Pool,
+    private readonly options: PgSessionStoreOptions,
+  ) {}
+
+  /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */
+  static async open(url: string, options: PgSessionStoreOptions): Promise<PgSessionStore> {
+    const pool = createPostgresPool(url, { max: options.poolSize });
+    try {
+      await migrate(pool, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw postgresStartError(url, 'the session store could not start', err);
+    }
+    const store = new PgSessionStore(pool, options);
+    store.notices = new AppendNotices(url, store.origin, (event) => store.tell(event));
+    try {
+      await store.notices.start();
+    } catch (err) {
+      await store.close();
+      throw postgresStartError(url, 'the session store could not start', err);
+    }
+    return store;
+  }
+
+  async get(sessionKey: string): Promise<SessionEntry | undefined> {
+    const { key } = canonicalSessionKey(sessionKey);
+    await this.settled(key);
+    return this.readEntry(key);
+  }
+
+  async getOrCreate(sessionKey: string, init: SessionCreateOptions = {}): Promise<SessionEntry> {
+    const { key, agentId } = canonicalSessionKey(sessionKey);
+    const wanted = checkSessionInit(init, key);
+    // The existing session that needs no change (the common case) is one read, no transaction.
+    if (!this.chains.has(key)) {
+      const current = await this.readEntry(key);
+      if (current && !changes(current, wanted.label, wanted.deliveryContext)) return current;
+    }
+    const at = this.now().getTime();
+    const result = await this.write(key, (sql) => upsertPgSession(sql, key, agentId, at, wanted));
+    this.remember(result.seq, result.entry);
+    return copyEntry(result.entry);
+  }
+
+  async list(filter: SessionListFilter = {}): Promise<SessionEntry[]> {
+    return (await this.page(filter)).sessions;
+  }
+
+  async page(filter: SessionPageFilter = {}): Promise<SessionPage> {
+    const query = checkPageFilter(filter, this.now().getTime(), this.options.configuredAgents);
+    if (!query || (query.agentId === undefined && !query.agentIds.length)) return { sessions: [] };
+    const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const where = sqlFilter([
+      query.agentId !== undefined
+        ? ['agent_id = @agent', { agent: query.agentId }]
+        : ['agent_id = ANY(@agents::text[])', { agents: [...query.agentIds] }],
+      query.label !== undefined && ['label = @label', { label: query.label }],
+      query.since !== undefined && ['updated_at >= @since', { since: query.since }],
+      position && ['(updated_at, seq) < (@cursorUpdatedAt, @cursorSeq)', { cursorUpdatedAt: position.updatedAt, cursorSeq: position.seq }],
+    ]);
+    const sql = `SELECT ${PG_SESSION_COLUMNS} FROM sessions WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`;
+    const rows = (await this.read(sql, { ...where.params, limit: query.limit + 1 })) as unknown as SessionRow[];
+    const page = keysetPage(rows, query.limit);
+    return { sessions: page.rows.map(entryFromRow), ...(page.last ? { nextCursor: encodeCursor(page.last) } : {}) };
+  }
+
+  async setLabel(sessionKey: string, rawLabel: string): Promise<SessionEntry> {
+    const { key, agentId } = canonicalSessionKey(sessionKey);
+    const label = checkLabel(rawLabel);
+    const entry = await this.write(key, async (sql) => {
+      const [row] = await sql(PG_SESSION_SQL.byKeyForUpdate, { key });
+      if (!row) throw sessionNotFound(key);
+      const found = entryFromRow(row as unknown as SessionRow);
+      if (found.label !== label) {
+        const [holder] = await sql(PG_SESSION_SQL.labelHolder, { agent: agentId, label });
+        assertLabelFree({ agentId, labelHolder: () => holder?.session_key as string | undefined }, label, key);
+        await sql(PG_SESSION_SQL.setLabel, { label, seq: row.seq });
+        found.label = label;
+      }
+      return found;
+    });
+    return copyEntry(entry);
+  }
+
+  async resolveLabel(agentId: string, rawLabel: string): Promise<string | undefined> {
+    const id = checkAgentId(agentId);
+    const label = labelOrUndefined(rawLabel);
+    if (label === undefined) return undefined;
+    const [row] = await this.read(PG_SESSION_SQL.labelHolder, { agent: id, label });
+    return row?.session_key as string | undefined;
+  }
+
+  async isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
+    const target = canonicalSessionKey(targetKey, 'target session key').key;
+    const ancestor = canonicalSessionKey(ancestorKey, 'ancestor session key').key;
+    // A cycle (possible in lineage imported from an old layout) ends the walk instead of looping forever.
+    const seen = new Set<string>([target]);
+    let parent = (await this.facts(target))?.spawnedBy;
+    while (parent !== undefined) {
+      if (parent === ancestor) return true;
+      if (seen.has(parent)) return false;
+      seen.add(parent);
+      parent = (await this.facts(parent))?.spawnedBy;
+    }
+    return false;
+  }
+
+  append(sessionKey: string, line: NewTranscriptLine, create?: SessionCreateOptions): Promise<TranscriptLine> {
+    let key: string;
+    let agentId: string;
+    let full: TranscriptLine;
+    let wanted: SessionInit | undefined;
+    try {
+      ({ key, agentId } = canonicalSessionKey(sessionKey));
+      wanted = create === undefined ? undefined : checkSessionInit(create, key);
+      full = buildLine(line, this.now());
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    const json = JSON.stringify(full);
+    const at = this.now().getTime();
+    return this.write(key, async (sql) => {
+      const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
+      const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };
+      // Sent at the commit: the other replicas' listeners hear of the line once it is stored.
+      await sql('SELECT pg_notify(@channel, @payload)', { channel: APPEND_CHANNEL, payload: appendNotice(this.origin, event) });
+      return { appended, event };
+    }).then(({ appended, event }) => {
+      this.remember(appended.session.seq, appended.session.entry);
+      this.tell(event);
+      return full;
+    });
+  }
+
+  async history(sessionKey: string, options: SessionHistoryOptions = {}): Promise<SessionHistory> {
+    const { key } = canonicalSessionKey(sessionKey);
+    const limit = checkLimit(options.limit, undefined);
+    await this.settled(key);
+    const facts = await this.facts(key);
+    if (!facts) throw sessionNotFound(key);
+    const skipTools = options.includeTools === false;
+    let rows: LineRow[];
+    if (limit === undefined) rows = (await this.allRows(facts.seq)).flat();
+    else {
+      const statement = skipTools ? PG_SESSION_SQL.tailWithoutTools : PG_SESSION_SQL.tail;
+      rows = lineRows(await this.read(statement, { seq: facts.seq, limit })).reverse();
+    }
+    const read = parseLineRows(rows, skipTools);
+    if (read.warnings.length) this.logger.warn(`session ${key}: ${read.warnings.join('; ')}`);
+    return { lines: skipTools ? withoutTools(read.lines) : read.lines, warnings: read.warnings };
+  }
+
+  async *exportTranscript(sessionKey: string): AsyncIterable<string> {
+    const { key } = canonicalSessionKey(sessionKey);
+    await this.settled(key);
+    const facts = await this.facts(key);
+    if (!facts) throw sessionNotFound(key);
+    for (let after = 0; ;) {
+      const rows = lineRows(await this.read(PG_SESSION_SQL.linesAfter, { seq: facts.seq, after, limit: EXPORT_CHUNK_LINES }));
+      if (rows.length) yield rows.map((r) => `${r.line}\n`).join('');
+      if (rows.length < EXPORT_CHUNK_LINES) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async transcriptVersions(agentId: string): Promise<TranscriptVersion[]> {
+    return versions(await this.read(PG_SESSION_SQL.versionsOfAgent, { agent: checkAgentId(agentId) }));
+  }
+
+  async transcriptVersion(agentId: string, sessionId: string): Promise<TranscriptVersion | undefined> {
+    if (typeof sessionId !== 'string') return undefined;
+    return versions(await this.read(PG_SESSION_SQL.versionOfSession, { agent: checkAgentId(agentId), id: sessionId }))[0];
+  }
+
+  onAppend(listener: (event: TranscriptAppended) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** Waits for the writes under way, then closes the pool; later calls fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.notices?.stop();
+    await Promise.allSettled([...this.inFlight]);
+    await this.pool.end();
+  }
+
+  /** Overridable clock (tests). */
+  protected now(): Date {
+    return new Date();
+  }
+
+  private async readEntry(key: string): Promise<SessionEntry | undefined> {
+    const [row] = await this.read(PG_SESSION_SQL.byKey, { key });
+    if (!row) return undefined;
+    const entry = entryFromRow(row as unknown as SessionRow);
+    this.remember(row.seq as number, entry);
+    return entry;
+  }
+
+  private async facts(key: string): Promise<FixedFacts | undefined> {
+    const known = this.fixed.get(key);
+    if (known) return known;
+    await this.readEntry(key);
+    return this.fixed.get(key);
+  }
+
+  private remember(seq: number, entry: SessionEntry): void {
+    if (this.fixed.has(entry.sessionKey)) return;
+    const facts: FixedFacts = { seq, agentId: entry.agentId, sessionId: entry.sessionId };
+    if (entry.spawnedBy !== undefined) facts.spawnedBy = entry.spawnedBy;
+    this.fixed.set(entry.sessionKey, facts);
+  }
+
+  private async allRows(seq: number): Promise<LineRow[][]> {
+    const chunks: LineRow[][] = [];
+    for (let after = 0; ;) {
+      const rows = lineRows(await this.read(PG_SESSION_SQL.linesAfter, { seq, after, limit: EXPORT_CHUNK_LINES }));
+      if (rows.length) chunks.push(rows);
+      if (rows.length < EXPORT_CHUNK_LINES) return chunks;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  private tell(event: TranscriptAppended): void {
+    for (const listener of this.appendListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.logger.warn(`a transcript listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private async read(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
+    if (this.closed) throw new Error('the session store is closed');
+    const query = positional(text, params);
+    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+  }
+
+  /** Waits for the writes of `key` already requested in this process (their outcome is their callers' business). */
+  private async settled(key: string): Promise<void> {
+    await this.chains.get(key);
+  }
+
+  /** One transaction, after the writes of the same session called before it. */
+  private write<T>(key: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the session store is closed'));
+    const run = () => this.transaction(fn);
+    const done = (this.chains.get(key) ?? Promise.resolve()).then(run, run);
+    const tail = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.chains.set(key, tail);
+    void tail.then(() => this.chains.get(key) === tail && this.chains.delete(key));
+    this.inFlight.add(tail);
+    void tail.then(() => this.inFlight.delete(tail));
+    return done;
+  }
+
+  /**
+   * One transaction. A claim of a label that a concurrent writer took first trips the unique index; the write is run
+   * once more, and its own check then names the holder (409).
+   */
+  private async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    try {
+      return await this.attempt(fn);
+    } catch (err) {
+      if (!isLabelRace(err)) throw err;
+    }
+    try {
+      return await this.attempt(fn);
+    } catch (err) {
+      if (!isLabelRace(err)) throw err;
+      throw new AppError(ErrorCode.Conflict, 'the label was taken by another session of the agent meanwhile; try again');
+    }
+  }
+
+  /** BEGIN … COMMIT around `fn` on a pooled connection. */
+  private async attempt<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const client: PoolClient = await this.pool.connect();
+    let broken = false;
+    try {
+      const sql: Sql = async (text, params = {}) => {
+        const query = positional(text, params);
+        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+      };
+      return await inTransaction(client, () => fn(sql));
+    } catch (err) {
+      // A driver error (no SQLSTATE) may leave the connection unusable; an AppError is a rule the write refused.
+      broken = !(err instanceof AppError) && !(err as { code?: string }).code;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+function isLabelRace(err: unknown): boolean {
+  const { code, constraint } = err as { code?: string; constraint?: string };
+  return code === '23505' && constraint === LABEL_INDEX;
+}
+
+function lineRows(rows: Array<Record<string, unknown>>): LineRow[] {
+  return rows.map((r) => ({ id: r.n as number, line: r.line as string }));
+}
+
+function versions(rows: Array<Record<string, unknown>>): TranscriptVersion[] {
+  return rows.map((r) => ({
+    sessionKey: r.session_key as string,
+    sessionId: r.session_id as string,
+    updatedAt: r.updated_at as number,
+    version: r.lines as number,
+  }));
+}
