@@ -32,6 +32,7 @@ import { postgresTarget } from '../../common/storage/postgres-errors';
 import { PgTaskStore } from './pg-task.store';
 import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
+import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
 
@@ -72,17 +73,30 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     },
     {
       provide: TASK_STORE,
-      // gateway.state picks the store at the first call (after the config is loaded). The owner names this replica
-      // across its restarts: at start it fails only the tasks it had left unsettled.
-      useFactory: (backend: TaskBackend, sqlite: A2aTaskStore, options: GatewayOptions, config: ConfigStore, bus: TaskEventBus) =>
+      // gateway.state picks the store at the first call (after the config is loaded and the cluster joined). A task's
+      // owner is this process (its replica id, leased in Redis with gateway.cluster); its state dir names the
+      // tasks it may fail at the next start on that dir.
+      useFactory: (
+        backend: TaskBackend,
+        sqlite: A2aTaskStore,
+        options: GatewayOptions,
+        config: ConfigStore,
+        bus: TaskEventBus,
+        cluster: ClusterService,
+      ) =>
         new SelectedTaskStore(
           backend,
           sqlite,
           (url) =>
-            PgTaskStore.open(url, configuredRetention(config), { owner: `${hostname()}:${options.stateDir}` }, { onEvents: bus.publish }),
+            PgTaskStore.open(
+              url,
+              configuredRetention(config),
+              { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
+              { onEvents: bus.publish },
+            ),
           postgresTarget,
         ),
-      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus],
+      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus, ClusterService],
     },
     { provide: PUSH_STORE, useFactory: (tasks: A2aTaskStore) => new PushStore(tasks), inject: [SQLITE_TASK_STORE] },
     {
@@ -94,6 +108,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     PushDeliverer,
     A2aAttachments,
     A2aTaskService,
+    OrphanedTaskSweeper,
     A2aTaskStreams,
     ExtendedAgentCardService,
     RequestInputTool,

@@ -3,6 +3,7 @@ import type { TaskState } from '../../common/a2a-protocol';
 import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
 import type { TaskBackend } from './task-backend';
+import type { OwnedTasks, OwnedTasksSource } from './task-ownership.port';
 import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /**
@@ -11,15 +12,16 @@ import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQu
  * failUnsettled at start) comes after it. From then on every call goes straight to the chosen store. A PostgreSQL
  * server that cannot be reached fails that first call, and so the start.
  */
-export class SelectedTaskStore implements TaskStore {
+export class SelectedTaskStore implements TaskStore, OwnedTasksSource {
   private chosen?: TaskStore;
+  private shared?: OwnedTasks;
   private choosing?: Promise<TaskStore>;
   private readonly logger = new Logger('a2a');
 
   constructor(
     private readonly backend: TaskBackend,
     private readonly sqlite: TaskStore,
-    private readonly openPostgres: (url: string) => Promise<TaskStore>,
+    private readonly openPostgres: (url: string) => Promise<TaskStore & OwnedTasks>,
     private readonly describe: (url: string) => string,
   ) {}
 
@@ -54,6 +56,11 @@ export class SelectedTaskStore implements TaskStore {
     return this.use((s) => s.sweep(now, expiredReason));
   }
 
+  /** The tasks by owner while they are in PostgreSQL (shared by replicas); undefined with SQLite or before the choice. */
+  ownedTasks(): OwnedTasks | undefined {
+    return this.shared;
+  }
+
   /** Closes the chosen store, and the SQLite one (push configs may have used it) when that was not the choice. */
   async close(): Promise<void> {
     const chosen = await this.choosing?.catch(() => undefined);
@@ -69,7 +76,9 @@ export class SelectedTaskStore implements TaskStore {
   private async choose(): Promise<TaskStore> {
     const settings = this.backend.settings();
     if (settings.backend === 'postgres') {
-      this.chosen = await this.openPostgres(settings.url);
+      const store = await this.openPostgres(settings.url);
+      this.shared = store;
+      this.chosen = store;
       this.logger.log(`A2A tasks are stored in PostgreSQL at ${this.describe(settings.url)}`);
     } else this.chosen = this.sqlite;
     return this.chosen;

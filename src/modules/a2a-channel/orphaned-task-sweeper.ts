@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ClusterService } from '../cluster';
+import { A2A_MESSAGES, OWNER_SWEEP_INTERVAL_MS } from './a2a-limits';
+import { A2A_CLOCK, Clock } from './clock';
+import type { OwnedTasksSource } from './task-ownership.port';
+import { TASK_STORE, type TaskStore } from './task-store.port';
+
+/**
+ * Replicas sharing their tasks in PostgreSQL own the runs they start. Every few seconds each replica asks which
+ * owners of unsettled tasks no longer hold their heartbeat lease in Redis (killed, or cut off for longer than
+ * OWNER_LEASE_TTL_MS) and fails exactly those owners' tasks, once (the store's per-owner lock and the terminal
+ * check). A replica that cannot ask Redis sweeps nobody. Without gateway.cluster, or with tasks in SQLite, nothing
+ * runs here: a process then fails its own state dir's leftovers at its next start (A2aTaskService).
+ */
+@Injectable()
+export class OrphanedTaskSweeper implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('a2a');
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<number>;
+
+  constructor(
+    @Inject(TASK_STORE) private readonly store: TaskStore & Partial<OwnedTasksSource>,
+    @Inject(A2A_CLOCK) private readonly clock: Clock,
+    private readonly cluster: ClusterService,
+  ) {}
+
+  onModuleInit(): void {
+    this.cluster.countOwnedTasksWith(async () => {
+      const counts = await this.store.ownedTasks?.()?.unsettledByOwner();
+      return counts && new Map(counts.map((c) => [c.owner, c.tasks]));
+    });
+    if (this.cluster.mode !== 'cluster') return;
+    this.timer = setInterval(() => void this.sweep(), OWNER_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /** One pass (also called by tests): how many tasks of dead owners it failed. Overlapping passes share one. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepOnce()
+      .catch((err: Error) => {
+        this.logger.warn(`the sweep for stopped replicas' A2A tasks could not run: ${err.message}`);
+        return 0;
+      })
+      .finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<number> {
+    const owned = this.store.ownedTasks?.();
+    if (!owned || this.cluster.mode !== 'cluster') return 0;
+    const owners = (await owned.unsettledByOwner()).filter((o) => o.leased && o.owner !== this.cluster.replicaId).map((o) => o.owner);
+    if (!owners.length) return 0;
+    const live = await this.cluster.liveOwners(owners);
+    let failed = 0;
+    for (const owner of owners.filter((o) => !live.has(o))) {
+      const tasks = await owned.failOwned(owner, A2A_MESSAGES.replicaStopped, this.clock.now());
+      if (tasks.length) this.logger.warn(`replica ${owner} stopped (its lease expired); ${tasks.length} A2A task(s) it ran marked FAILED`);
+      failed += tasks.length;
+    }
+    return failed;
+  }
+}
