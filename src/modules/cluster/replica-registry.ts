@@ -74,8 +74,8 @@ export class ReplicaRegistry {
 }
 
 function throwFirstError(results: Array<[Error | null, unknown]> | null): void {
-  const failed = results?.find(([err]) => err);
-  if (failed) throw failed[0];
+  const error = results?.find(([err]) => err)?.[0];
+  if (error) throw error;
 }
 
 function parseReplica(text: string): ReplicaInfo[] {
