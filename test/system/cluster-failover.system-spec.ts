@@ -15,7 +15,8 @@ import { startRedis, type TestRedis } from './support/redis';
  * Failover of runs between two `clawgate gateway` processes sharing their A2A tasks in a real PostgreSQL and
  * coordinating through a real Redis: replica A is killed with SIGKILL while it runs ten slow tasks; replica B keeps
  * serving, leaves them WORKING while A's ownership lease (15 s after its last heartbeat) can still be alive, then
- * marks exactly those ten FAILED; a new run of one of their sessions goes ahead at once; a restarted A rejoins.
+ * marks exactly those ten FAILED; a new run of one of their sessions goes ahead at once; a restarted A rejoins, and
+ * stopped cleanly (SIGTERM) fails its own running task before it leaves, without waiting for a lease.
  */
 
 jest.setTimeout(180_000);
@@ -203,5 +204,15 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     expect((await cluster(b.url)).replicas.map((r) => r.pid).sort()).toEqual([again.pid, b.pid].sort());
     expect((await send(again.url, 'quick/a-again', 'ctx-a-again')).status.state).toBe('TASK_STATE_COMPLETED');
     expect(a.errorLogs.concat(b.errorLogs, again.errorLogs)).toEqual([]);
+
+    // A clean stop (a rolling update) aborts its runs and fails their tasks itself before it leaves: no lease wait.
+    const draining = await send(again.url, 'slow/draining', 'ctx-draining', true);
+    await until('the draining run to reach the model', async () => slowArrivals.includes('slow/draining'), 10_000);
+    const stopped = Date.now();
+    expect((await again.stop()).clean).toBe(true);
+    const drained = await getTask(b.url, draining.id);
+    expect([drained.status.state, drained.status.message?.parts[0].text]).toEqual(['TASK_STATE_FAILED', 'the gateway is shutting down']);
+    expect(Date.now() - stopped).toBeLessThan(LEASE_LEFT_AFTER_KILL_MS);
+    expect((await cluster(b.url)).replicas.map((r) => r.pid)).toEqual([b.pid]);
   });
 });
