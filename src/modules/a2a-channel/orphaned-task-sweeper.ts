@@ -17,11 +17,15 @@ export class OrphanedTaskSweeper implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
+  /** One warning per outage (Redis or PostgreSQL), not one every few seconds. */
+  private failing = false;
 
   constructor(
     @Inject(TASK_STORE) private readonly store: TaskStore & Partial<OwnedTasksSource>,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
-    private readonly cluster: ClusterService,
+    // Typed to what it uses, so the sweep's decisions can be checked over a stand-in cluster.
+    @Inject(ClusterService)
+    private readonly cluster: Pick<ClusterService, 'mode' | 'replicaId' | 'liveOwners' | 'countOwnedTasksWith'>,
   ) {}
 
   onModuleInit(): void {
@@ -42,8 +46,13 @@ export class OrphanedTaskSweeper implements OnModuleInit, OnModuleDestroy {
   /** One pass (also called by tests): how many tasks of dead owners it failed. Overlapping passes share one. */
   sweep(): Promise<number> {
     this.sweeping ??= this.sweepOnce()
+      .then((failed) => {
+        this.failing = false;
+        return failed;
+      })
       .catch((err: Error) => {
-        this.logger.warn(`the sweep for stopped replicas' A2A tasks could not run: ${err.message}`);
+        if (!this.failing) this.logger.warn(`the sweep for stopped replicas' A2A tasks could not run: ${err.message}`);
+        this.failing = true;
         return 0;
       })
       .finally(() => (this.sweeping = undefined));
