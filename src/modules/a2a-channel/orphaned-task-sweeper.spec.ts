@@ -1,12 +1,13 @@
 import type { ClusterService, OwnedTaskCounter } from '../cluster';
 import { A2A_MESSAGES } from './a2a-limits';
-import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
+import { OrphanedTaskSweeper, OWNER_MISSING_CONFIRM_MS } from './orphaned-task-sweeper';
 import type { A2aTask } from './task-model';
 import type { OwnedTasks, OwnerTaskCount } from './task-ownership.port';
 import type { TaskStore } from './task-store.port';
 
 /** The sweep's decisions over a stand-in shared store and cluster (the real ones: test/system/cluster-failover). */
 function setup(owners: OwnerTaskCount[], live: string[] | Error, mode: 'single' | 'cluster' = 'cluster') {
+  const clock = { at: 1_000, now: () => clock.at };
   const failedOwners: Array<{ owner: string; reason: string; at: number }> = [];
   const owned: OwnedTasks = {
     unsettledByOwner: async () => owners,
@@ -27,14 +28,14 @@ function setup(owners: OwnerTaskCount[], live: string[] | Error, mode: 'single' 
     countOwnedTasksWith: (c: OwnedTaskCounter) => (counter = c),
   } satisfies Pick<ClusterService, 'mode' | 'replicaId' | 'liveOwners' | 'countOwnedTasksWith'>;
   const store = { ownedTasks: () => owned } as unknown as TaskStore;
-  const sweeper = new OrphanedTaskSweeper(store, { now: () => 4242 }, cluster);
+  const sweeper = new OrphanedTaskSweeper(store, clock, cluster);
   sweeper.onModuleInit();
-  return { sweeper, failedOwners, counter: () => counter, stop: () => sweeper.onModuleDestroy() };
+  return { sweeper, clock, failedOwners, live, counter: () => counter, stop: () => sweeper.onModuleDestroy() };
 }
 
 describe('OrphanedTaskSweeper', () => {
   it("fails the tasks of leased owners whose lease is gone, never its own, a live one's or an unleased one's", async () => {
-    const { sweeper, failedOwners, stop } = setup(
+    const { sweeper, clock, failedOwners, stop } = setup(
       [
         { owner: 'self', leased: true, tasks: 2 },
         { owner: 'dead', leased: true, tasks: 3 },
@@ -43,13 +44,31 @@ describe('OrphanedTaskSweeper', () => {
       ],
       ['alive'],
     );
+    // Found missing once: not yet (a Redis restarted empty looks like this until the next heartbeats).
+    expect(await sweeper.sweep()).toBe(0);
+    clock.at += OWNER_MISSING_CONFIRM_MS;
     expect(await sweeper.sweep()).toBe(3);
-    expect(failedOwners).toEqual([{ owner: 'dead', reason: A2A_MESSAGES.replicaStopped, at: 4242 }]);
+    expect(failedOwners).toEqual([{ owner: 'dead', reason: A2A_MESSAGES.replicaStopped, at: clock.at }]);
+    await stop();
+  });
+
+  it('forgets an owner that was missing once and holds its lease again (a Redis restarted empty)', async () => {
+    const { sweeper, clock, failedOwners, live, stop } = setup([{ owner: 'back', leased: true, tasks: 2 }], []);
+    expect(await sweeper.sweep()).toBe(0);
+    (live as string[]).push('back');
+    clock.at += OWNER_MISSING_CONFIRM_MS;
+    expect(await sweeper.sweep()).toBe(0);
+    (live as string[]).pop();
+    clock.at += 1;
+    expect(await sweeper.sweep()).toBe(0);
+    expect(failedOwners).toEqual([]);
     await stop();
   });
 
   it('sweeps nobody while Redis cannot say who is alive', async () => {
-    const { sweeper, failedOwners, stop } = setup([{ owner: 'dead', leased: true, tasks: 3 }], new Error('Redis is down'));
+    const { sweeper, clock, failedOwners, stop } = setup([{ owner: 'dead', leased: true, tasks: 3 }], new Error('Redis is down'));
+    expect(await sweeper.sweep()).toBe(0);
+    clock.at += OWNER_MISSING_CONFIRM_MS;
     expect(await sweeper.sweep()).toBe(0);
     expect(failedOwners).toEqual([]);
     await stop();

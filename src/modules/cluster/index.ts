@@ -3,4 +3,3 @@ export { ClusterService } from './cluster.service';
 export type { ClusterCounters, ClusterMode, ClusterStatus, OwnedTaskCounter, OwningReplica, RedisHealth } from './cluster.service';
 export { ClusterRedisUnreachableError } from './redis-connection';
 export type { ReplicaInfo } from './replica-registry';
-export { OWNER_LEASE_TTL_MS } from './replica-registry';
