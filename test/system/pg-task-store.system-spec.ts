@@ -55,6 +55,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
       expect(rows).toEqual([
         { scope: 'a2a-tasks', version: 1 },
         { scope: 'a2a-tasks', version: 2 },
+        { scope: 'a2a-tasks', version: 3 },
       ]);
       await stores[0].insert(task('shared'));
       expect(await stores[3].get('shared')).toMatchObject({ id: 'shared', state: 'TASK_STATE_WORKING' });
@@ -76,6 +77,70 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("fails at start the tasks left on its state dir, whichever process id ran them, and no other dir's", async () => {
+    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const before = await PgTaskStore.open(url, policy, { owner: 'run-1', stateDir: 'host:/state-a' });
+    const other = await PgTaskStore.open(url, policy, { owner: 'run-2', stateDir: 'host:/state-b' });
+    await before.insert(task('left'));
+    await other.insert(task('elsewhere'));
+    await before.close();
+    const after = await PgTaskStore.open(url, policy, { owner: 'run-3', stateDir: 'host:/state-a' });
+    try {
+      expect(await after.failUnsettled(() => 'restarted', 2000)).toBe(1);
+      expect([(await after.get('left'))?.state, (await after.get('elsewhere'))?.state]).toEqual([
+        'TASK_STATE_FAILED',
+        'TASK_STATE_WORKING',
+      ]);
+    } finally {
+      await after.close();
+      await other.close();
+    }
+  });
+
+  it("fails a leased owner's unsettled tasks exactly once when two replicas sweep it together, and nobody else's", async () => {
+    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const roomy = { ...policy, maxTerminalPerPeer: 100 };
+    const dead = await PgTaskStore.open(url, roomy, { owner: 'dead', leased: () => true });
+    const unleased = await PgTaskStore.open(url, roomy, { owner: 'alone', leased: () => false });
+    const published: string[][] = [[], []];
+    const sweepers = await Promise.all(
+      [0, 1].map((i) =>
+        PgTaskStore.open(
+          url,
+          roomy,
+          { owner: `live-${i}`, leased: () => true },
+          { onEvents: (events) => published[i].push(...events.map((e) => e.taskId)) },
+        ),
+      ),
+    );
+    try {
+      for (let i = 0; i < 6; i++) await dead.insert(task(`dead-${i}`));
+      await dead.insert({ ...task('dead-done'), state: 'TASK_STATE_COMPLETED' });
+      await unleased.insert(task('alone-1'));
+      await sweepers[0].insert(task('live-1'));
+      expect(await sweepers[1].unsettledByOwner()).toEqual([
+        { owner: 'alone', leased: false, tasks: 1 },
+        { owner: 'dead', leased: true, tasks: 6 },
+        { owner: 'live-0', leased: true, tasks: 1 },
+      ]);
+      const [a, b] = await Promise.all(sweepers.map((s) => s.failOwned('dead', 'stopped', 3000)));
+      expect(a.length + b.length).toBe(6);
+      expect([...a, ...b].map((t) => t.id).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `dead-${i}`));
+      // One status event per task, from whichever replica wrote it.
+      expect([...published[0], ...published[1]].sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `dead-${i}`));
+      const failed = await sweepers[0].get('dead-3');
+      expect([failed?.state, failed?.statusMessage?.text]).toEqual(['TASK_STATE_FAILED', 'stopped']);
+      expect((await sweepers[0].get('dead-done'))?.state).toBe('TASK_STATE_COMPLETED');
+      expect(await sweepers[0].failOwned('alone', 'stopped', 3000)).toEqual([]);
+      expect(await sweepers[0].unsettledByOwner()).toEqual([
+        { owner: 'alone', leased: false, tasks: 1 },
+        { owner: 'live-0', leased: true, tasks: 1 },
+      ]);
+    } finally {
+      for (const store of [dead, unleased, ...sweepers]) await store.close();
     }
   });
 

@@ -36,6 +36,7 @@ import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
 import { sharedTaskEvents } from './shared-task-events';
 import { RemoteTaskCancels } from './remote-task-cancels';
+import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
 
@@ -76,10 +77,11 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     },
     {
       provide: TASK_STORE,
-      // gateway.state picks the store at the first call (after the config is loaded). The owner names this replica
-      // across its restarts: at start it fails only the tasks it had left unsettled.
-      // The store opens after the cluster joined: with gateway.cluster its events also go to the other replicas.
-      // Each backend brings its push store, in the same database (the outbox is written in the tasks' transactions).
+      // gateway.state picks the store at the first call (after the config is loaded and the cluster joined). A task's
+      // owner is this process (its replica id, leased in Redis with gateway.cluster); its state dir names the
+      // tasks it may fail at the next start on that dir.
+      // Each backend brings its push store, in the same database (the outbox is written in the tasks' transactions);
+      // with gateway.cluster the task events also go to the other replicas.
       useFactory: (
         backend: TaskBackend,
         sqlite: A2aTaskStore,
@@ -96,7 +98,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
             const tasks = await PgTaskStore.open(
               url,
               configuredRetention(config),
-              { owner: `${hostname()}:${options.stateDir}` },
+              { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
               { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()), onPushQueued: wakeup.wake },
             );
             return { tasks, push: tasks.push };
@@ -120,6 +122,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     A2aAttachments,
     RemoteTaskCancels,
     A2aTaskService,
+    OrphanedTaskSweeper,
     A2aTaskStreams,
     ExtendedAgentCardService,
     RequestInputTool,

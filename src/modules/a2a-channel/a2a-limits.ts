@@ -48,6 +48,8 @@ export const TERMINAL_TASK_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;
 /** How often retention and idle expiry run. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
+/** How often each replica looks for replicas whose ownership lease expired (gateway.cluster with tasks in PostgreSQL). */
+export const OWNER_SWEEP_INTERVAL_MS = 3_000;
 
 /** How long a CancelTask for a task run by another replica waits for that replica to end it. */
 export const REMOTE_CANCEL_TIMEOUT_MS = 10_000;
@@ -59,6 +61,7 @@ export const A2A_MESSAGES = {
   restartedWaitingForInput:
     'gateway restarted while the task waited for input; its agent run cannot be resumed. Send the answer as a new message (without taskId) in the same contextId',
   expired: 'Task expired before the agent settled',
+  replicaStopped: 'the gateway replica running this task stopped',
   batchTooLarge: `batch exceeds the ${MAX_BATCH_ENTRIES} request limit`,
   rateLimited: 'Peer is rate limited',
   internal: 'A2A request could not be processed',

@@ -6,8 +6,11 @@ import { COLUMNS } from './task-rows';
  * The PostgreSQL layout of the task store: the SQLite one (task-rows.ts) with the same two indexes — (peer, terminal,
  * seq) counts and trims a peer's finished tasks, (peer, updated_at, seq) serves ListTasks in its own order — and the
  * same column names, so the page query (task-page-query.ts) and the row mapping are shared. `history` stays JSON
- * text, as in SQLite. Events go with their task by a foreign key. `owner` is the replica that started the task
- * (failUnsettled at its restart fails only its own). Version 2 adds the push tables (pg-push-schema.ts).
+ * text, as in SQLite. Events go with their task by a foreign key. `owner` is the process that runs the task (its
+ * replica id), `owner_dir` the state dir it holds (failUnsettled at the next start on that dir fails these), and
+ * `owner_leased` says the owner keeps a heartbeat lease in the cluster's Redis: when that lease expires, another
+ * replica fails the owner's unsettled tasks (docs/decisions.md#state-on-postgresql). Rows of version 1 have no
+ * `owner_dir`; their `owner` is the state dir.
  */
 export const TASK_MIGRATIONS: readonly Migration[] = [
   {
@@ -46,6 +49,14 @@ CREATE TABLE task_events (
 );`,
   },
   PUSH_MIGRATION,
+  {
+    version: 3,
+    name: 'task owners with heartbeat leases',
+    sql: `
+ALTER TABLE tasks ADD COLUMN owner_dir TEXT;
+ALTER TABLE tasks ADD COLUMN owner_leased BOOLEAN NOT NULL DEFAULT false;
+CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
+  },
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
@@ -55,8 +66,9 @@ export const PG_READ_COLUMNS = `${COLUMNS}, seq, events`;
 
 /** Statements with `@name` parameters (common/storage/postgres.ts `positional`). */
 export const PG_TASK_SQL = {
-  insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id,
-    @state, @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at, @terminal, @owner)`,
+  insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner, owner_dir, owner_leased) VALUES (@id, @peer, @context_id, @agent_id, @session_key,
+    @message_id, @state, @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at,
+    @terminal, @owner, @owner_dir, @owner_leased)`,
   get: `SELECT ${PG_READ_COLUMNS} FROM tasks WHERE id = @id`,
   transition: `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id,
       status_text = @status_text, artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
@@ -74,6 +86,14 @@ export const PG_TASK_SQL = {
   pruneOldest: `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal ORDER BY seq LIMIT @excess)`,
   deleteOld: 'DELETE FROM tasks WHERE terminal AND updated_at <= @before',
   // Rows another writer holds are skipped: that writer is settling them.
-  unsettled: 'SELECT id, state FROM tasks WHERE NOT terminal AND owner = @owner ORDER BY seq FOR UPDATE SKIP LOCKED',
+  unsettled: `SELECT id, state FROM tasks WHERE NOT terminal AND (owner_dir = @dir OR (owner_dir IS NULL AND owner = @dir))
+    ORDER BY seq FOR UPDATE SKIP LOCKED`,
+  /** The owners of unsettled tasks, and whether they hold a lease (the partial index of unsettled rows). */
+  unsettledByOwner: `SELECT owner, bool_or(owner_leased) AS leased, COUNT(*)::int AS n FROM tasks WHERE NOT terminal
+    GROUP BY owner ORDER BY owner`,
+  /** Sweeps of one owner take turns: the second finds its rows terminal already, and writes nothing. */
+  lockOwner: `SELECT pg_advisory_xact_lock(hashtext('clawgate.a2a.owner'), hashtext(@owner))`,
+  ownedUnsettled: `SELECT id, state FROM tasks WHERE NOT terminal AND owner = @owner AND owner_leased
+    ORDER BY seq FOR UPDATE SKIP LOCKED`,
   idle: 'SELECT id, state FROM tasks WHERE NOT terminal AND updated_at <= @before ORDER BY seq FOR UPDATE SKIP LOCKED',
 } as const;

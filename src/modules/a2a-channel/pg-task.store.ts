@@ -13,10 +13,18 @@ import { taskPageSql } from './task-page-query';
 import { transitionEvents, transitionWrite } from './task-transition-write';
 import { fromRow, toRow, type TaskRow } from './task-rows';
 import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type { OwnedTasks, OwnerTaskCount } from './task-ownership.port';
 
 export interface PgTaskStoreOptions {
-  /** Who this replica is (stable across its restarts): failUnsettled fails only the tasks it started. */
+  /** The process that runs the tasks it inserts (its replica id, new at each start). */
   owner: string;
+  /**
+   * The state dir this process holds (`host:path`, one process at a time): failUnsettled at start fails the tasks
+   * left unsettled by the last process on it. Defaults to `owner`.
+   */
+  stateDir?: string;
+  /** Whether the owner keeps a heartbeat lease in the cluster (asked at each insert); without one nobody sweeps its tasks. */
+  leased?: () => boolean;
   poolSize?: number;
 }
 
@@ -35,7 +43,7 @@ interface Recorded extends Array<TaskEvent> {
  * than kept in memory: another replica may have written since. Each event queues its push deliveries in its own
  * statement; the push configs and the outbox are read and settled by `push` (pg-push.store.ts), over the same pool.
  */
-export class PgTaskStore implements TaskStore {
+export class PgTaskStore implements TaskStore, OwnedTasks {
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -71,7 +79,8 @@ export class PgTaskStore implements TaskStore {
   insert(task: A2aTask): Promise<void> {
     return this.write(task.id, async (sql) => {
       const terminal = isTerminalState(task.state);
-      await sql(PG_TASK_SQL.insert, { ...toRow(task), terminal, owner: this.options.owner });
+      const { owner, stateDir = owner, leased } = this.options;
+      await sql(PG_TASK_SQL.insert, { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false });
       if (terminal) await this.trimPeer(sql, task.peer);
     });
   }
@@ -149,9 +158,21 @@ export class PgTaskStore implements TaskStore {
 
   async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
     const failed = await this.write(undefined, (sql, events) =>
-      this.failAll(sql, events, PG_TASK_SQL.unsettled, { owner: this.options.owner }, reason, at),
+      this.failAll(sql, events, PG_TASK_SQL.unsettled, { dir: this.options.stateDir ?? this.options.owner }, reason, at),
     );
     return failed.length;
+  }
+
+  async unsettledByOwner(): Promise<OwnerTaskCount[]> {
+    const rows = await this.read(PG_TASK_SQL.unsettledByOwner, {});
+    return rows.map((r) => ({ owner: r.owner as string, leased: r.leased === true, tasks: r.n as number }));
+  }
+
+  failOwned(owner: string, reason: string, at: number): Promise<A2aTask[]> {
+    return this.write(undefined, async (sql, events) => {
+      await sql(PG_TASK_SQL.lockOwner, { owner });
+      return this.failAll(sql, events, PG_TASK_SQL.ownedUnsettled, { owner }, () => reason, at);
+    });
   }
 
   sweep(now: number, expiredReason: string): Promise<SweepOutcome> {

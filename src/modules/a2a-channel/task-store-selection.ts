@@ -4,6 +4,7 @@ import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
 import type { PushStore } from './push-store.port';
 import type { TaskBackend } from './task-backend';
+import type { OwnedTasks, OwnedTasksSource } from './task-ownership.port';
 import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** A backend's two stores: its tasks, and the push configs and outbox written in the same database. */
@@ -19,15 +20,16 @@ export interface StoresOfBackend {
  * server that cannot be reached fails that first call, and so the start. The push store of the same backend is
  * reached through `pushStore()` (push-store-selection.ts).
  */
-export class SelectedTaskStore implements TaskStore {
+export class SelectedTaskStore implements TaskStore, OwnedTasksSource {
   private chosen?: StoresOfBackend;
+  private shared?: OwnedTasks;
   private choosing?: Promise<StoresOfBackend>;
   private readonly logger = new Logger('a2a');
 
   constructor(
     private readonly backend: TaskBackend,
     private readonly sqlite: StoresOfBackend,
-    private readonly openPostgres: (url: string) => Promise<StoresOfBackend>,
+    private readonly openPostgres: (url: string) => Promise<StoresOfBackend & { tasks: TaskStore & OwnedTasks }>,
     private readonly describe: (url: string) => string,
   ) {}
 
@@ -75,7 +77,12 @@ export class SelectedTaskStore implements TaskStore {
     return (this.choosing ??= this.choose()).then((chosen) => chosen.push);
   }
 
-  /** Closes the chosen store, and the SQLite one (it creates no file unless it was written) when that was not the choice. */
+  /** The tasks by owner while they are in PostgreSQL (shared by replicas); undefined with SQLite or before the choice. */
+  ownedTasks(): OwnedTasks | undefined {
+    return this.shared;
+  }
+
+  /** Closes the chosen store, and the SQLite one (push configs may have used it) when that was not the choice. */
   async close(): Promise<void> {
     const chosen = await this.choosing?.catch(() => undefined);
     if (chosen && chosen !== this.sqlite) await chosen.tasks.close();
@@ -90,7 +97,9 @@ export class SelectedTaskStore implements TaskStore {
   private async choose(): Promise<StoresOfBackend> {
     const settings = this.backend.settings();
     if (settings.backend === 'postgres') {
-      this.chosen = await this.openPostgres(settings.url);
+      const stores = await this.openPostgres(settings.url);
+      this.shared = stores.tasks;
+      this.chosen = stores;
       this.logger.log(`A2A tasks are stored in PostgreSQL at ${this.describe(settings.url)}`);
     } else this.chosen = this.sqlite;
     return this.chosen;

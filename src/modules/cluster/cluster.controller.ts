@@ -11,6 +11,11 @@ class ReplicaDto {
   @ApiProperty({ example: '2026-01-01T12:00:00.000Z' }) startedAt!: string;
   @ApiProperty({ description: 'The config revision the replica serves.', example: '3f9a1c2b7d10' }) configRevision!: string;
   @ApiProperty({ description: 'Its last heartbeat.', example: '2026-01-01T12:05:02.000Z' }) heartbeatAt!: string;
+  @ApiPropertyOptional({
+    description: 'Unsettled A2A tasks (each one run) this replica owns; only while tasks are in PostgreSQL (gateway.state).',
+    example: 3,
+  })
+  ownedTasks?: number;
 }
 
 class RedisHealthDto {

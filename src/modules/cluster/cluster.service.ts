@@ -27,8 +27,14 @@ export interface ClusterStatus {
   /** Cluster mode only. */
   redis?: RedisHealth;
   /** The live replicas (this one included); single mode, or while Redis is unreachable: this replica alone. */
-  replicas: ReplicaInfo[];
+  replicas: OwningReplica[];
 }
+
+/** A replica and, when the tasks are in a shared store, how many unsettled tasks (each one run) it owns. */
+export type OwningReplica = ReplicaInfo & { ownedTasks?: number };
+
+/** Unsettled tasks per owning replica id; registered by the module that keeps tasks (undefined: not countable). */
+export type OwnedTaskCounter = () => Promise<Map<string, number> | undefined>;
 
 /** What the metrics read (docs/deploy.md#cluster-coordination). */
 export interface ClusterCounters {
@@ -75,6 +81,7 @@ export class ClusterService implements OnModuleDestroy {
   private readonly sharedWindows = new Map<string, RedisRateLimitWindows>();
   private leases?: RedisLaneLeases;
   private fanout?: RedisTaskEventFanout;
+  private ownedTaskCounter?: OwnedTaskCounter;
 
   constructor(private readonly config: ConfigStore) {}
 
@@ -132,6 +139,20 @@ export class ClusterService implements OnModuleDestroy {
     return this.fanout;
   }
 
+  /**
+   * Which of the replica ids `owners` still hold their ownership lease (15 s after their last heartbeat). Cluster mode
+   * only; throws while Redis fails, so nobody is taken for dead because Redis could not be asked.
+   */
+  async liveOwners(owners: readonly string[]): Promise<Set<string>> {
+    if (!this.registry) throw new Error('liveOwners needs gateway.cluster');
+    return this.registry.leaseHolders(owners);
+  }
+
+  /** The per-replica task counts GET /admin/cluster shows. */
+  countOwnedTasksWith(counter: OwnedTaskCounter): void {
+    this.ownedTaskCounter = counter;
+  }
+
   /** Single mode: undefined. Cluster mode: a PING now (within the command timeout). */
   async redisHealth(): Promise<RedisHealth | undefined> {
     const connection = this.connection;
@@ -145,6 +166,13 @@ export class ClusterService implements OnModuleDestroy {
   }
 
   async status(): Promise<ClusterStatus> {
+    const status = await this.membership();
+    const counts = await this.ownedTaskCounter?.().catch(() => undefined);
+    if (!counts) return status;
+    return { ...status, replicas: status.replicas.map((r) => ({ ...r, ownedTasks: counts.get(r.id) ?? 0 })) };
+  }
+
+  private async membership(): Promise<ClusterStatus> {
     const self = this.selfInfo();
     if (!this.registry) return { mode: 'single', self: self.id, replicas: [self] };
     const redis = (await this.redisHealth())!;

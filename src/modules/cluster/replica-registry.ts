@@ -4,7 +4,15 @@ import type { Redis } from 'ioredis';
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 export const REPLICA_TTL_MS = 6_000;
 
+/**
+ * How long a replica's runs stay its own after its last heartbeat. Longer than the membership TTL, so a Redis hiccup
+ * of a few seconds fails no run, and longer than the lane leases' TTL (LANE_LEASE_TTL_MS, 10 s), so once another
+ * replica has failed a dead one's tasks, the sessions of those tasks are free for the next run at once.
+ */
+export const OWNER_LEASE_TTL_MS = 15_000;
+
 const KEY_PREFIX = 'clawgate:replica:';
+const LEASE_PREFIX = 'clawgate:owner-lease:';
 
 /** What a replica says about itself (GET /admin/cluster). */
 export interface ReplicaInfo {
@@ -27,12 +35,26 @@ export interface ReplicaInfo {
 export class ReplicaRegistry {
   constructor(private readonly redis: Redis) {}
 
+  /** The membership entry and the ownership lease, refreshed together. */
   async register(info: ReplicaInfo): Promise<void> {
-    await this.redis.set(KEY_PREFIX + info.id, JSON.stringify(info), 'PX', REPLICA_TTL_MS);
+    await this.redis
+      .multi()
+      .set(KEY_PREFIX + info.id, JSON.stringify(info), 'PX', REPLICA_TTL_MS)
+      .set(LEASE_PREFIX + info.id, info.heartbeatAt, 'PX', OWNER_LEASE_TTL_MS)
+      .exec()
+      .then(throwFirstError);
   }
 
+  /** A clean stop: its runs have ended (and their tasks settled) before this, so the lease goes too. */
   async deregister(id: string): Promise<void> {
-    await this.redis.del(KEY_PREFIX + id);
+    await this.redis.del(KEY_PREFIX + id, LEASE_PREFIX + id);
+  }
+
+  /** Which of `ids` still hold their ownership lease (by Redis's expiry, so no replica's clock decides). */
+  async leaseHolders(ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const values = await this.redis.mget(...ids.map((id) => LEASE_PREFIX + id));
+    return new Set(ids.filter((_, i) => values[i] !== null));
   }
 
   /** The live replicas, oldest first. */
@@ -49,6 +71,11 @@ export class ReplicaRegistry {
     const replicas = values.flatMap((v) => (v ? parseReplica(v) : []));
     return replicas.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
   }
+}
+
+function throwFirstError(results: Array<[Error | null, unknown]> | null): void {
+  const error = results?.find(([err]) => err)?.[0];
+  if (error) throw error;
 }
 
 function parseReplica(text: string): ReplicaInfo[] {
