@@ -1,21 +1,13 @@
 import { PgAuditStore } from '../../src/modules/admin/audit-store';
 import { describeAuditStoreContract } from '../support/audit-store-contract';
-import { startPostgres, type TestPostgres } from './support/postgres';
+import { postgresForSuite } from './support/postgres';
 
 jest.setTimeout(60_000);
 
-let postgres: TestPostgres;
-let databases = 0;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = postgresForSuite('audit');
 
 describeAuditStoreContract('PostgreSQL', async () => {
-  const url = await postgres.createDatabase(`audit_${++databases}`);
+  const url = await postgres.freshDatabase();
   const opened: PgAuditStore[] = [];
   return {
     open: async () => {
@@ -31,7 +23,7 @@ describeAuditStoreContract('PostgreSQL', async () => {
 
 describe('PgAuditStore (PostgreSQL only)', () => {
   it('is one log for every replica: entries appended by two stores page as one, in commit order', async () => {
-    const url = await postgres.createDatabase(`audit_${++databases}`);
+    const url = await postgres.freshDatabase();
     const [a, b] = await Promise.all([PgAuditStore.open(url), PgAuditStore.open(url)]);
     try {
       const line = (subject: string) =>

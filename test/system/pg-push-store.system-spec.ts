@@ -3,23 +3,15 @@ import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
 import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
 import { describePushStoreContract } from '../support/push-store-contract';
 import { taskBuilder } from '../support/task-store-contract';
-import { startPostgres, type TestPostgres } from './support/postgres';
+import { postgresForSuite } from './support/postgres';
 
 jest.setTimeout(60_000);
 
 const policy: RetentionPolicy = { terminalRetentionMs: 86_400_000, maxTerminalPerPeer: 100, idleExpiryMs: 3_600_000 };
-let postgres: TestPostgres;
-let databases = 0;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = postgresForSuite('push');
 
 describePushStoreContract('PostgreSQL', async () => {
-  const url = await postgres.createDatabase(`push_${++databases}`);
+  const url = await postgres.freshDatabase();
   const opened: PgTaskStore[] = [];
   return {
     open: async (retention, hooks) => {
@@ -37,7 +29,7 @@ describe('PgPushStore (PostgreSQL only: replicas sharing one outbox)', () => {
   const task = taskBuilder();
 
   it('never hands one delivery to two replicas claiming at the same moment, and each config’s events stay in order', async () => {
-    const url = await postgres.createDatabase(`push_${++databases}`);
+    const url = await postgres.freshDatabase();
     const replicas = await Promise.all(['a', 'b', 'c'].map((r) => PgTaskStore.open(url, policy, { owner: `replica-${r}`, poolSize: 4 })));
     try {
       const [a] = replicas;
@@ -67,7 +59,7 @@ describe('PgPushStore (PostgreSQL only: replicas sharing one outbox)', () => {
   });
 
   it('a delivery claimed by a replica that then died is retried by another once the lease is over', async () => {
-    const url = await postgres.createDatabase(`push_${++databases}`);
+    const url = await postgres.freshDatabase();
     const dying = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
     const survivor = await PgTaskStore.open(url, policy, { owner: 'replica-b' });
     try {
@@ -89,7 +81,7 @@ describe('PgPushStore (PostgreSQL only: replicas sharing one outbox)', () => {
   });
 
   it('a change whose transaction fails queues nothing: the outbox rows are in the events’ transaction', async () => {
-    const url = await postgres.createDatabase(`push_${++databases}`);
+    const url = await postgres.freshDatabase();
     const store = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
     const db = new Client({ connectionString: url });
     await db.connect();

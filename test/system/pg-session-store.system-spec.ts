@@ -3,20 +3,12 @@ import { PgSessionStore } from '../../src/modules/sessions/pg-session.store';
 import { rowFromEntry } from '../../src/modules/sessions/session-database';
 import type { TranscriptAppended } from '../../src/modules/sessions/session-store.port';
 import { describeSessionStoreContract } from '../support/session-store-contract';
-import { startPostgres, type TestPostgres } from './support/postgres';
+import { postgresForSuite } from './support/postgres';
 
 jest.setTimeout(90_000);
 
 const AGENTS = ['main', 'ops'];
-let postgres: TestPostgres;
-let databases = 0;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = postgresForSuite('sessions');
 
 /** One statement on its own connection: what another process (an operator with psql) does. */
 async function query<T>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
@@ -32,7 +24,7 @@ async function query<T>(url: string, sql: string, values: unknown[] = []): Promi
 const openStore = (url: string, poolSize = 4) => PgSessionStore.open(url, { configuredAgents: () => AGENTS, poolSize });
 
 describeSessionStoreContract('PostgreSQL', async () => {
-  const url = await postgres.createDatabase(`sessions_${++databases}`);
+  const url = await postgres.freshDatabase();
   const opened: PgSessionStore[] = [];
   return {
     open: async () => {
@@ -71,7 +63,7 @@ describe('PgSessionStore with two replicas (PostgreSQL only)', () => {
   let a: PgSessionStore;
   let b: PgSessionStore;
   beforeEach(async () => {
-    url = await postgres.createDatabase(`sessions_${++databases}`);
+    url = await postgres.freshDatabase();
     // Two pools: two replicas, each with its own connections and its own chains of writes.
     [a, b] = await Promise.all([openStore(url), openStore(url)]);
   });
@@ -140,7 +132,7 @@ describe('PgSessionStore with two replicas (PostgreSQL only)', () => {
     const more = await Promise.all([openStore(url, 1), openStore(url, 1)]);
     for (const store of more) await store.close();
     expect(await query(url, `SELECT version FROM schema_migrations WHERE scope = 'sessions'`)).toEqual([{ version: 1 }]);
-    const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.port + 1}/nowhere`;
+    const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.server.port + 1}/nowhere`;
     const err = await openStore(closed).then(
       () => undefined,
       (e: Error) => e,

@@ -2,23 +2,15 @@ import { Client } from 'pg';
 import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
 import { describeTaskStoreContract } from '../support/task-store-contract';
 import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
-import { startPostgres, type TestPostgres } from './support/postgres';
+import { postgresForSuite } from './support/postgres';
 
 jest.setTimeout(60_000);
 
 const policy: RetentionPolicy = { terminalRetentionMs: 86_400_000, maxTerminalPerPeer: 3, idleExpiryMs: 3_600_000 };
-let postgres: TestPostgres;
-let databases = 0;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = postgresForSuite('tasks');
 
 describeTaskStoreContract('PostgreSQL', async () => {
-  const url = await postgres.createDatabase(`tasks_${++databases}`);
+  const url = await postgres.freshDatabase();
   const opened: PgTaskStore[] = [];
   return {
     open: async (retention, hooks) => {
@@ -45,7 +37,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
   });
 
   it('applies the migrations once when replicas start together (pg_advisory_lock)', async () => {
-    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const url = await postgres.freshDatabase();
     const stores = await Promise.all([1, 2, 3, 4].map((i) => PgTaskStore.open(url, policy, { owner: `replica-${i}`, poolSize: 2 })));
     try {
       const client = new Client({ connectionString: url });
@@ -65,7 +57,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
   });
 
   it('fails at restart only the tasks the restarting replica started', async () => {
-    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const url = await postgres.freshDatabase();
     const a = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
     const b = await PgTaskStore.open(url, policy, { owner: 'replica-b' });
     try {
@@ -81,7 +73,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
   });
 
   it("fails at start the tasks left on its state dir, whichever process id ran them, and no other dir's", async () => {
-    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const url = await postgres.freshDatabase();
     const before = await PgTaskStore.open(url, policy, { owner: 'run-1', stateDir: 'host:/state-a' });
     const other = await PgTaskStore.open(url, policy, { owner: 'run-2', stateDir: 'host:/state-b' });
     await before.insert(task('left'));
@@ -101,7 +93,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
   });
 
   it("fails a leased owner's unsettled tasks exactly once when two replicas sweep it together, and nobody else's", async () => {
-    const url = await postgres.createDatabase(`tasks_${++databases}`);
+    const url = await postgres.freshDatabase();
     const roomy = { ...policy, maxTerminalPerPeer: 100 };
     const dead = await PgTaskStore.open(url, roomy, { owner: 'dead', leased: () => true });
     const unleased = await PgTaskStore.open(url, roomy, { owner: 'alone', leased: () => false });
@@ -145,9 +137,9 @@ describe('PgTaskStore (PostgreSQL only)', () => {
   });
 
   it('names the server, never the password, when it cannot start', async () => {
-    const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.port + 1}/nowhere`;
+    const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.server.port + 1}/nowhere`;
     await expect(PgTaskStore.open(closed, policy, { owner: 'x' })).rejects.toThrow(/127\.0\.0\.1:\d+\/nowhere is unreachable/);
-    const wrongPassword = (await postgres.createDatabase(`tasks_${++databases}`)).replace(/:[^:@/]+@/, ':do-not-print-me@');
+    const wrongPassword = (await postgres.freshDatabase()).replace(/:[^:@/]+@/, ':do-not-print-me@');
     const err = await PgTaskStore.open(wrongPassword, policy, { owner: 'x' }).then(
       () => undefined,
       (e: Error) => e,

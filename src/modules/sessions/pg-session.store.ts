@@ -29,8 +29,9 @@ import type {
   TranscriptLine,
   TranscriptVersion,
 } from './session-store.port';
-import { checkSessionInit, type SessionInit } from './session-upsert';
-import { buildLine, withoutTools } from './transcript-jsonl';
+import { checkSessionInit } from './session-upsert';
+import { withoutTools } from './transcript-jsonl';
+import { appendInput, isSpawnedFrom, type AppendInput } from './session-append-input';
 
 export interface PgSessionStoreOptions {
   /** The agents of the current config: a listing without `agentId` shows their sessions only. */
@@ -166,35 +167,18 @@ export class PgSessionStore implements SessionStore {
     return row?.session_key as string | undefined;
   }
 
-  async isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
-    const target = canonicalSessionKey(targetKey, 'target session key').key;
-    const ancestor = canonicalSessionKey(ancestorKey, 'ancestor session key').key;
-    // A cycle (possible in lineage imported from an old layout) ends the walk instead of looping forever.
-    const seen = new Set<string>([target]);
-    let parent = (await this.facts(target))?.spawnedBy;
-    while (parent !== undefined) {
-      if (parent === ancestor) return true;
-      if (seen.has(parent)) return false;
-      seen.add(parent);
-      parent = (await this.facts(parent))?.spawnedBy;
-    }
-    return false;
+  isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
+    return isSpawnedFrom(targetKey, ancestorKey, async (key) => (await this.facts(key))?.spawnedBy);
   }
 
   append(sessionKey: string, line: NewTranscriptLine, create?: SessionCreateOptions): Promise<TranscriptLine> {
-    let key: string;
-    let agentId: string;
-    let full: TranscriptLine;
-    let wanted: SessionInit | undefined;
+    let input: AppendInput;
     try {
-      ({ key, agentId } = canonicalSessionKey(sessionKey));
-      wanted = create === undefined ? undefined : checkSessionInit(create, key);
-      full = buildLine(line, this.now());
+      input = appendInput(sessionKey, line, create, () => this.now());
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
-    const json = JSON.stringify(full);
-    const at = this.now().getTime();
+    const { key, agentId, wanted, line: full, json, at } = input;
     return this.write(key, async (sql) => {
       const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
       const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };

@@ -17,7 +17,7 @@ import {
   transcriptVersions,
 } from './session-database';
 import { assertLabelFree, copyEntry, sessionNotFound } from './session-entry-rules';
-import { checkSessionInit, initChanges, SessionInit, upsertSession, UpsertedSession } from './session-upsert';
+import { checkSessionInit, initChanges, upsertSession, UpsertedSession } from './session-upsert';
 import { exportLines, readLines } from './session-lines';
 import { SessionTail } from './session-tail';
 import { SessionLister } from './session-list-query';
@@ -37,7 +37,8 @@ import type {
   TranscriptLine,
   TranscriptVersion,
 } from './session-store.port';
-import { buildLine, withoutTools } from './transcript-jsonl';
+import { withoutTools } from './transcript-jsonl';
+import { appendInput, isSpawnedFrom, type AppendInput } from './session-append-input';
 
 /** Sessions whose entry is kept in memory (a few hundred bytes each). */
 const ENTRY_CACHE_SIZE = 20_000;
@@ -138,35 +139,18 @@ export class SqliteSessionStore implements SessionStore, OnModuleInit, OnApplica
     return labelHolders(this.connection(), id).labelHolder(label);
   }
 
-  async isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
-    const target = canonicalSessionKey(targetKey, 'target session key').key;
-    const ancestor = canonicalSessionKey(ancestorKey, 'ancestor session key').key;
-    // Lineage written by an older layout can contain a cycle; `seen` ends the walk instead of looping forever.
-    const seen = new Set<string>([target]);
-    let parent = this.lookup(target)?.entry.spawnedBy;
-    while (parent !== undefined) {
-      if (parent === ancestor) return true;
-      if (seen.has(parent)) return false;
-      seen.add(parent);
-      parent = this.lookup(parent)?.entry.spawnedBy;
-    }
-    return false;
+  isSpawnedBy(targetKey: string, ancestorKey: string): Promise<boolean> {
+    return isSpawnedFrom(targetKey, ancestorKey, (key) => this.lookup(key)?.entry.spawnedBy);
   }
 
   append(sessionKey: string, line: NewTranscriptLine, create?: SessionCreateOptions): Promise<TranscriptLine> {
-    let key: string;
-    let agentId: string;
-    let full: TranscriptLine;
-    let wanted: SessionInit | undefined;
+    let input: AppendInput;
     try {
-      ({ key, agentId } = canonicalSessionKey(sessionKey));
-      wanted = create === undefined ? undefined : checkSessionInit(create, key);
-      full = buildLine(line, this.now());
+      input = appendInput(sessionKey, line, create, () => this.now());
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
-    const json = JSON.stringify(full);
-    const at = this.now().getTime();
+    const { key, agentId, wanted, line: full, json, at } = input;
     // Sessions are never deleted, so a row number once known stays right.
     const cached = this.known.peek(key);
     // Creation options are applied in the write, as getOrCreate would, unless the committed entry already has them.

@@ -116,3 +116,33 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/** One server per suite (started before its tests, stopped after them) and a new database whenever a test asks. */
+export interface SuitePostgres {
+  /** The running server (after the suite's beforeAll). */
+  readonly server: TestPostgres;
+  /** A new, empty database named `<prefix>_<n>`; its URL. */
+  freshDatabase(): Promise<string>;
+}
+
+/** Registers the suite's beforeAll/afterAll; call it at the top level of a spec file. */
+export function postgresForSuite(prefix: string): SuitePostgres {
+  let server: TestPostgres | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const running = (): TestPostgres => {
+    if (!server) throw new Error('PostgreSQL is not started yet: use it inside a test or a hook');
+    return server;
+  };
+  return {
+    get server() {
+      return running();
+    },
+    freshDatabase: () => running().createDatabase(`${prefix}_${++databases}`),
+  };
+}
