@@ -40,7 +40,8 @@ async function setup(replyTimeoutMs = 60_000) {
   const runs = new RunRegistry();
   const finishers = new Map<string, (run: RunRecord) => void>();
   const taskIds: string[] = [];
-  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'> = {
+  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'drain' | 'shutdown'> = {
+    drain: async () => undefined,
     abortRun: (runId, reason) => {
       const aborted = runs.abort(runId, reason);
       finishers.get(runId)?.(runs.update(runId, { status: 'aborted', error: reason }));

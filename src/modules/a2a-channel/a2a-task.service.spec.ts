@@ -52,7 +52,8 @@ async function setup() {
   };
   const runs = new RunRegistry();
   let finishRun: (run: RunRecord) => void = () => undefined;
-  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'> = {
+  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'drain' | 'shutdown'> = {
+    drain: async () => undefined,
     abortRun: (runId, reason) => runs.abort(runId, reason),
     startRun: (input) => {
       const { record } = runs.create(input.sessionKey, 'main', 'run-1');
@@ -100,7 +101,7 @@ describe('A2aTaskService start after a crash', () => {
       statusMessage: { messageId: 'q', text: 'Which city?' },
     });
     await store.insert({ ...base, id: 'working', state: 'TASK_STATE_WORKING' });
-    const runner = { startRun: jest.fn(), abortRun: jest.fn(), shutdown: async () => undefined };
+    const runner = { startRun: jest.fn(), abortRun: jest.fn(), drain: async () => undefined, shutdown: async () => undefined };
     const config = new ServingConfigStore(await snapshotFrom({ agents: { list: [{ id: 'main' }] } }));
     const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const attachments = new A2aAttachments({ stateDir: dir });

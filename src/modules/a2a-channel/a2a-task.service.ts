@@ -24,6 +24,7 @@ import { a2aRunInput, newTaskOf } from './task-run-input';
 import { readPushConfig } from './push-config-params';
 import { PUSH_STORE, type PushStore } from './push-store.port';
 import { TaskEventBus } from './task-event-bus';
+import { settleWithin } from '../../common/settle-within';
 import { insertRejected, insertWithPush } from './task-inserts';
 import { cancelUnsupported, RemoteTaskCancels } from './remote-task-cancels';
 
@@ -80,7 +81,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     private readonly config: ConfigStore,
     private readonly routing: RoutingService,
     // Typed to what it uses (start, abort, shut down), so the task lifecycle can run over a stand-in runner.
-    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'shutdown'>,
+    @Inject(AgentRunner) private readonly runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'drain' | 'shutdown'>,
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(A2A_CLOCK) private readonly clock: Clock,
     private readonly attachments: A2aAttachments,
@@ -346,6 +347,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
+    // New messages are refused from here on; the runs in flight may finish first (gateway.drainMs), and a blocked
+    // caller whose task settles meanwhile gets its result: the wait covers each task's outcome write, not only its run.
+    const { drainMs } = this.config.current().config.gateway;
+    await Promise.all([this.runner.drain(), drainMs > 0 ? settleWithin(this.settling, drainMs) : undefined]);
     // Every blocked caller is answered with its task as it is now, before the runs are aborted; one whose task has
     // no row yet once that row is written.
     for (const task of await this.rows.writeAll()) this.waiters.release(task);

@@ -52,6 +52,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     bind: '127.0.0.1',
     trustedProxies: [],
     reload: { mode: 'hybrid', debounceMs: 300 },
+    drainMs: 0,
     admin: {
       tokens: [],
       sso: {

@@ -36,6 +36,8 @@ export interface GatewaySettings {
   trustedProxies: string[];
   publicUrl?: string;
   reload: { mode: 'hybrid' | 'off'; debounceMs: number };
+  /** How long a stop lets the runs in flight finish before aborting them (0: at once). */
+  drainMs: number;
   admin: {
     tokens: Array<{ name: string; token: string; role: AdminRole }>;
     sso: {

@@ -5,6 +5,7 @@ import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
 import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
+import { settleWithin } from '../../common/settle-within';
 import { AbortCascade } from './abort-cascade';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
@@ -75,6 +76,7 @@ export class AgentRunner implements OnModuleDestroy {
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
   private closing?: Promise<void>;
+  private draining?: Promise<void>;
 
   constructor(
     private readonly config: ConfigStore,
@@ -120,7 +122,7 @@ export class AgentRunner implements OnModuleDestroy {
     const input = key === raw.sessionKey ? raw : { ...raw, sessionKey: key };
     const { record, signal } = this.runs.create(input.sessionKey, agentId);
     if (input.origin) this.runLog.received(record, input.origin);
-    if (this.closing) {
+    if (this.closing || this.draining) {
       const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });
       return { runId: record.runId, done: Promise.resolve(refused) };
     }
@@ -153,9 +155,25 @@ export class AgentRunner implements OnModuleDestroy {
     return { runId: record.runId, done };
   }
 
-  /** Refuses new runs, aborts the running ones and waits until they have written their last line. */
+  /**
+   * The first step of a stop: refuses new runs at once and lets the ones in flight go on for up to `gateway.drainMs`
+   * (0: not at all), so a replica taken out of a rolling update finishes its work instead of failing it. Resolves
+   * when they have all ended or the time is up; shutdown then aborts whatever is left.
+   */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      const drainMs = this.config.current().config.gateway.drainMs;
+      if (!drainMs || !this.active.size) return;
+      this.logger.log(`draining: ${this.active.size} run(s) in flight may finish within ${drainMs} ms`);
+      await settleWithin(this.active, drainMs);
+    })();
+    return this.draining;
+  }
+
+  /** Refuses new runs, aborts the running ones (after the drain) and waits until they have written their last line. */
   shutdown(): Promise<void> {
     this.closing ??= (async () => {
+      await this.drain();
       this.runs.abortAll('the gateway is shutting down');
       await Promise.allSettled([...this.active]);
     })();

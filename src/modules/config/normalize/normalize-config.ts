@@ -89,6 +89,7 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
     trustedProxies: [...(g?.trustedProxies ?? defaults.trustedProxies)],
     publicUrl: g?.publicUrl,
     reload: { mode: g?.reload?.mode ?? defaults.reload.mode, debounceMs: g?.reload?.debounceMs ?? defaults.reload.debounceMs },
+    drainMs: g?.drainMs ?? defaults.drainMs,
     admin: {
       tokens: (g?.admin?.tokens ?? defaults.admin.tokens).map((t) => ({ name: t.name, token: t.token, role: t.role })),
       sso: {

@@ -158,6 +158,16 @@ export class GatewayConfig {
   publicUrl?: string;
 
   @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  @Describe(
+    'On SIGTERM, how long the runs in flight may go on to finish (new messages are refused meanwhile) before the rest are aborted; 0 aborts at once.',
+  )
+  @Default(CONFIG_DEFAULTS.gateway.drainMs)
+  drainMs?: number;
+
+  @IsOptional()
   @NestedObject(() => GatewayReloadConfig)
   reload?: GatewayReloadConfig;
 
