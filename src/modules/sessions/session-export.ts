@@ -22,7 +22,10 @@ export interface OpenExport {
 export function openSessionExport(stateDir: string, sessionKey: string): OpenExport {
   const { key } = canonicalSessionKey(sessionKey);
   const file = sessionDatabasePath(stateDir);
-  if (!existsSync(file)) throw notFound(`no session database at ${file} (has a gateway run with this state dir?)`);
+  if (!existsSync(file))
+    throw notFound(
+      `no session database at ${file} (has a gateway run with this state dir? With gateway.state on PostgreSQL the sessions are in the database: add --remote to ask the running gateway)`,
+    );
   const c = openSessionDatabaseReadOnly(file);
   const row = c.statements.byKey.get(key) as SessionRow | undefined;
   if (!row) {
