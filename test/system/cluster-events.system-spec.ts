@@ -13,6 +13,7 @@ import { waitFor } from '../support/gateway-harness';
 import { openSse } from '../support/sse-client';
 import { startPostgres, type TestPostgres } from './support/postgres';
 import { startRedis, type TestRedis } from './support/redis';
+import { startReplicaIn } from './support/replica';
 
 // The SDK's CommonJS build requires the ESM-only jose for card signatures (unused here): see test/support/a2a-sdk.ts.
 jest.mock('jose', () => ({}));
@@ -106,12 +107,11 @@ describe('A2A task events and cancels across replicas (system)', () => {
   });
 
   async function startReplica(name: string): Promise<GatewayProcess> {
-    const home = path.join(dir, name);
-    await fs.mkdir(home, { recursive: true });
-    const configPath = path.join(home, 'openclaw.json');
-    await fs.writeFile(configPath, configText(redis.url, model.baseUrl));
-    const stateDir = path.join(home, 'state');
-    const gateway = await GatewayProcess.start({ cliJs: build.cliJs, configPath, stateDir, home, env: { DATABASE_URL: databaseUrl } });
+    const gateway = await startReplicaIn(dir, name, {
+      cliJs: build.cliJs,
+      config: configText(redis.url, model.baseUrl),
+      env: { DATABASE_URL: databaseUrl },
+    });
     gateways.push(gateway);
     return gateway;
   }

@@ -10,6 +10,8 @@ import { FakeOpenAiServer } from '../support/fake-openai-server';
 import type { RecordedRequest } from '../support/fake-model-server';
 import { startPostgres, type TestPostgres } from './support/postgres';
 import { startRedis, type TestRedis } from './support/redis';
+import { waitFor } from '../support/gateway-harness';
+import { startReplicaIn } from './support/replica';
 
 /**
  * Failover of runs between two `clawgate gateway` processes sharing their A2A tasks in a real PostgreSQL and
@@ -42,16 +44,6 @@ function textOf(req: RecordedRequest): string {
 
 interface ClusterBody {
   replicas: Array<{ id: string; pid: number; ownedTasks?: number }>;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('runs owned by replicas with a heartbeat lease: kill -9 failover (system)', () => {
@@ -91,15 +83,9 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
   });
 
   async function startReplica(name: string): Promise<GatewayProcess> {
-    const home = path.join(dir, name);
-    await fs.mkdir(home, { recursive: true });
-    const configPath = path.join(home, 'openclaw.json');
-    await fs.writeFile(configPath, configText(redis.url, model.baseUrl));
-    const gateway = await GatewayProcess.start({
+    const gateway = await startReplicaIn(dir, name, {
       cliJs: build.cliJs,
-      configPath,
-      stateDir: path.join(home, 'state'),
-      home,
+      config: configText(redis.url, model.baseUrl),
       env: { DATABASE_URL: databaseUrl },
     });
     gateways.push(gateway);
@@ -119,7 +105,7 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
 
   it('fails exactly the killed replica’s running tasks once its lease has expired, while the other keeps working; A rejoins', async () => {
     const [a, b] = await Promise.all([startReplica('a'), startReplica('b')]);
-    await until('both replicas to see each other', async () => (await cluster(b.url)).replicas.length === 2, 10_000);
+    await waitFor('both replicas to see each other', async () => (await cluster(b.url)).replicas.length === 2, 10_000);
 
     // Work acknowledged as completed before the kill, on both replicas: none of it may be lost.
     const acknowledged = [await send(a.url, 'quick/a-1', 'ctx-a-quick'), await send(b.url, 'quick/b-1', 'ctx-b-quick')];
@@ -129,8 +115,8 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     const slow = await Promise.all(Array.from({ length: 10 }, (_, i) => send(a.url, `slow/${i}`, `ctx-slow-${i}`, true)));
     expect(slow.map((t) => t.status.state)).toEqual(Array(10).fill('TASK_STATE_WORKING'));
     const slowIds = slow.map((t) => t.id);
-    await until('the ten runs to reach the model', async () => slowArrivals.length === 10, 20_000);
-    const owners = await until(
+    await waitFor('the ten runs to reach the model', async () => slowArrivals.length === 10, 20_000);
+    const owners = await waitFor(
       "A's ten tasks to show on /admin/cluster",
       async () => {
         const { replicas } = await cluster(b.url);
@@ -166,7 +152,7 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     }
     expect(await statesOf(b.url, slowIds)).toEqual(Array(10).fill('TASK_STATE_WORKING'));
 
-    const sweptAt = await until(
+    const sweptAt = await waitFor(
       'the ten tasks to be FAILED',
       async () => {
         await workOnB();
@@ -200,14 +186,18 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
 
     // A restarted A (a new process on its state dir) rejoins and serves.
     const again = await startReplica('a');
-    await until('the restarted A on /admin/cluster', async () => (await cluster(b.url)).replicas.some((r) => r.pid === again.pid), 10_000);
+    await waitFor(
+      'the restarted A on /admin/cluster',
+      async () => (await cluster(b.url)).replicas.some((r) => r.pid === again.pid),
+      10_000,
+    );
     expect((await cluster(b.url)).replicas.map((r) => r.pid).sort()).toEqual([again.pid, b.pid].sort());
     expect((await send(again.url, 'quick/a-again', 'ctx-a-again')).status.state).toBe('TASK_STATE_COMPLETED');
     expect(a.errorLogs.concat(b.errorLogs, again.errorLogs)).toEqual([]);
 
     // A clean stop (a rolling update) aborts its runs and fails their tasks itself before it leaves: no lease wait.
     const draining = await send(again.url, 'slow/draining', 'ctx-draining', true);
-    await until('the draining run to reach the model', async () => slowArrivals.includes('slow/draining'), 10_000);
+    await waitFor('the draining run to reach the model', async () => slowArrivals.includes('slow/draining'), 10_000);
     const stopped = Date.now();
     expect((await again.stop()).clean).toBe(true);
     const drained = await getTask(b.url, draining.id);

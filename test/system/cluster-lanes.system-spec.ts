@@ -8,6 +8,7 @@ import { GatewayProcess } from '../fixtures/gateway-process';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { RecordedRequest } from '../support/fake-model-server';
 import { startRedis, TestRedis } from './support/redis';
+import { startReplicaIn } from './support/replica';
 
 /**
  * Session lanes as Redis leases: two `clawgate gateway` processes (each its own state dir) never run one
@@ -88,11 +89,7 @@ describe('session lanes leased through a real Redis (system)', () => {
   });
 
   async function startReplica(name: string): Promise<GatewayProcess> {
-    const home = path.join(dir, name);
-    await fs.mkdir(home, { recursive: true });
-    const configPath = path.join(home, 'openclaw.json');
-    await fs.writeFile(configPath, configText(redis.url, model.baseUrl));
-    const gateway = await GatewayProcess.start({ cliJs: build.cliJs, configPath, stateDir: path.join(home, 'state'), home });
+    const gateway = await startReplicaIn(dir, name, { cliJs: build.cliJs, config: configText(redis.url, model.baseUrl) });
     gateways.push(gateway);
     return gateway;
   }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
-import { startTestGateway } from '../support/gateway-harness';
+import { startTestGateway, waitFor } from '../support/gateway-harness';
 import { freePort } from './support/nginx';
 import { startRedis, TestRedis } from './support/redis';
 
@@ -51,16 +51,6 @@ interface ClusterBody {
 }
 const cluster = async (url: string) => (await request(url).get('/admin/cluster').expect(200)).body as ClusterBody;
 const revisionOf = async (url: string) => (await request(url).get('/readyz').expect(200)).body.revision as string;
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('cluster coordination through a real Redis (system)', () => {
   let redis: TestRedis;
@@ -113,13 +103,13 @@ describe('cluster coordination through a real Redis (system)', () => {
     }
     const before = await revisionOf(b.url);
     await fs.writeFile(b.configPath, configText(redis.url, 'b renamed'));
-    const after = await until(
+    const after = await waitFor(
       'b to serve a new revision',
       async () => ((await revisionOf(b.url)) !== before ? revisionOf(b.url) : undefined),
       10_000,
     );
     // The new revision reaches Redis right after the swap, not only at the next heartbeat.
-    const seenFromA = await until(
+    const seenFromA = await waitFor(
       'a to see b on its new revision',
       async () => {
         const replicas = (await cluster(a.url)).replicas;
@@ -180,18 +170,18 @@ describe('cluster coordination through a real Redis (system)', () => {
 
   it('a replica killed with SIGKILL stays listed until its TTL runs out, then disappears', async () => {
     const c = await startReplica('c');
-    await until('a to see c', async () => (await cluster(a.url)).replicas.some((r) => r.pid === c.pid), 5_000);
+    await waitFor('a to see c', async () => (await cluster(a.url)).replicas.some((r) => r.pid === c.pid), 5_000);
     await c.kill9();
     const killedAt = Date.now();
     expect((await cluster(a.url)).replicas.some((r) => r.pid === c.pid)).toBe(true);
-    await until('c to expire', async () => !(await cluster(a.url)).replicas.some((r) => r.pid === c.pid), 10_000);
+    await waitFor('c to expire', async () => !(await cluster(a.url)).replicas.some((r) => r.pid === c.pid), 10_000);
     // Gone no sooner than its last heartbeat's TTL (6 s) minus one heartbeat interval (2 s).
     expect(Date.now() - killedAt).toBeGreaterThanOrEqual(3_500);
   }, 60_000);
 
   it('with Redis stopped, /readyz answers 503 naming Redis and A2A keeps answering on per-replica limits; it recovers when Redis is back', async () => {
     await redis.stop();
-    const ready = await until(
+    const ready = await waitFor(
       '/readyz to fail',
       async () => {
         const res = await request(a.url).get('/readyz');
@@ -210,9 +200,9 @@ describe('cluster coordination through a real Redis (system)', () => {
     expect(metrics).toMatch(/^clawgate_cluster_rate_limit_fallback_total [1-9]/m);
 
     await redis.start();
-    await until('/readyz to recover', async () => (await request(a.url).get('/readyz')).status === 200, 10_000);
+    await waitFor('/readyz to recover', async () => (await request(a.url).get('/readyz')).status === 200, 10_000);
     // The restarted Redis is empty: the next heartbeat registers the replica again.
-    await until('a to be listed again', async () => (await cluster(a.url)).replicas.some((r) => r.pid === a.pid), 5_000);
+    await waitFor('a to be listed again', async () => (await cluster(a.url)).replicas.some((r) => r.pid === a.pid), 5_000);
     expect(a.errorLogs).toEqual([]);
   }, 60_000);
 
