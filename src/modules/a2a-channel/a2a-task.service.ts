@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { RoutingService } from '../routing';
 import { AgentRunner, type RunHandle, type RunRecord, type ToolContext, type ToolResult } from '../runtime';
@@ -8,6 +7,7 @@ import { A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from './a2a-limits';
 import { routeA2aConversation } from './a2a-session-route';
 import { A2A_CLOCK, Clock } from './clock';
 import { isTerminalState } from '../../common/a2a-protocol';
+import type { AcceptOptions, Accepted } from './accept-options';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
@@ -16,7 +16,7 @@ import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
 import { A2aTask, toWireTask, WireTask } from './task-model';
 import { type ListTasksResult, listTasksPage } from './task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
-import { outcomeOf, statusMessage, withStatus } from './task-outcome';
+import { settledOutcome, statusMessage, withStatus } from './task-outcome';
 import { TaskWaiters } from './task-waiters';
 import { DeferredTaskRows } from './deferred-task-rows';
 import { StreamedReply } from './streamed-reply';
@@ -30,21 +30,8 @@ import { cancelUnsupported, RemoteTaskCancels } from './remote-task-cancels';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
-
-/** How a SendMessage is answered: `wait` (blocking unless the message says otherwise), or `stream` (its events). */
-export interface AcceptOptions {
-  wait: boolean;
-  /** The A2A version of the call: a push config it registers is delivered in it. */
-  wire?: A2aWireVersion;
-  /** The caller streams the task's events: the row is written at once and the reply is recorded chunk by chunk. */
-  stream?: boolean;
-}
-
-/** An accepted message's task, and how much of its history the caller asked to see. */
-export interface Accepted {
-  task: A2aTask;
-  historyLength?: number;
-}
+/** The `stored` answer of a task whose row is deferred to its outcome: known at once, shared by every such task. */
+const STORED: Promise<boolean> = Promise.resolve(true);
 
 /**
  * The task lifecycle of inbound A2A messages: create the task, route and dispatch the agent
@@ -52,9 +39,6 @@ export interface Accepted {
  * (INPUT_REQUIRED, answered by a SendMessage with the taskId), expire and retain tasks, and shut down without
  * leaving a caller hanging. See docs/a2a.md#sending-tasks, docs/a2a.md#multi-turn-input_required and docs/a2a.md#task-store.
  */
-/** The `stored` answer of a task whose row is deferred to its outcome: known at once, shared by every such task. */
-const STORED: Promise<boolean> = Promise.resolve(true);
-
 @Injectable()
 export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
@@ -354,10 +338,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // Every blocked caller is answered with its task as it is now, before the runs are aborted; one whose task has
     // no row yet once that row is written.
     for (const task of await this.rows.writeAll()) this.waiters.release(task);
-    for (const taskId of this.waiters.taskIds()) {
-      const task = await this.store.get(taskId).catch(() => undefined);
-      if (task) this.waiters.release(task);
-    }
+    await this.waiters.releaseAll((id) => this.store.get(id));
     await this.runner.shutdown();
     await Promise.allSettled([...this.settling]);
     // The last events are published; whoever still streams is told the gateway is going away.
@@ -387,10 +368,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** Records the run's outcome unless the task is already terminal (expired, restarted): then the late result is dropped. */
   private async settle(taskId: string, run: RunRecord): Promise<void> {
-    // Canceled through A2A, or its run canceled by other means (the operator's run cancel); a shutdown's abort is a failure.
-    const canceledWhy =
-      run.status === 'aborted' ? (this.canceled.get(taskId) ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
-    const decided = canceledWhy ? { state: 'TASK_STATE_CANCELED' as const, statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
+    const decided = settledOutcome(run, this.canceled.get(taskId));
     // A streamed reply closes its artifact as chunks first; the transition then records the state alone.
     const finishing = this.replies.get(taskId)?.finish(decided);
     const outcome = finishing ? ((await finishing) ?? decided) : decided;

@@ -3,6 +3,7 @@ import { inTransaction, positional } from '../../common/storage/postgres';
 import { PG_PUSH_SQL } from './pg-push-schema';
 import type { PushConfigRow, PushDeliveryRow } from './push-rows';
 import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
+import { pushConfigColumns } from './push-config-params';
 
 type Rows = Array<Record<string, unknown>>;
 
@@ -34,18 +35,7 @@ export class PgPushStore implements PushStore {
       const taskSeq = found.seq as number;
       const exists = (await sql(PG_PUSH_SQL.get, { task_seq: taskSeq, id: config.id })).length > 0;
       if (!exists && ((await sql(PG_PUSH_SQL.count, { task_seq: taskSeq }))[0].n as number) >= max) return 'full';
-      const [row] = await sql(PG_PUSH_SQL.upsert, {
-        task_seq: taskSeq,
-        task_id: task.id,
-        peer: task.peer,
-        config_id: config.id,
-        url: config.url,
-        token: config.token ?? null,
-        auth_scheme: config.authentication?.scheme ?? null,
-        auth_credentials: config.authentication?.credentials ?? null,
-        wire: config.wire,
-        created_at: Date.now(),
-      });
+      const [row] = await sql(PG_PUSH_SQL.upsert, { task_seq: taskSeq, ...pushConfigColumns(task, config) });
       return row as unknown as PushConfigRow;
     });
   }

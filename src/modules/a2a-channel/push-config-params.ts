@@ -97,3 +97,18 @@ export function toWirePushConfig(row: PushConfigRow): Record<string, unknown> {
     ...(row.auth_scheme !== null ? { authentication: { scheme: row.auth_scheme } } : {}),
   };
 }
+
+/** The columns of a push config row as both stores write them (the PostgreSQL one adds the task's row number). */
+export function pushConfigColumns(task: { id: string; peer: string }, config: PushConfigInput) {
+  return {
+    task_id: task.id,
+    peer: task.peer,
+    config_id: config.id,
+    url: config.url,
+    token: config.token ?? null,
+    auth_scheme: config.authentication?.scheme ?? null,
+    auth_credentials: config.authentication?.credentials ?? null,
+    wire: config.wire,
+    created_at: Date.now(),
+  };
+}

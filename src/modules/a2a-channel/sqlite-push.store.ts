@@ -2,6 +2,7 @@ import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlit
 import type { A2aTaskStore } from './a2a-task.store';
 import type { PushConfigRow, PushDeliveryRow } from './push-rows';
 import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
+import { pushConfigColumns } from './push-config-params';
 
 const statements = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
@@ -88,17 +89,7 @@ export class SqlitePushStore implements PushStore {
       if (seq === undefined) return 'no-task';
       const exists = st.get.get(seq, config.id) !== undefined;
       if (!exists && (st.count.get(seq) as { n: number }).n >= max) return 'full';
-      return st.upsert.get({
-        task_id: task.id,
-        peer: task.peer,
-        config_id: config.id,
-        url: config.url,
-        token: config.token ?? null,
-        auth_scheme: config.authentication?.scheme ?? null,
-        auth_credentials: config.authentication?.credentials ?? null,
-        wire: config.wire,
-        created_at: Date.now(),
-      }) as PushConfigRow;
+      return st.upsert.get(pushConfigColumns(task, config)) as PushConfigRow;
     });
   }
 

@@ -15,6 +15,16 @@ export function withStatus(task: Omit<A2aTask, 'state'>, state: A2aTask['state']
   return { ...task, state, statusMessage: message, history: [...task.history, { ...message, role: 'agent' }] };
 }
 
+/**
+ * The outcome of a settled run for its task: CANCELED with the reason when it was canceled — through A2A
+ * (`canceledThroughA2a`, the CancelTask's reason) or by other means (the operator's run cancel) — else outcomeOf.
+ * A shutdown's abort is a failure.
+ */
+export function settledOutcome(run: RunRecord, canceledThroughA2a: string | undefined): TaskTransition {
+  const canceledWhy = run.status === 'aborted' ? (canceledThroughA2a ?? (run.abortedBy === 'cancel' ? run.error : undefined)) : undefined;
+  return canceledWhy ? { state: 'TASK_STATE_CANCELED', statusMessage: statusMessage(canceledWhy) } : outcomeOf(run);
+}
+
 /** A reply becomes the artifact; an empty reply and a failure become a status message (docs/a2a.md#sending-tasks). */
 export function outcomeOf(run: RunRecord): TaskTransition {
   if (run.status === 'completed') {

@@ -55,8 +55,11 @@ export class TaskWaiters {
     for (const waiter of [...(this.waiters.get(taskId) ?? [])]) waiter.fail(error);
   }
 
-  /** Tasks that have blocked callers (shutdown answers them all). */
-  taskIds(): string[] {
-    return [...this.waiters.keys()];
+  /** Answers every blocked caller with its task as `read` finds it now (shutdown); one that is not found keeps waiting. */
+  async releaseAll(read: (taskId: string) => Promise<A2aTask | undefined>): Promise<void> {
+    for (const taskId of [...this.waiters.keys()]) {
+      const task = await read(taskId).catch(() => undefined);
+      if (task) this.release(task);
+    }
   }
 }

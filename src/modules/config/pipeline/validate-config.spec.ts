@@ -74,15 +74,6 @@ describe('validateConfig', () => {
     expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual(['gateway.reload.mode: must be one of: hybrid, off (got "poll")']);
   });
 
-  it('refuses a drain time that is negative, over ten minutes or not an integer, naming gateway.drainMs', () => {
-    for (const bad of [-1, 600_001, 1.5, '5s']) {
-      const errors = errorsOf({ gateway: { drainMs: bad } });
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^gateway\.drainMs: /);
-    }
-    expect(errorsOf({ gateway: { drainMs: 600_000 } })).toEqual([]);
-  });
-
   it('names the A2A versions a peer can be pinned to, and that a version is a quoted string', () => {
     const peer = (protocolVersion: unknown) => errorsOf({ channels: { a2a: { peers: { iris: { token: 't', protocolVersion } } } } });
     expect(peer('2.0')).toEqual(['channels.a2a.peers.iris.protocolVersion: must be the string "1.0" or "0.3" (got "2.0")']);
