@@ -72,6 +72,24 @@ export function describeTranscriptContract(ctx: ContractContext): void {
       await appended;
     });
 
+    it('creates the session an append names with its creation options, and applies later ones as getOrCreate does', async () => {
+      const key = 'agent:main:subagent:made-by-append';
+      await ctx.store.append(key, { role: 'user', text: 'one' }, { spawnedBy: 'agent:main:main', deliveryContext: { channel: 'a' } });
+      expect(await ctx.store.get(key)).toMatchObject({ spawnedBy: 'agent:main:main', deliveryContext: { channel: 'a' } });
+      // A newer delivery context is taken, spawnedBy stays as created, no options leave the context alone.
+      await ctx.store.append(key, { role: 'assistant', text: 'two' }, { spawnedBy: 'agent:main:other', deliveryContext: { channel: 'b' } });
+      await ctx.store.append(key, { role: 'user', text: 'three' });
+      expect(await ctx.store.get(key)).toMatchObject({ spawnedBy: 'agent:main:main', deliveryContext: { channel: 'b' } });
+      // A label asked for through an append is checked like any claim.
+      await ctx.store.getOrCreate('agent:main:holder', { label: 'taken' });
+      await expect(asHttp(ctx.store.append(key, { role: 'user', text: 'four' }, { label: 'taken' }))).rejects.toMatchObject({
+        status: 409,
+      });
+      await ctx.store.append(key, { role: 'user', text: 'five' }, { label: 'mine' });
+      expect(await ctx.store.get(key)).toMatchObject({ label: 'mine' });
+      expect((await ctx.store.history(key, { limit: 10 })).lines.map((l) => l.text)).toEqual(['one', 'two', 'three', 'five']);
+    });
+
     it('reports a transcript row damaged by hand as a warning and still serves the good lines', async () => {
       await ctx.store.append('agent:ops:torn', { role: 'user', text: 'intact' });
       await ctx.store.append('agent:ops:torn', { role: 'assistant', text: 'to be damaged' });

@@ -49,6 +49,10 @@ export const LABEL_INDEX = 'sessions_label';
 
 export const PG_SESSION_COLUMNS = 'seq, session_key, session_id, agent_id, label, spawned_by, created_at, updated_at, delivery_context';
 
+/** The append notice of pg-session-notices.ts, built from the row the statement wrote (its session id included). */
+const APPEND_NOTICE_SQL = `pg_notify(@channel, json_build_object('origin', @origin::text, 'agentId', s.agent_id,
+  'sessionKey', s.session_key, 'sessionId', s.session_id)::text) IS NOT NULL AS notified`;
+
 /** Statements with `@name` parameters (common/storage/postgres.ts `positional`). */
 export const PG_SESSION_SQL = {
   byKey: `SELECT ${PG_SESSION_COLUMNS} FROM sessions WHERE session_key = @key`,
@@ -65,6 +69,30 @@ export const PG_SESSION_SQL = {
   nextLine: `UPDATE sessions SET lines = lines + 1, updated_at = GREATEST(updated_at, @at) WHERE session_key = @key
     RETURNING ${PG_SESSION_COLUMNS}, lines`,
   insertLine: 'INSERT INTO transcript_lines (session_seq, n, role, line) VALUES (@seq, @n, @role, @line)',
+  /**
+   * A line of a session this store has seen, as one statement (one round trip, its own transaction): the counter
+   * taken under the row lock as in `nextLine`, the line stored under it, and the append notice sent at the commit.
+   * No row when the session is missing.
+   */
+  appendToSession: `WITH s AS (
+      UPDATE sessions SET lines = lines + 1, updated_at = GREATEST(updated_at, @at),
+        delivery_context = CASE WHEN @set_dc THEN @delivery_context ELSE delivery_context END
+      WHERE session_key = @session_key RETURNING ${PG_SESSION_COLUMNS}, lines
+    ), line AS (INSERT INTO transcript_lines (session_seq, n, role, line) SELECT seq, lines, @role, @line FROM s)
+    SELECT s.*, ${APPEND_NOTICE_SQL} FROM s`,
+  /**
+   * The same with the session created when missing (no label asked for: a label claim needs its check, so it takes
+   * the transaction of appendPgLine). Two replicas creating one key at once make one row: ON CONFLICT waits for the
+   * first and numbers the second's line after the first's.
+   */
+  createAndAppend: `WITH s AS (
+      INSERT INTO sessions (session_key, session_id, agent_id, label, spawned_by, created_at, updated_at, delivery_context, lines)
+      VALUES (@session_key, @session_id, @agent_id, NULL, @spawned_by, @at, @at, @delivery_context, 1)
+      ON CONFLICT (session_key) DO UPDATE SET lines = sessions.lines + 1, updated_at = GREATEST(sessions.updated_at, @at),
+        delivery_context = CASE WHEN @set_dc THEN EXCLUDED.delivery_context ELSE sessions.delivery_context END
+      RETURNING ${PG_SESSION_COLUMNS}, lines
+    ), line AS (INSERT INTO transcript_lines (session_seq, n, role, line) SELECT seq, lines, @role, @line FROM s)
+    SELECT s.*, ${APPEND_NOTICE_SQL} FROM s`,
   tail: 'SELECT n, line FROM transcript_lines WHERE session_seq = @seq ORDER BY n DESC LIMIT @limit',
   tailWithoutTools: `SELECT n, line FROM transcript_lines WHERE session_seq = @seq AND role <> 'tool' ORDER BY n DESC LIMIT @limit`,
   linesAfter: 'SELECT n, line FROM transcript_lines WHERE session_seq = @seq AND n > @after ORDER BY n LIMIT @limit',

@@ -83,3 +83,52 @@ export async function appendPgLine(
   await sql(PG_SESSION_SQL.insertLine, { seq, n, role, line: json });
   return { session: { created, seq, entry }, n };
 }
+
+/** What a one-statement append sends: the line, the creation asked for, and the notice's channel and origin. */
+export interface LoneAppend {
+  key: string;
+  agentId: string;
+  at: number;
+  init: Omit<SessionInit, 'label'> | undefined;
+  role: TranscriptRole;
+  json: string;
+  channel: string;
+  origin: string;
+}
+
+/**
+ * The append of a caller that claims no label, in one statement instead of a transaction of five or more: the
+ * update of a session the store has seen (`known`), else the insert that creates it or, when another writer made it
+ * first, updates it. Each runs as its own transaction, so the guarantees of appendPgLine hold: consecutive numbers
+ * under the row lock, the notice at the commit. `spawnedBy` counts only at creation, as there.
+ */
+export async function appendPgLineAlone(sql: Sql, known: boolean, append: LoneAppend): Promise<AppendedLine> {
+  const dc = append.init?.deliveryContext;
+  const params = {
+    session_key: append.key,
+    at: append.at,
+    set_dc: dc !== undefined,
+    delivery_context: dc === undefined ? null : JSON.stringify(dc),
+    role: append.role,
+    line: append.json,
+    channel: append.channel,
+    origin: append.origin,
+  };
+  if (known) {
+    const [row] = await sql(PG_SESSION_SQL.appendToSession, params);
+    if (row) {
+      const entry = entryFromRow(row as unknown as SessionRow);
+      return { session: { created: false, seq: row.seq as number, entry }, n: row.lines as number };
+    }
+  }
+  const fresh = newSessionEntry(append.key, append.agentId, append.at, append.init ?? {});
+  const [row] = await sql(PG_SESSION_SQL.createAndAppend, {
+    ...params,
+    session_id: fresh.sessionId,
+    agent_id: append.agentId,
+    spawned_by: fresh.spawnedBy ?? null,
+  });
+  const entry = entryFromRow(row as unknown as SessionRow);
+  // The id this insert generated comes back only when it made the row.
+  return { session: { created: entry.sessionId === fresh.sessionId, seq: row.seq as number, entry }, n: row.lines as number };
+}

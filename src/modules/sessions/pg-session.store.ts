@@ -8,7 +8,7 @@ import { createPostgresPool, inTransaction, migrate, positional, postgresStartEr
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { LABEL_INDEX, PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
 import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
-import { appendPgLine, Sql, upsertPgSession } from './pg-session-writes';
+import { appendPgLine, appendPgLineAlone, type AppendedLine, Sql, upsertPgSession } from './pg-session-writes';
 import { entryFromRow, type LineRow, type SessionRow } from './session-database';
 import { assertLabelFree, changes, copyEntry, sessionNotFound } from './session-entry-rules';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
@@ -136,7 +136,7 @@ export class PgSessionStore implements SessionStore {
       position && ['(updated_at, seq) < (@cursorUpdatedAt, @cursorSeq)', { cursorUpdatedAt: position.updatedAt, cursorSeq: position.seq }],
     ]);
     const sql = `SELECT ${PG_SESSION_COLUMNS} FROM sessions WHERE ${where.sql} ORDER BY updated_at DESC, seq DESC LIMIT @limit`;
-    const rows = (await this.read(sql, { ...where.params, limit: query.limit + 1 })) as unknown as SessionRow[];
+    const rows = (await this.query(sql, { ...where.params, limit: query.limit + 1 })) as unknown as SessionRow[];
     const page = keysetPage(rows, query.limit);
     return { sessions: page.rows.map(entryFromRow), ...(page.last ? { nextCursor: encodeCursor(page.last) } : {}) };
   }
@@ -163,7 +163,7 @@ export class PgSessionStore implements SessionStore {
     const id = checkAgentId(agentId);
     const label = labelOrUndefined(rawLabel);
     if (label === undefined) return undefined;
-    const [row] = await this.read(PG_SESSION_SQL.labelHolder, { agent: id, label });
+    const [row] = await this.query(PG_SESSION_SQL.labelHolder, { agent: id, label });
     return row?.session_key as string | undefined;
   }
 
@@ -179,16 +179,34 @@ export class PgSessionStore implements SessionStore {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
     const { key, agentId, wanted, line: full, json, at } = input;
-    return this.write(key, async (sql) => {
-      const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
-      const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };
-      // Sent at the commit: the other replicas' listeners hear of the line once it is stored.
-      await sql('SELECT pg_notify(@channel, @payload)', { channel: APPEND_CHANNEL, payload: appendNotice(this.origin, event) });
-      return { appended, event };
-    }).then(({ appended, event }) => {
+    const written =
+      wanted?.label === undefined
+        ? this.write(key, (sql) => this.appendAlone(sql, input), 'statement')
+        : this.write(key, async (sql) => {
+            const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
+            const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };
+            // Sent at the commit: the other replicas' listeners hear of the line once it is stored.
+            await sql('SELECT pg_notify(@channel, @payload)', { channel: APPEND_CHANNEL, payload: appendNotice(this.origin, event) });
+            return appended;
+          });
+    return written.then((appended) => {
       this.remember(appended.session.seq, appended.session.entry);
-      this.tell(event);
+      this.tell({ agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId });
       return full;
+    });
+  }
+
+  /** The common append (no label claimed): one statement, its notice built by the database. */
+  private appendAlone(sql: Sql, input: AppendInput): Promise<AppendedLine> {
+    return appendPgLineAlone(sql, this.fixed.has(input.key), {
+      key: input.key,
+      agentId: input.agentId,
+      at: input.at,
+      init: input.wanted,
+      role: input.line.role,
+      json: input.json,
+      channel: APPEND_CHANNEL,
+      origin: this.origin,
     });
   }
 
@@ -203,7 +221,7 @@ export class PgSessionStore implements SessionStore {
     if (limit === undefined) rows = (await this.allRows(facts.seq)).flat();
     else {
       const statement = skipTools ? PG_SESSION_SQL.tailWithoutTools : PG_SESSION_SQL.tail;
-      rows = lineRows(await this.read(statement, { seq: facts.seq, limit })).reverse();
+      rows = lineRows(await this.query(statement, { seq: facts.seq, limit })).reverse();
     }
     const read = parseLineRows(rows, skipTools);
     if (read.warnings.length) this.logger.warn(`session ${key}: ${read.warnings.join('; ')}`);
@@ -216,7 +234,7 @@ export class PgSessionStore implements SessionStore {
     const facts = await this.facts(key);
     if (!facts) throw sessionNotFound(key);
     for (let after = 0; ;) {
-      const rows = lineRows(await this.read(PG_SESSION_SQL.linesAfter, { seq: facts.seq, after, limit: EXPORT_CHUNK_LINES }));
+      const rows = lineRows(await this.query(PG_SESSION_SQL.linesAfter, { seq: facts.seq, after, limit: EXPORT_CHUNK_LINES }));
       if (rows.length) yield rows.map((r) => `${r.line}\n`).join('');
       if (rows.length < EXPORT_CHUNK_LINES) return;
       after = rows[rows.length - 1].id;
@@ -224,12 +242,12 @@ export class PgSessionStore implements SessionStore {
   }
 
   async transcriptVersions(agentId: string): Promise<TranscriptVersion[]> {
-    return versions(await this.read(PG_SESSION_SQL.versionsOfAgent, { agent: checkAgentId(agentId) }));
+    return versions(await this.query(PG_SESSION_SQL.versionsOfAgent, { agent: checkAgentId(agentId) }));
   }
 
   async transcriptVersion(agentId: string, sessionId: string): Promise<TranscriptVersion | undefined> {
     if (typeof sessionId !== 'string') return undefined;
-    return versions(await this.read(PG_SESSION_SQL.versionOfSession, { agent: checkAgentId(agentId), id: sessionId }))[0];
+    return versions(await this.query(PG_SESSION_SQL.versionOfSession, { agent: checkAgentId(agentId), id: sessionId }))[0];
   }
 
   onAppend(listener: (event: TranscriptAppended) => void): () => void {
@@ -252,7 +270,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   private async readEntry(key: string): Promise<SessionEntry | undefined> {
-    const [row] = await this.read(PG_SESSION_SQL.byKey, { key });
+    const [row] = await this.query(PG_SESSION_SQL.byKey, { key });
     if (!row) return undefined;
     const entry = entryFromRow(row as unknown as SessionRow);
     this.remember(row.seq as number, entry);
@@ -276,7 +294,7 @@ export class PgSessionStore implements SessionStore {
   private async allRows(seq: number): Promise<LineRow[][]> {
     const chunks: LineRow[][] = [];
     for (let after = 0; ;) {
-      const rows = lineRows(await this.read(PG_SESSION_SQL.linesAfter, { seq, after, limit: EXPORT_CHUNK_LINES }));
+      const rows = lineRows(await this.query(PG_SESSION_SQL.linesAfter, { seq, after, limit: EXPORT_CHUNK_LINES }));
       if (rows.length) chunks.push(rows);
       if (rows.length < EXPORT_CHUNK_LINES) return chunks;
       after = rows[rows.length - 1].id;
@@ -293,7 +311,7 @@ export class PgSessionStore implements SessionStore {
     }
   }
 
-  private async read(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
+  private async query(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
     if (this.closed) throw new Error('the session store is closed');
     const query = positional(text, params);
     return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
@@ -304,10 +322,13 @@ export class PgSessionStore implements SessionStore {
     await this.chains.get(key);
   }
 
-  /** One transaction, after the writes of the same session called before it. */
-  private write<T>(key: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  /**
+   * After the writes of the same session called before it: one transaction, or (`'statement'`) one statement that
+   * is a transaction by itself, sent without BEGIN and COMMIT.
+   */
+  private write<T>(key: string, fn: (sql: Sql) => Promise<T>, as: 'transaction' | 'statement' = 'transaction'): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the session store is closed'));
-    const run = () => this.transaction(fn);
+    const run = as === 'statement' ? () => fn((text, params = {}) => this.query(text, params)) : () => this.transaction(fn);
     const done = (this.chains.get(key) ?? Promise.resolve()).then(run, run);
     const tail = done.then(
       () => undefined,
