@@ -3,6 +3,8 @@ import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
 import { describeTaskStoreContract } from '../support/task-store-contract';
 import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
 import { postgresForSuite } from './support/postgres';
+import { TASK_MIGRATIONS, TASK_MIGRATION_SCOPE } from '../../src/modules/a2a-channel/pg-task-schema';
+import { createPostgresPool, migrate } from '../../src/common/storage/postgres';
 
 jest.setTimeout(60_000);
 
@@ -44,11 +46,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
       await client.connect();
       const rows = (await client.query('SELECT scope, version FROM schema_migrations ORDER BY version')).rows as unknown[];
       await client.end();
-      expect(rows).toEqual([
-        { scope: 'a2a-tasks', version: 1 },
-        { scope: 'a2a-tasks', version: 2 },
-        { scope: 'a2a-tasks', version: 3 },
-      ]);
+      expect(rows).toEqual(TASK_MIGRATIONS.map((m) => ({ scope: 'a2a-tasks', version: m.version })));
       await stores[0].insert(task('shared'));
       expect(await stores[3].get('shared')).toMatchObject({ id: 'shared', state: 'TASK_STATE_WORKING' });
     } finally {
@@ -133,6 +131,66 @@ describe('PgTaskStore (PostgreSQL only)', () => {
       ]);
     } finally {
       for (const store of [dead, unleased, ...sweepers]) await store.close();
+    }
+  });
+
+  /** The peer's rows and its kept count, read past the store. */
+  async function peerRows(url: string, peer: string): Promise<{ ids: string[]; counted: number }> {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const rows = await client.query<{ id: string }>('SELECT id FROM tasks WHERE peer = $1 AND terminal ORDER BY seq', [peer]);
+      const count = await client.query<{ terminal: string }>('SELECT terminal FROM task_peer_counts WHERE peer = $1', [peer]);
+      return { ids: rows.rows.map((r) => r.id), counted: Number(count.rows[0]?.terminal ?? 0) };
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('keeps a peer at its cap when two replicas finish its tasks at once, inserted finished or changed to finished', async () => {
+    const url = await postgres.freshDatabase();
+    const cap: RetentionPolicy = { ...policy, maxTerminalPerPeer: 5 };
+    const [a, b] = await Promise.all(['a', 'b'].map((r) => PgTaskStore.open(url, cap, { owner: `replica-${r}`, poolSize: 4 })));
+    try {
+      const finished = (id: string) => ({ ...task(id), state: 'TASK_STATE_COMPLETED' as const });
+      await Promise.all([a.insert(task('w1')), b.insert(task('w2'))]);
+      await Promise.all([
+        ...Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).insert(finished(`f${i}`))),
+        a.transition('w1', { state: 'TASK_STATE_COMPLETED' }, 2000),
+        b.transition('w2', { state: 'TASK_STATE_FAILED' }, 2000),
+      ]);
+      const after = await peerRows(url, 'hermes');
+      expect(after.ids).toHaveLength(5);
+      expect(after.counted).toBe(5);
+      // One more finished task settles any trim that raced: exactly the newest five stay.
+      await a.insert(finished('last'));
+      const settled = await peerRows(url, 'hermes');
+      expect(settled.counted).toBe(5);
+      expect(settled.ids).toHaveLength(5);
+      expect(settled.ids).toContain('last');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('counts the finished tasks a database of the earlier layout holds, and trims them at the next finished task', async () => {
+    const url = await postgres.freshDatabase();
+    const pool = createPostgresPool(url, { max: 1 });
+    await migrate(pool, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS.slice(0, 3));
+    for (let i = 0; i < 8; i++)
+      await pool.query(
+        `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at, owner)
+         VALUES ($1, 'hermes', 'ctx', $2, 'TASK_STATE_COMPLETED', true, 1000, 1000, 'old')`,
+        [`old${i}`, `m-old${i}`],
+      );
+    await pool.end();
+    const store = await PgTaskStore.open(url, { ...policy, maxTerminalPerPeer: 4 }, { owner: 'replica-new' });
+    try {
+      expect((await peerRows(url, 'hermes')).counted).toBe(8);
+      await store.insert({ ...task('new'), state: 'TASK_STATE_COMPLETED' });
+      expect(await peerRows(url, 'hermes')).toEqual({ ids: ['old5', 'old6', 'old7', 'new'], counted: 4 });
+    } finally {
+      await store.close();
     }
   });
 

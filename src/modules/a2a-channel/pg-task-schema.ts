@@ -1,10 +1,11 @@
 import type { Migration } from '../../common/storage/postgres';
 import { PUSH_MIGRATION } from './pg-push-schema';
+import { TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
 import { COLUMNS } from './task-rows';
 
 /**
  * The PostgreSQL layout of the task store: the SQLite one (task-rows.ts) with the same two indexes — (peer, terminal,
- * seq) counts and trims a peer's finished tasks, (peer, updated_at, seq) serves ListTasks in its own order — and the
+ * seq) finds a peer's oldest finished tasks to trim, (peer, updated_at, seq) serves ListTasks in its own order — and the
  * same column names, so the page query (task-page-query.ts) and the row mapping are shared. `history` stays JSON
  * text, as in SQLite. Events go with their task by a foreign key. `owner` is the process that runs the task (its
  * replica id), `owner_dir` the state dir it holds (failUnsettled at the next start on that dir fails these), and
@@ -57,6 +58,7 @@ ALTER TABLE tasks ADD COLUMN owner_dir TEXT;
 ALTER TABLE tasks ADD COLUMN owner_leased BOOLEAN NOT NULL DEFAULT false;
 CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
   },
+  TERMINAL_COUNT_MIGRATION,
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
@@ -80,10 +82,6 @@ export const PG_TASK_SQL = {
       artifact_text = CASE WHEN @append::boolean THEN COALESCE(artifact_text, '') || @text::text ELSE @text::text END, events = events + 1
      WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,
   eventsAfter: `SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = @id) AND n > @after ORDER BY n`,
-  /** Terminal writes of one peer take turns (per transaction), so concurrent replicas count and trim it exactly. */
-  lockPeer: `SELECT pg_advisory_xact_lock(hashtext('clawgate.a2a.tasks'), hashtext(@peer))`,
-  countTerminal: 'SELECT COUNT(*) AS n FROM tasks WHERE peer = @peer AND terminal',
-  pruneOldest: `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE peer = @peer AND terminal ORDER BY seq LIMIT @excess)`,
   deleteOld: 'DELETE FROM tasks WHERE terminal AND updated_at <= @before',
   // Rows another writer holds are skipped: that writer is settling them.
   unsettled: `SELECT id, state FROM tasks WHERE NOT terminal AND (owner_dir = @dir OR (owner_dir IS NULL AND owner = @dir))

@@ -6,6 +6,7 @@ import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import type { TaskStoreHooks } from './a2a-task.store';
 import { PgPushStore } from './pg-push.store';
 import { PG_RECORD_EVENT } from './pg-push-schema';
+import { PG_TRIM_SQL, TRIM_RETRIES } from './pg-task-counts-schema';
 import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
 import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
@@ -43,6 +44,8 @@ interface Recorded extends Array<TaskEvent> {
  * than kept in memory: another replica may have written since. Each event queues its push deliveries in its own
  * statement; the push configs and the outbox are read and settled by `push` (pg-push.store.ts), over the same pool.
  */
+const INSERT_FINISHED = PG_TRIM_SQL.insertFinished(PG_TASK_SQL.insert);
+
 export class PgTaskStore implements TaskStore, OwnedTasks {
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -76,13 +79,20 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     return new PgTaskStore(pool, retention, options, hooks);
   }
 
+  /** One statement (its own transaction): a finished task is inserted with its peer's trim. */
   insert(task: A2aTask): Promise<void> {
-    return this.write(task.id, async (sql) => {
-      const terminal = isTerminalState(task.state);
-      const { owner, stateDir = owner, leased } = this.options;
-      await sql(PG_TASK_SQL.insert, { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false });
-      if (terminal) await this.trimPeer(sql, task.peer);
-    });
+    const terminal = isTerminalState(task.state);
+    const { owner, stateDir = owner, leased } = this.options;
+    const params = { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false };
+    return this.write(
+      task.id,
+      async (sql) => {
+        if (!terminal) return void (await sql(PG_TASK_SQL.insert, params));
+        const [{ short }] = await sql(INSERT_FINISHED, { ...params, keep: this.keep() });
+        if (Number(short) > 0) await this.trimPeer(sql, task.peer);
+      },
+      'statement',
+    );
   }
 
   async get(id: string): Promise<A2aTask | undefined> {
@@ -202,9 +212,14 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
    * One transaction; the events it records are published once it is committed. With a task id, it runs after the
    * writes of that task called before it.
    */
-  private write<T>(taskId: string | undefined, fn: (sql: Sql, events: Recorded) => Promise<T>): Promise<T> {
+  private write<T>(
+    taskId: string | undefined,
+    fn: (sql: Sql, events: Recorded) => Promise<T>,
+    as: 'transaction' | 'statement' = 'transaction',
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the A2A task store is closed'));
-    const run = () => this.transaction(fn);
+    // A statement that records no events is a transaction by itself: sent without BEGIN and COMMIT.
+    const run = as === 'statement' ? () => fn((text, params = {}) => this.read(text, params), []) : () => this.transaction(fn);
     let done: Promise<T>;
     if (taskId === undefined) done = run();
     else {
@@ -279,14 +294,17 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     return rows.map(fromRow);
   }
 
-  /**
-   * Keeps the peer at the cap: its oldest terminal tasks over it go, in the transaction that made one more terminal.
-   * The peer's lock makes concurrent writers (other connections, other replicas) count one after another.
-   */
+  /** Keeps the peer at the cap: its oldest finished tasks over it go, in the transaction that finished one more. */
   private async trimPeer(sql: Sql, peer: string): Promise<void> {
-    await sql(PG_TASK_SQL.lockPeer, { peer });
-    const [{ n }] = await sql(PG_TASK_SQL.countTerminal, { peer });
-    const excess = (n as number) - this.retention.maxTerminalPerPeer;
-    if (excess > 0) await sql(PG_TASK_SQL.pruneOldest, { peer, excess });
+    for (let attempt = 0; attempt <= TRIM_RETRIES; attempt++) {
+      const [{ short }] = await sql(PG_TRIM_SQL.trimPeer, { peer, keep: this.keep() });
+      if (Number(short) <= 0) return;
+    }
+  }
+
+  /** The cap as a number PostgreSQL takes (an unloaded config's "no cap yet" is infinite). */
+  private keep(): number {
+    const cap = this.retention.maxTerminalPerPeer;
+    return Number.isFinite(cap) ? cap : Number.MAX_SAFE_INTEGER;
   }
 }
