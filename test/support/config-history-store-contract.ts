@@ -161,6 +161,19 @@ export function describeConfigHistoryStoreContract(name: string, createFixture: 
         expect(await store.latest()).toMatchObject({ source: 'cli', subject: 'cli:bob' });
       });
 
+      it("replicas naming the same files with other revisions: the row shows the writer's", async () => {
+        await chain(store, 1);
+        const onB = { ...applied(2, 1), revision: 'bbbbbbbbbbbb' };
+        expect(await store.add(onB)).toBe('added');
+        expect(await store.add({ ...applied(2, 1, { source: 'rollback', subject: 'token:root' }), revision: 'aaaaaaaaaaaa' })).toBe(
+          'attributed',
+        );
+        expect(await store.latest()).toMatchObject({ revision: 'aaaaaaaaaaaa', source: 'rollback', contentHash: onB.contentHash });
+        expect(await store.find('bbbbbbbbbbbb')).toBeUndefined();
+        expect(await store.add({ ...applied(2, 1), revision: 'cccccccccccc' })).toBe('recorded');
+        expect(revisions(await store.page(10))).toEqual(['aaaaaaaaaaaa', revisionOf(1)]);
+      });
+
       it('a rollback to an earlier revision is recorded; the other replicas applying it are not', async () => {
         await chain(store, 2);
         expect(await store.add(applied(1, 2, { source: 'rollback', subject: 'token:root' }))).toBe('added');

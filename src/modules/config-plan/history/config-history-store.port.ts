@@ -27,7 +27,7 @@ export interface AppliedRevision extends Omit<HistoryEntry, 'seq'> {
 
 /**
  * What `add` did: `added` a row; found the application `recorded` already (by another replica that applied the
- * same change); or found it recorded as a file edit and `attributed` it to this one's more informative source.
+ * same change); or found it recorded as a file edit and `attributed` it to this one's caller.
  */
 export type AddOutcome = 'added' | 'recorded' | 'attributed';
 
@@ -38,7 +38,9 @@ export type AddOutcome = 'added' | 'recorded' | 'attributed';
  *
  * An application is recorded at most once however many processes apply it (replicas watching the same file each
  * apply every edit): see `sameApplicationSql`. When the row found is a plain file edit and the new one names a caller
- * (admin API, rollback, CLI), the row takes the new source and subject: the replica that made the write knows who did.
+ * (admin API, rollback, CLI), the row takes the new source, subject and revision: the replica that made the write
+ * knows who did, and its answer named that revision (replicas whose state dirs differ in path name the same files
+ * with different revisions, since the normalized config holds state-dir paths).
  */
 export interface ConfigHistoryStore {
   add(entry: AppliedRevision): Promise<AddOutcome>;

@@ -44,7 +44,7 @@ const SQL = {
   /** Every add of every replica takes turns, so the duplicate check and the insert are one step. */
   lock: `SELECT pg_advisory_xact_lock(hashtext('clawgate.config-history'), 0)`,
   same: sameApplicationSql('config_revisions'),
-  attribute: 'UPDATE config_revisions SET source = @source, subject = @subject WHERE seq = @seq',
+  attribute: 'UPDATE config_revisions SET revision = @revision, source = @source, subject = @subject WHERE seq = @seq',
   insert: `INSERT INTO config_revisions (revision, applied_at, source, subject, summary, content_hash, files)
     VALUES (@revision, @applied_at, @source, @subject, @summary, @content_hash, @files)`,
   // By position, not `MAX(seq) - kept`: a sequence may skip numbers (a transaction that rolled back took one).
@@ -83,7 +83,8 @@ export class PgConfigHistoryStore implements ConfigHistoryStore {
       await sql(SQL.lock, {});
       const [found] = await sql(SQL.same, { hash: entry.contentHash, previous: entry.previousHash ?? null });
       const outcome = addDecision(found?.source as ConfigChangeSource | undefined, entry.source);
-      if (outcome === 'attributed') await sql(SQL.attribute, { source: entry.source, subject: entry.subject, seq: found.seq });
+      if (outcome === 'attributed')
+        await sql(SQL.attribute, { revision: entry.revision, source: entry.source, subject: entry.subject, seq: found.seq });
       if (outcome !== 'added') return outcome;
       await sql(SQL.insert, {
         revision: entry.revision,

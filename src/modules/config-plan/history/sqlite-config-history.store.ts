@@ -63,7 +63,9 @@ export class SqliteConfigHistoryStore implements ConfigHistoryStore {
       }) as { seq: number; source: ConfigChangeSource } | undefined;
       const outcome = addDecision(found?.source, entry.source);
       if (outcome === 'attributed')
-        this.db.prepare('UPDATE revisions SET source = ?, subject = ? WHERE seq = ?').run(entry.source, entry.subject, found!.seq);
+        this.db
+          .prepare('UPDATE revisions SET revision = ?, source = ?, subject = ? WHERE seq = ?')
+          .run(entry.revision, entry.source, entry.subject, found!.seq);
       if (outcome !== 'added') return outcome;
       this.db
         .prepare('INSERT INTO revisions (revision, applied_at, source, subject, summary, content_hash, files) VALUES (?, ?, ?, ?, ?, ?, ?)')
