@@ -79,7 +79,9 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
   private async record(prev: RuntimeSnapshot, next: RuntimeSnapshot, by: Attribution): Promise<void> {
     const summary = impactSummary(prev, next, await this.planner.impact(prev, next));
     const outcome = await (await this.history!).add({ ...this.entryOf(next), ...by, summary, previousHash: prev.contentHash });
-    if (outcome !== 'added') this.logger.debug(`revision ${next.revision} was already recorded by another replica (${outcome})`);
+    if (outcome === 'recorded') this.logger.debug(`revision ${next.revision}: the same change is already in the history`);
+    if (outcome === 'attributed')
+      this.logger.debug(`revision ${next.revision}: the history's file edit is now attributed to ${by.subject}`);
   }
 
   private async recordBoot(snapshot: RuntimeSnapshot): Promise<void> {
