@@ -1,10 +1,11 @@
 import * as path from 'node:path';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { currentConfigActor, type ConfigChangeSource } from '../../../common/auth/config-actor';
-import { ConfigStore, type RuntimeSnapshot } from '../../config';
+import { ConfigStore, type RuntimeSnapshot, type StateSettings } from '../../config';
 import { ConfigPlanService } from '../config-plan.service';
 import { takeCliEditNote } from './cli-edit-note';
-import { ConfigHistoryStore, type HistoryFile } from './config-history.store';
+import { openConfigHistory } from './config-history-selection';
+import type { ConfigHistoryStore, HistoryFile } from './config-history-store.port';
 import { impactSummary } from './impact-summary';
 
 interface Attribution {
@@ -15,12 +16,13 @@ interface Attribution {
 /**
  * Records every applied revision: those of the admin API (the caller's identity, `api` or `rollback`), of the
  * CLI (its note), and of file edits the watcher or a reload picked up (`file`), plus the one found at start
- * when it differs from the last one recorded. Records are written one after another, off the apply path.
+ * when it differs from the last one recorded. Records are written one after another, off the apply path. With
+ * replicas sharing the history (PostgreSQL) each applies an edit of the shared config; the store keeps one record.
  */
 @Injectable()
-export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDestroy {
+export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('config-history');
-  private history?: ConfigHistoryStore;
+  private history?: Promise<ConfigHistoryStore>;
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
 
@@ -29,19 +31,31 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
     private readonly planner: ConfigPlanService,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.history = new ConfigHistoryStore(this.store.stateDir);
+  /** Opens the history `gateway.state` names; a PostgreSQL server that cannot be reached fails the start. */
+  async onApplicationBootstrap(): Promise<void> {
+    const state: StateSettings = this.store.isLoaded() ? this.store.current().config.gateway.state : { backend: 'sqlite' };
+    this.history = openConfigHistory(state, this.store.stateDir, this.logger);
+    // Records wait for the store to open; a store that did not open has nothing to record into.
+    this.queue = this.history.then(
+      () => undefined,
+      () => undefined,
+    );
     // Read synchronously in the listener: the actor is the one of the write that caused the swap.
     this.unsubscribe = this.store.onApplied((prev, next) => {
       const actor = currentConfigActor();
       this.enqueue(async () => this.record(prev, next, actor ?? (await this.fileOrCli(next))));
     });
     if (this.store.isLoaded()) this.enqueue(() => this.recordBoot(this.store.current()));
+    await this.history;
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    void this.queue.finally(() => this.history?.close());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue;
+    await (await this.history?.catch(() => undefined))?.close();
   }
 
   /** The store, once every record started so far is written (readers see their own writes). */
@@ -64,17 +78,21 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
 
   private async record(prev: RuntimeSnapshot, next: RuntimeSnapshot, by: Attribution): Promise<void> {
     const summary = impactSummary(prev, next, await this.planner.impact(prev, next));
-    this.history!.add({ ...this.entryOf(next), ...by, summary });
+    const outcome = await (await this.history!).add({ ...this.entryOf(next), ...by, summary, previousHash: prev.contentHash });
+    if (outcome === 'recorded') this.logger.debug(`revision ${next.revision}: the same change is already in the history`);
+    if (outcome === 'attributed')
+      this.logger.debug(`revision ${next.revision}: the history's file edit is now attributed to ${by.subject}`);
   }
 
   private async recordBoot(snapshot: RuntimeSnapshot): Promise<void> {
-    const last = this.history!.latest();
+    const history = await this.history!;
+    const last = await history.latest();
     if (last && last.contentHash === snapshot.contentHash) return;
     const by = await this.fileOrCli(snapshot);
     const summary = last
       ? 'applied at start (the files changed while the gateway was stopped)'
       : 'applied at start (first recorded revision)';
-    this.history!.add({ ...this.entryOf(snapshot), ...by, summary });
+    await history.add({ ...this.entryOf(snapshot), ...by, summary });
   }
 
   private entryOf(s: RuntimeSnapshot) {

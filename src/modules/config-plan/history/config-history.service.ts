@@ -8,7 +8,7 @@ import { ConfigWriteService, type ConfigWriteAnswer, type ConfigWriteOptions } f
 import { newLiteralSecrets } from '../literal-secrets';
 import { redactedDiff, redactedText } from '../redacted-diff';
 import { ConfigHistoryRecorder } from './config-history.recorder';
-import type { HistoryEntry, HistoryFile } from './config-history.store';
+import type { HistoryEntry, HistoryFile } from './config-history-store.port';
 
 export interface HistoryItem {
   revision: string;
@@ -43,14 +43,14 @@ export class ConfigHistoryService {
     const before = cursor === undefined ? undefined : decodePosition(cursor)?.seq;
     if (cursor !== undefined && before === undefined) throw badRequest('cursor is not one this endpoint gave out (use nextCursor)');
     const history = await this.recorder.settled();
-    const rows = history.page(limit + 1, before);
+    const rows = await history.page(limit + 1, before);
     const items = rows.slice(0, limit).map(itemOf);
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return last ? { items, nextCursor: encodePosition(last.appliedAt.getTime(), last.seq) } : { items };
   }
 
   async get(revision: string): Promise<HistoryDetail> {
-    const found = (await this.recorder.settled()).find(checkRevision(revision));
+    const found = await (await this.recorder.settled()).find(checkRevision(revision));
     if (!found) throw notFound(`revision ${revision} is not in the config history (the last 100 applied revisions are kept)`);
     const { entry, previous } = found;
     return {
@@ -68,7 +68,7 @@ export class ConfigHistoryService {
    */
   async rollback(revision: unknown, options: ConfigWriteOptions): Promise<ConfigWriteAnswer> {
     if (typeof revision !== 'string') throw badRequest('revision must be a string: a revision of GET /admin/config/history');
-    const found = (await this.recorder.settled()).find(checkRevision(revision));
+    const found = await (await this.recorder.settled()).find(checkRevision(revision));
     if (!found) throw notFound(`revision ${revision} is not in the config history (the last 100 applied revisions are kept)`);
     const stored = found.entry.files;
     const subject = currentConfigActor()?.subject ?? 'unknown';
