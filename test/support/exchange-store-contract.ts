@@ -189,7 +189,7 @@ export function describeExchangeStoreContract(
 
     if (!backend.shared) return;
     describe('shared by replicas', () => {
-            it('is one record for every replica: what one saves, the other finds and counts', async () => {
+      it('is one record for every replica: what one saves, the other finds and counts', async () => {
         const a = await open({ process: 'a' });
         const b = await open({ process: 'b' });
         await a.save(() => exchangeOf(1));

@@ -89,7 +89,12 @@ describe('sessions_send exchanges shared by replicas on PostgreSQL (system)', ()
   }
   const stateDirOf = (name: string) => path.join(dir, name, 'state');
   const sendAs = async (url: string, sessionKey: string, body: Record<string, unknown>) =>
-    (await request(url).post(`/admin/sessions/${encodeURIComponent(sessionKey)}/send`).send(body).expect(200)).body as {
+    (
+      await request(url)
+        .post(`/admin/sessions/${encodeURIComponent(sessionKey)}/send`)
+        .send(body)
+        .expect(200)
+    ).body as {
       status: string;
       runId: string;
       reply?: string;
@@ -113,7 +118,11 @@ describe('sessions_send exchanges shared by replicas on PostgreSQL (system)', ()
     expect(fromB).toMatchObject({
       run: { runId: sent.runId, status: 'completed' },
       exchangeStep: 'round-one',
-      exchange: { runId: sent.runId, requesterSessionKey: SUPPORT, roundOne: { status: 'completed', reply: 'expert answer to what does E42 mean?' } },
+      exchange: {
+        runId: sent.runId,
+        requesterSessionKey: SUPPORT,
+        roundOne: { status: 'completed', reply: 'expert answer to what does E42 mean?' },
+      },
     });
     const traffic = (await request(b.url).get('/admin/topology').expect(200)).body.traffic as { sessionsSend: unknown[] };
     expect(traffic.sessionsSend).toEqual([{ from: 'support', to: 'expert', count: 1 }]);

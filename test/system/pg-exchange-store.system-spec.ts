@@ -46,7 +46,7 @@ describe('PgExchangeStore (PostgreSQL only)', () => {
     leased: () => leased,
   });
 
-  it("marks interrupted only the running exchanges of a leased replica whose lease is gone, confirmed across checks, once", async () => {
+  it('marks interrupted only the running exchanges of a leased replica whose lease is gone, confirmed across checks, once', async () => {
     const url = await postgres.freshDatabase();
     const [dead, live, alone, self] = await Promise.all([
       PgExchangeStore.open(url, options('dead')),

@@ -34,7 +34,8 @@ export class OrphanedTaskSweeper implements OnModuleInit, OnModuleDestroy {
           }
         );
       },
-      released: (owner, count) => this.logger.warn(`replica ${owner} stopped (its lease expired); ${count} A2A task(s) it ran marked FAILED`),
+      released: (owner, count) =>
+        this.logger.warn(`replica ${owner} stopped (its lease expired); ${count} A2A task(s) it ran marked FAILED`),
       failed: (err) => this.logger.warn(`the sweep for stopped replicas' A2A tasks could not run: ${err.message}`),
     });
   }
