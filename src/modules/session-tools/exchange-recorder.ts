@@ -53,7 +53,7 @@ export const EXCHANGE_WRITE_MS = 250;
  * Keeps the record of every sessions_send exchange: in memory while it runs (answered from there, so a read
  * right after the send sees it before any commit), written to the exchange store at most every
  * EXCHANGE_WRITE_MS after it changes (running or ended, one commit for all that changed), and read from the store once finished — also
- * after a restart. See docs/sessions.md#following-up-on-an-exchange.
+ * after a restart, and from any replica when the store is shared (PostgreSQL). See docs/sessions.md#following-up-on-an-exchange.
  */
 @Injectable()
 export class ExchangeRecorder implements OnApplicationShutdown {
