@@ -48,9 +48,6 @@ export const TERMINAL_TASK_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;
 /** How often retention and idle expiry run. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
-/** How often each replica looks for replicas whose ownership lease expired (gateway.cluster with tasks in PostgreSQL). */
-export const OWNER_SWEEP_INTERVAL_MS = 3_000;
-
 /** How long a CancelTask for a task run by another replica waits for that replica to end it. */
 export const REMOTE_CANCEL_TIMEOUT_MS = 10_000;
 

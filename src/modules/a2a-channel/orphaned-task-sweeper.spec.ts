@@ -1,6 +1,6 @@
-import type { ClusterService, OwnedTaskCounter } from '../cluster';
+import { OWNER_MISSING_CONFIRM_MS, type ClusterService, type OwnedTaskCounter } from '../cluster';
 import { A2A_MESSAGES } from './a2a-limits';
-import { OrphanedTaskSweeper, OWNER_MISSING_CONFIRM_MS } from './orphaned-task-sweeper';
+import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import type { A2aTask } from './task-model';
 import type { OwnedTasks, OwnerTaskCount } from './task-ownership.port';
 import type { TaskStore } from './task-store.port';

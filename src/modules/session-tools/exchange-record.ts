@@ -1,4 +1,5 @@
 import type { RunRecord, RunStatus } from '../runtime';
+import { parseSessionKey } from '../sessions';
 
 /**
  * What the gateway remembers of one sessions_send exchange after the caller got its answer: round one, the
@@ -137,4 +138,13 @@ export function runIdsOf(record: ExchangeRecord): string[] {
     ...(record.pingPong?.turns.map((t) => t.runId) ?? []),
     ...(record.announce?.step ? [record.announce.step.runId] : []),
   ];
+}
+
+/** The requester and target agents and the start of an exchange, kept as columns beside its record (the traffic). */
+export function pairOf(record: ExchangeRecord): { started_at: number; from_agent: string; to_agent: string } {
+  return {
+    started_at: Date.parse(record.startedAt),
+    from_agent: parseSessionKey(record.requesterSessionKey)?.agentId ?? '',
+    to_agent: parseSessionKey(record.targetSessionKey)?.agentId ?? '',
+  };
 }

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import type { RunHandle } from '../runtime';
 import {
   AnnounceStatus,
@@ -13,7 +12,8 @@ import {
   STEP_REPLY_EXCERPT_CHARS,
   stepOf,
 } from './exchange-record';
-import { AgentPairCount, exchangeDatabasePath, ExchangeStore } from './exchange-store';
+import { EXCHANGE_STORE } from './exchange-store-selection';
+import type { AgentPairCount, ExchangeStore } from './exchange-store.port';
 
 /** How an announce ended (the flow's view; `pending` is the recorder's until then). */
 export interface AnnounceOutcome {
@@ -53,26 +53,18 @@ export const EXCHANGE_WRITE_MS = 250;
  * Keeps the record of every sessions_send exchange: in memory while it runs (answered from there, so a read
  * right after the send sees it before any commit), written to the exchange store at most every
  * EXCHANGE_WRITE_MS after it changes (running or ended, one commit for all that changed), and read from the store once finished — also
- * after a restart. See docs/sessions.md#following-up-on-an-exchange.
+ * after a restart, and from any replica when the store is shared (PostgreSQL). See docs/sessions.md#following-up-on-an-exchange.
  */
 @Injectable()
 export class ExchangeRecorder implements OnApplicationShutdown {
   private readonly logger = new Logger('sessions_send');
-  private readonly store: ExchangeStore;
   /** Exchanges not finished yet, under the id of each of their runs. */
   private readonly live = new Map<string, LiveExchange>();
   /** Exchanges changed since the last write, and the timer of the next one. */
   private readonly due = new Set<LiveExchange>();
   private writeTimer?: NodeJS.Timeout;
 
-  constructor(config: ConfigStore, @Inject(GATEWAY_OPTIONS) options: GatewayOptions) {
-    this.store = new ExchangeStore(
-      exchangeDatabasePath(options.stateDir),
-      // Before the config is loaded nothing is trimmed (a cap would be a guess); the next exchange applies the real one.
-      () => (config.isLoaded() ? config.current().config.session.agentToAgent.keptExchanges : Number.POSITIVE_INFINITY),
-      (count) => this.logger.warn(`${count} sessions_send exchange(s) were still running when the gateway stopped: marked interrupted`),
-    );
-  }
+  constructor(@Inject(EXCHANGE_STORE) private readonly store: ExchangeStore) {}
 
   /** Starts the record of an exchange whose round one has just been queued. */
   begin(start: ExchangeStart): ExchangeProgress {
@@ -96,7 +88,7 @@ export class ExchangeRecorder implements OnApplicationShutdown {
   }
 
   /** The exchange run `runId` belongs to (any of its runs), as it is now. */
-  find(runId: string): ExchangeRecord | undefined {
+  async find(runId: string): Promise<ExchangeRecord | undefined> {
     const live = this.live.get(runId);
     return live ? structuredClone(live.record) : this.store.find(runId);
   }
@@ -105,15 +97,15 @@ export class ExchangeRecorder implements OnApplicationShutdown {
    * sessions_send exchanges started at or after `since` (epoch ms), per requester and target agent. The changes
    * waiting for the next write are written first, so an exchange that has begun is counted at once.
    */
-  pairCounts(since: number): AgentPairCount[] {
+  async pairCounts(since: number): Promise<AgentPairCount[]> {
     this.writeDue();
     return this.store.pairCounts(since);
   }
 
-  /** The last lifecycle hook: the exchanges' last steps (written while modules stop) reach the disk first. */
-  onApplicationShutdown(): void {
+  /** The last lifecycle hook: the exchanges' last steps (written while modules stop) are stored first. */
+  async onApplicationShutdown(): Promise<void> {
     this.writeDue();
-    this.store.close();
+    await this.store.close();
   }
 
   /**

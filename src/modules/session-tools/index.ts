@@ -1,3 +1,3 @@
 export { ExchangeRecorder } from './exchange-recorder';
-export type { AgentPairCount } from './exchange-store';
+export type { AgentPairCount } from './exchange-store.port';
 export { SessionToolsModule } from './session-tools.module';

@@ -76,10 +76,10 @@ export class RunReportsController {
   })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Not a run id.' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No run with this id is known (any more).' })
-  get(@Param('runId') raw: string): RunReportDto {
+  async get(@Param('runId') raw: string): Promise<RunReportDto> {
     const runId = parseRunId(raw);
     if (!runId) throw badRequest(notARunIdMessage(raw));
-    const report = this.reports.find(runId);
+    const report = await this.reports.find(runId);
     if (!report) {
       throw notFound(
         `no run ${runId}: the runtime keeps the last ${MAX_FINISHED_RUNS} finished runs, the exchange store the last ` +

@@ -34,9 +34,9 @@ export class RunReports {
   ) {}
 
   /** Undefined when neither the runtime (last 2000 finished runs) nor the exchange store knows the run. */
-  find(runId: string): RunReport | undefined {
+  async find(runId: string): Promise<RunReport | undefined> {
     const live = this.runner.getRun(runId);
-    const stored = this.exchanges.find(runId);
+    const stored = await this.exchanges.find(runId);
     const exchange = stored && this.current(stored);
     const located = exchange && locate(exchange, runId);
     const run = live ? outcomeOf(live) : located && { ...located.step, agentId: agentIdFromSessionKey(located.step.sessionKey) };

@@ -157,7 +157,7 @@ export class SessionToolsService implements OnModuleInit {
   private async runStatus(requesterKey: string, raw: string): Promise<ToolResult> {
     const runId = parseRunId(raw);
     if (!runId) return { status: 'error', error: notARunIdMessage(raw) };
-    const report = this.runReports.find(runId);
+    const report = await this.runReports.find(runId);
     if (!report || !(await this.runReports.visibleFrom(requesterKey, report))) {
       return { status: 'not_found', error: `no run ${runId} that this session is party to (unknown, forgotten, or another session's)` };
     }

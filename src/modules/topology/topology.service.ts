@@ -50,7 +50,7 @@ export class TopologyService {
     const traffic: TopologyTraffic = {
       window,
       since: new Date(since).toISOString(),
-      sessionsSend: this.exchanges.pairCounts(since),
+      sessionsSend: await this.exchanges.pairCounts(since),
       a2aTasks: await this.tasks.countsSince(Object.keys(snapshot.config.channels.a2a.peers), since),
     };
     weighEdges(graph, traffic);

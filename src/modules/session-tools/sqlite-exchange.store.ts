@@ -2,15 +2,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { GroupCommit } from '../../common/storage/group-commit';
 import { openSqlite, SqliteDatabase, SqliteStatement, useDurableStoreSettings } from '../../common/storage/sqlite';
-import { parseSessionKey } from '../sessions';
-import { ExchangeRecord, interrupted, runIdsOf } from './exchange-record';
-
-/** How many exchanges one agent started with another since a given time (the topology's traffic). */
-export interface AgentPairCount {
-  from: string;
-  to: string;
-  count: number;
-}
+import { ExchangeRecord, interrupted, pairOf, runIdsOf } from './exchange-record';
+import type { AgentPairCount, ExchangeStore } from './exchange-store.port';
 
 /** Where the store lives inside the state dir. */
 export function exchangeDatabasePath(stateDir: string): string {
@@ -58,13 +51,13 @@ interface Connection {
 }
 
 /**
- * The durable record of sessions_send exchanges: one SQLite file in WAL mode, written through a group commit
+ * The record of sessions_send exchanges in the state dir: one SQLite file in WAL mode, written through a group commit
  * (a step's write shares its commit with whatever else was written in the same event-loop turn), at most
  * `keep()` exchanges, the oldest forgotten first. Created by the first write, so a gateway whose agents never
  * message each other gets no file. An exchange still `running` when the store is opened belonged to a process
  * that stopped before it ended: it is marked `interrupted` before anything else reads or writes.
  */
-export class ExchangeStore {
+export class SqliteExchangeStore implements ExchangeStore {
   private conn?: Connection;
   private closed = false;
   private readonly commits = new GroupCommit(() => this.connection().db);
@@ -86,7 +79,7 @@ export class ExchangeStore {
   }
 
   /** The stored exchange that run `runId` belongs to. */
-  find(runId: string): ExchangeRecord | undefined {
+  async find(runId: string): Promise<ExchangeRecord | undefined> {
     const conn = this.connection(false);
     const row = conn?.byRun.get(runId) as { record: string } | undefined;
     return row && (JSON.parse(row.record) as ExchangeRecord);
@@ -96,7 +89,7 @@ export class ExchangeStore {
    * Exchanges started at or after `since` (epoch ms), counted per requester and target agent. What is queued
    * is committed first, so an exchange already saved is counted.
    */
-  pairCounts(since: number): AgentPairCount[] {
+  async pairCounts(since: number): Promise<AgentPairCount[]> {
     this.commits.flush();
     const conn = this.connection(false);
     if (!conn) return [];
@@ -108,7 +101,7 @@ export class ExchangeStore {
   }
 
   /** Commits what is pending, then closes; later writes fail. */
-  close(): void {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.commits.flush();
     this.closed = true;
@@ -151,7 +144,10 @@ export class ExchangeStore {
           `INSERT INTO exchanges (run_id, state, updated_at, record, started_at, from_agent, to_agent)
            VALUES (@run_id, @state, @updated_at, @record, @started_at, @from_agent, @to_agent)`,
         ),
-        update: db.prepare('UPDATE exchanges SET state = @state, updated_at = @updated_at, record = @record WHERE run_id = @run_id'),
+        // An interrupted exchange's process was found gone: nothing writes over that verdict.
+        update: db.prepare(
+          "UPDATE exchanges SET state = @state, updated_at = @updated_at, record = @record WHERE run_id = @run_id AND state <> 'interrupted'",
+        ),
         addRun: db.prepare('INSERT OR IGNORE INTO exchange_runs (run_id, exchange_run_id) VALUES (?, ?)'),
         byRun: db.prepare('SELECT e.record FROM exchange_runs r JOIN exchanges e ON e.run_id = r.exchange_run_id WHERE r.run_id = ?'),
         pruneRuns: db.prepare('DELETE FROM exchange_runs WHERE exchange_run_id IN (SELECT run_id FROM exchanges WHERE seq <= ?)'),
@@ -178,15 +174,6 @@ export class ExchangeStore {
     })();
     this.onInterrupted(running.length);
   }
-}
-
-/** The requester and target agents and the start of an exchange, as stored beside its record. */
-function pairOf(record: ExchangeRecord): { started_at: number; from_agent: string; to_agent: string } {
-  return {
-    started_at: Date.parse(record.startedAt),
-    from_agent: parseSessionKey(record.requesterSessionKey)?.agentId ?? '',
-    to_agent: parseSessionKey(record.targetSessionKey)?.agentId ?? '',
-  };
 }
 
 /** Adds the pair columns and their index to a database an earlier version created, filled from its records. */
