@@ -8,7 +8,10 @@ export interface HeldLease {
   readonly token: number;
   /** Aborted when the lease is gone (taken over after expiry): the holder must stop what it runs under it. */
   readonly lost: AbortSignal;
-  /** Gives it back (only if still ours); never rejects. */
+  /**
+   * Gives it back (only if still ours); never rejects. An `acquire` of this process made after it is answered after
+   * it (one ordered connection), so a caller need not wait for it before the lane's next run asks again.
+   */
   release(): Promise<void>;
 }
 
