@@ -48,6 +48,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
         { scope: 'a2a-tasks', version: 1 },
         { scope: 'a2a-tasks', version: 2 },
         { scope: 'a2a-tasks', version: 3 },
+        { scope: 'a2a-tasks', version: 4 },
       ]);
       await stores[0].insert(task('shared'));
       expect(await stores[3].get('shared')).toMatchObject({ id: 'shared', state: 'TASK_STATE_WORKING' });

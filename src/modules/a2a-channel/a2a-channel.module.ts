@@ -101,7 +101,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
               { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
               { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()), onPushQueued: wakeup.wake },
             );
-            return { tasks, push: tasks.push };
+            return { tasks, push: tasks.push, pushKey: tasks.pushKey };
           },
           postgresTarget,
         ),
@@ -114,8 +114,10 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     },
     {
       provide: PUSH_SIGNING_KEY,
-      useFactory: (options: GatewayOptions) => new PushSigningKey(pushSigningKeyPath(options.stateDir)),
-      inject: [GATEWAY_OPTIONS],
+      // The state dir's key file, or with tasks in PostgreSQL the one key every replica of that database signs with.
+      useFactory: (options: GatewayOptions, tasks: SelectedTaskStore) =>
+        new PushSigningKey(pushSigningKeyPath(options.stateDir), () => tasks.pushKeyStore()),
+      inject: [GATEWAY_OPTIONS, TASK_STORE],
     },
     A2aPushConfigs,
     PushDeliverer,

@@ -1,5 +1,5 @@
 import type { Migration } from '../../common/storage/postgres';
-import { PUSH_MIGRATION } from './pg-push-schema';
+import { PUSH_KEY_MIGRATION, PUSH_MIGRATION } from './pg-push-schema';
 import { COLUMNS } from './task-rows';
 
 /**
@@ -57,6 +57,7 @@ ALTER TABLE tasks ADD COLUMN owner_dir TEXT;
 ALTER TABLE tasks ADD COLUMN owner_leased BOOLEAN NOT NULL DEFAULT false;
 CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
   },
+  PUSH_KEY_MIGRATION,
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
