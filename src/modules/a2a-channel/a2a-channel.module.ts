@@ -36,6 +36,7 @@ import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
 import { sharedTaskEvents } from './shared-task-events';
 import { RemoteTaskCancels } from './remote-task-cancels';
+import { RemoteTaskInputs } from './remote-task-inputs';
 import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
@@ -123,6 +124,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     PushDeliverer,
     A2aAttachments,
     RemoteTaskCancels,
+    RemoteTaskInputs,
     A2aTaskService,
     OrphanedTaskSweeper,
     A2aTaskStreams,
