@@ -58,6 +58,7 @@ describe('A2A INPUT_REQUIRED answered through another replica (system)', () => {
     // The agent asks where to before it books; the answer comes back as the tool's result in the same run.
     model.always(
       agentBrain(model, ({ message, toolResult }) => {
+        if (toolResult?.answer === 'ask me again') return { tool: 'request_input', args: { question: 'Which day?' } };
         if (toolResult) return { text: toolResult.status === 'ok' ? `booked a flight to ${String(toolResult.answer)}` : 'no answer' };
         if (message.includes('book')) return { tool: 'request_input', args: { question: 'Which city?' } };
         return { text: `plain answer to: ${message}` };
@@ -155,6 +156,35 @@ describe('A2A INPUT_REQUIRED answered through another replica (system)', () => {
     expect(artifactText(done)).toContain('booked a flight to Rome');
     // The file was stored by A (the replica whose run read it) and shown to its agent inline.
     expect(artifactText(done)).toContain('aisle seat please');
+  }, 60_000);
+
+  it('a blocking answer on B is answered at the next question when the run asks again; the next answer on B completes it', async () => {
+    const asked = await askOnA();
+    const again = await sendTask(await client(b), 'ask me again', { taskId: asked.id });
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(again.status?.message?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).toEqual(['Which day?']);
+    const done = await sendTask(await client(b, 'HTTP+JSON'), 'Monday', { taskId: asked.id });
+    expect([done.status?.state, artifactText(done)]).toEqual([TaskState.TASK_STATE_COMPLETED, 'booked a flight to Monday']);
+  }, 60_000);
+
+  it('of two answers racing, one to A and one to B, exactly one continues the run; the other is -32004', async () => {
+    const asked = await askOnA();
+    const answers = await Promise.all(
+      [a, b].map((gateway, i) =>
+        a2aRpc(gateway.url, PEER_TOKEN, 'SendMessage', {
+          message: { messageId: `m-race-${i}`, role: 'ROLE_USER', taskId: asked.id, parts: [{ text: i ? 'Bergen' : 'Athens' }] },
+        }),
+      ),
+    );
+    const won = answers.filter((r) => r.result);
+    const lost = answers.filter((r) => r.error);
+    expect([won.length, lost.length]).toEqual([1, 1]);
+    // The loser found the task taken (or, when the winner's run was that quick, already over).
+    expect(lost[0].error).toMatchObject({ code: -32004, message: expect.stringMatching(/not waiting for input|already over/) });
+    const task = (won[0].result as { task: { status: { state: string } } }).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    const seen = await getTask(b, asked.id);
+    expect(['booked a flight to Athens', 'booked a flight to Bergen']).toContain(artifactText(seen));
   }, 60_000);
 
   it('an answer on B for a task whose replica is gone is UnsupportedOperationError at once, saying no replica answers for it', async () => {
