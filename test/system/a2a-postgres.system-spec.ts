@@ -1,5 +1,4 @@
-import { existsSync, promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { existsSync } from 'node:fs';
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -85,18 +84,19 @@ describe('A2A tasks on PostgreSQL (system)', () => {
 
   it('claims push on the card and delivers each event once from the outbox two replicas share', async () => {
     if (!gw) gw = await startTestGateway(config, { env: { DATABASE_URL: url } });
-    // Replicas sign with one key, as docs/deploy.md asks: the first one makes it (on its first JWKS request), and the
-    // second starts with a copy, so a delivery verifies against either replica's JWKS whichever replica claimed it.
-    await request(gw.url).get('/.well-known/a2a-push-jwks.json').expect(200);
-    const keyHolder = gw;
-    const replica = await startTestGateway(config, {
-      env: { DATABASE_URL: url },
-      beforeStart: async (stateDir) => {
-        await fs.mkdir(path.dirname(pushSigningKeyPath(stateDir)), { recursive: true });
-        await fs.copyFile(pushSigningKeyPath(keyHolder.stateDir), pushSigningKeyPath(stateDir));
-      },
-    });
+    // Nothing is copied: the replicas share the signing key through the database (the first to need it makes it), so
+    // both publish one JWKS and a delivery verifies against either replica's whichever replica claimed it.
+    const replica = await startTestGateway(config, { env: { DATABASE_URL: url } });
     try {
+      const [jwksFirst, jwksReplica] = await Promise.all(
+        [gw, replica].map(
+          async (g) => (await request(g.url).get('/.well-known/a2a-push-jwks.json').expect(200)).body as { keys: object[] },
+        ),
+      );
+      expect(jwksReplica).toEqual(jwksFirst);
+      expect(jwksFirst.keys).toHaveLength(1);
+      expect(jwksFirst.keys[0]).not.toHaveProperty('d');
+      for (const g of [gw, replica]) expect(existsSync(pushSigningKeyPath(g.stateDir))).toBe(false);
       for (const g of [gw, replica]) {
         const card = await request(g.url).get('/.well-known/agent-card.json').expect(200);
         expect(card.body.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
@@ -114,10 +114,12 @@ describe('A2A tasks on PostgreSQL (system)', () => {
       const got = receiver.received.filter((r) => r.path === '/hooks/first');
       expect(got.map((r) => r.headers['x-a2a-event-id'])).toEqual([`${first.id}:1`, `${first.id}:2`]);
       expect(got.map((r) => r.headers['x-a2a-notification-token'])).toEqual(['tok-1', 'tok-1']);
-      const keys = jose.createRemoteJWKSet(new URL(`${gw.url}/.well-known/a2a-push-jwks.json`));
-      for (const [i, r] of got.entries()) {
-        const { payload } = await jose.jwtVerify(String(r.headers['x-a2a-push-signature']), keys, { audience: hook('first') });
-        expect(payload).toMatchObject({ task_id: first.id, event: i + 1 });
+      for (const g of [gw, replica]) {
+        const keys = jose.createRemoteJWKSet(new URL(`${g.url}/.well-known/a2a-push-jwks.json`));
+        for (const [i, r] of got.entries()) {
+          const { payload } = await jose.jwtVerify(String(r.headers['x-a2a-push-signature']), keys, { audience: hook('first') });
+          expect(payload).toMatchObject({ task_id: first.id, event: i + 1 });
+        }
       }
       expect(JSON.parse(got[1].body).statusUpdate).toMatchObject({ taskId: first.id, status: { state: 'TASK_STATE_COMPLETED' } });
 

@@ -1,4 +1,9 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Client } from 'pg';
+import { PushSigningKey, pushSigningKeyPath } from '../../src/modules/a2a-channel/push-signing-key';
+import { hostJose } from '../support/admin-jose';
 import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
 import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
 import { describePushStoreContract } from '../support/push-store-contract';
@@ -99,6 +104,87 @@ describe('PgPushStore (PostgreSQL only: replicas sharing one outbox)', () => {
       await db.query('DELETE FROM task_events');
       await store.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'x' } }, 2000);
       expect(await store.push.counts()).toEqual({ pending: 2, delivered: 0, failed: 0 });
+    } finally {
+      await db.end();
+      await store.close();
+    }
+  });
+});
+
+describe('the push signing key on PostgreSQL (one key for every replica of a database)', () => {
+  const jose = hostJose();
+  let dir: string;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-pg-push-key-'));
+  });
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  const storedRows = async (url: string) => {
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    try {
+      return (await db.query('SELECT jwk, origin FROM push_signing_key')).rows as Array<{ jwk: string; origin: string }>;
+    } finally {
+      await db.end();
+    }
+  };
+
+  it('two stores used for the first time at once end with one stored key: both publish it, each verifies the other', async () => {
+    const url = await postgres.freshDatabase();
+    const stores = await Promise.all(['a', 'b'].map((r) => PgTaskStore.open(url, policy, { owner: `replica-${r}`, poolSize: 2 })));
+    try {
+      const keys = stores.map(
+        (s, i) => new PushSigningKey(pushSigningKeyPath(path.join(dir, `concurrent-${i}`)), () => Promise.resolve(s.pushKey)),
+      );
+      const [jwksA, jwksB] = await Promise.all(keys.map((k) => k.jwks()));
+      expect(jwksA).toEqual(jwksB);
+      const rows = await storedRows(url);
+      expect(rows.map((r) => r.origin)).toEqual(['generated']);
+      expect(jwksA.keys[0]).not.toHaveProperty('d');
+      const jwt = await keys[1].sign({ url: 'https://hooks.example/k', body: 'b', taskId: 't', event: 1 });
+      const verified = await jose.jwtVerify(jwt, jose.createLocalJWKSet(jwksA as never), { audience: 'https://hooks.example/k' });
+      expect(verified.payload.task_id).toBe('t');
+      // No key file was written: the key lives in the database only.
+      await expect(fs.stat(pushSigningKeyPath(path.join(dir, 'concurrent-0')))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  });
+
+  it("imports a replica's key file into an empty table (its JWKS stays valid); another replica's different file is not used", async () => {
+    const url = await postgres.freshDatabase();
+    const copied = pushSigningKeyPath(path.join(dir, 'copied'));
+    const pinned = await new PushSigningKey(copied).jwks();
+    const other = pushSigningKeyPath(path.join(dir, 'other'));
+    await new PushSigningKey(other).jwks();
+    const first = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
+    const second = await PgTaskStore.open(url, policy, { owner: 'replica-b' });
+    try {
+      expect(await new PushSigningKey(copied, () => Promise.resolve(first.pushKey)).jwks()).toEqual(pinned);
+      expect(await new PushSigningKey(other, () => Promise.resolve(second.pushKey)).jwks()).toEqual(pinned);
+      const rows = await storedRows(url);
+      expect(rows.map((r) => r.origin)).toEqual(['imported']);
+      expect(JSON.parse(rows[0].jwk)).toEqual(JSON.parse(await fs.readFile(copied, 'utf8')));
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('a stored row that holds no key is an error naming the table, never quoting the row', async () => {
+    const url = await postgres.freshDatabase();
+    const store = await PgTaskStore.open(url, policy, { owner: 'replica-a' });
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    try {
+      await db.query(`INSERT INTO push_signing_key (slot, jwk, origin, created_at) VALUES (1, '{"d":"leak-me"}', 'generated', 0)`);
+      const err = (await new PushSigningKey(pushSigningKeyPath(path.join(dir, 'bad')), () => Promise.resolve(store.pushKey))
+        .jwks()
+        .catch((e: unknown) => e)) as Error;
+      expect(err.message).toBe('the push signing key stored in PostgreSQL (push_signing_key) is not a private P-256 JWK');
+      expect(err.message).not.toContain('leak-me');
     } finally {
       await db.end();
       await store.close();

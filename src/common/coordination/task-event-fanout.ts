@@ -1,7 +1,8 @@
 /**
  * The port through which replicas that share a task store pass each other the live events of their tasks
  * (docs/decisions.md#task-events-across-replicas). A replica keeps delivering its own events in process; this
- * carries them to streams open on the other replicas, and carries a CancelTask to the replica that runs the task.
+ * carries them to streams open on the other replicas, and carries a CancelTask, or a peer's answer to a task's
+ * INPUT_REQUIRED, to the replica that runs the task.
  * A single process needs none of it: `IN_PROCESS_TASK_EVENT_FANOUT` has no one to tell. With gateway.cluster the
  * cluster module implements it on Redis pub/sub.
  */
@@ -29,6 +30,19 @@ export interface RemoteTaskEventSubscription {
   stop(): void;
 }
 
+/** A peer's answer to a task's INPUT_REQUIRED, for the replica whose run asked. */
+export interface ForwardedTaskInput {
+  readonly taskId: string;
+  /** The answer as the receiving replica read it, as JSON: the owner delivers it as if it had received it itself. */
+  readonly answer: unknown;
+}
+
+/** The owner's reply: delivered to the waiting run, or refused with an error code (common/errors) and its message. */
+export type TaskInputReply = { readonly delivered: true } | { readonly delivered: false; readonly code: string; readonly message: string };
+
+/** How a forwarded answer ended: the owner's reply, or none — no replica heard it, or none replied in time. */
+export type TaskInputForwarding = TaskInputReply | { readonly unanswered: 'no-owner' | 'no-reply' };
+
 export interface TaskEventFanout {
   /** Events this replica committed, for the other replicas' streams. Never throws, never blocks the caller. */
   publish(events: readonly FannedTaskEvent[]): void;
@@ -38,6 +52,10 @@ export interface TaskEventFanout {
   requestCancel(owner: string, taskId: string, reason: string): Promise<boolean>;
   /** Hears the cancel requests addressed to `owner` (this replica's owner value); the returned function stops. */
   serveCancels(owner: string, handler: (taskId: string, reason: string) => void): () => void;
+  /** Passes an answer to the replica whose task rows carry `owner` and waits at most `timeoutMs` for its reply. */
+  forwardInput(owner: string, input: ForwardedTaskInput, timeoutMs: number): Promise<TaskInputForwarding>;
+  /** Hears the answers addressed to `owner`; the handler's reply goes back to the replica that forwarded. */
+  serveInputs(owner: string, handler: (input: ForwardedTaskInput) => Promise<TaskInputReply>): () => void;
 }
 
 const NOTHING_TO_STOP = (): void => undefined;
@@ -48,4 +66,6 @@ export const IN_PROCESS_TASK_EVENT_FANOUT: TaskEventFanout = {
   subscribe: () => ({ ready: Promise.resolve(), stop: NOTHING_TO_STOP }),
   requestCancel: () => Promise.resolve(false),
   serveCancels: () => NOTHING_TO_STOP,
+  forwardInput: () => Promise.resolve({ unanswered: 'no-owner' }),
+  serveInputs: () => NOTHING_TO_STOP,
 };

@@ -36,6 +36,7 @@ import { TaskBackend } from './task-backend';
 import { SelectedTaskStore } from './task-store-selection';
 import { sharedTaskEvents } from './shared-task-events';
 import { RemoteTaskCancels } from './remote-task-cancels';
+import { RemoteTaskInputs } from './remote-task-inputs';
 import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
@@ -101,7 +102,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
               { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
               { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()), onPushQueued: wakeup.wake },
             );
-            return { tasks, push: tasks.push };
+            return { tasks, push: tasks.push, pushKey: tasks.pushKey };
           },
           postgresTarget,
         ),
@@ -114,13 +115,16 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     },
     {
       provide: PUSH_SIGNING_KEY,
-      useFactory: (options: GatewayOptions) => new PushSigningKey(pushSigningKeyPath(options.stateDir)),
-      inject: [GATEWAY_OPTIONS],
+      // The state dir's key file, or with tasks in PostgreSQL the one key every replica of that database signs with.
+      useFactory: (options: GatewayOptions, tasks: SelectedTaskStore) =>
+        new PushSigningKey(pushSigningKeyPath(options.stateDir), () => tasks.pushKeyStore()),
+      inject: [GATEWAY_OPTIONS, TASK_STORE],
     },
     A2aPushConfigs,
     PushDeliverer,
     A2aAttachments,
     RemoteTaskCancels,
+    RemoteTaskInputs,
     A2aTaskService,
     OrphanedTaskSweeper,
     A2aTaskStreams,

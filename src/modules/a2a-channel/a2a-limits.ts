@@ -50,6 +50,8 @@ export const IDLE_TASK_EXPIRY_MS = 60 * 60 * 1000;
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
 /** How long a CancelTask for a task run by another replica waits for that replica to end it. */
 export const REMOTE_CANCEL_TIMEOUT_MS = 10_000;
+/** How long an answer to INPUT_REQUIRED for a task run by another replica waits for that replica to take it. */
+export const REMOTE_INPUT_TIMEOUT_MS = 10_000;
 
 export const A2A_MESSAGES = {
   slashCommand: 'A2A peers cannot execute slash commands. Send a task in plain text; only users can issue commands.',
@@ -66,6 +68,10 @@ export const A2A_MESSAGES = {
   unauthenticated: 'a valid peer bearer token is required',
   taskOver: 'Task is already over: omit taskId and reuse contextId',
   notWaitingForInput: 'Task is not waiting for input (TASK_STATE_INPUT_REQUIRED): omit taskId and reuse contextId',
+  inputOwnerGone:
+    'Task cannot take input: no gateway replica answers for its run (it may have stopped; the task fails shortly). Send the answer as a new message (without taskId) in the same contextId',
+  inputNoAnswer:
+    'Task did not confirm the answer in time: the gateway replica running it did not reply; GetTask shows whether the answer arrived before sending it again',
   contextMismatch: "message.contextId is not the task's contextId",
   taskNotFound: 'Task not found',
   subscribeToFinished: 'Task is already over: GetTask reads its outcome (a stream that was cut resumes with Last-Event-ID)',

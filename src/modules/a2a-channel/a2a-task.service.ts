@@ -12,7 +12,8 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isSlashCommand } from './message-text';
 import { parseTaskIdParams, parseGetTaskParams, parseSendMessageParams, SendMessageInput } from './rpc-params';
-import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
+import { MAX_INPUT_REQUESTS } from './task-input';
+import { TaskInputAnswers } from './task-input-answers';
 import { A2aTask, toWireTask, WireTask } from './task-model';
 import { type ListTasksResult, listTasksPage } from './task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from './task-store.port';
@@ -27,6 +28,7 @@ import { TaskEventBus } from './task-event-bus';
 import { settleWithin } from '../../common/settle-within';
 import { insertRejected, insertWithPush } from './task-inserts';
 import { cancelUnsupported, RemoteTaskCancels } from './remote-task-cancels';
+import { RemoteTaskInputs } from './remote-task-inputs';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
@@ -44,8 +46,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a');
   /** Blocked SendMessage callers per task. */
   private readonly waiters = new TaskWaiters();
-  /** Runs waiting for a peer's answer (request_input). */
-  private readonly inputs = new TaskInputRequests();
+  /** Runs waiting for a peer's answer (request_input), and the answers: delivered here or to the replica that asked. */
+  private readonly answers: TaskInputAnswers;
   /** The task of each run in flight, for request_input; `stored` tells once the task row exists (false: it never will). */
   private readonly runTasks = new Map<string, { taskId: string; stored: Promise<boolean> }>();
   /** Settle writes in flight, awaited before the store closes. */
@@ -73,7 +75,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Optional() private readonly events?: TaskEventBus,
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
     @Optional() private readonly remoteCancels?: RemoteTaskCancels,
+    @Optional() private readonly remoteInputs?: RemoteTaskInputs,
   ) {
+    this.answers = new TaskInputAnswers(store, attachments, clock, remoteInputs);
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
       this.logger.error(`A2A task ${task.id} from peer ${task.peer} could not be stored: ${err.message}`);
@@ -91,6 +95,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     );
     if (failed) this.logger.warn(`${failed} A2A task(s) were unsettled when the gateway stopped; marked FAILED`);
     this.remoteCancels?.serve((id, reason) => this.stopRunHere(id, reason));
+    this.remoteInputs?.serve((id, answer) => this.answers.deliverForwarded(id, answer));
     this.sweepTimer = setInterval(
       () => void this.sweep().catch((err: Error) => this.logger.error(`A2A task sweep failed: ${err.message}`)),
       TASK_SWEEP_INTERVAL_MS,
@@ -193,7 +198,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const { taskId } = run;
     // The peer is about to be told about the task: it needs its row (a failure aborts this run).
     if (!(await this.rows.written(taskId).then(Boolean, () => false))) return { status: 'error', error: 'the task could not be stored' };
-    if (!this.inputs.allowAnother(taskId)) {
+    if (!this.answers.requests.allowAnother(taskId)) {
       return { status: 'error', error: `this task already asked for input ${MAX_INPUT_REQUESTS} times; finish with what you have` };
     }
     const asking = await this.store.transition(
@@ -203,7 +208,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     );
     if (!asking) return { status: 'error', error: 'the task is already over' };
     const timeoutMs = this.config.current().config.channels.a2a.inputTimeoutMs;
-    const answered = this.inputs.wait(taskId, timeoutMs, ctx.signal);
+    const answered = this.answers.requests.wait(taskId, timeoutMs, ctx.signal);
     this.waiters.release(asking);
     const outcome = await answered;
     if ('answer' in outcome) return { status: 'ok', answer: outcome.answer };
@@ -219,7 +224,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   /**
    * A SendMessage with a taskId: the peer's answer to the task's INPUT_REQUIRED. Another peer's (or an unknown) task
    * is -32001, a contextId other than the task's -32602, a task that is over or not waiting for input -32004.
-   * The waiting run continues with the text; the caller then waits as for a new task.
+   * The waiting run — here, or on the replica that owns the task — continues with the text; the caller then waits as
+   * for a new task.
    */
   private async answerInput(peer: string, input: SendMessageInput & { taskId: string }, options: AcceptOptions): Promise<Accepted> {
     const task = await this.ownTask(peer, input.taskId);
@@ -227,20 +233,14 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (input.contextId !== undefined && input.contextId !== task.contextId)
       throw refuse(ErrorCode.InvalidParams, A2A_MESSAGES.contextMismatch);
     if (isTerminalState(task.state)) throw refuse(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskOver);
-    // Claimed before anything is awaited, so of two answers racing exactly one continues the run.
-    const deliver = task.state === 'TASK_STATE_INPUT_REQUIRED' ? this.inputs.claim(task.id) : undefined;
-    if (!deliver) throw refuse(ErrorCode.UnsupportedOperation, A2A_MESSAGES.notWaitingForInput);
-    const answer = input.files.length
-      ? (await this.attachments.agentMessage(task.agentId ?? '', task.id, input.text, input.files)).text
-      : input.text;
-    const peerMessage = { messageId: input.messageId, text: input.text };
-    const working = await this.store.transition(task.id, { state: 'TASK_STATE_WORKING', peerMessage }, this.clock.now());
-    // Delivered after the WORKING write, so the run's next state change always lands after it.
-    deliver(answer);
+    const blocks = () => options.wait && !options.stream && !input.returnImmediately && !this.closing;
+    const { replyTimeoutMs } = this.config.current().config.channels.a2a;
+    const answer = { messageId: input.messageId, text: input.text, files: input.files };
+    const runsHere = this.settlingByTask.has(task.id);
+    const answered = await this.answers.deliver(task, answer, { runsHere, blockMs: blocks() ? replyTimeoutMs : undefined });
     const wire = (t: A2aTask): Accepted => ({ task: t, historyLength: input.historyLength });
-    if (!working) return wire((await this.store.get(task.id)) ?? task);
-    if (!options.wait || options.stream || input.returnImmediately || this.closing) return wire(working);
-    return wire(await this.waitSettled(working, this.config.current().config.channels.a2a.replyTimeoutMs));
+    if (!answered.waitHere || !blocks()) return wire(answered.task);
+    return wire(await this.waitSettled(answered.task, replyTimeoutMs));
   }
 
   /** GetTask: only the peer that created a task can read it; anyone else gets the same -32001 as for an unknown id. */
@@ -352,7 +352,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       this.settlingByTask.delete(taskId);
       this.canceled.delete(taskId);
       this.runTasks.delete(run.runId);
-      this.inputs.forget(taskId);
+      this.answers.requests.forget(taskId);
       this.replies.delete(taskId);
     };
     // Two reactions, not then/catch/finally: every task passes here.

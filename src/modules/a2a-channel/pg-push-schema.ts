@@ -44,6 +44,22 @@ CREATE INDEX push_outbox_by_config ON push_outbox (config_seq, state, seq);
 CREATE INDEX push_outbox_by_task ON push_outbox (task_seq);`,
 };
 
+/**
+ * The push signing key, one for every replica of the database (pg-push-key.store.ts): a single row (`slot` 1),
+ * whichever replica inserts first. `origin` says whether it was made here or imported from a replica's key file.
+ */
+export const PUSH_KEY_MIGRATION: Migration = {
+  version: 4,
+  name: 'push signing key',
+  sql: `
+CREATE TABLE push_signing_key (
+  slot SMALLINT PRIMARY KEY CHECK (slot = 1),
+  jwk TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);`,
+};
+
 const DUE_COLUMNS = `o.seq, o.config_seq, o.n, o.body, o.closes, o.state, o.attempts, o.next_at, o.last_error, o.created_at, o.done_at,
   c.url, c.token, c.auth_scheme, c.auth_credentials, c.wire, c.peer, c.task_id, c.id AS config_id`;
 

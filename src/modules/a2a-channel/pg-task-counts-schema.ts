@@ -7,7 +7,7 @@ import type { Migration } from '../../common/storage/postgres';
  * over up to a million index entries per finished task. The migration counts what is there once.
  */
 export const TERMINAL_COUNT_MIGRATION: Migration = {
-  version: 4,
+  version: 5,
   name: 'finished tasks counted per peer',
   sql: `
 CREATE TABLE task_peer_counts (

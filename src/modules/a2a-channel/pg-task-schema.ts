@@ -1,5 +1,5 @@
 import type { Migration } from '../../common/storage/postgres';
-import { PUSH_MIGRATION } from './pg-push-schema';
+import { PUSH_KEY_MIGRATION, PUSH_MIGRATION } from './pg-push-schema';
 import { TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
 import { COLUMNS } from './task-rows';
 
@@ -58,6 +58,7 @@ ALTER TABLE tasks ADD COLUMN owner_dir TEXT;
 ALTER TABLE tasks ADD COLUMN owner_leased BOOLEAN NOT NULL DEFAULT false;
 CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
   },
+  PUSH_KEY_MIGRATION,
   TERMINAL_COUNT_MIGRATION,
 ];
 

@@ -4,6 +4,7 @@ import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import type { TaskStoreHooks } from './a2a-task.store';
+import { PgPushKeyStore } from './pg-push-key.store';
 import { PgPushStore } from './pg-push.store';
 import { PG_RECORD_EVENT } from './pg-push-schema';
 import { PG_TRIM_SQL, TRIM_RETRIES } from './pg-task-counts-schema';
@@ -52,6 +53,8 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The push configs and the outbox of this database. */
   readonly push: PgPushStore;
+  /** The push signing key every replica of this database signs with. */
+  readonly pushKey: PgPushKeyStore;
 
   private constructor(
     private readonly pool: Pool,
@@ -60,6 +63,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     private readonly hooks: TaskStoreHooks,
   ) {
     this.push = new PgPushStore(pool, () => this.closed);
+    this.pushKey = new PgPushKeyStore(pool, () => this.closed);
   }
 
   /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */

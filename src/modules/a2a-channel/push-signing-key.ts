@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
 import type { JWK } from 'jose';
 import { loadJose } from '../../common/auth/jose-loader';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
+import { isPrivateEcJwk, type PushKeyStore } from './push-key-store.port';
 
 /** The header every push delivery carries: a JWT the receiver verifies with the key at PUSH_JWKS_PATH. */
 export const PUSH_SIGNATURE_HEADER = 'X-A2A-Push-Signature';
@@ -27,14 +29,23 @@ export function pushSigningKeyPath(stateDir: string): string {
 }
 
 /**
- * The gateway's push signing key (docs/a2a-push.md#signatures): an ES256 key pair made on first use and kept in the
- * state dir, so receivers can pin the JWKS across restarts. Each delivery carries a JWT whose claims bind it to its
- * exact body (`request_body_sha256`), its URL (`aud`), its task and event, with a short lifetime.
+ * The gateway's push signing key (docs/a2a-push.md#signatures): an ES256 key pair made on first use, so receivers can
+ * pin the JWKS across restarts. Each delivery carries a JWT whose claims bind it to its exact body
+ * (`request_body_sha256`), its URL (`aud`), its task and event, with a short lifetime.
+ *
+ * Kept in the state dir's key file, or — when the task store is shared by replicas (`shared` answers a store) — in
+ * that store, so all replicas sign with one key. A key file found while the shared store has none is imported rather
+ * than replaced: receivers that pinned it keep verifying. The private half is never logged: messages name the `kid`.
  */
 export class PushSigningKey {
   private loading?: Promise<Loaded>;
+  private readonly logger = new Logger('a2a');
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The shared store of the chosen task backend, undefined for the key file (SQLite: one process). */
+    private readonly shared: () => Promise<PushKeyStore | undefined> = () => Promise.resolve(undefined),
+  ) {}
 
   /** The public half as a JWKS (kid, alg, use). */
   async jwks(): Promise<{ keys: JWK[] }> {
@@ -67,21 +78,74 @@ export class PushSigningKey {
 
   private async readOrCreate(): Promise<Loaded> {
     const jose = await loadJose();
-    let privateJwk: JWK;
-    try {
-      privateJwk = JSON.parse(await fs.readFile(this.file, 'utf8')) as JWK;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      const pair = await jose.generateKeyPair(ALG, { extractable: true });
-      privateJwk = await jose.exportJWK(pair.privateKey);
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFileAtomic(this.file, JSON.stringify(privateJwk), { newFileMode: PRIVATE_FILE_MODE });
-    }
-    const { d: _private, ...publicPart } = privateJwk;
-    const kid = await jose.calculateJwkThumbprint(publicPart);
-    return {
-      key: await jose.importJWK(privateJwk, ALG),
-      publicJwk: { ...publicPart, kid, alg: ALG, use: 'sig' },
-    };
+    const shared = await this.shared();
+    const privateJwk = shared ? await this.fromShared(shared) : ((await this.readFile()) ?? (await this.createFile()));
+    const publicJwk = await publicHalf(privateJwk);
+    return { key: await jose.importJWK(privateJwk, ALG), publicJwk };
   }
+
+  /** The shared key; the first replica to need one offers its key file's (imported) or a new one. */
+  private async fromShared(store: PushKeyStore): Promise<JWK> {
+    const stored = await store.stored();
+    const file = await this.readFile();
+    if (stored) {
+      await this.warnIfFileDiffers(stored, file);
+      return stored;
+    }
+    const candidate = file ?? (await generatePrivateJwk());
+    const kept = await store.keepFirst(candidate, file ? 'imported' : 'generated');
+    const { kid } = await publicHalf(kept);
+    if (kept.d !== candidate.d) await this.warnIfFileDiffers(kept, file);
+    else if (file)
+      this.logger.log(`the push signing key ${kid} of ${this.file} is now the one every replica signs with (stored in PostgreSQL)`);
+    else this.logger.log(`made the push signing key ${kid}, stored in PostgreSQL for every replica`);
+    return kept;
+  }
+
+  private async warnIfFileDiffers(stored: JWK, file: JWK | undefined): Promise<void> {
+    if (!file || file.d === stored.d) return;
+    const [mine, theirs] = await Promise.all([publicHalf(file), publicHalf(stored)]);
+    this.logger.warn(
+      `the push signing key ${mine.kid} of ${this.file} is not used: replicas sign with ${theirs.kid}, stored in PostgreSQL`,
+    );
+  }
+
+  /** The key file's key; undefined when there is none. A file that holds no key is an error that does not quote it. */
+  private async readFile(): Promise<JWK | undefined> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let jwk: unknown;
+    try {
+      jwk = JSON.parse(text);
+    } catch {
+      jwk = undefined;
+    }
+    if (!isPrivateEcJwk(jwk)) throw new Error(`the push signing key file ${this.file} does not hold a private P-256 JWK`);
+    return jwk;
+  }
+
+  private async createFile(): Promise<JWK> {
+    const privateJwk = await generatePrivateJwk();
+    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await writeFileAtomic(this.file, JSON.stringify(privateJwk), { newFileMode: PRIVATE_FILE_MODE });
+    return privateJwk;
+  }
+}
+
+async function generatePrivateJwk(): Promise<JWK> {
+  const jose = await loadJose();
+  const pair = await jose.generateKeyPair(ALG, { extractable: true });
+  return jose.exportJWK(pair.privateKey);
+}
+
+/** The public half as published: without `d`, named by its RFC 7638 thumbprint. */
+async function publicHalf(privateJwk: JWK): Promise<JWK> {
+  const { d: _private, ...publicPart } = privateJwk;
+  const kid = await (await loadJose()).calculateJwkThumbprint(publicPart);
+  return { ...publicPart, kid, alg: ALG, use: 'sig' };
 }

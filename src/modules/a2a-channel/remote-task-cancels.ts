@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ClusterService } from '../cluster';
 import { A2A_MESSAGES, REMOTE_CANCEL_TIMEOUT_MS } from './a2a-limits';
+import { Doorbell } from './doorbell';
 import { TaskEventBus } from './task-event-bus';
 import type { A2aTask } from './task-model';
 import { TASK_STORE, type TaskStore } from './task-store.port';
@@ -69,35 +70,5 @@ export class RemoteTaskCancels implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.stopServing?.();
-  }
-}
-
-/** Rung by events that may end the task; a ring before the wait counts, so none is missed between two reads. */
-class Doorbell {
-  private rung = false;
-  private wake?: () => void;
-
-  ring(): void {
-    this.rung = true;
-    this.wake?.();
-  }
-
-  /** Resolves true when rung (now or before), false after `ms`. */
-  wait(ms: number): Promise<boolean> {
-    if (this.rung || ms <= 0) return Promise.resolve(this.consume());
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(this.consume()), ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve(this.consume());
-      };
-    });
-  }
-
-  private consume(): boolean {
-    const rung = this.rung;
-    this.rung = false;
-    this.wake = undefined;
-    return rung;
   }
 }

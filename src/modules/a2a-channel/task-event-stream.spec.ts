@@ -42,6 +42,8 @@ function replicas(): TaskEventFanout & { listeners: Map<string, RemoteTaskEventL
     },
     requestCancel: () => Promise.resolve(false),
     serveCancels: () => () => undefined,
+    forwardInput: () => Promise.resolve({ unanswered: 'no-owner' }),
+    serveInputs: () => () => undefined,
   };
 }
 

@@ -2,15 +2,18 @@ import { Logger } from '@nestjs/common';
 import type { TaskState } from '../../common/a2a-protocol';
 import type { ArtifactChunk, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
+import type { PushKeyStore } from './push-key-store.port';
 import type { PushStore } from './push-store.port';
 import type { TaskBackend } from './task-backend';
 import type { OwnedTasks, OwnedTasksSource } from './task-ownership.port';
 import type { PeerAgentCount, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
-/** A backend's two stores: its tasks, and the push configs and outbox written in the same database. */
+/** A backend's stores: its tasks, the push configs and outbox written in the same database, and a shared push key. */
 export interface StoresOfBackend {
   tasks: TaskStore;
   push: PushStore;
+  /** Replicas sharing the backend sign pushes with one key kept here; absent: the state dir's key file. */
+  pushKey?: PushKeyStore;
 }
 
 /**
@@ -75,6 +78,11 @@ export class SelectedTaskStore implements TaskStore, OwnedTasksSource {
   pushStore(): Promise<PushStore> {
     if (this.chosen) return Promise.resolve(this.chosen.push);
     return (this.choosing ??= this.choose()).then((chosen) => chosen.push);
+  }
+
+  /** The push signing key's store when the chosen backend is shared by replicas; undefined: the key file. */
+  async pushKeyStore(): Promise<PushKeyStore | undefined> {
+    return (this.chosen ?? (await (this.choosing ??= this.choose()))).pushKey;
   }
 
   /** The tasks by owner while they are in PostgreSQL (shared by replicas); undefined with SQLite or before the choice. */

@@ -1,17 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type {
   FannedTaskEvent,
+  ForwardedTaskInput,
   RemoteTaskEventListener,
   RemoteTaskEventSubscription,
   TaskEventFanout,
+  TaskInputForwarding,
+  TaskInputReply,
 } from '../../common/coordination/task-event-fanout';
 import { describeRedisError } from './redis-connection';
 
-/** Channels: one per task (only replicas with a stream of it subscribe), one per owner for cancels, one to resync. */
+/**
+ * Channels: one per task (only replicas with a stream of it subscribe), one per owner for cancels and one for
+ * answers to INPUT_REQUIRED, one per replica for the replies to the answers it forwarded, one to resync.
+ */
 const EVENTS_PREFIX = 'clawgate:a2a:task-events:';
 const CANCEL_PREFIX = 'clawgate:a2a:task-cancel:';
+const INPUT_PREFIX = 'clawgate:a2a:task-input:';
+const INPUT_REPLY_PREFIX = 'clawgate:a2a:task-input-reply:';
 const RESYNC_CHANNEL = 'clawgate:a2a:task-events-resync';
+
+/** A forwarded answer: where the reply goes and the id it is matched by. */
+interface InputMessage {
+  id: string;
+  replyTo: string;
+  taskId: string;
+  answer: unknown;
+}
 
 /** Counted into the cluster's counters (the metrics read them). */
 export interface FanoutCounters {
@@ -38,6 +55,10 @@ export class RedisTaskEventFanout implements TaskEventFanout {
   private readonly logger = new Logger('cluster');
   private readonly listeners = new Map<string, RemoteTaskEventListener>();
   private readonly cancelHandlers = new Map<string, (taskId: string, reason: string) => void>();
+  private readonly inputHandlers = new Map<string, (input: ForwardedTaskInput) => Promise<TaskInputReply>>();
+  /** Answers this replica forwarded, waiting for their owner's reply, by request id. */
+  private readonly awaitingReplies = new Map<string, (reply: TaskInputReply) => void>();
+  private readonly replyChannel: string;
   /** A publish failed: the others may have missed events, and are told to resync once Redis answers again. */
   private missed = false;
   private connectedBefore = false;
@@ -48,6 +69,7 @@ export class RedisTaskEventFanout implements TaskEventFanout {
     private readonly replicaId: string,
     private readonly counters: FanoutCounters,
   ) {
+    this.replyChannel = INPUT_REPLY_PREFIX + replicaId;
     subscriber.on('message', (channel: string, text: string) => this.heard(channel, text));
     // Subscriptions are made again by hand (autoResubscribe is off), then every stream reads what it may have missed.
     subscriber.on('ready', () => {
@@ -61,10 +83,10 @@ export class RedisTaskEventFanout implements TaskEventFanout {
     });
   }
 
-  /** Connects the subscriber connection (within the connection's timeout) and listens for resyncs. */
+  /** Connects the subscriber connection (within the connection's timeout) and listens for resyncs and replies. */
   async start(): Promise<void> {
     await this.subscriber.connect();
-    await this.subscriber.subscribe(RESYNC_CHANNEL);
+    await this.subscriber.subscribe(RESYNC_CHANNEL, this.replyChannel);
   }
 
   publish(events: readonly FannedTaskEvent[]): void {
@@ -121,9 +143,43 @@ export class RedisTaskEventFanout implements TaskEventFanout {
     };
   }
 
+  async forwardInput(owner: string, input: ForwardedTaskInput, timeoutMs: number): Promise<TaskInputForwarding> {
+    const id = randomUUID();
+    const message: InputMessage = { id, replyTo: this.replicaId, taskId: input.taskId, answer: input.answer };
+    // Waiting before asking: a quick reply cannot arrive before anyone listens for it.
+    let timer: NodeJS.Timeout | undefined;
+    const replied = new Promise<TaskInputForwarding>((resolve) => {
+      this.awaitingReplies.set(id, resolve);
+      timer = setTimeout(() => resolve({ unanswered: 'no-reply' }), timeoutMs);
+    });
+    try {
+      const heard = await this.publisher.publish(INPUT_PREFIX + owner, JSON.stringify(message)).catch((err: unknown) => {
+        this.logger.warn(`could not pass an answer for task ${input.taskId} to the replica running it: ${describeRedisError(err)}`);
+        return 0;
+      });
+      return heard > 0 ? await replied : { unanswered: 'no-owner' };
+    } finally {
+      clearTimeout(timer);
+      this.awaitingReplies.delete(id);
+    }
+  }
+
+  serveInputs(owner: string, handler: (input: ForwardedTaskInput) => Promise<TaskInputReply>): () => void {
+    const channel = INPUT_PREFIX + owner;
+    this.inputHandlers.set(channel, handler);
+    void this.subscriber
+      .subscribe(channel)
+      .catch((err: unknown) => this.logger.warn(`cannot hear answers from other replicas yet: ${describeRedisError(err)}`));
+    return () => {
+      this.inputHandlers.delete(channel);
+      void this.subscriber.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
   async stop(): Promise<void> {
     this.listeners.clear();
     this.cancelHandlers.clear();
+    this.inputHandlers.clear();
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 
@@ -142,6 +198,18 @@ export class RedisTaskEventFanout implements TaskEventFanout {
       if (text !== this.replicaId) this.resyncAll();
       return;
     }
+    if (channel === this.replyChannel) {
+      const reply = parse<{ id?: unknown; reply?: TaskInputReply }>(text);
+      if (typeof reply?.id === 'string' && typeof reply.reply?.delivered === 'boolean') this.awaitingReplies.get(reply.id)?.(reply.reply);
+      return;
+    }
+    if (channel.startsWith(INPUT_PREFIX)) {
+      const handler = this.inputHandlers.get(channel);
+      const request = parse<Partial<InputMessage>>(text);
+      if (handler && typeof request?.id === 'string' && typeof request.replyTo === 'string' && typeof request.taskId === 'string')
+        void this.answer(handler, request as InputMessage);
+      return;
+    }
     if (channel.startsWith(CANCEL_PREFIX)) {
       const request = parse<{ taskId?: unknown; reason?: unknown }>(text);
       if (typeof request?.taskId === 'string' && typeof request.reason === 'string')
@@ -156,8 +224,25 @@ export class RedisTaskEventFanout implements TaskEventFanout {
     listener.events(message.events.map((e) => ({ taskId, n: e.n, body: e.body, closes: e.closes })));
   }
 
+  /** Runs the handler for a forwarded answer and sends its reply (a failing handler is an internal refusal). */
+  private async answer(handler: (input: ForwardedTaskInput) => Promise<TaskInputReply>, request: InputMessage): Promise<void> {
+    const reply = await handler({ taskId: request.taskId, answer: request.answer }).catch((err: unknown): TaskInputReply => {
+      this.logger.error(`an answer for task ${request.taskId} from another replica failed here: ${(err as Error).message}`);
+      return { delivered: false, code: 'INTERNAL', message: 'the answer could not be delivered to the waiting run' };
+    });
+    await this.publisher
+      .publish(INPUT_REPLY_PREFIX + request.replyTo, JSON.stringify({ id: request.id, reply }))
+      .catch((err: unknown) => this.logger.warn(`could not reply to an answer for task ${request.taskId}: ${describeRedisError(err)}`));
+  }
+
   private resubscribe(): void {
-    const channels = [RESYNC_CHANNEL, ...[...this.listeners.keys()].map((id) => EVENTS_PREFIX + id), ...this.cancelHandlers.keys()];
+    const channels = [
+      RESYNC_CHANNEL,
+      this.replyChannel,
+      ...[...this.listeners.keys()].map((id) => EVENTS_PREFIX + id),
+      ...this.cancelHandlers.keys(),
+      ...this.inputHandlers.keys(),
+    ];
     void this.subscriber.subscribe(...channels).then(
       () => this.resyncAll(),
       (err: unknown) => this.logger.warn(`could not hear other replicas' task events again: ${describeRedisError(err)}`),
