@@ -19,9 +19,18 @@ export const PROTO_NAMED_FIELDS = {
   listTasks: ['contextId', 'pageSize', 'pageToken', 'historyLength', 'statusTimestampAfter', 'includeArtifacts'],
 } as const satisfies Record<string, readonly string[]>;
 
+/** Names already turned: the field names are a fixed few, asked for on every request. */
+const protoNames = new Map<string, string>();
+
 /** `historyLength` → `history_length`: how protoc derives the JSON name, run backwards. */
 export function protoNameOf(jsonName: string): string {
-  return jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let name = protoNames.get(jsonName);
+  if (name === undefined) {
+    name = jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    // Bounded: callers pass names of this file's lists and of the REST routes' query parameters only.
+    if (protoNames.size < 256) protoNames.set(jsonName, name);
+  }
+  return name;
 }
 
 /**
