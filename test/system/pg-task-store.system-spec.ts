@@ -162,7 +162,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
       const after = await peerRows(url, 'hermes');
       expect(after.ids).toHaveLength(5);
       expect(after.counted).toBe(5);
-      // One more finished task settles any trim that raced: exactly the newest five stay.
+      // The next finished task pushes out exactly the oldest one.
       await a.insert(finished('last'));
       const settled = await peerRows(url, 'hermes');
       expect(settled.counted).toBe(5);

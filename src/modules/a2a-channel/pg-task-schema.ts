@@ -1,6 +1,6 @@
 import type { Migration } from '../../common/storage/postgres';
 import { PUSH_KEY_MIGRATION, PUSH_MIGRATION } from './pg-push-schema';
-import { TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
+import { KEEP_CAP_CONDITION, TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
 import { COLUMNS } from './task-rows';
 
 /**
@@ -69,16 +69,16 @@ export const PG_READ_COLUMNS = `${COLUMNS}, seq, events`;
 
 /** Statements with `@name` parameters (common/storage/postgres.ts `positional`). */
 export const PG_TASK_SQL = {
-  insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner, owner_dir, owner_leased) VALUES (@id, @peer, @context_id, @agent_id, @session_key,
+  insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner, owner_dir, owner_leased) SELECT @id, @peer, @context_id, @agent_id, @session_key,
     @message_id, @state, @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at,
-    @terminal, @owner, @owner_dir, @owner_leased)`,
+    @terminal, @owner, @owner_dir, @owner_leased WHERE ${KEEP_CAP_CONDITION}`,
   get: `SELECT ${PG_READ_COLUMNS} FROM tasks WHERE id = @id`,
   transition: `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id,
       status_text = @status_text, artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),
       run_id = COALESCE(@run_id, run_id), updated_at = @updated_at, events = events + @events_added,
       history = CASE WHEN @history_add::text IS NULL THEN history
         ELSE (COALESCE(history, '[]')::jsonb || jsonb_build_array(@history_add::jsonb))::text END
-     WHERE id = @id AND NOT terminal RETURNING ${PG_READ_COLUMNS}`,
+     WHERE id = @id AND NOT terminal AND ${KEEP_CAP_CONDITION} RETURNING ${PG_READ_COLUMNS}`,
   appendArtifact: `UPDATE tasks SET artifact_id = @artifact_id,
       artifact_text = CASE WHEN @append::boolean THEN COALESCE(artifact_text, '') || @text::text ELSE @text::text END, events = events + 1
      WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,

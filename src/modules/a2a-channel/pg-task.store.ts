@@ -7,7 +7,6 @@ import type { TaskStoreHooks } from './a2a-task.store';
 import { PgPushKeyStore } from './pg-push-key.store';
 import { PgPushStore } from './pg-push.store';
 import { PG_RECORD_EVENT } from './pg-push-schema';
-import { PG_TRIM_SQL, TRIM_RETRIES } from './pg-task-counts-schema';
 import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
 import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
 import type { A2aTask, TaskTransition } from './task-model';
@@ -45,8 +44,6 @@ interface Recorded extends Array<TaskEvent> {
  * than kept in memory: another replica may have written since. Each event queues its push deliveries in its own
  * statement; the push configs and the outbox are read and settled by `push` (pg-push.store.ts), over the same pool.
  */
-const INSERT_FINISHED = PG_TRIM_SQL.insertFinished(PG_TASK_SQL.insert);
-
 export class PgTaskStore implements TaskStore, OwnedTasks {
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -83,20 +80,12 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     return new PgTaskStore(pool, retention, options, hooks);
   }
 
-  /** One statement (its own transaction): a finished task is inserted with its peer's trim. */
+  /** One statement (its own transaction); a finished task's trim is its trigger's (pg-task-counts-schema.ts). */
   insert(task: A2aTask): Promise<void> {
     const terminal = isTerminalState(task.state);
     const { owner, stateDir = owner, leased } = this.options;
-    const params = { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false };
-    return this.write(
-      task.id,
-      async (sql) => {
-        if (!terminal) return void (await sql(PG_TASK_SQL.insert, params));
-        const [{ short }] = await sql(INSERT_FINISHED, { ...params, keep: this.keep() });
-        if (Number(short) > 0) await this.trimPeer(sql, task.peer);
-      },
-      'statement',
-    );
+    const params = { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false, keep: this.keep() };
+    return this.write(task.id, async (sql) => void (await sql(PG_TASK_SQL.insert, params)), 'statement');
   }
 
   async get(id: string): Promise<A2aTask | undefined> {
@@ -107,7 +96,6 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
   transition(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
     return this.write(id, async (sql, events) => {
       const row = await this.applyTransition(sql, id, change, at, events);
-      if (row && isTerminalState(change.state)) await this.trimPeer(sql, row.peer);
       return row && fromRow(row);
     });
   }
@@ -270,7 +258,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
   /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
   private async applyTransition(sql: Sql, id: string, change: TaskTransition, at: number, events: Recorded): Promise<TaskRow | undefined> {
     const { added, params } = transitionWrite(id, change, at);
-    const [found] = await sql(PG_TASK_SQL.transition, { ...params, terminal: isTerminalState(change.state) });
+    const [found] = await sql(PG_TASK_SQL.transition, { ...params, terminal: isTerminalState(change.state), keep: this.keep() });
     if (!found) return undefined;
     const row = found as unknown as TaskRow;
     for (const event of transitionEvents(fromRow(row), change, added, row.events ?? added))
@@ -294,21 +282,12 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
       const row = await this.applyTransition(sql, id, change, at, events);
       if (row) rows.push(row);
     }
-    for (const peer of new Set(rows.map((r) => r.peer))) await this.trimPeer(sql, peer);
     return rows.map(fromRow);
   }
 
-  /** Keeps the peer at the cap: its oldest finished tasks over it go, in the transaction that finished one more. */
-  private async trimPeer(sql: Sql, peer: string): Promise<void> {
-    for (let attempt = 0; attempt <= TRIM_RETRIES; attempt++) {
-      const [{ short }] = await sql(PG_TRIM_SQL.trimPeer, { peer, keep: this.keep() });
-      if (Number(short) <= 0) return;
-    }
-  }
-
-  /** The cap as a number PostgreSQL takes (an unloaded config's "no cap yet" is infinite). */
-  private keep(): number {
+  /** The cap for the trimming trigger, as the text of its setting (an unloaded config's "no cap yet" is none). */
+  private keep(): string {
     const cap = this.retention.maxTerminalPerPeer;
-    return Number.isFinite(cap) ? cap : Number.MAX_SAFE_INTEGER;
+    return Number.isFinite(cap) ? String(cap) : '';
   }
 }
