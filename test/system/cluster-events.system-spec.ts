@@ -1,19 +1,13 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
-import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
 import { fetchWithToken, sdkClient, sdkSendRequest, sendTask } from '../support/a2a-sdk';
 import { FakeOpenAiServer, tokenText } from '../support/fake-openai-server';
 import { waitFor } from '../support/gateway-harness';
 import { openSse } from '../support/sse-client';
-import { startPostgres, type TestPostgres } from './support/postgres';
-import { startRedis, type TestRedis } from './support/redis';
-import { startReplicaIn } from './support/replica';
+import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
 // The SDK's CommonJS build requires the ESM-only jose for card signatures (unused here): see test/support/a2a-sdk.ts.
 jest.mock('jose', () => ({}));
@@ -76,45 +70,25 @@ function artifactOf(items: Payload[]): string {
 }
 
 describe('A2A task events and cancels across replicas (system)', () => {
-  let postgres: TestPostgres;
-  let redis: TestRedis;
-  let build: CliBuild;
-  let dir: string;
-  let databaseUrl: string;
+  let cluster: ReplicaCluster;
   const model = new FakeOpenAiServer();
-  const gateways: GatewayProcess[] = [];
   let a: GatewayProcess;
   let b: GatewayProcess;
   /** A task A was running when it was killed. */
   let leftBehind: string | undefined;
 
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-    databaseUrl = await postgres.createDatabase('cluster_events');
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-events-'));
-    build = await transpileCli();
+    cluster = await startReplicaCluster({ database: 'cluster_events', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     model.always(model.text('the default answer'));
     [a, b] = await Promise.all([startReplica('a'), startReplica('b')]);
   }, 120_000);
   afterAll(async () => {
-    for (const g of gateways) await g.kill9();
+    await cluster?.close();
     await model.close();
-    await build?.remove();
-    await redis?.destroy();
-    await postgres?.stop();
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  async function startReplica(name: string): Promise<GatewayProcess> {
-    const gateway = await startReplicaIn(dir, name, {
-      cliJs: build.cliJs,
-      config: configText(redis.url, model.baseUrl),
-      env: { DATABASE_URL: databaseUrl },
-    });
-    gateways.push(gateway);
-    return gateway;
-  }
+  const startReplica = (name: string) => cluster.start(name);
 
   const client = (gateway: GatewayProcess, binding: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC') =>
     sdkClient(gateway.url, fetchWithToken(PEER_TOKEN), binding);
@@ -164,7 +138,7 @@ describe('A2A task events and cancels across replicas (system)', () => {
     const first = await sse.next();
     expect(JSON.parse(first!.data).task.id).toBe(started.id);
     // Every subscribed connection is dropped (B's and A's); what is published until B has subscribed again is lost.
-    const redisCli = new Redis({ host: '127.0.0.1', port: redis.port });
+    const redisCli = new Redis({ host: '127.0.0.1', port: cluster.redis.port });
     await new Promise((r) => setTimeout(r, TOKEN_GAP_MS * 3));
     const killed = Number(await redisCli.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
     redisCli.disconnect();
@@ -226,11 +200,11 @@ describe('A2A task events and cancels across replicas (system)', () => {
   it('CancelTask on B whose owner hears the request but never ends the task answers TaskNotCancelableError after 10 s', async () => {
     // A is gone (the test before); something still listens on its cancel channel, and does nothing.
     const taskId = leftBehind!;
-    const db = new Client({ connectionString: databaseUrl });
+    const db = new Client({ connectionString: cluster.databaseUrl });
     await db.connect();
     const { owner } = (await db.query('SELECT owner FROM tasks WHERE id = $1', [taskId])).rows[0] as { owner: string };
     await db.end();
-    const deaf = new Redis({ host: '127.0.0.1', port: redis.port });
+    const deaf = new Redis({ host: '127.0.0.1', port: cluster.redis.port });
     await deaf.subscribe(`clawgate:a2a:task-cancel:${owner}`);
     try {
       const asked = Date.now();

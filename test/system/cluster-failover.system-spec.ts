@@ -1,17 +1,10 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { CliBuild, transpileCli } from '../fixtures/cli-runner';
-import { GatewayProcess } from '../fixtures/gateway-process';
 import { a2aRpc, userMessage } from '../support/a2a-rpc';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import type { RecordedRequest } from '../support/fake-model-server';
-import { startPostgres, type TestPostgres } from './support/postgres';
-import { startRedis, type TestRedis } from './support/redis';
 import { waitFor } from '../support/gateway-harness';
-import { startReplicaIn } from './support/replica';
+import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
 /**
  * Failover of runs between two `clawgate gateway` processes sharing their A2A tasks in a real PostgreSQL and
@@ -47,23 +40,14 @@ interface ClusterBody {
 }
 
 describe('runs owned by replicas with a heartbeat lease: kill -9 failover (system)', () => {
-  let postgres: TestPostgres;
-  let databaseUrl: string;
-  let redis: TestRedis;
-  let build: CliBuild;
-  let dir: string;
+  let cluster: ReplicaCluster;
   let releaseSlow!: () => void;
   const slowGate = new Promise<void>((r) => (releaseSlow = r));
   const model = new FakeOpenAiServer();
   const slowArrivals: string[] = [];
-  const gateways: GatewayProcess[] = [];
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    databaseUrl = await postgres.createDatabase('failover');
-    redis = await startRedis();
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-failover-'));
-    build = await transpileCli();
+    cluster = await startReplicaCluster({ database: 'failover', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     model.always((req) => {
       const text = textOf(req);
@@ -73,24 +57,12 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     });
   }, 90_000);
   afterAll(async () => {
-    for (const g of gateways) await g.kill9();
+    await cluster?.close();
     releaseSlow();
     await model.close();
-    await build?.remove();
-    await redis?.destroy();
-    await postgres?.stop();
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  async function startReplica(name: string): Promise<GatewayProcess> {
-    const gateway = await startReplicaIn(dir, name, {
-      cliJs: build.cliJs,
-      config: configText(redis.url, model.baseUrl),
-      env: { DATABASE_URL: databaseUrl },
-    });
-    gateways.push(gateway);
-    return gateway;
-  }
+  const startReplica = (name: string) => cluster.start(name);
 
   const send = async (url: string, text: string, contextId: string, returnImmediately = false) => {
     const answer = await a2aRpc(url, PEER_TOKEN, 'SendMessage', { ...userMessage(text, contextId), configuration: { returnImmediately } });
@@ -101,11 +73,11 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
       status: { state: string; message?: { parts: Array<{ text: string }> } };
     };
   const statesOf = async (url: string, ids: string[]) => Promise.all(ids.map(async (id) => (await getTask(url, id)).status.state));
-  const cluster = async (url: string) => (await request(url).get('/admin/cluster').expect(200)).body as ClusterBody;
+  const clusterView = async (url: string) => (await request(url).get('/admin/cluster').expect(200)).body as ClusterBody;
 
   it('fails exactly the killed replica’s running tasks once its lease has expired, while the other keeps working; A rejoins', async () => {
     const [a, b] = await Promise.all([startReplica('a'), startReplica('b')]);
-    await waitFor('both replicas to see each other', async () => (await cluster(b.url)).replicas.length === 2, 10_000);
+    await waitFor('both replicas to see each other', async () => (await clusterView(b.url)).replicas.length === 2, 10_000);
 
     // Work acknowledged as completed before the kill, on both replicas: none of it may be lost.
     const acknowledged = [await send(a.url, 'quick/a-1', 'ctx-a-quick'), await send(b.url, 'quick/b-1', 'ctx-b-quick')];
@@ -119,7 +91,7 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     const owners = await waitFor(
       "A's ten tasks to show on /admin/cluster",
       async () => {
-        const { replicas } = await cluster(b.url);
+        const { replicas } = await clusterView(b.url);
         return replicas.find((r) => r.pid === a.pid)?.ownedTasks === 10 && replicas;
       },
       5_000,
@@ -165,7 +137,7 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     expect(failed.status.message?.parts[0].text).toBe(STOPPED);
 
     // Exactly those ten: nothing else failed, every acknowledged completion is still there.
-    const db = new Client({ connectionString: databaseUrl });
+    const db = new Client({ connectionString: cluster.databaseUrl });
     await db.connect();
     const byState = (await db.query('SELECT state, COUNT(*)::int AS n FROM tasks GROUP BY state ORDER BY state')).rows as unknown[];
     const failedIds = (await db.query("SELECT id FROM tasks WHERE state = 'TASK_STATE_FAILED'")).rows.map((r: { id: string }) => r.id);
@@ -188,10 +160,10 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     const again = await startReplica('a');
     await waitFor(
       'the restarted A on /admin/cluster',
-      async () => (await cluster(b.url)).replicas.some((r) => r.pid === again.pid),
+      async () => (await clusterView(b.url)).replicas.some((r) => r.pid === again.pid),
       10_000,
     );
-    expect((await cluster(b.url)).replicas.map((r) => r.pid).sort()).toEqual([again.pid, b.pid].sort());
+    expect((await clusterView(b.url)).replicas.map((r) => r.pid).sort()).toEqual([again.pid, b.pid].sort());
     expect((await send(again.url, 'quick/a-again', 'ctx-a-again')).status.state).toBe('TASK_STATE_COMPLETED');
     expect(a.errorLogs.concat(b.errorLogs, again.errorLogs)).toEqual([]);
 
@@ -203,6 +175,6 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     const drained = await getTask(b.url, draining.id);
     expect([drained.status.state, drained.status.message?.parts[0].text]).toEqual(['TASK_STATE_FAILED', 'the gateway is shutting down']);
     expect(Date.now() - stopped).toBeLessThan(LEASE_LEFT_AFTER_KILL_MS);
-    expect((await cluster(b.url)).replicas.map((r) => r.pid)).toEqual([b.pid]);
+    expect((await clusterView(b.url)).replicas.map((r) => r.pid)).toEqual([b.pid]);
   });
 });

@@ -1,20 +1,14 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
 import { a2aRpc } from '../support/a2a-rpc';
 import { artifactText, fetchWithToken, sdkClient, sdkFile, sdkMessage, sendTask } from '../support/a2a-sdk';
 import { agentBrain } from '../support/agent-brain';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { waitFor } from '../support/gateway-harness';
-import { startPostgres, type TestPostgres } from './support/postgres';
-import { startRedis, type TestRedis } from './support/redis';
-import { startReplicaIn } from './support/replica';
+import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
 // The SDK's CommonJS build requires the ESM-only jose for card signatures (unused here): see test/support/a2a-sdk.ts.
 jest.mock('jose', () => ({}));
@@ -37,23 +31,15 @@ const configText = (redisUrl: string, modelUrl: string) => `{
 }`;
 
 describe('A2A INPUT_REQUIRED answered through another replica (system)', () => {
-  let postgres: TestPostgres;
-  let redis: TestRedis;
-  let build: CliBuild;
-  let dir: string;
-  let databaseUrl: string;
+  let cluster: ReplicaCluster;
   const model = new FakeOpenAiServer();
-  const gateways: GatewayProcess[] = [];
   let a: GatewayProcess;
   let b: GatewayProcess;
   /** A task waiting for input on A when A was killed. */
   let leftBehind: Task | undefined;
 
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-    databaseUrl = await postgres.createDatabase('cluster_input');
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-input-'));
-    build = await transpileCli();
+    cluster = await startReplicaCluster({ database: 'cluster_input', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     // The agent asks where to before it books; the answer comes back as the tool's result in the same run.
     model.always(
@@ -67,23 +53,11 @@ describe('A2A INPUT_REQUIRED answered through another replica (system)', () => {
     [a, b] = await Promise.all(['a', 'b'].map(startReplica));
   }, 120_000);
   afterAll(async () => {
-    for (const g of gateways) await g.kill9();
+    await cluster?.close();
     await model.close();
-    await build?.remove();
-    await redis?.destroy();
-    await postgres?.stop();
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  async function startReplica(name: string): Promise<GatewayProcess> {
-    const gateway = await startReplicaIn(dir, name, {
-      cliJs: build.cliJs,
-      config: configText(redis.url, model.baseUrl),
-      env: { DATABASE_URL: databaseUrl },
-    });
-    gateways.push(gateway);
-    return gateway;
-  }
+  const startReplica = (name: string) => cluster.start(name);
 
   const client = (gateway: GatewayProcess, binding: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC') =>
     sdkClient(gateway.url, fetchWithToken(PEER_TOKEN), binding);
@@ -201,11 +175,11 @@ describe('A2A INPUT_REQUIRED answered through another replica (system)', () => {
   it('an answer on B whose owner hears it but never replies is UnsupportedOperationError after 10 s, and B stays up', async () => {
     // A is gone (the test before); something still listens on its input channel, and does nothing.
     const taskId = leftBehind!.id;
-    const db = new Client({ connectionString: databaseUrl });
+    const db = new Client({ connectionString: cluster.databaseUrl });
     await db.connect();
     const { owner } = (await db.query('SELECT owner FROM tasks WHERE id = $1', [taskId])).rows[0] as { owner: string };
     await db.end();
-    const deaf = new Redis({ host: '127.0.0.1', port: redis.port });
+    const deaf = new Redis({ host: '127.0.0.1', port: cluster.redis.port });
     await deaf.subscribe(`clawgate:a2a:task-input:${owner}`);
     try {
       const asked = Date.now();

@@ -1,16 +1,10 @@
-import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { exchangeDatabasePath } from '../../src/modules/session-tools/sqlite-exchange.store';
-import { CliBuild, transpileCli } from '../fixtures/cli-runner';
-import type { GatewayProcess } from '../fixtures/gateway-process';
 import type { RecordedRequest } from '../support/fake-model-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { waitFor } from '../support/gateway-harness';
-import { startPostgres, type TestPostgres } from './support/postgres';
-import { startRedis, type TestRedis } from './support/redis';
-import { startReplicaIn } from './support/replica';
+import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
 /**
  * sessions_send exchanges of two `clawgate gateway` replicas sharing a real PostgreSQL (and a real Redis): an
@@ -45,22 +39,13 @@ interface RunReportBody {
 }
 
 describe('sessions_send exchanges shared by replicas on PostgreSQL (system)', () => {
-  let postgres: TestPostgres;
-  let databaseUrl: string;
-  let redis: TestRedis;
-  let build: CliBuild;
-  let dir: string;
+  let cluster: ReplicaCluster;
   let releaseSlow!: () => void;
   const slowGate = new Promise<void>((r) => (releaseSlow = r));
   const model = new FakeOpenAiServer();
-  const gateways: GatewayProcess[] = [];
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    databaseUrl = await postgres.createDatabase('exchanges');
-    redis = await startRedis();
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-exchanges-pg-'));
-    build = await transpileCli();
+    cluster = await startReplicaCluster({ database: 'exchanges', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     model.always((req) => {
       const text = textOf(req);
@@ -69,25 +54,13 @@ describe('sessions_send exchanges shared by replicas on PostgreSQL (system)', ()
     });
   }, 90_000);
   afterAll(async () => {
-    for (const g of gateways) await g.kill9();
+    await cluster?.close();
     releaseSlow();
     await model.close();
-    await build?.remove();
-    await redis?.destroy();
-    await postgres?.stop();
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  async function startReplica(name: string): Promise<GatewayProcess> {
-    const gateway = await startReplicaIn(dir, name, {
-      cliJs: build.cliJs,
-      config: configText(redis.url, model.baseUrl),
-      env: { DATABASE_URL: databaseUrl },
-    });
-    gateways.push(gateway);
-    return gateway;
-  }
-  const stateDirOf = (name: string) => path.join(dir, name, 'state');
+  const startReplica = (name: string) => cluster.start(name);
+  const stateDirOf = (name: string) => cluster.stateDirOf(name);
   const sendAs = async (url: string, sessionKey: string, body: Record<string, unknown>) =>
     (
       await request(url)
