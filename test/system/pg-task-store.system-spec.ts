@@ -194,6 +194,40 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     }
   });
 
+  it('lets a retention sweep and a peer finishing a task at its cap wait for each other instead of deadlocking', async () => {
+    const url = await postgres.freshDatabase();
+    const store = await PgTaskStore.open(url, { ...policy, maxTerminalPerPeer: 3 }, { owner: 'replica-a' });
+    const other = new Client({ connectionString: url });
+    try {
+      const pool = createPostgresPool(url, { max: 1 });
+      for (let i = 0; i < 5; i++)
+        await pool.query(
+          `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at, owner)
+           VALUES ($1, 'hermes', 'ctx', $2, 'TASK_STATE_COMPLETED', true, 1000, 1000, 'old')`,
+          [`old${i}`, `m-old${i}`],
+        );
+      await pool.end();
+      await store.insert(task('w'));
+      // Another replica finishes w and has not committed yet: it holds the peer's count, its trim runs at COMMIT.
+      await other.connect();
+      await other.query('BEGIN');
+      await other.query(
+        `UPDATE tasks SET state = 'TASK_STATE_COMPLETED', terminal = true, updated_at = 5000
+         WHERE id = 'w' AND set_config('clawgate.kept_tasks_per_peer', '3', true) IS NOT NULL`,
+      );
+      // The sweep deletes the same old rows the trim will; it must queue behind the count, not lock rows first.
+      const sweeping = store.sweep(1000 + policy.terminalRetentionMs, 'expired');
+      await new Promise((r) => setTimeout(r, 500));
+      await other.query('COMMIT');
+      const outcome = await sweeping;
+      expect(outcome.expired).toEqual([]);
+      expect(await peerRows(url, 'hermes')).toEqual({ ids: ['w'], counted: 1 });
+    } finally {
+      await other.end().catch(() => undefined);
+      await store.close();
+    }
+  });
+
   it('names the server, never the password, when it cannot start', async () => {
     const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.server.port + 1}/nowhere`;
     await expect(PgTaskStore.open(closed, policy, { owner: 'x' })).rejects.toThrow(/127\.0\.0\.1:\d+\/nowhere is unreachable/);

@@ -84,15 +84,25 @@ export const PG_TASK_SQL = {
      WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,
   eventsAfter: `SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = @id) AND n > @after ORDER BY n`,
   deleteOld: 'DELETE FROM tasks WHERE terminal AND updated_at <= @before',
+  /** The peers `deleteOld` will touch: no row joins them later, a task finishing now is not that old. */
+  peersOfOld: 'SELECT DISTINCT peer FROM tasks WHERE terminal AND updated_at <= @before',
+  /**
+   * The count rows of several peers locked in one order (made when missing), before a transaction that writes tasks of
+   * several peers changes any: the triggers then take no lock of their own in it, so two such transactions wait for
+   * each other instead of deadlocking, and a peer's commit-time trim never waits on rows such a transaction holds
+   * while it waits for that peer's count.
+   */
+  lockPeerCounts: `INSERT INTO task_peer_counts AS c (peer, terminal) SELECT p, 0 FROM unnest(@peers::text[]) AS p ORDER BY p
+    ON CONFLICT (peer) DO UPDATE SET terminal = c.terminal`,
   // Rows another writer holds are skipped: that writer is settling them.
-  unsettled: `SELECT id, state FROM tasks WHERE NOT terminal AND (owner_dir = @dir OR (owner_dir IS NULL AND owner = @dir))
+  unsettled: `SELECT id, state, peer FROM tasks WHERE NOT terminal AND (owner_dir = @dir OR (owner_dir IS NULL AND owner = @dir))
     ORDER BY seq FOR UPDATE SKIP LOCKED`,
   /** The owners of unsettled tasks, and whether they hold a lease (the partial index of unsettled rows). */
   unsettledByOwner: `SELECT owner, bool_or(owner_leased) AS leased, COUNT(*)::int AS n FROM tasks WHERE NOT terminal
     GROUP BY owner ORDER BY owner`,
   /** Sweeps of one owner take turns: the second finds its rows terminal already, and writes nothing. */
   lockOwner: `SELECT pg_advisory_xact_lock(hashtext('clawgate.a2a.owner'), hashtext(@owner))`,
-  ownedUnsettled: `SELECT id, state FROM tasks WHERE NOT terminal AND owner = @owner AND owner_leased
+  ownedUnsettled: `SELECT id, state, peer FROM tasks WHERE NOT terminal AND owner = @owner AND owner_leased
     ORDER BY seq FOR UPDATE SKIP LOCKED`,
-  idle: 'SELECT id, state FROM tasks WHERE NOT terminal AND updated_at <= @before ORDER BY seq FOR UPDATE SKIP LOCKED',
+  idle: 'SELECT id, state, peer FROM tasks WHERE NOT terminal AND updated_at <= @before ORDER BY seq FOR UPDATE SKIP LOCKED',
 } as const;

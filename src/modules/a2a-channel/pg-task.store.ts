@@ -177,13 +177,20 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     });
   }
 
-  sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
-    return this.write(undefined, async (sql, events) => {
-      const before = now - this.retention.idleExpiryMs;
-      const expired = await this.failAll(sql, events, PG_TASK_SQL.idle, { before }, () => expiredReason, now);
-      const deleted = await sql(`${PG_TASK_SQL.deleteOld} RETURNING seq`, { before: now - this.retention.terminalRetentionMs });
-      return { expired, deleted: deleted.length };
+  /** Two transactions, each locking its peers' counts first in one order (PG_TASK_SQL.lockPeerCounts). */
+  async sweep(now: number, expiredReason: string): Promise<SweepOutcome> {
+    const idleBefore = now - this.retention.idleExpiryMs;
+    const expired = await this.write(undefined, (sql, events) =>
+      this.failAll(sql, events, PG_TASK_SQL.idle, { before: idleBefore }, () => expiredReason, now),
+    );
+    const deleted = await this.write(undefined, async (sql) => {
+      const before = now - this.retention.terminalRetentionMs;
+      const peers = (await sql(PG_TASK_SQL.peersOfOld, { before })).map((r) => r.peer as string);
+      if (!peers.length) return 0;
+      await sql(PG_TASK_SQL.lockPeerCounts, { peers });
+      return (await sql(`${PG_TASK_SQL.deleteOld} RETURNING seq`, { before })).length;
     });
+    return { expired, deleted };
   }
 
   /** Waits for the writes under way, then closes the pool; later calls fail. */
@@ -275,7 +282,8 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
     reason: (state: TaskState) => string,
     at: number,
   ): Promise<A2aTask[]> {
-    const found = (await sql(select, params)) as Array<{ id: string; state: TaskState }>;
+    const found = (await sql(select, params)) as Array<{ id: string; state: TaskState; peer: string }>;
+    if (found.length) await sql(PG_TASK_SQL.lockPeerCounts, { peers: [...new Set(found.map((f) => f.peer))] });
     const rows: TaskRow[] = [];
     for (const { id, state } of found) {
       const change: TaskTransition = { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason(state) } };
