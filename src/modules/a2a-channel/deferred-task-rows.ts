@@ -12,6 +12,11 @@ import type { TaskStore } from './task-store.port';
 export class DeferredTaskRows {
   /** Oldest first (a Map keeps insertion order), so a sweep stops at the first one that is not due. */
   private readonly unwritten = new Map<string, { task: A2aTask; since: number }>();
+  /**
+   * Rows the timer is writing: until the insert commits, the store does not have them, so a reader of one (GetTask,
+   * request_input asking for the row) is answered from here or waits for that insert.
+   */
+  private readonly writing = new Map<string, { task: A2aTask; done: Promise<void> }>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -28,13 +33,14 @@ export class DeferredTaskRows {
 
   /** The task: as kept here while it has no row, else its row. */
   async get(id: string): Promise<A2aTask | undefined> {
-    return this.unwritten.get(id)?.task ?? (await this.store.get(id));
+    return this.unwritten.get(id)?.task ?? this.writing.get(id)?.task ?? (await this.store.get(id));
   }
 
   /** The task's row, written first if it has none yet; `fallback` when there is no row. Rejects if it cannot be written. */
   async written(id: string, fallback?: A2aTask): Promise<A2aTask | undefined> {
     const task = this.take(id);
     if (task) await this.insert(task);
+    else await this.writing.get(id)?.done;
     return (await this.store.get(id)) ?? fallback;
   }
 
@@ -89,8 +95,13 @@ export class DeferredTaskRows {
     for (const [id, entry] of this.unwritten) {
       if (entry.since > dueBefore) break;
       this.unwritten.delete(id);
-      // A failure is reported to onLost; nobody else awaits this write.
-      this.insert(entry.task).catch(() => undefined);
+      // A failure is reported to onLost, and to whoever awaits the row meanwhile (written).
+      const done = this.insert(entry.task);
+      this.writing.set(id, { task: entry.task, done });
+      done.then(
+        () => this.writing.delete(id),
+        () => this.writing.delete(id),
+      );
     }
     this.arm();
   }
