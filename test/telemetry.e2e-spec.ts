@@ -101,13 +101,15 @@ describe('OpenTelemetry tracing across agents and gateways (e2e)', () => {
       .expect(200);
     expect(res.body).toMatchObject({ status: 'completed', reply: 'All done' });
 
-    // The ping-pong turn and the announce run in the background after the reply: wait for their spans.
+    // The ping-pong turn and the announce run in the background after the reply: wait for their spans. gw-b's server
+    // span ends with its streamed response, after its run's span, and may come in a later export batch.
     const spans = await waitFor(
-      'the announce and every run to be exported',
+      'the announce, every run and the second gateway’s server span to be exported',
       async () => {
         const got = inTrace(TRACE);
         const runs = got.filter((s) => s.name === 'clawgate.run');
-        return got.some((s) => s.name === 'clawgate.sessions_send.announce') && runs.length === 5 ? got : undefined;
+        const done = got.some((s) => s.name === 'clawgate.sessions_send.announce') && got.some((s) => s.name === 'POST /a2a/v1');
+        return done && runs.length === 5 ? got : undefined;
       },
       15_000,
     );
