@@ -7,6 +7,7 @@ import { redactSecretHeaders } from '../secrets/secret-headers';
 import { traceLogFields } from '../telemetry/log-trace-fields';
 import { GatewayLogger } from './gateway-logger';
 import { logDestination } from './log-destination';
+import { setLogThreshold } from './log-level-gate';
 import type { LogSettings } from './log-settings';
 import { requestIdOf } from './request-context';
 import { ShutdownLog } from './shutdown-log';
@@ -26,6 +27,7 @@ export class LoggingModule {
     // process and then kept: dropped here so each gateway's lines follow its own settings (tests boot several
     // gateways in one process; what runs in one process at a time is one gateway, whose settings then apply).
     __resetOutOfContextForTests();
+    setLogThreshold(settings.level);
     return {
       module: LoggingModule,
       imports: [

@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -19,9 +20,12 @@ export type SecretIndex<T> = ReadonlyArray<{ readonly digest: Buffer; readonly v
   readonly byDigest: ReadonlyMap<string, { readonly digest: Buffer; readonly value: T }>;
 };
 
+/** Node's one-shot digest (20.12 and later): no Hash object per request. */
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+
 /** SHA-256 of a secret: fixed-length input for timingSafeEqual, whatever the lengths of the two secrets. */
 export function secretDigest(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  return oneShotHash ? oneShotHash('sha256', secret, 'buffer') : createHash('sha256').update(secret, 'utf8').digest();
 }
 
 /** Digests the usable candidates, in order. Unset secrets (their ${VAR} is unset) are left out. */

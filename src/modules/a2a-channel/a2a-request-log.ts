@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { A2A_METHODS } from '../../common/a2a-protocol';
+import { logsAt } from '../../common/logging/log-level-gate';
 import type { A2aBinding, GatewayMetrics } from '../metrics';
 import type { A2aCallOutcome } from './a2a-operations.service';
 import { a2aOperationOf, type A2aOperation } from './a2a-methods';
@@ -37,6 +38,7 @@ export class A2aRequestLog {
     const method = operation ? METHOD_OF[operation] : 'other';
     const code = outcome.ok ? 'OK' : outcome.error.code;
     this.metrics.a2aRequest(method, binding, code, durationMs / 1000);
+    if (!logsAt('info')) return;
     const task = outcome.ok && 'result' in outcome ? taskOf(outcome.result) : undefined;
     const state = task ? taskStateLabel(task.state) : outcome.ok && 'stream' in outcome ? 'streaming' : null;
     this.logger.log(

@@ -1,5 +1,5 @@
 import type { ResolvedAgent, RuntimeSnapshot } from '../config';
-import type { InboundMessage } from '../routing';
+import { namesPeer, type InboundMessage } from '../routing';
 import { directSessionKey } from '../sessions';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, CONTEXT_ID_PATTERN } from './a2a-limits';
 import { exposedAgents } from './agent-card';
@@ -24,11 +24,10 @@ export type A2aRoute = { agentId: string; sessionKey: string } | { refused: true
  */
 export function routeA2aConversation(snapshot: RuntimeSnapshot, lookup: RouteLookup, peer: string, contextId: string): A2aRoute {
   const peerId = `${peer}:${contextId}`;
-  let { agentId, matchedBy } = lookup(a2aInbound(peerId));
-  if (matchedBy.tier !== 'peer') {
-    const stable = lookup(a2aInbound(peer));
-    if (stable.matchedBy.tier === 'peer') ({ agentId, matchedBy } = stable);
-  }
+  // Most contexts have no binding of their own. Their first lookup would fall through to the tiers below `peer`,
+  // which the bare peer's lookup reaches too, and leave a route cache entry per context: it is skipped for them.
+  const own = namesPeer(snapshot.config, A2A_CHANNEL_ID, peerId) ? lookup(a2aInbound(peerId)) : undefined;
+  const { agentId } = own?.matchedBy.tier === 'peer' ? own : lookup(a2aInbound(peer));
   const answering = exposedAgentFor(snapshot, agentId);
   if (answering === undefined) return { refused: true };
   const sessionKey = directSessionKey({

@@ -11,7 +11,17 @@ import { A2aTask, TaskTransition } from './task-model';
 import { ArtifactChunk, artifactUpdateBody, TaskEvent } from './task-events';
 import { taskPageSql } from './task-page-query';
 import { transitionEvents, transitionWrite } from './task-transition-write';
-import { fromRow, migrateSchema, prepareStatements, READ_COLUMNS, SCHEMA, StatementName, TaskEventRow, TaskRow, toRow } from './task-rows';
+import {
+  fromRow,
+  insertValues,
+  migrateSchema,
+  prepareStatements,
+  READ_COLUMNS,
+  SCHEMA,
+  StatementName,
+  TaskEventRow,
+  TaskRow,
+} from './task-rows';
 import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
 
 /** Where the store lives inside the state dir. */
@@ -81,7 +91,7 @@ export class A2aTaskStore implements TaskStore {
 
   insert(task: A2aTask): Promise<void> {
     return this.write((c) => {
-      c.statements.insert.run({ ...toRow(task), terminal: isTerminalState(task.state) ? 1 : 0 });
+      c.statements.insert.run(insertValues(task));
       this.addTasks(task.peer, 1);
       if (isTerminalState(task.state)) this.addTerminal(c, task.peer, 1);
       this.hooks.onState?.(task.state);

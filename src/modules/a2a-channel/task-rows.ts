@@ -1,4 +1,4 @@
-import type { TaskState } from '../../common/a2a-protocol';
+import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTask, TaskMessage } from './task-model';
 import { PUSH_SCHEMA, prepareEnqueue } from './push-rows';
@@ -116,9 +116,11 @@ export function migrateSchema(db: SqliteDatabase): void {
 
 export function prepareStatements(db: SqliteDatabase): Record<StatementName, SqliteStatement> {
   return {
+    // Positional (insertValues): one insert per message, and binding by name costs a lookup per parameter.
     insert: db.prepare(
-      `INSERT INTO tasks (${COLUMNS}, terminal) VALUES (@id, @peer, @context_id, @agent_id, @session_key, @message_id, @state,
-        @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at, @terminal)`,
+      `INSERT INTO tasks (${COLUMNS}, terminal) VALUES (${COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')}, ?)`,
     ),
     get: db.prepare(`SELECT ${READ_COLUMNS} FROM tasks WHERE id = ?`),
     transition: db.prepare(
@@ -175,6 +177,30 @@ export function toRow(task: A2aTask): TaskRow {
     created_at: task.createdAt,
     updated_at: task.updatedAt,
   };
+}
+
+/** The insert's parameters: the values of COLUMNS in order, then `terminal`. */
+export function insertValues(task: A2aTask): unknown[] {
+  const r = toRow(task);
+  const terminal = isTerminalState(task.state) ? 1 : 0;
+  return [
+    r.id,
+    r.peer,
+    r.context_id,
+    r.agent_id,
+    r.session_key,
+    r.message_id,
+    r.state,
+    r.status_message_id,
+    r.status_text,
+    r.artifact_id,
+    r.artifact_text,
+    r.run_id,
+    r.history,
+    r.created_at,
+    r.updated_at,
+    terminal,
+  ];
 }
 
 export function fromRow(row: TaskRow): A2aTask {

@@ -1,6 +1,6 @@
 import { snapshotFrom } from '../../../test/support/config-snapshot';
 import type { DmScope, NormalizedConfig, ResolvedBinding } from '../config/config.types';
-import { bindingAt, bindingTier, InboundMessage, resolveRoute } from './route-resolver';
+import { bindingAt, bindingTier, InboundMessage, namesPeer, resolveRoute } from './route-resolver';
 
 type Match = ResolvedBinding['match'];
 
@@ -202,5 +202,32 @@ describe('resolveRoute: session keys', () => {
   it('keys the default agent the same way', async () => {
     const cfg = await config([], { dmScope: 'per-channel-peer' });
     expect(resolveRoute(cfg, { channel: 'HTTP', peer: { kind: 'direct', id: 'Bob' } }).sessionKey).toBe('agent:main:http:direct:bob');
+  });
+});
+
+describe('namesPeer', () => {
+  it('is true only for a peer id some binding of that channel names, of any kind and on any account', async () => {
+    const cfg = await config([
+      ['alpha', { channel: 'a2a', peer: { kind: 'direct', id: 'acme:ctx-1' } }],
+      ['alpha', { channel: 'slack', accountId: 'work', peer: { kind: 'group', id: 'g1' } }],
+    ]);
+    expect(namesPeer(cfg, 'a2a', 'acme:ctx-1')).toBe(true);
+    expect(namesPeer(cfg, 'slack', 'g1')).toBe(true);
+    expect(namesPeer(cfg, 'a2a', 'acme:ctx-2')).toBe(false);
+    expect(namesPeer(cfg, 'a2a', 'acme')).toBe(false);
+    // The channel is part of the name: the same id on another channel is not named.
+    expect(namesPeer(cfg, 'slack', 'acme:ctx-1')).toBe(false);
+  });
+
+  it('an unnamed peer is routed exactly like a message without a peer', async () => {
+    const cfg = await config([
+      ['alpha', { channel: 'a2a', peer: { kind: 'direct', id: 'acme:ctx-1' } }],
+      ['beta', { channel: 'a2a', accountId: '*' }],
+    ]);
+    const unnamed = resolveRoute(cfg, { channel: 'a2a', peer: { kind: 'direct', id: 'acme:ctx-9' } });
+    const peerless = resolveRoute(cfg, { channel: 'a2a' });
+    expect(namesPeer(cfg, 'a2a', 'acme:ctx-9')).toBe(false);
+    expect([unnamed.agentId, unnamed.matchedBy]).toEqual([peerless.agentId, peerless.matchedBy]);
+    expect(unnamed.agentId).toBe('beta');
   });
 });

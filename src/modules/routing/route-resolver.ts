@@ -56,6 +56,15 @@ export function bindingTier(binding: ResolvedBinding): BindingTier {
   return 'channel';
 }
 
+/**
+ * True when some binding of `channel` names the peer id `peerId` (of any kind, on any account). When none does,
+ * a message from that peer is routed by the tiers below `peer`, exactly like a message without a peer — which lets
+ * a caller whose peer ids are mostly new (one per A2A context) ask for that shared route instead of a new one.
+ */
+export function namesPeer(config: NormalizedConfig, channel: string, peerId: string): boolean {
+  return compiledRoutes(config).peers.has(part(channel) + part(peerId));
+}
+
 /** Routes one inbound message over `config`. Pure; the compiled binding index is memoized per config object. */
 export function resolveRoute(config: NormalizedConfig, inbound: InboundMessage): RouteResult {
   const accountId = inbound.accountId || DEFAULT_ACCOUNT_ID;
@@ -108,6 +117,8 @@ interface CompiledTier {
 interface CompiledRoutes {
   tiers: CompiledTier[];
   byIndex: Map<number, ResolvedBinding>;
+  /** `channel` and peer id of every peer binding, length-prefixed like a match key (namesPeer). */
+  peers: Set<string>;
 }
 
 /** Configs are immutable snapshots, so the compiled form lives exactly as long as its config object. */
@@ -125,11 +136,13 @@ function compiledRoutes(config: NormalizedConfig): CompiledRoutes {
 function compile(bindings: readonly ResolvedBinding[]): CompiledRoutes {
   const tiers = new Map<BindingTier, Map<string, Shape>>(BINDING_TIERS.map((t) => [t, new Map()]));
   const byIndex = new Map<number, ResolvedBinding>();
+  const peers = new Set<string>();
   // Config order decides ties, so insert by ascending index and never overwrite a key.
   const ordered = [...bindings].sort((a, b) => a.index - b.index);
   for (const binding of ordered) {
     byIndex.set(binding.index, binding);
     const m = binding.match;
+    if (m.peer) peers.add(part(m.channel) + part(m.peer.id));
     const shapeOf = {
       anyAccount: m.accountId === '*',
       peer: m.peer !== undefined,
@@ -149,6 +162,7 @@ function compile(bindings: readonly ResolvedBinding[]): CompiledRoutes {
   return {
     tiers: BINDING_TIERS.map((tier) => ({ tier, shapes: [...tiers.get(tier)!.values()] })).filter((t) => t.shapes.length > 0),
     byIndex,
+    peers,
   };
 }
 

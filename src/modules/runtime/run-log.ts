@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { logsAt } from '../../common/logging/log-level-gate';
 import type { GatewayMetrics, RunOutcome } from '../metrics';
 import type { RunRecord } from './run-registry';
 
@@ -26,6 +27,7 @@ export class RunLog {
   constructor(private readonly metrics: GatewayMetrics) {}
 
   received(run: RunRecord, origin: RunOrigin): void {
+    if (!logsAt('info')) return;
     this.logger.log(
       {
         event: 'message.received',
@@ -45,6 +47,7 @@ export class RunLog {
     const durationMs = Math.max(0, end - Date.parse(run.startedAt ?? run.queuedAt));
     const queuedMs = run.startedAt ? Math.max(0, Date.parse(run.startedAt) - Date.parse(run.queuedAt)) : null;
     this.metrics.runEnded(run.agentId, providerOf(run.model), outcome, durationMs / 1000);
+    if (!logsAt('info')) return;
     const tokens = run.usage ? `, ${run.usage.inputTokens} in / ${run.usage.outputTokens} out tokens` : '';
     this.logger.log(
       {

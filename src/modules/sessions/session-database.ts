@@ -134,9 +134,10 @@ export function openSessionDatabaseReadOnly(file: string): SessionConnection {
 function prepare(db: SqliteDatabase): SessionStatements {
   return {
     byKey: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`),
+    // Positional: one insert per new conversation, and binding by name costs a lookup per parameter.
     insertSession: db.prepare(
       `INSERT INTO sessions (session_key, session_id, agent_id, label, spawned_by, created_at, updated_at, delivery_context)
-       VALUES (@session_key, @session_id, @agent_id, @label, @spawned_by, @created_at, @updated_at, @delivery_context)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     touch: db.prepare('UPDATE sessions SET updated_at = ? WHERE seq = ? AND updated_at < ?'),
     setLabel: db.prepare('UPDATE sessions SET label = ? WHERE seq = ?'),
@@ -180,7 +181,9 @@ export function rowFromEntry(entry: SessionEntry): Omit<SessionRow, 'seq'> {
 
 /** Inserts a session row; returns its seq. */
 export function insertSession(c: SessionConnection, entry: SessionEntry): number {
-  return Number(c.statements.insertSession.run(rowFromEntry(entry)).lastInsertRowid);
+  const r = rowFromEntry(entry);
+  const values = [r.session_key, r.session_id, r.agent_id, r.label, r.spawned_by, r.created_at, r.updated_at, r.delivery_context];
+  return Number(c.statements.insertSession.run(values).lastInsertRowid);
 }
 
 /** Inserts one transcript line (already serialized). */

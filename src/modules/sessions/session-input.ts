@@ -5,38 +5,22 @@
  */
 import { isCanonicalAgentId } from '../../common/agent-id';
 import { badRequest } from '../../common/errors/app-error';
+import { CONTROL_CHARS, knownCanonicalKey, MAX_SESSION_KEY_LENGTH, rememberCanonicalKey, type CanonicalKey } from './canonical-keys';
 import { agentIdFromSessionKey, InvalidSessionKeyError, parseSessionKey } from './session-key';
 
-/** Keys end up in the index and in logs; a bound keeps one hostile key from bloating either. */
-export const MAX_SESSION_KEY_LENGTH = 1024;
+export { MAX_SESSION_KEY_LENGTH } from './canonical-keys';
+export type { CanonicalKey } from './canonical-keys';
 export const MAX_LABEL_LENGTH = 512;
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /**
  * Transcript file stems. Generated as UUIDs by the store; checked again when an index is loaded from disk
  * so a hand-edited `sessionId: "../../x"` can never steer a read or an append outside the sessions dir.
  */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
-export interface CanonicalKey {
-  /** Lowercased `agent:<id>:<rest>`. */
-  key: string;
-  agentId: string;
-}
-
-/**
- * Keys recently parsed. One message touches its session key in several places (the run, each store call);
- * parsing is pure, so each distinct key is parsed once and the frozen result reused. A plain map emptied
- * when full: cheaper per message than an LRU, and a key that drops out is just parsed again.
- */
-const parsedKeys = new Map<string, Readonly<CanonicalKey>>();
-const MAX_PARSED_KEYS = 10_000;
-
 /** The canonical form of a session key and its owner; 400 when it is not a valid key. */
 export function canonicalSessionKey(raw: unknown, what = 'session key'): Readonly<CanonicalKey> {
   if (typeof raw !== 'string') throw badRequest(`${what} must be a string`);
-  const known = parsedKeys.get(raw);
+  const known = knownCanonicalKey(raw);
   if (known) return known;
   if (raw.length > MAX_SESSION_KEY_LENGTH) throw badRequest(`${what} is longer than ${MAX_SESSION_KEY_LENGTH} characters`);
   if (CONTROL_CHARS.test(raw)) throw badRequest(`${what} ${JSON.stringify(raw)} contains control characters`);
@@ -45,8 +29,7 @@ export function canonicalSessionKey(raw: unknown, what = 'session key'): Readonl
   // The key module is the only sanctioned source of a session's owner (docs/sessions.md#session-keys): its
   // parser's agentId, the same answer agentIdFromSessionKey gives.
   const canonical = Object.freeze({ key: parsed.key, agentId: parsed.agentId });
-  if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.clear();
-  parsedKeys.set(raw, canonical);
+  rememberCanonicalKey(raw, canonical);
   return canonical;
 }
 

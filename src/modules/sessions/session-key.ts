@@ -3,6 +3,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { randomUUID } from 'node:crypto';
 import { isCanonicalAgentId } from '../../common/agent-id';
 import type { DmScope } from '../config';
+import { builtSessionKey } from './canonical-keys';
 
 /**
  * The one place that builds and parses session keys. Every key is `agent:<agentId>:<rest>`,
@@ -102,7 +103,10 @@ export function directSessionKey(input: DirectSessionKeyInput): string {
     default:
       throw new Error(`unknown dmScope ${JSON.stringify(input.dmScope)}`);
   }
-  return withThread(join(agent, parts), input.threadId);
+  const key = withThread(join(agent, parts), input.threadId);
+  // A conversation key parses back to itself and its agent, unless a thread marker (in an id, or a thread) decides
+  // its shape: those, and main keys, are parsed where they are used, like any caller's key.
+  return input.dmScope !== 'main' && !key.includes(THREAD_MARKER) ? builtSessionKey(key, agent) : key;
 }
 
 /** `agent:<id>:<channel>:group|channel:<peerId>[:thread:<threadId>]`. */
