@@ -29,5 +29,23 @@ export function inRequestContext<T>(req: IncomingMessage, res: ServerResponse, h
   if (!root) return handle();
   const id = requestIdOf(req, res);
   (req as IncomingMessage & { id?: string }).id = id;
-  return storage.run(new Store(root.child({ reqId: id })), handle);
+  return storage.run(lazyRequestStore(root, id), handle);
+}
+
+type RootLogger = NonNullable<typeof PinoLogger.root>;
+
+/**
+ * The request's log context, whose logger (a pino child with the `reqId`) is made when its first line is written:
+ * most A2A requests write none at the configured level, and a child costs more than the request's routing. A field
+ * assigned later (PinoLogger.assign sets `logger`) replaces it as it would on a plain store.
+ */
+function lazyRequestStore(root: RootLogger, reqId: string): Store {
+  const store = new Store(root);
+  let logger: RootLogger | undefined;
+  Object.defineProperty(store, 'logger', {
+    get: () => (logger ??= root.child({ reqId })),
+    set: (assigned: RootLogger) => (logger = assigned),
+    enumerable: true,
+  });
+  return store;
 }

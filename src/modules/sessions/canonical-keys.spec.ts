@@ -30,12 +30,26 @@ describe('canonical keys of built session keys', () => {
   });
 
   it('a built key over the length limit is still refused where it is used', () => {
-    const key = directSessionKey({ agentId: 'a', dmScope: 'per-peer', mainKey: 'main', peerId: 'p'.repeat(MAX_SESSION_KEY_LENGTH) });
+    const key = directSessionKey({
+      agentId: 'a',
+      dmScope: 'per-peer',
+      mainKey: 'main',
+      channel: 'a2a',
+      accountId: 'default',
+      peerId: 'p'.repeat(MAX_SESSION_KEY_LENGTH),
+    });
     expect(() => canonicalSessionKey(key)).toThrow(`longer than ${MAX_SESSION_KEY_LENGTH} characters`);
   });
 
   it('a built key whose peer id ends in a thread marker is still refused (it does not parse)', () => {
-    const key = directSessionKey({ agentId: 'a', dmScope: 'per-peer', mainKey: 'main', peerId: 'p:thread:' });
+    const key = directSessionKey({
+      agentId: 'a',
+      dmScope: 'per-peer',
+      mainKey: 'main',
+      channel: 'a2a',
+      accountId: 'default',
+      peerId: 'p:thread:',
+    });
     expect(parseSessionKey(key)).toBeNull();
     expect(() => canonicalSessionKey(key)).toThrow('empty thread id');
   });
