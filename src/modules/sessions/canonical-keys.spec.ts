@@ -17,6 +17,10 @@ const conversation = fc.record({
   peerId,
 });
 
+/** A per-peer key built for `peerId`. */
+const perPeerKey = (peerId: string) =>
+  directSessionKey({ agentId: 'a', dmScope: 'per-peer', mainKey: 'main', channel: 'a2a', accountId: 'default', peerId });
+
 describe('canonical keys of built session keys', () => {
   it('a conversation key the gateway builds is answered as parsing it would answer', () => {
     fc.assert(
@@ -30,26 +34,12 @@ describe('canonical keys of built session keys', () => {
   });
 
   it('a built key over the length limit is still refused where it is used', () => {
-    const key = directSessionKey({
-      agentId: 'a',
-      dmScope: 'per-peer',
-      mainKey: 'main',
-      channel: 'a2a',
-      accountId: 'default',
-      peerId: 'p'.repeat(MAX_SESSION_KEY_LENGTH),
-    });
+    const key = perPeerKey('p'.repeat(MAX_SESSION_KEY_LENGTH));
     expect(() => canonicalSessionKey(key)).toThrow(`longer than ${MAX_SESSION_KEY_LENGTH} characters`);
   });
 
   it('a built key whose peer id ends in a thread marker is still refused (it does not parse)', () => {
-    const key = directSessionKey({
-      agentId: 'a',
-      dmScope: 'per-peer',
-      mainKey: 'main',
-      channel: 'a2a',
-      accountId: 'default',
-      peerId: 'p:thread:',
-    });
+    const key = perPeerKey('p:thread:');
     expect(parseSessionKey(key)).toBeNull();
     expect(() => canonicalSessionKey(key)).toThrow('empty thread id');
   });
