@@ -45,4 +45,15 @@ describe('historyWindow', () => {
     ]);
     expect(historyWindow([line('a', 'assistant'), line('asked', 'user')], 'asked')).toEqual([]);
   });
+
+  it("makes each line's message once and shares it, frozen, with the windows of later runs", () => {
+    const lines = turns(6);
+    const first = historyWindow([...lines, line('q1', 'user')], 'q1');
+    const later = historyWindow([...lines, line('q1', 'user'), line('a1', 'assistant'), line('q2', 'user')], 'q2');
+    expect(later.slice(0, lines.length)).toEqual(first);
+    later.slice(0, lines.length).forEach((message, i) => expect(message).toBe(first[i]));
+    expect(Object.isFrozen(first[0])).toBe(true);
+    // An equal line that is another object gets its own message: nothing is keyed by content.
+    expect(historyWindow([line('l0', 'user', 'other text'), line('q', 'user')], 'q')[0].text).toBe('other text');
+  });
 });

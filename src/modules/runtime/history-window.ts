@@ -17,10 +17,27 @@ export function historyWindow(lines: readonly TranscriptLine[], askedLineId: str
   for (let i = start; i < lines.length; i++) {
     const line = lines[i];
     if (line.id === askedLineId) continue;
-    const message = toChatMessage(line);
+    const message = chatMessageOf(line);
     if (message) messages.push(message);
   }
   return messages;
+}
+
+/**
+ * Each line's chat message, made once. A line stays in the window for the next HISTORY_LINES runs of its session (the
+ * store hands out the same line objects from its tail), and reading lines of many shapes is most of what a window
+ * costs. Frozen, since every later run shares it; a line the store no longer holds is dropped with it.
+ */
+const chatMessages = new WeakMap<TranscriptLine, Readonly<ChatMessage> | null>();
+
+function chatMessageOf(line: TranscriptLine): Readonly<ChatMessage> | undefined {
+  let message = chatMessages.get(line);
+  if (message === undefined) {
+    const made = toChatMessage(line);
+    message = made ? Object.freeze(made) : null;
+    chatMessages.set(line, message);
+  }
+  return message ?? undefined;
 }
 
 function toChatMessage(line: TranscriptLine): ChatMessage | undefined {
