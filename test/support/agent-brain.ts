@@ -1,5 +1,5 @@
 import type { FakeOpenAiServer } from './fake-openai-server';
-import type { FakeReply, RecordedRequest } from './fake-model-server';
+import { lastUserText, type FakeReply, type RecordedRequest } from './fake-model-server';
 
 /** Which step of the agent-to-agent flow a model request belongs to, read from its system prompt. */
 export type FlowStep = 'round-one' | 'ping-pong' | 'announce' | 'plain';
@@ -34,7 +34,7 @@ export function agentBrain(server: FakeOpenAiServer, decide: (input: BrainInput)
           ? 'round-one'
           : 'plain';
     const last = messages.at(-1);
-    const message = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const message = lastUserText(req);
     const toolResult = last?.role === 'tool' ? (JSON.parse(last.content ?? '{}') as Record<string, unknown>) : undefined;
     const answer = decide({ agentId, step, message, toolResult, system });
     return 'text' in answer ? server.text(answer.text)(req) : server.toolCall(answer.tool, answer.args)(req);

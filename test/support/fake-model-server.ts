@@ -10,6 +10,13 @@ export interface RecordedRequest {
   body: any;
 }
 
+/** The text of the last user message of a chat request (`''` when there is none): what a scripted model answers to. */
+export function lastUserText(req: RecordedRequest): string {
+  const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return typeof last?.content === 'string' ? last.content : '';
+}
+
 /**
  * What a scripted step answers: JSON, raw text (for malformed bodies), no answer at all (`stall`), an answer that
  * starts and never finishes (`trickle`: headers, then a byte of body every 100 ms — a model streaming slowly), or

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { a2aRpc, userMessage } from '../support/a2a-rpc';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
-import type { RecordedRequest } from '../support/fake-model-server';
+import { lastUserText } from '../support/fake-model-server';
 import { waitFor } from '../support/gateway-harness';
 import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
@@ -28,13 +28,6 @@ const configText = (redisUrl: string, modelUrl: string) => `{
   channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { hermes: { token: "${PEER_TOKEN}" } } } },
 }`;
 
-/** The tests write `<kind>/<n>` as message text: `slow` requests are held until the suite ends, others answer at once. */
-function textOf(req: RecordedRequest): string {
-  const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content : '';
-}
-
 interface ClusterBody {
   replicas: Array<{ id: string; pid: number; ownedTasks?: number }>;
 }
@@ -50,7 +43,8 @@ describe('runs owned by replicas with a heartbeat lease: kill -9 failover (syste
     cluster = await startReplicaCluster({ database: 'failover', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     model.always((req) => {
-      const text = textOf(req);
+      // The tests write `<kind>/<n>` as message text: `slow` requests are held until the suite ends, others answer at once.
+      const text = lastUserText(req);
       if (!text.startsWith('slow/')) return model.text(`answer to ${text}`)(req);
       slowArrivals.push(text);
       return model.held(slowGate, model.text(`late answer to ${text}`))(req);

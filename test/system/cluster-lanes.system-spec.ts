@@ -6,7 +6,7 @@ import request from 'supertest';
 import { CliBuild, transpileCli } from '../fixtures/cli-runner';
 import { GatewayProcess } from '../fixtures/gateway-process';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
-import { RecordedRequest } from '../support/fake-model-server';
+import { lastUserText, RecordedRequest } from '../support/fake-model-server';
 import { startRedis, TestRedis } from './support/redis';
 import { startReplicaIn } from './support/replica';
 
@@ -29,9 +29,7 @@ const configText = (redisUrl: string, modelUrl: string) => `{
 
 /** The conversation a model request belongs to: the tests write `<context>/<n>` as the message text. */
 function conversationOf(req: RecordedRequest): string {
-  const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content.split('/')[0] : '';
+  return lastUserText(req).split('/')[0];
 }
 
 const send = (url: string, contextId: string, n: number) =>

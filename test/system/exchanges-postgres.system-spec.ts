@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { exchangeDatabasePath } from '../../src/modules/session-tools/sqlite-exchange.store';
-import type { RecordedRequest } from '../support/fake-model-server';
+import { lastUserText } from '../support/fake-model-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { waitFor } from '../support/gateway-harness';
 import { startReplicaCluster, type ReplicaCluster } from './support/replica';
@@ -25,13 +25,6 @@ const configText = (redisUrl: string, modelUrl: string) => `{
   session: { agentToAgent: { maxPingPongTurns: 0 } },
 }`;
 
-/** The last user message: `slow …` is held until the suite ends, anything else is answered at once. */
-function textOf(req: RecordedRequest): string {
-  const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content : '';
-}
-
 interface RunReportBody {
   run: { runId: string; status: string };
   exchange?: { runId: string; state: string; requesterSessionKey: string; roundOne: { status: string; reply?: string; error?: string } };
@@ -48,7 +41,8 @@ describe('sessions_send exchanges shared by replicas on PostgreSQL (system)', ()
     cluster = await startReplicaCluster({ database: 'exchanges', config: (redisUrl) => configText(redisUrl, model.baseUrl) });
     await model.start();
     model.always((req) => {
-      const text = textOf(req);
+      // The last user message: `slow …` is held until the suite ends, anything else is answered at once.
+      const text = lastUserText(req);
       if (text.startsWith('slow')) return model.held(slowGate, model.text(`late answer to ${text}`))(req);
       return model.text(`expert answer to ${text}`)(req);
     });

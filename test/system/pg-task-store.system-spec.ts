@@ -147,6 +147,16 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     }
   }
 
+  /** `count` finished tasks of hermes, `old0` … written straight into the table, as an earlier version left them. */
+  async function insertOldFinished(pool: ReturnType<typeof createPostgresPool>, count: number): Promise<void> {
+    for (let i = 0; i < count; i++)
+      await pool.query(
+        `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at, owner)
+         VALUES ($1, 'hermes', 'ctx', $2, 'TASK_STATE_COMPLETED', true, 1000, 1000, 'old')`,
+        [`old${i}`, `m-old${i}`],
+      );
+  }
+
   it('keeps a peer at its cap when two replicas finish its tasks at once, inserted finished or changed to finished', async () => {
     const url = await postgres.freshDatabase();
     const cap: RetentionPolicy = { ...policy, maxTerminalPerPeer: 5 };
@@ -177,12 +187,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     const url = await postgres.freshDatabase();
     const pool = createPostgresPool(url, { max: 1 });
     await migrate(pool, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS.slice(0, 3));
-    for (let i = 0; i < 8; i++)
-      await pool.query(
-        `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at, owner)
-         VALUES ($1, 'hermes', 'ctx', $2, 'TASK_STATE_COMPLETED', true, 1000, 1000, 'old')`,
-        [`old${i}`, `m-old${i}`],
-      );
+    await insertOldFinished(pool, 8);
     await pool.end();
     const store = await PgTaskStore.open(url, { ...policy, maxTerminalPerPeer: 4 }, { owner: 'replica-new' });
     try {
@@ -200,12 +205,7 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     const other = new Client({ connectionString: url });
     try {
       const pool = createPostgresPool(url, { max: 1 });
-      for (let i = 0; i < 5; i++)
-        await pool.query(
-          `INSERT INTO tasks (id, peer, context_id, message_id, state, terminal, created_at, updated_at, owner)
-           VALUES ($1, 'hermes', 'ctx', $2, 'TASK_STATE_COMPLETED', true, 1000, 1000, 'old')`,
-          [`old${i}`, `m-old${i}`],
-        );
+      await insertOldFinished(pool, 5);
       await pool.end();
       await store.insert(task('w'));
       // Another replica finishes w and has not committed yet: it holds the peer's count, its trim runs at COMMIT.
