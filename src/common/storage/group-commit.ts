@@ -24,6 +24,7 @@ class RetryIsolated extends Error {}
 export class GroupCommit {
   private pending: PendingWrite[] = [];
   private scheduled = false;
+  private transactions?: { db: SqliteDatabase; run: BatchTransaction };
 
   /**
    * `database` is asked for the connection at commit time (the store opens it lazily). `beforeCommit` is work
@@ -78,10 +79,19 @@ export class GroupCommit {
 
   /** One transaction over the batch; `isolated`: a savepoint per write, so a failing one is rolled back alone. */
   private runBatch(db: SqliteDatabase, batch: PendingWrite[], isolated: boolean): Outcome[] {
-    const outcomes: Outcome[] = [];
+    return this.transactionsOf(db)(batch, isolated);
+  }
+
+  /**
+   * The batch transaction of `db`, made once per connection: better-sqlite3 builds a transaction function
+   * and its four variants on every `transaction()` call, which cost more than the BEGIN it wraps.
+   */
+  private transactionsOf(db: SqliteDatabase): BatchTransaction {
+    if (this.transactions?.db === db) return this.transactions.run;
     // Called inside the outer transaction, a transaction function becomes a savepoint.
     const savepoint = db.transaction((write: () => unknown) => write());
-    db.transaction(() => {
+    const run = db.transaction((batch: PendingWrite[], isolated: boolean): Outcome[] => {
+      const outcomes: Outcome[] = [];
       for (const { write } of batch) {
         if (!isolated) {
           try {
@@ -103,9 +113,13 @@ export class GroupCommit {
         }
       }
       this.beforeCommit();
-    })();
-    return outcomes;
+      return outcomes;
+    });
+    this.transactions = { db, run };
+    return run;
   }
 }
+
+type BatchTransaction = (batch: PendingWrite[], isolated: boolean) => Outcome[];
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
