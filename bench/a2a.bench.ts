@@ -53,7 +53,7 @@ import { startBareEcho, startClawgate, startSdkServer, userText } from './suppor
 import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { costCurve } from './support/rate-curve';
 import { fill } from './support/fill';
-import { describeLoopDelay, endWindow, serveOrRun, ServerProcess, startWindow, withServer } from './support/server-process';
+import { describeGcPauses, describeLoopDelay, endWindow, GcPauses, serveOrRun, ServerProcess, startWindow, withServer } from './support/server-process';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
 
@@ -155,6 +155,8 @@ interface LoopDelay {
   max: number;
   /** Server CPU time (all threads) per request completed in the window. */
   cpuPerRequestMicros: number;
+  gc: GcPauses;
+  windowMs: number;
 }
 
 interface Result {
@@ -306,7 +308,13 @@ async function load(role: Role, server: ServerProcess): Promise<Result> {
     p99: at(0.99),
     errors,
     curve: costCurve(completedAt, began, ended, CURVE_SLICES, MESSAGES !== undefined),
-    loopDelay: { p99: loopDelay.p99, max: loopDelay.max, cpuPerRequestMicros: loopDelay.cpuMicros / Math.max(1, latencies.length) },
+    loopDelay: {
+      p99: loopDelay.p99,
+      max: loopDelay.max,
+      cpuPerRequestMicros: loopDelay.cpuMicros / Math.max(1, latencies.length),
+      gc: loopDelay.gc,
+      windowMs: ended - began,
+    },
   };
 }
 
@@ -383,6 +391,7 @@ async function main(): Promise<void> {
         console.log(
           `           ${describeLoopDelay(result.loopDelay)}; server CPU ${result.loopDelay.cpuPerRequestMicros.toFixed(0)} µs per request (all threads)`,
         );
+        console.log(`           ${describeGcPauses(result.loopDelay.gc, result.loopDelay.windowMs)}`);
       }
     });
   }

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { stopChild } from './child-gateway';
 import { runBench } from './fill';
 
@@ -37,6 +37,37 @@ export interface WindowLoad {
   cpuMicros: number;
   /** What the process counted with countInWindow during the window, by name. */
   counts: Record<string, number>;
+  /** The garbage collector's pauses of the main thread during the window. */
+  gc: GcPauses;
+}
+
+/** Garbage-collection pauses over a window: how many, their sum and the longest, ms. */
+export interface GcPauses {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+/**
+ * Sums the GC pauses V8 reports while it runs. The longest is usually the worst event-loop stall of a busy server,
+ * and the sum is time no request moves: a per-message cost the CPU profile spreads over "(garbage collector)".
+ */
+function watchGcPauses(): { stop(): GcPauses } {
+  const pauses: GcPauses = { count: 0, totalMs: 0, maxMs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      pauses.count++;
+      pauses.totalMs += entry.duration;
+      pauses.maxMs = Math.max(pauses.maxMs, entry.duration);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return pauses;
+    },
+  };
 }
 
 export interface ServerProcess {
@@ -48,14 +79,16 @@ export interface ServerProcess {
 function answerLoopDelayWindow(): void {
   let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
+  let gc: ReturnType<typeof watchGcPauses> | undefined;
   process.on('message', (message: ToChild) => {
     if (message.type === 'window-start') {
       cpuAtStart = process.cpuUsage();
+      gc = watchGcPauses();
       windowCounts.clear();
       histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
       histogram.enable();
       process.send!({ type: 'window-started' } satisfies ToParent);
-    } else if (message.type === 'window-end' && histogram) {
+    } else if (message.type === 'window-end' && histogram && gc) {
       histogram.disable();
       // Every thread of the process (worker threads too), user + system: what the machine paid for the window.
       const cpu = process.cpuUsage(cpuAtStart);
@@ -68,8 +101,10 @@ function answerLoopDelayWindow(): void {
         mean: ms(histogram.mean),
         cpuMicros: cpu.user + cpu.system,
         counts: Object.fromEntries(windowCounts),
+        gc: gc.stop(),
       } satisfies ToParent);
       histogram = undefined;
+      gc = undefined;
     }
   });
 }
@@ -153,6 +188,14 @@ export async function startWindow(child: ChildProcess): Promise<void> {
 export async function endWindow(child: ChildProcess): Promise<WindowLoad> {
   const { type: _type, ...load } = await ask(child, { type: 'window-end' }, 'loop-delay');
   return load;
+}
+
+/** `GC pauses: n, … ms in all (…% of the window), longest … ms`, for a window of `windowMs`. */
+export function describeGcPauses(gc: GcPauses, windowMs: number): string {
+  return (
+    `GC pauses: ${gc.count}, ${gc.totalMs.toFixed(0)} ms in all (${((100 * gc.totalMs) / Math.max(1, windowMs)).toFixed(1)}% of the window), ` +
+    `longest ${gc.maxMs.toFixed(1)} ms`
+  );
 }
 
 /** `event-loop delay in the window: p99 …, max …`, as every server bench prints it. */
