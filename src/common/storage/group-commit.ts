@@ -24,7 +24,7 @@ class RetryIsolated extends Error {}
 export class GroupCommit {
   private pending: PendingWrite[] = [];
   private scheduled = false;
-  private transactions?: { db: SqliteDatabase; run: BatchTransaction };
+  private batchTransaction?: { db: SqliteDatabase; run: BatchTransaction };
 
   /**
    * `database` is asked for the connection at commit time (the store opens it lazily). `beforeCommit` is work
@@ -56,13 +56,13 @@ export class GroupCommit {
     if (!batch.length) return;
     let outcomes: Outcome[];
     try {
-      const db = this.database();
+      const runBatch = this.batchTransactionOf(this.database());
       try {
-        outcomes = this.runBatch(db, batch, false);
+        outcomes = runBatch(batch, false);
       } catch (error) {
         if (!(error instanceof RetryIsolated)) throw error;
         this.onRollback();
-        outcomes = this.runBatch(db, batch, true);
+        outcomes = runBatch(batch, true);
       }
     } catch (error) {
       // The commit itself failed (disk full, database closed): none of the batch is stored.
@@ -77,17 +77,13 @@ export class GroupCommit {
     });
   }
 
-  /** One transaction over the batch; `isolated`: a savepoint per write, so a failing one is rolled back alone. */
-  private runBatch(db: SqliteDatabase, batch: PendingWrite[], isolated: boolean): Outcome[] {
-    return this.transactionsOf(db)(batch, isolated);
-  }
-
   /**
-   * The batch transaction of `db`, made once per connection: better-sqlite3 builds a transaction function
+   * One transaction over a batch (`isolated`: a savepoint per write, so a failing one is rolled back alone), made
+   * once per connection: better-sqlite3 builds a transaction function
    * and its four variants on every `transaction()` call, which cost more than the BEGIN it wraps.
    */
-  private transactionsOf(db: SqliteDatabase): BatchTransaction {
-    if (this.transactions?.db === db) return this.transactions.run;
+  private batchTransactionOf(db: SqliteDatabase): BatchTransaction {
+    if (this.batchTransaction?.db === db) return this.batchTransaction.run;
     // Called inside the outer transaction, a transaction function becomes a savepoint.
     const savepoint = db.transaction((write: () => unknown) => write());
     const run = db.transaction((batch: PendingWrite[], isolated: boolean): Outcome[] => {
@@ -115,7 +111,7 @@ export class GroupCommit {
       this.beforeCommit();
       return outcomes;
     });
-    this.transactions = { db, run };
+    this.batchTransaction = { db, run };
     return run;
   }
 }

@@ -68,6 +68,32 @@ describe('A2aTaskStore (SQLite)', () => {
     expect(plan).toContain('USING INDEX tasks_by_peer_recency (peer=? AND updated_at>?)');
   });
 
+  it("trims a peer's oldest finished tasks as one range of its index, and all of them when it has fewer", async () => {
+    const done = { state: 'TASK_STATE_COMPLETED' } as const;
+    // Under the cap of 3: t1, t3, t4 finished for hermes, t2 still working, t5 finished for another peer.
+    const numbered = taskBuilder();
+    for (const over of [done, {}, done, done, { ...done, peer: 'iris' }]) await store.insert(numbered(over));
+    const db = openSqlite(file);
+    const { pruneOldest } = prepareStatements(db);
+    const plan = (
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${(pruneOldest as unknown as { source: string }).source}`)
+        .all({ peer: 'hermes', excess: 1 }) as Array<{ detail: string }>
+    )
+      .map((r) => r.detail)
+      .join(' ');
+    const ids = () => (db.prepare('SELECT id FROM tasks ORDER BY seq').all() as Array<{ id: string }>).map((r) => r.id);
+    try {
+      expect(plan).toContain('USING COVERING INDEX tasks_by_peer (peer=? AND terminal=? AND seq<?)');
+      expect(pruneOldest.run({ peer: 'hermes', excess: 2 }).changes).toBe(2);
+      expect(ids()).toEqual(['t2', 't4', 't5']);
+      expect(pruneOldest.run({ peer: 'hermes', excess: 5 }).changes).toBe(1);
+      expect(ids()).toEqual(['t2', 't5']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('opens a database written before tasks kept a history: the column is added, old rows read with an empty one', async () => {
     const { openSqlite } = await import('../../common/storage/sqlite');
     const { mkdirSync } = await import('node:fs');
