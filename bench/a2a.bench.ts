@@ -53,7 +53,16 @@ import { startBareEcho, startClawgate, startSdkServer, userText } from './suppor
 import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { costCurve } from './support/rate-curve';
 import { fill } from './support/fill';
-import { describeGcPauses, describeLoopDelay, endWindow, GcPauses, serveOrRun, ServerProcess, startWindow, withServer } from './support/server-process';
+import {
+  describeGcPauses,
+  describeLoopDelay,
+  endWindow,
+  GcPauses,
+  serveOrRun,
+  ServerProcess,
+  startWindow,
+  withServer,
+} from './support/server-process';
 
 type Contexts = 'fresh' | 'per-worker' | 'single';
 
