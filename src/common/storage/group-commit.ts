@@ -79,8 +79,8 @@ export class GroupCommit {
 
   /**
    * One transaction over a batch (`isolated`: a savepoint per write, so a failing one is rolled back alone), made
-   * once per connection: better-sqlite3 builds a transaction function
-   * and its four variants on every `transaction()` call, which cost more than the BEGIN it wraps.
+   * once per connection: better-sqlite3 builds a transaction function and its four variants on every
+   * `transaction()` call, which cost more than the BEGIN it wraps.
    */
   private batchTransactionOf(db: SqliteDatabase): BatchTransaction {
     if (this.batchTransaction?.db === db) return this.batchTransaction.run;

@@ -1,13 +1,21 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openSqlite } from '../../common/storage/sqlite';
+import { openSqlite, SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { prepareStatements } from './task-rows';
 import { describeTaskStoreContract, taskBuilder } from '../../../test/support/task-store-contract';
 
 const HOUR = 3_600_000;
 const policy = { terminalRetentionMs: 24 * HOUR, maxTerminalPerPeer: 3, idleExpiryMs: HOUR };
+
+/** SQLite's plan for a prepared statement of the store, its steps joined: what a test holds an index choice to. */
+function queryPlan(db: SqliteDatabase, statement: SqliteStatement, params: Record<string, unknown>): string {
+  const steps = db.prepare(`EXPLAIN QUERY PLAN ${(statement as unknown as { source: string }).source}`).all(params) as Array<{
+    detail: string;
+  }>;
+  return steps.map((r) => r.detail).join(' ');
+}
 
 describeTaskStoreContract('SQLite', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-a2a-contract-'));
@@ -56,14 +64,7 @@ describe('A2aTaskStore (SQLite)', () => {
     await store.insert(task({ createdAt: 2000, updatedAt: 2000 }));
     expect(await store.countsSince(['hermes'], 1500)).toEqual([{ peer: 'hermes', agentId: 'main', count: 1 }]);
     const db = openSqlite(file);
-    const { countsSince } = prepareStatements(db);
-    const plan = (
-      db.prepare(`EXPLAIN QUERY PLAN ${(countsSince as unknown as { source: string }).source}`).all({ peer: 'hermes', since: 0 }) as Array<{
-        detail: string;
-      }>
-    )
-      .map((r) => r.detail)
-      .join(' ');
+    const plan = queryPlan(db, prepareStatements(db).countsSince, { peer: 'hermes', since: 0 });
     db.close();
     expect(plan).toContain('USING INDEX tasks_by_peer_recency (peer=? AND updated_at>?)');
   });
@@ -75,13 +76,7 @@ describe('A2aTaskStore (SQLite)', () => {
     for (const over of [done, {}, done, done, { ...done, peer: 'iris' }]) await store.insert(numbered(over));
     const db = openSqlite(file);
     const { pruneOldest } = prepareStatements(db);
-    const plan = (
-      db
-        .prepare(`EXPLAIN QUERY PLAN ${(pruneOldest as unknown as { source: string }).source}`)
-        .all({ peer: 'hermes', excess: 1 }) as Array<{ detail: string }>
-    )
-      .map((r) => r.detail)
-      .join(' ');
+    const plan = queryPlan(db, pruneOldest, { peer: 'hermes', excess: 1 });
     const ids = () => (db.prepare('SELECT id FROM tasks ORDER BY seq').all() as Array<{ id: string }>).map((r) => r.id);
     try {
       expect(plan).toContain('USING COVERING INDEX tasks_by_peer (peer=? AND terminal=? AND seq<?)');
