@@ -14,7 +14,11 @@ export interface A2aImpact {
   tokensRotated: PeerTokenChange[];
   /** Null when the agents peers may reach are the same; `null` inside means "all agents". */
   exposedAgents: { before: string[] | null; after: string[] | null; added: string[]; removed: string[] } | null;
-  /** Channel settings that bound what peers may do (rate, timeouts, kept tasks, files) and the switch itself. */
+  /**
+   * Every other setting of the channel and of its kept peers that changed: the switch, the advertised URL, what
+   * bounds what peers may do (rate, timeouts, kept tasks, files, push URLs) and how a peer is reached (url, version).
+   * Credentials are never here: they are in `tokensRotated`.
+   */
   limits: ValueChange[];
 }
 
@@ -38,7 +42,7 @@ export function a2aImpact(before: NormalizedConfig, after: NormalizedConfig): A2
     peersRemoved: peers.removed,
     tokensRotated,
     exposedAgents: exposedChange(before, after),
-    limits: changedValues(limitKeys(was, now)),
+    limits: changedValues([...limitKeys(was, now), ...peerSettingKeys(was, now, peers.kept)]),
   };
 }
 
@@ -56,6 +60,7 @@ function limitKeys(was: A2aChannelSettings, now: A2aChannelSettings): Array<[str
   const at = 'channels.a2a';
   return [
     [`${at}.enabled`, was.enabled, now.enabled],
+    [`${at}.advertisedUrl`, was.advertisedUrl, now.advertisedUrl],
     [`${at}.rateLimitPerMinute`, was.rateLimitPerMinute, now.rateLimitPerMinute],
     [`${at}.replyTimeoutMs`, was.replyTimeoutMs, now.replyTimeoutMs],
     [`${at}.inputTimeoutMs`, was.inputTimeoutMs, now.inputTimeoutMs],
@@ -63,4 +68,18 @@ function limitKeys(was: A2aChannelSettings, now: A2aChannelSettings): Array<[str
     [`${at}.files.maxBytes`, was.files.maxBytes, now.files.maxBytes],
     [`${at}.files.mediaTypes`, was.files.mediaTypes, now.files.mediaTypes],
   ];
+}
+
+/** A kept peer's settings other than its credentials and name (a renamed peer is one removed and one added). */
+function peerSettingKeys(was: A2aChannelSettings, now: A2aChannelSettings, kept: string[]): Array<[string, unknown, unknown]> {
+  return kept.flatMap((peer) => {
+    const a = was.peers[peer];
+    const b = now.peers[peer];
+    const at = `channels.a2a.peers.${peer}`;
+    return [
+      [`${at}.url`, a.url, b.url],
+      [`${at}.protocolVersion`, a.protocolVersion, b.protocolVersion],
+      [`${at}.pushUrls`, a.pushUrls, b.pushUrls],
+    ] satisfies Array<[string, unknown, unknown]>;
+  });
 }

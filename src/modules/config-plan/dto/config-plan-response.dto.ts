@@ -91,7 +91,11 @@ class PlanA2aImpactDto {
   @ApiProperty({ type: [PlanPeerTokenDto] }) tokensRotated!: PlanPeerTokenDto[];
   @ApiProperty({ type: PlanExposedAgentsDto, nullable: true, description: 'Null when the reachable agents did not change.' })
   exposedAgents!: PlanExposedAgentsDto | null;
-  @ApiProperty({ type: [PlanValueChangeDto], description: 'enabled, rate limit, timeouts, kept tasks, file limits.' })
+  @ApiProperty({
+    type: [PlanValueChangeDto],
+    description:
+      "Other changed settings of the channel and its kept peers: enabled, advertised URL, rate limit, timeouts, kept tasks, file limits; a peer's url, protocol version and push URLs. Never a credential.",
+  })
   limits!: PlanValueChangeDto[];
 }
 
