@@ -39,8 +39,20 @@ describe('clawgate config plan (e2e)', () => {
     expect(run.stdout).toContain('routing:\n  {"channel":"http","accountId":"web"}: support (accountId #0) -> main (accountId #0)\n');
     expect(run.stdout).toMatch(/^ {2}main -> support: allowed \(.*\) => denied by policy \(tools\.agentToAgent\.enabled is not true\)$/m);
     expect(run.stdout).toContain('memory: no change\n');
+    expect(run.stdout).toContain('agents: no change\n');
     expect(run.stdout).toContain('+++ openclaw.json\tcandidate');
     expect(run.stdout).not.toContain(ADMIN);
+  });
+
+  it('names the agents added and removed, and the agent-to-agent pairs that appear or vanish with them', async () => {
+    const swapped = path.join(gw.dir, 'swapped.json5');
+    await fs.writeFile(swapped, CONFIG.replace('{ id: "support" }', '{ id: "coding" }').replace('agentId: "support"', 'agentId: "coding"'));
+    const run = await runCli(['config', 'plan', swapped]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('agents:\n  + coding\n  - support\n');
+    expect(run.stdout).toMatch(/^ {2}- main -> support: was allowed \(.*\)$/m);
+    expect(run.stdout).toMatch(/^ {2}\+ main -> coding: allowed \(.*\)$/m);
+    expect(run.stdout).toMatch(/^ {2}\+ coding -> main: allowed \(.*\)$/m);
   });
 
   it('--json prints the answer of POST /admin/config/plan', async () => {

@@ -173,7 +173,12 @@ describe('config history and rollback (e2e)', () => {
       .send({ id: 'helper' });
     expect(res.status).toBe(201);
     const [newest] = (await get('/admin/config/history').expect(200)).body.items;
-    expect(newest).toMatchObject({ revision: res.body.revision, source: 'api', subject: 'token:root', summary: 'changed agents' });
+    expect(newest).toMatchObject({
+      revision: res.body.revision,
+      source: 'api',
+      subject: 'token:root',
+      summary: 'changed agents; agents added: helper',
+    });
   });
 
   it('the history is kept in the state dir, readable by the gateway user only', async () => {

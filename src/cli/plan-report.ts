@@ -24,6 +24,7 @@ function impactLines(impact: PlanImpact): string[] {
   const out: string[] = [];
   const section = (title: string, entries: string[]) =>
     out.push(`${title}:${entries.length ? '' : ' no change'}`, ...entries.map((e) => `  ${e}`));
+  section('agents', [...impact.agents.added.map((a) => `+ ${a}`), ...impact.agents.removed.map((a) => `- ${a}`)]);
   section(
     'routing',
     impact.routing
@@ -32,7 +33,13 @@ function impactLines(impact: PlanImpact): string[] {
   );
   section(
     'agent-to-agent',
-    impact.agentToAgent.map((p) => `${p.from} -> ${p.to}: ${decision(p.before)} => ${decision(p.after)}`),
+    impact.agentToAgent.map((p) =>
+      !p.before
+        ? `+ ${p.from} -> ${p.to}: ${decision(p.after)}`
+        : !p.after
+          ? `- ${p.from} -> ${p.to}: was ${decision(p.before)}`
+          : `${p.from} -> ${p.to}: ${decision(p.before)} => ${decision(p.after)}`,
+    ),
   );
   section('memory', [
     ...impact.memory.grantsAdded.map((g) => `+ ${g.agent} may search ${g.collection} (${g.path}${g.owner ? `, of ${g.owner}` : ''})`),
@@ -67,7 +74,8 @@ function route(o: { agentId: string; matchedBy: { tier: string; bindingIndex: nu
   return `${o.agentId} (${o.matchedBy.tier}${o.matchedBy.bindingIndex === null ? '' : ` #${o.matchedBy.bindingIndex}`})`;
 }
 
-function decision(d: { allowed: boolean; layer: string | null; rule: string }): string {
+function decision(d: { allowed: boolean; layer: string | null; rule: string } | null): string {
+  if (!d) return 'no such agent';
   return d.allowed ? `allowed (${d.rule})` : `denied by ${d.layer} (${d.rule})`;
 }
 

@@ -38,10 +38,29 @@ describe('agentToAgentImpact', () => {
     expect(await agentToAgentImpact(off, off, realCheck(off))).toEqual([]);
   });
 
-  it('compares only agents configured on both sides', async () => {
+  it('lists a pair with an agent added or removed when it is allowed where both agents exist', async () => {
     const before = await snapshot({ agentToAgent: { enabled: true } });
     const after = await snapshot({ agentToAgent: { enabled: false } }, [{ id: 'main' }, { id: 'support' }, { id: 'newbie' }]);
     const entries = await agentToAgentImpact(before, after, realCheck(before));
-    expect(entries.map((e) => `${e.from}->${e.to}`)).toEqual(['main->support', 'support->main']);
+    // expert is removed: its pairs were allowed, so they vanish; newbie is refused everything, so nothing appears.
+    expect(entries.map((e) => `${e.from}->${e.to}`)).toEqual([
+      'main->support',
+      'main->expert',
+      'support->main',
+      'support->expert',
+      'expert->main',
+      'expert->support',
+    ]);
+    expect(entries[1]).toEqual({ from: 'main', to: 'expert', before: expect.objectContaining({ allowed: true }), after: null });
+    const opened = await snapshot({ agentToAgent: { enabled: true } }, [{ id: 'main' }, { id: 'newbie' }]);
+    const appeared = await agentToAgentImpact(
+      await snapshot({ agentToAgent: { enabled: true } }, [{ id: 'main' }]),
+      opened,
+      realCheck(opened),
+    );
+    expect(appeared).toEqual([
+      { from: 'main', to: 'newbie', before: null, after: expect.objectContaining({ allowed: true }) },
+      { from: 'newbie', to: 'main', before: null, after: expect.objectContaining({ allowed: true }) },
+    ]);
   });
 });

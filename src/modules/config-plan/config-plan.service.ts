@@ -11,8 +11,11 @@ import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
 import { redactedDiff } from './redacted-diff';
 import { routingImpact, type RoutingImpactEntry } from './routing-impact';
+import { splitKeys } from './value-change';
 
 export interface PlanImpact {
+  /** Agents configured only after the change, and only before it. */
+  agents: { added: string[]; removed: string[] };
   routing: RoutingImpactEntry[];
   agentToAgent: AgentToAgentImpactEntry[];
   memory: MemoryImpact;
@@ -109,7 +112,9 @@ export class ConfigPlanService {
 
   /** What changes between two snapshots: the impact a plan shows, and what a write and the history report. */
   async impact(before: RuntimeSnapshot, after: RuntimeSnapshot): Promise<PlanImpact> {
+    const agents = splitKeys(before.agentsById.keys(), after.agentsById.keys());
     return {
+      agents: { added: agents.added, removed: agents.removed },
       routing: routingImpact(before.config, after.config),
       agentToAgent: await agentToAgentImpact(before, after, (snapshot, from, to) => this.policy.checkIn(snapshot, { from, to })),
       memory: memoryImpact(before, after),

@@ -1,5 +1,5 @@
 // A config plan (POST /admin/config/plan) as the operator reads it: valid or why not, what a restart is needed
-// for, the impact on routing, agent-to-agent access, memory, A2A and admin access, and the file diff.
+// for, the agents added and removed, the impact on routing, agent-to-agent access, memory, A2A and admin access, and the file diff.
 import { codeBlock, h, issueList } from '../dom.js';
 
 const decision = (d) => `${d.allowed ? 'allowed' : 'denied'}${d.layer ? ` (${d.layer})` : ''}: ${d.rule}`;
@@ -26,13 +26,20 @@ export function impactView(impact) {
   const a2a = impact.a2a;
   const admin = impact.admin;
   const parts = [
+    section('Agents', [...impact.agents.added.map((a) => `+ agent ${a}`), ...impact.agents.removed.map((a) => `− agent ${a}`)]),
     section(
       'Routing',
       routing.map((r) => `${r.inbound ? JSON.stringify(r.inbound) : 'default route'}: ${routeText(r.before)} → ${routeText(r.after)}`),
     ),
     section(
       'Agent-to-agent',
-      impact.agentToAgent.map((p) => `${p.from} → ${p.to}: ${decision(p.before)} ⇒ ${decision(p.after)}`),
+      impact.agentToAgent.map((p) =>
+        !p.before
+          ? `+ ${p.from} → ${p.to}: ${decision(p.after)}`
+          : !p.after
+            ? `− ${p.from} → ${p.to}: was ${decision(p.before)}`
+            : `${p.from} → ${p.to}: ${decision(p.before)} ⇒ ${decision(p.after)}`,
+      ),
     ),
     section('Memory', [
       ...impact.memory.grantsAdded.map((g) => `+ ${g.agent} may search ${g.collection} (${g.path})`),

@@ -42,8 +42,15 @@ class PlanPairDecisionDto {
 class PlanAgentToAgentEntryDto {
   @ApiProperty({ example: 'main' }) from!: string;
   @ApiProperty({ example: 'support' }) to!: string;
-  @ApiProperty({ type: PlanPairDecisionDto }) before!: PlanPairDecisionDto;
-  @ApiProperty({ type: PlanPairDecisionDto }) after!: PlanPairDecisionDto;
+  @ApiProperty({ type: PlanPairDecisionDto, nullable: true, description: 'Null when an agent of the pair is added: the pair appears.' })
+  before!: PlanPairDecisionDto | null;
+  @ApiProperty({ type: PlanPairDecisionDto, nullable: true, description: 'Null when an agent of the pair is removed: the pair vanishes.' })
+  after!: PlanPairDecisionDto | null;
+}
+
+class PlanAgentsImpactDto {
+  @ApiProperty({ type: [String], example: ['coding'], description: 'Agents only the candidate configures.' }) added!: string[];
+  @ApiProperty({ type: [String], example: [], description: 'Agents only the served config configures.' }) removed!: string[];
 }
 
 class PlanMemoryGrantDto {
@@ -138,8 +145,12 @@ class PlanAdminImpactDto {
 }
 
 export class PlanImpactDto {
+  @ApiProperty({ type: PlanAgentsImpactDto }) agents!: PlanAgentsImpactDto;
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
-  @ApiProperty({ type: [PlanAgentToAgentEntryDto], description: 'Only the pairs whose outcome changes.' })
+  @ApiProperty({
+    type: [PlanAgentToAgentEntryDto],
+    description: 'Only the pairs whose outcome changes, and the allowed pairs that appear or vanish with an agent.',
+  })
   agentToAgent!: PlanAgentToAgentEntryDto[];
   @ApiProperty({ type: PlanMemoryImpactDto }) memory!: PlanMemoryImpactDto;
   @ApiProperty({ type: PlanA2aImpactDto }) a2a!: PlanA2aImpactDto;

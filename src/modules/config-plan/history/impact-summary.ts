@@ -3,7 +3,7 @@ import type { PlanImpact } from '../config-plan.service';
 
 /**
  * One line on what a revision changed, for the history list: the top-level sections whose content changed,
- * then each part of the impact that is not empty (routes, agent-to-agent pairs, memory grants, A2A peers,
+ * then each part of the impact that is not empty (agents, routes, agent-to-agent pairs, memory grants, A2A peers,
  * admin access). Names only, never a value.
  */
 export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, impact: PlanImpact): string {
@@ -11,6 +11,8 @@ export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, i
     (k) => JSON.stringify(before.document[k]) !== JSON.stringify(after.document[k]),
   );
   const parts = [sections.length ? `changed ${sections.join(', ')}` : 'no section changed'];
+  if (impact.agents.added.length) parts.push(`agents added: ${impact.agents.added.join(', ')}`);
+  if (impact.agents.removed.length) parts.push(`agents removed: ${impact.agents.removed.join(', ')}`);
   const routes = impact.routing.filter((r) => r.changed).length;
   if (routes) parts.push(`${routes} route${routes === 1 ? '' : 's'} answered by another agent or tier`);
   if (impact.agentToAgent.length) parts.push(`${impact.agentToAgent.length} agent-to-agent pair(s) change`);
