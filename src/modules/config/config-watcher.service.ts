@@ -13,9 +13,12 @@ const WRITE_STABILITY_POLL_MS = 50;
 export const POLL_INTERVAL_MS = 1000;
 
 /**
- * Watches openclaw.json and every included file; after the write has settled and the debounce has passed,
- * asks the ConfigStore to reload. Directories are watched rather than files so that editors which save
- * by writing a new file and renaming it over the old one are followed.
+ * Watches the paths the served snapshot was read through (`watchPaths`: openclaw.json and every `$include`
+ * target, as written and as resolved); after the write has settled and the debounce has passed, asks the
+ * ConfigStore to reload. The set follows every snapshot the store serves, whatever its revision: moving a
+ * section into an included file keeps the revision but makes that file the one an edit goes to. Directories
+ * are watched rather than files so that editors which save by writing a new file and renaming it over the
+ * old one are followed.
  *
  * chokidar can lose an event (a chmod right before a rename-over save is enough), so a backstop runs next to
  * it: every POLL_INTERVAL_MS it stats each watched file and compares the stamp (device, inode, size, mtime,
@@ -35,8 +38,10 @@ export class ConfigWatcher implements OnModuleDestroy {
   private pendingTrigger?: 'watch' | 'poll';
   private unsubscribe?: () => void;
   private stopped = false;
+  /** chokidar is rebuilt one set of directories at a time, each time for the newest set (see watchDirectories). */
+  private rewatching: Promise<void> = Promise.resolve();
 
-  /** The backstop. `seen` is replaced wholesale when a snapshot is applied; a tick then compares with it. */
+  /** The backstop. `seen` is replaced wholesale whenever the store serves a snapshot; a tick then compares with it. */
   private polling = false;
   private pollTimer?: NodeJS.Timeout;
   /**
@@ -55,7 +60,7 @@ export class ConfigWatcher implements OnModuleDestroy {
    * once the watcher is live, so an edit made right after the gateway reports ready is not missed.
    */
   async start(): Promise<void> {
-    this.unsubscribe = this.store.onApplied((_prev, next) => void this.follow(next));
+    this.unsubscribe = this.store.onServed((next) => void this.follow(next));
     await this.follow(this.store.current());
   }
 
@@ -68,38 +73,50 @@ export class ConfigWatcher implements OnModuleDestroy {
     this.watcher = undefined;
   }
 
-  private async follow(snapshot: RuntimeSnapshot): Promise<void> {
-    if (this.stopped) return;
-    if (snapshot.config.gateway.reload.mode === 'off') {
+  /**
+   * Makes `snapshot`'s paths the watched set. The set and the backstop's baseline change synchronously with
+   * the swap (onServed), so no event or tick is judged against an older set; chokidar follows once rebuilt
+   * (meanwhile the backstop covers the new files, their baseline being the stat taken before their read).
+   */
+  private follow(snapshot: RuntimeSnapshot): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const off = snapshot.config.gateway.reload.mode === 'off';
+    this.watchedFiles = off ? new Set() : new Set(snapshot.watchPaths.map((p) => path.resolve(p)));
+    this.seen = baseline(this.watchedFiles, snapshot.fileStamps);
+    if (off) {
       this.cancelReload();
       this.stopPolling();
-      this.seen = new Map();
-      await this.watcher?.close();
-      this.watcher = undefined;
-      this.watchedFiles.clear();
-      this.watchedDirs.clear();
-      return;
+    } else {
+      this.startPolling();
     }
-    const files = new Set([path.resolve(snapshot.configPath), ...snapshot.files.map((f) => path.resolve(f))]);
-    const dirs = new Set([...files].map((f) => path.dirname(f)));
-    this.watchedFiles = files;
-    // Synchronous with the swap (onApplied), so no tick can compare the new files with an older baseline.
-    this.seen = baseline(files, snapshot.fileStamps);
-    this.startPolling();
-    if (this.watcher && sameSet(dirs, this.watchedDirs)) return;
+    this.rewatching = this.rewatching
+      .then(() => this.watchDirectories())
+      .catch((err: Error) => this.logger.warn(`watcher error: ${err.message}`));
+    return this.rewatching;
+  }
 
+  /**
+   * Points chokidar at the directories of the files watched now. Runs one at a time and reads the set when it
+   * runs, so swaps in quick succession end on the newest set, never on one an earlier rebuild started with.
+   */
+  private async watchDirectories(): Promise<void> {
+    const dirs = new Set([...this.watchedFiles].map((f) => path.dirname(f)));
+    if (this.stopped || sameSet(dirs, this.watchedDirs)) return;
     await this.watcher?.close();
+    this.watcher = undefined;
+    this.watchedDirs = new Set();
+    if (this.stopped || !dirs.size) return;
     this.watchedDirs = dirs;
-    this.watcher = watch([...dirs], {
+    const watcher = watch([...dirs], {
       ignoreInitial: true,
       depth: 0,
       awaitWriteFinish: { stabilityThreshold: WRITE_STABILITY_MS, pollInterval: WRITE_STABILITY_POLL_MS },
       // Only the config files themselves matter; everything else in those directories is ignored.
       ignored: (p: string) => !dirs.has(path.resolve(p)) && !this.watchedFiles.has(path.resolve(p)),
     });
-    this.watcher.on('all', (event, file) => this.onEvent(event, file));
-    this.watcher.on('error', (err) => this.logger.warn(`watcher error: ${(err as Error).message}`));
-    const watcher = this.watcher;
+    this.watcher = watcher;
+    watcher.on('all', (event, file) => this.onEvent(event, file));
+    watcher.on('error', (err) => this.logger.warn(`watcher error: ${(err as Error).message}`));
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   }
 
@@ -208,7 +225,7 @@ export class ConfigWatcher implements OnModuleDestroy {
   }
 }
 
-/** The stamps `files` were read with; a file without one (root given as text) gets its first tick's stat. */
+/** The stamps `files` were read with; a path without one (root given as text) gets its first tick's stat. */
 function baseline(files: Set<string>, stamps: ReadonlyMap<string, FileStamp>): Map<string, FileStamp> {
   const seen = new Map<string, FileStamp>();
   for (const file of files) {

@@ -50,7 +50,8 @@ type RestartKey = (typeof RESTART_KEYS)[number];
 
 /**
  * Holds the current RuntimeSnapshot and replaces it atomically on reload. Services call `current()` per
- * request and never keep config in fields; the few stateful parts subscribe to `onApplied`.
+ * request and never keep config in fields; the few stateful parts subscribe to `onApplied`, the watcher to
+ * `onServed`.
  */
 @Injectable()
 export class ConfigStore {
@@ -74,7 +75,7 @@ export class ConfigStore {
     const result = await this.load();
     this.logWarnings(result.warnings);
     if (!result.ok) throw new ConfigLoadError(result.errors);
-    this.snapshot = result.snapshot;
+    this.serve(result.snapshot);
     this.listener = restartValues(result.snapshot);
     await this.saveLastGood(result.snapshot);
     this.logger.log(`config loaded (revision ${result.snapshot.revision}) from ${this.options.configPath}`);
@@ -138,10 +139,22 @@ export class ConfigStore {
     };
   }
 
-  /** Called after every swap with the previous and the new snapshot. Returns an unsubscribe function. */
+  /**
+   * Called after every swap that changed the config (a new revision) with the previous and the new snapshot.
+   * Returns an unsubscribe function.
+   */
   onApplied(listener: (prev: RuntimeSnapshot, next: RuntimeSnapshot) => void): () => void {
     this.events.on('applied', listener);
     return () => this.events.off('applied', listener);
+  }
+
+  /**
+   * Called in the same tick as every swap, whatever the revision: a snapshot read from other files (a section
+   * moved into an included file) says the same but must be watched differently. Returns an unsubscribe function.
+   */
+  onServed(listener: (next: RuntimeSnapshot) => void): () => void {
+    this.events.on('served', listener);
+    return () => this.events.off('served', listener);
   }
 
   /** Called after every reload attempt, whatever its outcome (metrics, logs). */
@@ -172,13 +185,13 @@ export class ConfigStore {
           result.errors.map(formatConfigIssue).join('\n  '),
       );
       outcome = this.outcome('rejected', trigger, result.errors, result.warnings);
-    } else if (result.snapshot.revision === prev.revision && result.snapshot.contentHash === prev.contentHash) {
+    } else if (result.snapshot.revision === prev.revision && sameSources(result.snapshot, prev)) {
       // The files are back to what is being served (e.g. a bad edit undone): nothing is wrong any more.
       this.lastError = null;
       outcome = this.outcome('unchanged', trigger, [], result.warnings);
     } else {
       const next = result.snapshot;
-      this.snapshot = next;
+      this.serve(next);
       this.lastError = null;
       this.pendingRestart = this.pendingRestartFor(next);
       this.logWarnings(result.warnings);
@@ -187,18 +200,27 @@ export class ConfigStore {
           { event: 'config.applied', source: trigger, revision: next.revision, previousRevision: prev.revision, errorCount: 0 },
           `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`,
         );
-        // Emitted in the same tick as the swap: the watcher must follow a newly included file before
-        // anyone can observe the new revision, or an edit of that file made right after is missed.
         this.events.emit('applied', prev, next);
         outcome = this.outcome('applied', trigger, [], result.warnings);
       } else {
-        // Only comments or formatting changed: same normalized config, nothing to re-apply.
+        // Only comments, formatting or which file holds what changed: same normalized config, nothing to
+        // re-apply (the watcher has followed the files already).
         outcome = this.outcome('unchanged', trigger, [], result.warnings);
       }
       await this.saveLastGood(next);
     }
     this.events.emit('reloaded', outcome);
     return outcome;
+  }
+
+  /**
+   * Swaps the served snapshot and tells the watcher in the same tick: it must follow the files `next` was
+   * read from before anyone can observe `next`, or an edit of a newly included file made right after is
+   * missed (a revoked token that keeps working).
+   */
+  private serve(next: RuntimeSnapshot): void {
+    this.snapshot = next;
+    this.events.emit('served', next);
   }
 
   /** The keys whose value in `next` differs from what the listener was started with (they wait for a restart). */
@@ -241,6 +263,15 @@ export class ConfigStore {
       this.logger.warn(`could not save openclaw.last-good.json: ${(err as Error).message}`);
     }
   }
+}
+
+/** Read from the same paths with the same contents: nothing to swap, nothing to watch differently. */
+function sameSources(a: RuntimeSnapshot, b: RuntimeSnapshot): boolean {
+  return a.contentHash === b.contentHash && sameList(a.files, b.files) && sameList(a.watchPaths, b.watchPaths);
+}
+
+function sameList(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {

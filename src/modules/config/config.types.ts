@@ -225,15 +225,21 @@ export interface RuntimeSnapshot {
   loadedAt: Date;
   configPath: string;
   stateDir: string;
-  /** Every file the config was read from (root first), for the watcher. */
+  /** Every file the config was read from (root first), as real paths. */
   files: string[];
+  /**
+   * Every path those files were reached through: `configPath` and each `$include` target as written (symlinks
+   * kept) and as resolved (`files`). The watcher and its stat backstop follow exactly these, for whatever
+   * snapshot is served: what the config is read from can change while what it says (the revision) does not.
+   */
+  watchPaths: ReadonlyArray<string>;
   /** sha256 over the contents of `files`, to recognize a change event that changed nothing. */
   contentHash: string;
   /** The text of each of `files`, as read (same order): what the config history keeps of a revision. */
   fileTexts: ReadonlyArray<string>;
   /**
-   * Path → stamp (device, inode, size, mtime, ctime) of every file of `files`, and of `configPath` as given,
-   * taken right before the file was read; the watcher's backstop compares the files on disk with these.
+   * Path → stamp (device, inode, size, mtime, ctime) of each of `watchPaths`: the stat of the file it led to,
+   * taken right before that file was read; the watcher's backstop compares the files on disk with these.
    * A root given as text (validate, tests) has none.
    */
   fileStamps: ReadonlyMap<string, FileStamp>;

@@ -101,6 +101,19 @@ describe('loadConfig', () => {
     expect(r.snapshot.fileStamps.get(real)).toBe(await statStamp(real));
   });
 
+  it('watches a symlinked include under both names: as written (what a re-pointed link changes) and as resolved', async () => {
+    await fs.mkdir(path.join(dir, 'v1'));
+    await fs.writeFile(path.join(dir, 'v1', 'agents.json5'), '{ agents: { list: [{ id: "a" }] } }');
+    await fs.symlink(path.join('v1', 'agents.json5'), path.join(dir, 'agents.json5'));
+    const s = await ok('{ $include: "agents.json5" }');
+    const real = await fs.realpath(path.join(dir, 'v1', 'agents.json5'));
+    const written = path.join(await fs.realpath(dir), 'agents.json5');
+    expect(s.files).toEqual([s.files[0], real]);
+    expect(s.watchPaths).toEqual([path.resolve(s.configPath), s.files[0], written, real].filter((p, i, all) => all.indexOf(p) === i));
+    expect([...s.fileStamps.keys()].sort()).toEqual([...s.watchPaths].sort());
+    expect(s.fileStamps.get(written)).toBe(await statStamp(real));
+  });
+
   it('has no stamp for a root given as text (nothing was read)', async () => {
     const r = await loadConfig({ configPath: path.join(dir, 'openclaw.json'), stateDir: dir, homeDir: dir, env: {}, rootText: '{}' });
     expect(r.ok && r.snapshot.fileStamps.size).toBe(0);

@@ -68,6 +68,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       configPath: input.configPath,
       stateDir: input.stateDir,
       files: included.files,
+      watchPaths: included.paths,
       contentHash: hashContents(contents),
       fileTexts: contents,
       fileStamps: snapshotStamps(input.configPath, included.files[0], root.stamp, included.stamps),
@@ -106,7 +107,8 @@ async function readRootFile(configPath: string): Promise<{ text: string; stamp: 
 
 /**
  * The stamps the watcher's backstop compares with: the root as given (`configPath`, which may be a symlink)
- * and as resolved (`files[0]`) both get the stat of the root read; included files the stat of their read.
+ * and as resolved (`files[0]`) both get the stat of the root read; each included file, as written in its
+ * `$include` and as resolved, the stat of its read.
  */
 function snapshotStamps(
   configPath: string,

@@ -18,16 +18,22 @@ import { isPlainObject } from '../../../common/is-record';
 export interface IncludeResult {
   /** Merged document, without any `$include` keys. */
   value: Record<string, unknown>;
-  /** Absolute real paths of every file read (root first), for the watcher. */
+  /** Absolute real paths of every file read (root first). */
   files: string[];
+  /**
+   * Every path a file was reached through: the root and each `$include` target as written (resolved against
+   * the including file, symlinks kept) and as resolved (`files`). What a load reads changes when any of them
+   * does (a re-pointed symlink changes no file of `files`), so these are what the watcher follows.
+   */
+  paths: string[];
   /**
    * Dotted path of each key whose value came from an included file (and was not overridden by a
    * sibling) -> absolute real path of that file. Only the keys at each include site are recorded.
    */
   includedPaths: Map<string, string>;
   /**
-   * Real path of each included file (and of the root when this function read it) -> its stamp, taken right
-   * before the file was read.
+   * Each of `paths` of an included file (and of the root when this function read it) -> the stamp of that
+   * file, taken right before it was read.
    */
   stamps: Map<string, FileStamp>;
 }
@@ -48,6 +54,7 @@ interface Context {
   configDir: string;
   issues: ConfigIssue[];
   files: Set<string>;
+  paths: Set<string>;
   stamps: Map<string, FileStamp>;
   /** Real path → text to use instead of the file's (a candidate edit not written yet). */
   overrides?: ReadonlyMap<string, string>;
@@ -91,6 +98,7 @@ export async function resolveIncludes(
     const read = await readLimited(rootReal, 'config file');
     if ('message' in read) return rootFail(read.message);
     text = read.text;
+    stamps.set(rootAbs, read.stamp);
     stamps.set(rootReal, read.stamp);
   } else if (Buffer.byteLength(text, 'utf8') > INCLUDE_LIMITS.maxFileBytes) {
     return rootFail(tooBig('config file', Buffer.byteLength(text, 'utf8')));
@@ -102,7 +110,7 @@ export async function resolveIncludes(
   const tooDeep = nestingIssue(parsed);
   if (tooDeep) throw new ConfigLoadError([{ ...tooDeep, file: rootAbs }]);
 
-  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), stamps, overrides };
+  const ctx: Context = { configDir, issues: [], files: new Set([rootReal]), paths: new Set([rootAbs, rootReal]), stamps, overrides };
   const frame: Frame = { file: rootAbs, dir: configDir, depth: 0, chain: [rootReal] };
   const resolved = await resolveNode(parsed, [], ctx, frame);
   if (ctx.issues.length) throw new ConfigLoadError(ctx.issues);
@@ -110,6 +118,7 @@ export async function resolveIncludes(
   return {
     value: resolved.value as Record<string, unknown>,
     files: [...ctx.files],
+    paths: [...ctx.paths],
     includedPaths: resolved.origins,
     stamps,
   };
@@ -200,7 +209,8 @@ async function loadIncluded(given: string, segs: Segment[], at: string, ctx: Con
   const read = override === undefined ? await readLimited(real, `included file ${given}`) : overrideText(override, given);
   if ('message' in read) return fail(read.message);
   ctx.files.add(real);
-  if (read.stamp) ctx.stamps.set(real, read.stamp);
+  ctx.paths.add(lexical).add(real);
+  if (read.stamp) ctx.stamps.set(lexical, read.stamp).set(real, read.stamp);
 
   let parsed: unknown;
   try {
