@@ -173,6 +173,39 @@ describe('A2A push notifications (e2e)', () => {
     expect(elsewhere.received.length).toBe(before);
   });
 
+  it('JSON-RPC: refuses a token or credential no header can carry (U+2028), naming the field; nothing is kept', async () => {
+    const taskId = await heldTask();
+    const token = await register(taskId, { id: 'sep', token: 'line\u2028separator' });
+    expect(token.error?.code).toBe(-32602);
+    expect(token.error?.message).toMatch(/^Invalid params: token must be printable ASCII.*X-A2A-Notification-Token.*U\+2028/);
+    const credentials = await register(taskId, { authentication: { scheme: 'Bearer', credentials: 'caf\u00e9' } });
+    expect(credentials.error?.code).toBe(-32602);
+    expect(credentials.error?.message).toMatch(/authentication\.credentials must be printable ASCII.*Authorization.*U\+00E9/);
+    const inline = await rpc(HERMES, 'SendMessage', {
+      ...userMessage('with push'),
+      configuration: { taskPushNotificationConfig: { url: `${allowed.origin}/hooks/sep`, token: ' padded' } },
+    });
+    expect(inline.error?.message).toMatch(/configuration\.taskPushNotificationConfig\.token must be printable ASCII.*either end/);
+    // Nothing was kept, so nothing is retried for an hour.
+    expect((await rpc(HERMES, 'ListTaskPushNotificationConfigs', { taskId })).result.configs).toEqual([]);
+    release();
+  });
+
+  it('HTTP+JSON: refuses a token no header can carry (U+2028) with 400 INVALID_ARGUMENT naming the field', async () => {
+    const taskId = await heldTask();
+    const base = `/a2a/v1/tasks/${taskId}/pushNotificationConfigs`;
+    const auth = { Authorization: `Bearer ${HERMES}` };
+    const refused = await request(gw.url)
+      .post(base)
+      .set(auth)
+      .send({ url: `${allowed.origin}/hooks/rest-sep`, token: 'line\u2028separator' })
+      .expect(400);
+    expect(refused.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(refused.body.error.message).toMatch(/token must be printable ASCII.*X-A2A-Notification-Token.*U\+2028/);
+    expect((await request(gw.url).get(base).set(auth).expect(200)).body.configs).toEqual([]);
+    release();
+  });
+
   it('SendMessage with configuration.taskPushNotificationConfig pushes its task, blocking or not', async () => {
     const answer = await rpc(HERMES, 'SendMessage', {
       ...userMessage('notify me'),

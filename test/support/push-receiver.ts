@@ -29,15 +29,18 @@ export class PushReceiver {
     });
   });
   private port = 0;
+  private host = '127.0.0.1';
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on a free port of `host` (any loopback address: 127.0.0.2 is another host to the gateway). */
+  async start(host = '127.0.0.1'): Promise<this> {
+    this.host = host;
+    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `http://${this.host}:${this.port}`;
   }
 
   /** The next requests are answered with these statuses, in order. */

@@ -122,6 +122,28 @@ export function describePushStoreContract(name: string, createFixture: () => Pro
       expect(await backend.push.counts()).toEqual({ pending: 1, delivered: 1, failed: 0 });
     });
 
+    it('renews only claims still held: a lapsed or settled one is not extended (it may be someone else’s)', async () => {
+      const tasks = [task(), task(), task()];
+      for (const t of tasks) {
+        await backend.tasks.insert(t);
+        await backend.push.save(t, hook('c1'), 10);
+        await backend.tasks.transition(t.id, { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: 'a', text: 'done' } }, 2000);
+      }
+      const now = later();
+      const [a, b, c] = await backend.push.claimDue(now, 3, LEASE);
+      await backend.push.markDelivered(c.seq, now + 1);
+      // Halfway through the lease: a and b are held and get a whole lease from now; c is settled.
+      expect((await backend.push.renewClaims([a.seq, b.seq, c.seq], now + LEASE / 2, LEASE)).sort()).toEqual([a.seq, b.seq].sort());
+      // Where their first leases would have ended, only c's next event can be claimed.
+      expect((await backend.push.claimDue(now + LEASE, 10, LEASE)).map((d) => [d.task_id, d.n])).toEqual([[c.task_id, 2]]);
+      // Once a claim has run out, renewing it is refused: another claimer may hold it by now.
+      const lapsed = now + LEASE / 2 + LEASE;
+      expect(await backend.push.renewClaims([a.seq], lapsed, LEASE)).toEqual([]);
+      const reclaimed = (await backend.push.claimDue(lapsed, 10, LEASE)).map((d) => d.seq);
+      expect(reclaimed.sort()).toEqual([a.seq, b.seq].sort());
+      expect(await backend.push.renewClaims([], now, LEASE)).toEqual([]);
+    });
+
     it('a retry waits until its time, counts its attempts and keeps its error; a failure is final', async () => {
       const t = task();
       await backend.tasks.insert(t);

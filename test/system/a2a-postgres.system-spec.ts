@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { TaskState } from '@a2a-js/sdk';
+import { canonicalize } from 'json-canonicalize';
 import { Client } from 'pg';
 import request from 'supertest';
 import { taskDatabasePath } from '../../src/modules/a2a-channel/a2a-task.store';
@@ -97,9 +98,18 @@ describe('A2A tasks on PostgreSQL (system)', () => {
       expect(jwksFirst.keys).toHaveLength(1);
       expect(jwksFirst.keys[0]).not.toHaveProperty('d');
       for (const g of [gw, replica]) expect(existsSync(pushSigningKeyPath(g.stateDir))).toBe(false);
-      for (const g of [gw, replica]) {
-        const card = await request(g.url).get('/.well-known/agent-card.json').expect(200);
-        expect(card.body.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
+      // Both sign their Agent Cards with that one key too: each card verifies against the other replica's key set.
+      for (const [g, other] of [
+        [gw, replica],
+        [replica, gw],
+      ]) {
+        const card = (await request(g.url).get('/.well-known/agent-card.json').expect(200)).body as Record<string, unknown> & {
+          signatures: Array<{ protected: string; signature: string }>;
+        };
+        expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
+        const { signatures, ...content } = card;
+        const keys = jose.createRemoteJWKSet(new URL(`${other.url}/.well-known/a2a-push-jwks.json`));
+        await jose.flattenedVerify({ ...signatures[0], payload: jose.base64url.encode(canonicalize(content)) }, keys);
       }
       // The task and its config are written by one replica; either replica may deliver.
       const hook = (name: string) => `${receiver.origin}/hooks/${name}`;

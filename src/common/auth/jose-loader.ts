@@ -3,7 +3,14 @@ import type * as Jose from 'jose';
 /** The part of jose the gateway uses. */
 export type JoseApi = Pick<
   typeof Jose,
-  'createRemoteJWKSet' | 'jwtVerify' | 'SignJWT' | 'generateKeyPair' | 'exportJWK' | 'importJWK' | 'calculateJwkThumbprint'
+  | 'createRemoteJWKSet'
+  | 'jwtVerify'
+  | 'SignJWT'
+  | 'FlattenedSign'
+  | 'generateKeyPair'
+  | 'exportJWK'
+  | 'importJWK'
+  | 'calculateJwkThumbprint'
 >;
 
 /**
@@ -16,7 +23,7 @@ const nativeImport = new Function('specifier', 'return import(specifier)') as (s
 let provided: JoseApi | undefined;
 let loading: Promise<JoseApi> | undefined;
 
-/** jose, loaded on first use (only gateways that verify SSO assertions or sign push deliveries pay for it). */
+/** jose, loaded on first use (only gateways that verify SSO assertions or sign push deliveries or cards pay for it). */
 export function loadJose(): Promise<JoseApi> {
   if (provided) return Promise.resolve(provided);
   loading ??= nativeImport('jose').catch((err: unknown) => {

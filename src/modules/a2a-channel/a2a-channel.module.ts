@@ -16,6 +16,7 @@ import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStore, taskDatabasePath } from './a2a-task.store';
 import { AgentCardController } from './agent-card.controller';
 import { A2A_CLOCK, Clock, SystemClock } from './clock';
+import { AgentCardSigner } from './agent-card-signature';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { InProcessRateLimitWindows, PEER_RATE_LIMIT_NAMESPACE, RATE_LIMITER, SlidingWindowRateLimiter } from './rate-limiter';
 import { RequestInputTool } from './request-input.tool';
@@ -128,6 +129,7 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     A2aTaskService,
     OrphanedTaskSweeper,
     A2aTaskStreams,
+    AgentCardSigner,
     ExtendedAgentCardService,
     RequestInputTool,
     A2aOperations,

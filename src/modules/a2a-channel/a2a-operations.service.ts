@@ -184,7 +184,7 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
       case 'listTasks':
         return this.tasks.listTasks(peer, params);
       case 'getExtendedAgentCard':
-        return this.cards.extendedCard(peer, caller.origin(), params);
+        return this.cards.extendedCard(peer, caller.origin(), params, options.wire);
       case 'sendStreamingMessage':
       case 'subscribeToTask':
         throw new Error(`${operation} is answered with a stream (openStream)`);

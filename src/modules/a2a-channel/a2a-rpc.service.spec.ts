@@ -3,11 +3,13 @@ import { snapshotFrom } from '../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../test/support/serving-config-store';
 import { A2aOperations } from './a2a-operations.service';
 import { A2aRpcService } from './a2a-rpc.service';
+import { toV03AgentCard } from './agent-card-v03';
 import { buildExtendedAgentCard } from './extended-agent-card';
 import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { InProcessRateLimitWindows, SlidingWindowRateLimiter } from './rate-limiter';
 import type { WireTask } from './task-model';
 
@@ -46,9 +48,11 @@ async function setup(rateLimitPerMinute = 0) {
     },
   };
   const cards = {
-    extendedCard: (peer: string, origin: string) => {
-      calls.push({ op: 'card', peer, params: origin });
-      return buildExtendedAgentCard(config.current().config, origin, []);
+    // As the service does: the card in the call's version (what it then signs, as the peer reads it).
+    extendedCard: async (peer: string, origin: string, _params: unknown, wire: A2aWireVersion = '1.0') => {
+      calls.push({ op: 'card', peer, params: `${origin} ${wire}` });
+      const card = buildExtendedAgentCard(config.current().config, origin, []);
+      return Promise.resolve(wire === '0.3' ? toV03AgentCard(card) : card);
     },
   };
   const streams = {
@@ -175,12 +179,12 @@ describe('A2aRpcService', () => {
   it('hands GetExtendedAgentCard (and its 0.3 name) the calling peer and the origin of the request, and answers the card', async () => {
     const { handle, calls } = await setup();
     const out = await handle(call(5, 'GetExtendedAgentCard'));
-    expect(calls).toEqual([{ op: 'card', peer: 'hermes', params: 'https://claw.example' }]);
+    expect(calls).toEqual([{ op: 'card', peer: 'hermes', params: 'https://claw.example 1.0' }]);
     expect(out.result).toMatchObject({ capabilities: { extendedAgentCard: true }, skills: [] });
     expect(out.result.supportedInterfaces[0].url).toBe('https://claw.example/a2a/v1');
     // Asked under its 0.3 name without a version, the card comes in its 0.3 form.
     const v03 = await handle(call(6, 'agent/getAuthenticatedExtendedCard'));
-    expect(calls.map((c) => c.op)).toEqual(['card', 'card']);
+    expect(calls.map((c) => c.params)).toEqual(['https://claw.example 1.0', 'https://claw.example 0.3']);
     expect(v03.result).toMatchObject({ protocolVersion: '0.3.0', url: 'https://claw.example/a2a/v1' });
   });
 

@@ -2,8 +2,6 @@ import { fromV03State, isTaskState, toV03State, V03_TASK_STATES, type V03TaskSta
 import { isRecord } from '../../common/is-record';
 import type { A2aOperation } from './a2a-methods';
 import { corePushResultToV03, type PushOperation, v03PushParamsToCore } from './a2a-v03-push';
-import type { AgentCard } from './agent-card';
-import { toV03AgentCard } from './agent-card-v03';
 import type { ListTasksResult } from './task-list-page';
 import { invalidParams, type JsonRpcErrorObject } from './json-rpc';
 import type { WireMessage, WireTask } from './task-model';
@@ -125,7 +123,8 @@ export function coreResultToV03(operation: A2aOperation, result: unknown): unkno
       return { ...page, tasks: page.tasks.map(taskToV03) };
     }
     case 'getExtendedAgentCard':
-      return toV03AgentCard(result as AgentCard);
+      // Already in 0.3 form: the card service renders it in the call's version, then signs that form.
+      return result;
     case 'sendStreamingMessage':
     case 'subscribeToTask':
       throw new Error('a stream is translated item by item (streamItemToV03)');

@@ -1,4 +1,4 @@
-import type { AgentCard } from './agent-card';
+import type { AgentCard, AgentCardSignature } from './agent-card';
 
 /** The A2A 0.3 card fields this gateway publishes at `/.well-known/agent.json` (names as 0.3 clients read them). */
 export interface V03AgentCard {
@@ -17,6 +17,8 @@ export interface V03AgentCard {
   securitySchemes: { bearer: { type: 'http'; scheme: 'bearer' } };
   security: Array<{ bearer: string[] }>;
   supportsAuthenticatedExtendedCard: boolean;
+  /** 0.3 has the field too (AgentCardSignature, the same JWS form): added as the card is served. */
+  signatures?: AgentCardSignature[];
 }
 
 /** How 0.3 agents state their version on the card (the 0.3 schema's own value). */

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { matchesIfNoneMatch, renderAgentCard } from './agent-card';
+import { AgentCardSigner } from './agent-card-signature';
 import { CardChangeTimes, notModifiedSince } from './card-last-modified';
 import { cardOrigin } from './request-origin';
 import { PUSH_SIGNING_KEY } from './push-deliverer';
@@ -27,7 +28,8 @@ const CARD_EXAMPLE = {
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'support', name: 'support', description: 'Agent support.', tags: ['clawgate'] }],
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
-  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  securityRequirements: [{ schemes: { bearer: {} } }],
+  signatures: [{ protected: 'eyJhbGciOiJFUzI1NiIsImtpZCI6I…', signature: 'MEUCIQ…' }],
 };
 
 const V03_CARD_EXAMPLE = {
@@ -45,13 +47,16 @@ const V03_CARD_EXAMPLE = {
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
   security: [{ bearer: [] }],
   supportsAuthenticatedExtendedCard: true,
+  signatures: CARD_EXAMPLE.signatures,
 };
 
 const CARD_NOTES =
   'One skill per exposed agent (`channels.a2a.exposeAgents`, default all). The JSON-RPC endpoint URL uses ' +
   '`channels.a2a.advertisedUrl`, else `gateway.publicUrl`, else the request (Host header; X-Forwarded-Proto only from ' +
   '`gateway.trustedProxies`). Cache-Control max-age=300, a strong ETag and Last-Modified (when the served card last ' +
-  'changed); If-None-Match, or without it If-Modified-Since, answers 304.';
+  'changed); If-None-Match, or without it If-Modified-Since, answers 304. Signed: `signatures` holds a JWS (ES256, payload ' +
+  'detached) over the card without `signatures`, canonicalized by JCS (RFC 8785); its protected header names the key ' +
+  '(`kid`) and the key set (`jku`, /.well-known/a2a-push-jwks.json). See docs/a2a.md#signed-cards.';
 
 /**
  * Public A2A discovery (docs/a2a.md#agent-card): the 1.0 card on the current well-known path, the same card
@@ -65,15 +70,17 @@ export class AgentCardController {
   constructor(
     private readonly config: ConfigStore,
     @Inject(PUSH_SIGNING_KEY) private readonly pushKey: PushSigningKey,
+    private readonly signer: AgentCardSigner,
   ) {}
 
   @Get('a2a-push-jwks.json')
   @ApiOperation({
-    summary: 'The public key push deliveries are signed with (a JSON Web Key Set; public)',
+    summary: 'The public key push deliveries and Agent Cards are signed with (a JSON Web Key Set; public)',
     description:
       'Every push notification POST carries `X-A2A-Push-Signature`: an ES256 JWT (kid from this set) whose claims bind it to ' +
-      'the delivery: `aud` the URL, `request_body_sha256` the body, `task_id`, `event`, and a 5-minute `exp`. The key is made ' +
-      'on first use and kept in the state dir. See docs/a2a-push.md#signatures.',
+      'the delivery: `aud` the URL, `request_body_sha256` the body, `task_id`, `event`, and a 5-minute `exp`. The Agent Cards ' +
+      '(public and extended) carry a JWS by the same key in `signatures`. The key is made on first use and kept in the state ' +
+      'dir (or, with tasks in PostgreSQL, in the database for every replica). See docs/a2a-push.md#signatures.',
   })
   @ApiOkResponse({
     description: 'The key set (RFC 7517).',
@@ -102,8 +109,8 @@ export class AgentCardController {
     description: 'If-None-Match matched the current ETag, or (without it) If-Modified-Since is not before Last-Modified.',
   })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
-  card(@Req() req: Request, @Res() res: Response): void {
-    this.serve(req, res, '1.0');
+  card(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res, '1.0');
   }
 
   @Get('agent.json')
@@ -117,16 +124,17 @@ export class AgentCardController {
     description: 'If-None-Match matched the current ETag, or (without it) If-Modified-Since is not before Last-Modified.',
   })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.a2a.enabled` is not true.' })
-  v03Card(@Req() req: Request, @Res() res: Response): void {
-    this.serve(req, res, '0.3');
+  v03Card(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res, '0.3');
   }
 
-  private serve(req: Request, res: Response, version: A2aWireVersion): void {
+  private async serve(req: Request, res: Response, version: A2aWireVersion): Promise<void> {
     const snapshot = this.config.current();
     const { a2a } = snapshot.config.channels;
     if (!a2a.enabled) throw new AppError(ErrorCode.NotFound, 'the A2A channel is not enabled');
     const origin = cardOrigin(snapshot.config, req);
-    const card = renderAgentCard(snapshot.config, origin, version);
+    // Signed once per rendered card (per snapshot, version and origin), and per content across reloads.
+    const card = await this.signer.signedRendering(renderAgentCard(snapshot.config, origin, version), origin);
     res.setHeader('Cache-Control', 'max-age=300');
     res.setHeader('ETag', card.etag);
     const changedAt = this.changeTimes.changedAt(`${version} ${origin}`, card.etag, snapshot.loadedAt);

@@ -33,7 +33,7 @@ describe('agent card', () => {
     expect(card.defaultInputModes).toEqual(['text/plain', 'text/*', 'application/json']);
     expect(card.defaultOutputModes).toEqual(['text/plain']);
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
-    expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
+    expect(card.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
   });
 
   it('publishes only exposed agents, in exposeAgents order, named after the first one; unknown ids are skipped', async () => {

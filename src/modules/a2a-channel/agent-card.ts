@@ -14,7 +14,18 @@ export interface AgentCard {
   defaultOutputModes: string[];
   skills: Array<{ id: string; name: string; description: string; tags: string[] }>;
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } };
-  securityRequirements: Array<{ schemes: { bearer: { list: string[] } } }>;
+  /** The bearer scheme with no scopes: `{}`, the proto JSON of an empty StringList (an empty `list` is a default value). */
+  securityRequirements: Array<{ schemes: { bearer: Record<string, never> } }>;
+  /** Added as the card is served (agent-card-signature.ts); never part of what is signed. */
+  signatures?: AgentCardSignature[];
+}
+
+/** An A2A AgentCardSignature (a2a.proto): a JWS in flattened form, its payload (the card) detached. */
+export interface AgentCardSignature {
+  /** base64url of the protected header: `{alg: "ES256", kid, typ: "JOSE", jku}`. */
+  protected: string;
+  /** base64url of the ES256 signature. */
+  signature: string;
 }
 
 export interface RenderedCard {
@@ -74,7 +85,8 @@ export function buildAgentCard(config: NormalizedConfig, origin: string): AgentC
     defaultOutputModes: ['text/plain'],
     skills: agents.map((a) => ({ id: a.id, name: a.id, description: `Agent ${a.id}.`, tags: ['clawgate'] })),
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    // No `list: []`: a default value, which the specification's canonical form of a signed card leaves out (§8.4.1).
+    securityRequirements: [{ schemes: { bearer: {} } }],
   };
 }
 
@@ -97,11 +109,16 @@ export function renderAgentCard(config: NormalizedConfig, origin: string, versio
   if (!card) {
     const built = buildAgentCard(config, origin);
     const body = JSON.stringify(version === '0.3' ? toV03AgentCard(built) : built);
-    card = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    card = { body, etag: cardEtag(body) };
     if (byOrigin.size >= MAX_ORIGINS_PER_SNAPSHOT) byOrigin.clear();
     byOrigin.set(key, card);
   }
   return card;
+}
+
+/** A strong validator over the exact body bytes. */
+export function cardEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
 /** True when an If-None-Match header names `etag` (or is `*`); weak validators match too (RFC 9110 weak comparison). */

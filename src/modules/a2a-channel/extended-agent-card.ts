@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore, type NormalizedConfig, type ResolvedAgent } from '../config';
 import { RoutingService } from '../routing';
 import { reachableAgents } from './a2a-session-route';
 import { type AgentCard, buildAgentCard } from './agent-card';
+import { AgentCardSigner } from './agent-card-signature';
+import { toV03AgentCard, type V03AgentCard } from './agent-card-v03';
 import { invalidParams } from './json-rpc';
 
 const EXTENDED_DESCRIPTION =
@@ -37,18 +40,23 @@ function checkExtendedCardParams(params: unknown): void {
   if (tenant !== undefined && typeof tenant !== 'string') throw invalidParams('tenant must be a string');
 }
 
-/** GetExtendedAgentCard for an authenticated peer, from the snapshot of the call. */
+/**
+ * GetExtendedAgentCard for an authenticated peer, from the snapshot of the call: in the form of the call's version
+ * (0.3 or 1.0) and signed in that form, since a signature covers exactly the card the peer reads.
+ */
 @Injectable()
 export class ExtendedAgentCardService {
   constructor(
     private readonly config: ConfigStore,
     private readonly routing: RoutingService,
+    private readonly signer: AgentCardSigner,
   ) {}
 
-  extendedCard(peer: string, origin: string, params: unknown): AgentCard {
+  extendedCard(peer: string, origin: string, params: unknown, wire: A2aWireVersion = '1.0'): Promise<AgentCard | V03AgentCard> {
     checkExtendedCardParams(params);
     const snapshot = this.config.current();
     const agents = reachableAgents(snapshot, (inbound) => this.routing.resolve(inbound), peer);
-    return buildExtendedAgentCard(snapshot.config, origin, agents);
+    const card = buildExtendedAgentCard(snapshot.config, origin, agents);
+    return this.signer.sign(wire === '0.3' ? toV03AgentCard(card) : card, origin);
   }
 }

@@ -90,6 +90,9 @@ export const PG_PUSH_SQL = {
        FOR UPDATE OF o SKIP LOCKED),
     claimed AS (UPDATE push_outbox o SET claimed_until = @until FROM due WHERE o.seq = due.seq RETURNING o.*)
     SELECT ${DUE_COLUMNS} FROM claimed o JOIN push_configs c ON c.seq = o.config_seq ORDER BY o.next_at, o.seq`,
+  /** Only claims still running (a lapsed one may be another replica's by now), and only pending deliveries. */
+  renewClaims: `UPDATE push_outbox SET claimed_until = @until
+    WHERE seq = ANY(@seqs::bigint[]) AND state = 'pending' AND claimed_until > @now RETURNING seq`,
   /** Over the heads only: a config's later deliveries wait for its oldest, so their own time says nothing. */
   nextDue: `SELECT MIN(GREATEST(o.next_at, COALESCE(o.claimed_until, 0))) AS at FROM push_outbox o
     WHERE o.state = 'pending'

@@ -61,6 +61,12 @@ export class PgPushStore implements PushStore {
     return (await this.query(PG_PUSH_SQL.claimDue, { now, limit, until: now + leaseMs })) as unknown as DueDelivery[];
   }
 
+  async renewClaims(seqs: readonly number[], now: number, leaseMs: number): Promise<number[]> {
+    if (!seqs.length) return [];
+    const rows = await this.query(PG_PUSH_SQL.renewClaims, { seqs: [...seqs], now, until: now + leaseMs });
+    return rows.map((row) => Number(row.seq));
+  }
+
   async nextDue(): Promise<number | undefined> {
     const [row] = await this.query(PG_PUSH_SQL.nextDue, {});
     return (row?.at as number | null) ?? undefined;

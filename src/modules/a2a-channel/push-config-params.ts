@@ -17,8 +17,14 @@ const MAX_CREDENTIALS_CHARS = 4096;
 const CONFIG_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** An HTTP authentication scheme name (RFC 9110 token). */
 const SCHEME = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,63}$/;
-/** Header values must not break out of their header line. */
-const HEADER_SAFE = /^[^\r\n\0]*$/;
+/**
+ * What a token or credential may hold, since each is sent as a header value (X-A2A-Notification-Token, Authorization):
+ * printable ASCII, spaces and tabs only between other characters. The HTTP client refuses anything outside Latin-1
+ * (U+2028 and every other non-ASCII character would make every attempt fail, an hour of retries for nothing); Latin-1
+ * beyond ASCII goes out as single bytes a receiver reads as something else, and receivers trim spaces at either end:
+ * either way the receiver would not see the value the peer gave.
+ */
+const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
 
 type PeerSettings = NormalizedConfig['channels']['a2a']['peers'][string];
 
@@ -26,8 +32,24 @@ function text(value: unknown, name: string, max: number): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw invalidParams(`${name} must be a string`);
   if (value.length > max) throw invalidParams(`${name} is longer than ${max} characters`);
-  if (!HEADER_SAFE.test(value)) throw invalidParams(`${name} must not contain line breaks`);
+  if (/[\r\n\0]/.test(value)) throw invalidParams(`${name} must not contain line breaks`);
   return value;
+}
+
+/** `text` for a value that is sent as the header `header`: refused, naming the field, unless HEADER_VALUE holds. */
+function headerText(value: unknown, name: string, max: number, header: string): string | undefined {
+  const read = text(value, name, max);
+  if (read === undefined || HEADER_VALUE.test(read)) return read;
+  throw invalidParams(`${name} must be printable ASCII, without spaces at either end: it is sent as the ${header} header${whereNot(read)}`);
+}
+
+/** Which character breaks the rule (its code point and position, never the value itself). */
+function whereNot(value: string): string {
+  const chars = [...value];
+  const at = chars.findIndex((ch) => !/[\x20-\x7e\t]/.test(ch));
+  if (at < 0) return ' (it starts or ends with a space or tab)';
+  const codePoint = chars[at].codePointAt(0) ?? 0;
+  return ` (character ${at + 1} is U+${codePoint.toString(16).toUpperCase().padStart(4, '0')})`;
 }
 
 /**
@@ -52,14 +74,19 @@ export function readPushConfig(raw: unknown, peer: PeerSettings, wire: PushConfi
   }
   const id = text(raw.id, `${at}id`, 128);
   if (id !== undefined && !CONFIG_ID.test(id)) throw invalidParams(`${at}id must match ${CONFIG_ID.source}`);
-  const token = text(raw.token, `${at}token`, MAX_TOKEN_CHARS);
+  const token = headerText(raw.token, `${at}token`, MAX_TOKEN_CHARS, 'X-A2A-Notification-Token');
   let authentication: PushConfigInput['authentication'];
   if (raw.authentication !== undefined && raw.authentication !== null) {
     if (!isRecord(raw.authentication)) throw invalidParams(`${at}authentication must be an object`);
     const scheme = text(raw.authentication.scheme, `${at}authentication.scheme`, 64);
     if (!scheme || !SCHEME.test(scheme))
       throw invalidParams(`${at}authentication.scheme must be an HTTP authentication scheme such as Bearer`);
-    const credentials = text(raw.authentication.credentials, `${at}authentication.credentials`, MAX_CREDENTIALS_CHARS);
+    const credentials = headerText(
+      raw.authentication.credentials,
+      `${at}authentication.credentials`,
+      MAX_CREDENTIALS_CHARS,
+      'Authorization',
+    );
     authentication = { scheme, ...(credentials !== undefined ? { credentials } : {}) };
   }
   return {

@@ -6,6 +6,7 @@ import { streamItemToV03 } from './a2a-v03-wire';
 import { PUSH_SIGNATURE_HEADER, PushSigningKey } from './push-signing-key';
 import { type DueDelivery, PUSH_STORE, type PushStore } from './push-store.port';
 import { A2A_JSON_CONTENT_TYPE } from './media-types';
+import { HostSlots, pushHostOf } from './push-host-slots';
 
 /** Each attempt may take this long (the specification recommends 10–30 s). */
 export const PUSH_TIMEOUT_MS = 30_000;
@@ -21,6 +22,16 @@ const BATCH = 20;
 export const PUSH_LEASE_MS = 2 * PUSH_TIMEOUT_MS;
 /** With a shared outbox, how often a replica looks for deliveries queued or left by the others. */
 export const PUSH_SHARED_POLL_MS = 2000;
+/**
+ * Attempts under way at once to one host (by name, any port), per gateway process: each is one connection. Configs
+ * are sent one event at a time each, but a task may have ten and a peer many tasks, so without a cap one host that
+ * accepts connections and never answers would hold a socket per config for the whole timeout. Six is what browsers
+ * allow per host. Further deliveries to that host wait their turn, claimed (their claims renewed while they wait);
+ * other hosts' go out meanwhile.
+ */
+export const PUSH_CONNECTIONS_PER_HOST = 6;
+/** How often the claims of deliveries waiting for their host's turn are renewed: well inside one lease. */
+const RENEW_WAITING_MS = PUSH_LEASE_MS / 3;
 
 export const PUSH_SIGNING_KEY = Symbol('A2A_PUSH_SIGNING_KEY');
 
@@ -42,7 +53,8 @@ export function pushBackoff(attempts: number): number {
  * Sends the push outbox (docs/a2a-push.md#delivery): each delivery is an HTTP POST of the event's StreamResponse to
  * the config's URL through the guarded outbound transport (no redirects, no private address a name resolves to,
  * 30 s), with the config's authentication, its token and a signature. A 2xx is delivered; anything else is retried
- * with backoff for an hour, then failed with the last error. A config's events go out one at a time, in order.
+ * with backoff for an hour, then failed with the last error. A config's events go out one at a time, in order, and
+ * one host gets at most PUSH_CONNECTIONS_PER_HOST attempts at once (the others wait their turn; other hosts do not).
  * The outbox is durable: what was pending when the gateway stopped is sent after it starts again (at least once —
  * receivers dedupe by the event id header). Each delivery is claimed for PUSH_LEASE_MS before it is sent, so replicas
  * sharing an outbox (PostgreSQL) never send one at the same time; they also look for work every PUSH_SHARED_POLL_MS,
@@ -53,7 +65,10 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('a2a-push');
   private timer?: NodeJS.Timeout;
   private pruneTimer?: NodeJS.Timeout;
+  private renewTimer?: NodeJS.Timeout;
+  /** Configs with a delivery under way or waiting for its host: their next one waits (events go out in order). */
   private readonly busyConfigs = new Set<number>();
+  private readonly hosts = new HostSlots<DueDelivery>(PUSH_CONNECTIONS_PER_HOST, (delivery, done) => this.start(delivery, done));
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private closing = false;
@@ -76,12 +91,16 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
     this.schedule(0);
     this.pruneTimer = setInterval(() => void this.push.pruneDone(Date.now() - KEEP_DONE_MS).catch(() => undefined), 60_000);
     this.pruneTimer.unref();
+    this.renewTimer = setInterval(() => void this.renewWaiting(), RENEW_WAITING_MS);
+    this.renewTimer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
     clearTimeout(this.timer);
     clearInterval(this.pruneTimer);
+    clearInterval(this.renewTimer);
+    // Deliveries waiting for their host are simply not started: their claims run out and they are sent later.
     // An attempt cut short stays pending: it is sent again after the next start.
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
@@ -121,25 +140,61 @@ export class PushDeliverer implements OnModuleInit, OnModuleDestroy {
       });
   }
 
-  /** Starts the due deliveries; returns when to look again (undefined: an attempt under way will look). */
+  /**
+   * Starts the due deliveries, or queues them behind their host's; returns when to look again (undefined: an attempt
+   * under way will look).
+   */
   private async claimAndSend(): Promise<number | undefined> {
     const due = await this.push.claimDue(Date.now(), BATCH, PUSH_LEASE_MS);
     if (this.closing) return undefined;
     for (const delivery of due) {
       if (this.busyConfigs.has(delivery.config_seq)) continue;
       this.busyConfigs.add(delivery.config_seq);
-      const attempt = this.attempt(delivery).finally(() => {
-        this.busyConfigs.delete(delivery.config_seq);
-        this.inFlight.delete(attempt);
-        this.schedule(0);
-      });
-      this.inFlight.add(attempt);
+      this.hosts.add(pushHostOf(delivery.url), delivery);
     }
+    // A full batch may have left more due behind it, for other hosts too: take them now, not when an attempt ends.
+    if (due.length === BATCH) return Date.now();
     if (this.inFlight.size) return undefined;
     const next = await this.push.nextDue();
     const poll = this.push.shared ? Date.now() + PUSH_SHARED_POLL_MS : undefined;
     if (next === undefined || poll === undefined) return next ?? poll;
     return Math.min(next, poll);
+  }
+
+  /** One attempt, in its host's slot; `done` frees the slot for the host's next waiting delivery. */
+  private start(delivery: DueDelivery, done: () => void): void {
+    const attempt = this.attempt(delivery).finally(() => {
+      this.busyConfigs.delete(delivery.config_seq);
+      this.inFlight.delete(attempt);
+      done();
+      this.schedule(0);
+    });
+    this.inFlight.add(attempt);
+  }
+
+  /**
+   * Waiting deliveries keep their claims, renewed here well before they run out. One whose claim was lost anyway leaves
+   * the queue, to be claimed again by whoever comes first; when the store does not answer, all of them do, since their
+   * claims may run out before the next try and another replica could then send them too.
+   */
+  private async renewWaiting(): Promise<void> {
+    const waiting = this.hosts.waiting();
+    if (!waiting.length || this.closing) return;
+    let held: Set<number>;
+    try {
+      held = new Set(
+        await this.push.renewClaims(
+          waiting.map((d) => d.seq),
+          Date.now(),
+          PUSH_LEASE_MS,
+        ),
+      );
+    } catch (err) {
+      this.logger.warn(`push deliveries waiting for their host let go: their claims could not be renewed: ${(err as Error).message}`);
+      held = new Set();
+    }
+    const asked = new Set(waiting);
+    for (const lost of this.hosts.removeWaiting((d) => asked.has(d) && !held.has(d.seq))) this.busyConfigs.delete(lost.config_seq);
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {

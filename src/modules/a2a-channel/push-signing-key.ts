@@ -31,7 +31,8 @@ export function pushSigningKeyPath(stateDir: string): string {
 /**
  * The gateway's push signing key (docs/a2a-push.md#signatures): an ES256 key pair made on first use, so receivers can
  * pin the JWKS across restarts. Each delivery carries a JWT whose claims bind it to its exact body
- * (`request_body_sha256`), its URL (`aud`), its task and event, with a short lifetime.
+ * (`request_body_sha256`), its URL (`aud`), its task and event, with a short lifetime. The same key signs the Agent
+ * Cards (agent-card-signature.ts), so a client checks both against the one published key set.
  *
  * Kept in the state dir's key file, or — when the task store is shared by replicas (`shared` answers a store) — in
  * that store, so all replicas sign with one key. A key file found while the shared store has none is imported rather
@@ -66,6 +67,19 @@ export class PushSigningKey {
       .setExpirationTime(`${SIGNATURE_LIFETIME_S}s`)
       .setJti(randomUUID())
       .sign(key);
+  }
+
+  /**
+   * A JWS over `payload` with the payload detached (flattened JSON serialization without `payload`): the form of an
+   * A2A AgentCardSignature. The protected header names the algorithm and this key's `kid`, plus `header`.
+   */
+  async signDetached(payload: string, header: { typ: string; jku?: string }): Promise<{ protected: string; signature: string }> {
+    const { FlattenedSign } = await loadJose();
+    const { key, publicJwk } = await this.load();
+    const jws = await new FlattenedSign(new TextEncoder().encode(payload))
+      .setProtectedHeader({ alg: ALG, kid: publicJwk.kid, ...header })
+      .sign(key);
+    return { protected: jws.protected ?? '', signature: jws.signature };
   }
 
   private load(): Promise<Loaded> {

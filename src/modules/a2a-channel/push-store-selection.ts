@@ -36,6 +36,9 @@ export class SelectedPushStore implements PushStore {
   claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
     return this.use((s) => s.claimDue(now, limit, leaseMs));
   }
+  renewClaims(seqs: readonly number[], now: number, leaseMs: number): Promise<number[]> {
+    return this.use((s) => s.renewClaims(seqs, now, leaseMs));
+  }
   nextDue(): Promise<number | undefined> {
     return this.use((s) => s.nextDue());
   }

@@ -47,6 +47,11 @@ export interface PushStore {
    * `mark…` calls in time — its process died — is claimed again once the lease is over.
    */
   claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
+  /**
+   * Extends to `now + leaseMs` the claims among `seqs` this caller still holds (a delivery waiting for its host's turn
+   * keeps its claim); resolves with those seqs. A claim that ran out or was settled meanwhile is not renewed.
+   */
+  renewClaims(seqs: readonly number[], now: number, leaseMs: number): Promise<number[]>;
   /** When the next pending delivery can be claimed (epoch ms; a config's later ones wait for its oldest), if any. */
   nextDue(): Promise<number | undefined>;
   markDelivered(seq: number, at: number): Promise<void>;

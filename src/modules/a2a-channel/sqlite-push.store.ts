@@ -118,6 +118,12 @@ export class SqlitePushStore implements PushStore {
     return claimed;
   }
 
+  renewClaims(seqs: readonly number[], now: number, leaseMs: number): Promise<number[]> {
+    const held = seqs.filter((seq) => (this.claims.get(seq) ?? 0) > now);
+    for (const seq of held) this.claims.set(seq, now + leaseMs);
+    return Promise.resolve(held);
+  }
+
   async nextDue(): Promise<number | undefined> {
     const rows = await this.read((st) => st.earliest.all(this.claims.size + 1) as Array<{ seq: number; next_at: number }>, []);
     const times = rows.map((row) => Math.max(row.next_at, this.claims.get(row.seq) ?? 0));
