@@ -88,6 +88,7 @@ async function timeSteps(configPath: string, stateDir: string, env: NodeJS.Proce
   const { substituteEnv } = await import('../src/modules/config/pipeline/substitute-env');
   const { isSecretConfigPath } = await import('../src/common/secrets/secret-paths');
   const { validateConfig } = await import('../src/modules/config/pipeline/validate-config');
+  const { ConfigValueQuoter } = await import('../src/modules/config/pipeline/config-value-quoter');
   const { normalizeConfig } = await import('../src/modules/config/normalize/normalize-config');
   const { stableJson } = await import('../src/modules/config/pipeline/stable-json');
   const text = await fs.readFile(configPath, 'utf8');
@@ -113,10 +114,20 @@ async function timeSteps(configPath: string, stateDir: string, env: NodeJS.Proce
     lap('resolveIncludes (parses again)');
     const substituted = substituteEnv(included.value, env, isSecretConfigPath);
     lap('substituteEnv');
-    const validated = validateConfig(substituted.value, new Set(substituted.unusableSecretPaths));
+    const quoter = new ConfigValueQuoter(substituted.substitutions);
+    const validated = validateConfig(substituted.value, new Set(substituted.unusableSecretPaths), quoter);
     lap('validateConfig');
     if (!validated.config) throw new Error('invalid');
-    const ctx = { configPath, stateDir, homeDir: String(env.HOME), env, unusableSecretPaths: new Set<string>(), errors: [], warnings: [] };
+    const ctx = {
+      configPath,
+      stateDir,
+      homeDir: String(env.HOME),
+      env,
+      unusableSecretPaths: new Set<string>(),
+      quoter,
+      errors: [],
+      warnings: [],
+    };
     const normalized = normalizeConfig(ctx, validated.config);
     lap('normalizeConfig');
     stableJson(normalized);

@@ -183,7 +183,7 @@ describe('clawgate config validate', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.pop()).toMatch(/^ok \(revision [0-9a-f]{12}\)$/);
     expect(lines.every((l) => l.startsWith('warning: '))).toBe(true);
-    expect(run.stdout).toContain('warning: agents.list[0].tools.allow: tools not provided by this gateway are ignored: exec');
+    expect(run.stdout).toContain('warning: agents.list[0].tools.allow: tools not provided by this gateway are ignored: "exec"');
     expect(run.stdout).toContain('warning: bindings[0].match.account: is deprecated');
     expect(run.stdout).toContain('warning: bindings[0].match.channel: no adapter for channel "telegram"');
     expect(run.stdout).toContain('warning: channels.a2a.peers.hermes.token: environment variable A2A_HERMES_TOKEN is not set');

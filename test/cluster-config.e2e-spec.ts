@@ -25,7 +25,7 @@ describe('gateway.cluster config (e2e)', () => {
     [
       'an http URL',
       '{ redis: { url: "http://127.0.0.1:6379" } }',
-      'gateway.cluster.redis.url: must start with redis:// or rediss:// (TLS), not http://',
+      'gateway.cluster.redis.url: must start with redis:// or rediss:// (TLS) (got "http://127.0.0.1:6379")',
     ],
     [
       'a URL that is not one',

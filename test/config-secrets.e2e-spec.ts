@@ -14,10 +14,12 @@ const ADMIN = 'cfg-secrets-admin-token-5b1e';
 const VIEWER = 'cfg-secrets-viewer-token-9d3a';
 const HEADER_SECRET = 'sk-live-header-secret-4f2a9c';
 const ENV_VALUE = 'not a url env-value-7e1b3d';
+/** The value of ${SOME_VAR}: read as the provider part of a model reference, it names no provider. */
+const PROVIDER_VALUE = 'Env-Provider-3f9c1a';
 const URL_PASSWORD = 'url-password-2c8e6f';
 const ASSERTION = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.assertion-signature-6a0d';
 
-const config = (extra: string, { jwtHeader = 'X-Amzn-Oidc-Data', gateway = '' } = {}) => `{
+const config = (extra: string, { jwtHeader = 'X-Amzn-Oidc-Data', gateway = '', agent = '' } = {}) => `{
   gateway: {
     reload: { mode: "off" }, ${gateway}
     admin: {
@@ -25,7 +27,7 @@ const config = (extra: string, { jwtHeader = 'X-Amzn-Oidc-Data', gateway = '' } 
       sso: { enabled: true, trustedProxies: ["127.0.0.1/32", "::1"], jwt: { header: "${jwtHeader}", jwksUrl: "http://127.0.0.1:9/jwks" } },
     },
   },
-  agents: { list: [{ id: "main" }] },
+  agents: { list: [{ id: "main", ${agent} }] },
   ${extra}
 }`;
 
@@ -37,8 +39,8 @@ describe('config secrets shown to viewers and the log (e2e, debug logs)', () => 
 
   const logs = () => lines.join('');
   /** Writes the file and asks for a reload (the SSO assertion header rides along); the change is refused. */
-  async function rejectedReload(extra: string, gateway = ''): Promise<request.Response> {
-    await gw.writeConfig(config(extra, { gateway }));
+  async function rejectedReload(extra: string, gateway = '', agent = ''): Promise<request.Response> {
+    await gw.writeConfig(config(extra, { gateway, agent }));
     const res = await request(gw.url)
       .post('/admin/config/reload')
       .set('Authorization', `Bearer ${ADMIN}`)
@@ -58,7 +60,7 @@ describe('config secrets shown to viewers and the log (e2e, debug logs)', () => 
       return true;
     });
     const { startTestGateway } = await import('./support/gateway-harness');
-    gw = await startTestGateway(config(''), { env: { PUBLIC_URL: ENV_VALUE } });
+    gw = await startTestGateway(config(''), { env: { PUBLIC_URL: ENV_VALUE, SOME_VAR: PROVIDER_VALUE } });
   });
 
   afterAll(async () => {
@@ -83,6 +85,22 @@ describe('config secrets shown to viewers and the log (e2e, debug logs)', () => 
       { path: 'gateway.publicUrl', message: 'must be a URL address (got the value of ${PUBLIC_URL})' },
     ]);
     for (const text of [res.text, s.text, logs()]) expect(text).not.toContain('env-value');
+  });
+
+  it('a model whose provider part comes from ${VAR} and names no provider: the variable is named, no part of its value shown', async () => {
+    const before = lines.length;
+    const res = await rejectedReload('', '', 'model: "${SOME_VAR}/m"');
+    const s = await status();
+    expect(s.body.lastError.errors).toEqual([
+      {
+        path: 'agents.list[0].model',
+        message:
+          'unknown model provider a value built from ${SOME_VAR}; built in: echo, anthropic, openai, ollama, or define it in models.providers',
+      },
+    ]);
+    const rejectedLine = lines.slice(before).find((l) => l.includes('config change rejected'));
+    expect(rejectedLine).toContain('agents.list[0].model: unknown model provider a value built from ${SOME_VAR}');
+    for (const text of [res.text, s.text, logs()]) expect(text.toLowerCase()).not.toContain('env-provider');
   });
 
   it('a URL with credentials is refused with its path and where the credential goes, and shown nowhere', async () => {

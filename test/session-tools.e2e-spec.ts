@@ -1,6 +1,7 @@
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { ToolRegistry } from '../src/modules/runtime/tool-registry';
 import { SessionToolsService } from '../src/modules/session-tools/session-tools.service';
+import { SessionsSendService } from '../src/modules/session-tools/sessions-send.service';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
@@ -110,9 +111,10 @@ describe('session tools acting as a session (e2e, echo model)', () => {
       status: 'not_found',
       error: 'no session agent:main:nothing-here',
     });
+    // An agent the allow list does not name is refused before it is looked up, configured or not.
     expect(await tools.spawn({ sessionKey: 'agent:main:main' }, { task: 'x', agentId: 'ghost' })).toEqual({
-      status: 'not_found',
-      error: 'no agent "ghost"',
+      status: 'forbidden',
+      error: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.',
     });
   });
 
@@ -136,4 +138,83 @@ describe('session tools acting as a session (e2e, echo model)', () => {
     }
     throw new Error('config not applied');
   }
+});
+
+/**
+ * Label and key probing across the agent-to-agent boundary: a session that may not reach another agent gets the
+ * same answer from every session tool whether the label, session or agent it names exists there or not (the
+ * check runs before the lookup); one that may reach it still tells a result from `not_found`.
+ */
+describe('session tools across the agent-to-agent boundary (e2e, echo model)', () => {
+  let gw: TestGateway;
+  let tools: SessionToolsService;
+  let sender: SessionsSendService;
+  // `outsider` matches no allow pattern; `ghost` does, but is not configured.
+  const OUTSIDER = 'agent:outsider:main';
+  const ALLOWED = 'agent:main:main';
+  const HELD = 'agent:helper:desk';
+  const DENIED = { status: 'forbidden', error: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.' };
+
+  beforeAll(async () => {
+    gw = await startTestGateway(`{
+  agents: { list: [{ id: "main" }, { id: "helper" }, { id: "outsider" }] },
+  tools: { sessions: { visibility: "all" }, agentToAgent: { enabled: true, allow: ["main", "helper", "ghost"] } },
+}`);
+    tools = gw.app.get(SessionToolsService);
+    sender = gw.app.get(SessionsSendService);
+    await gw.app.get<SessionStore>(SESSION_STORE).getOrCreate(HELD, { label: 'release-plan' });
+  });
+  afterAll(() => gw.stop());
+
+  it('sessions_send by label: the same refusal whether the label exists or not; an allowed agent is told apart', async () => {
+    const send = (requester: string, label: string) =>
+      sender.send({ sessionKey: requester }, { agentId: 'helper', label, message: 'hi', timeoutSeconds: 0 });
+    expect(await send(OUTSIDER, 'release-plan')).toEqual(DENIED);
+    expect(await send(OUTSIDER, 'no-such-label')).toEqual(DENIED);
+    expect(await send(ALLOWED, 'release-plan')).toEqual({ status: 'accepted', runId: expect.any(String), sessionKey: HELD });
+    expect(await send(ALLOWED, 'no-such-label')).toEqual({
+      status: 'not_found',
+      error: 'no session labelled "no-such-label" in agent helper',
+    });
+  });
+
+  it('sessions_send by key and by agent: the same refusal whether the session or the agent exists or not', async () => {
+    const send = (requester: string, target: { sessionKey?: string; agentId?: string }) =>
+      sender.send({ sessionKey: requester }, { ...target, message: 'hi', timeoutSeconds: 0 });
+    expect(await send(OUTSIDER, { sessionKey: HELD })).toEqual(DENIED);
+    expect(await send(OUTSIDER, { sessionKey: 'agent:helper:nothing-here' })).toEqual(DENIED);
+    expect(await send(OUTSIDER, { agentId: 'helper' })).toEqual(DENIED);
+    expect(await send(OUTSIDER, { agentId: 'nobody' })).toEqual(DENIED);
+    expect(await send(ALLOWED, { agentId: 'ghost' })).toEqual({ status: 'not_found', error: 'no agent "ghost"' });
+  });
+
+  it('sessions_history and session_status: the same refusal whether the session exists or not', async () => {
+    for (const call of [tools.history.bind(tools), tools.status.bind(tools)]) {
+      expect(await call(OUTSIDER, { sessionKey: HELD })).toEqual(DENIED);
+      expect(await call(OUTSIDER, { sessionKey: 'agent:helper:nothing-here' })).toEqual(DENIED);
+      expect((await call(ALLOWED, { sessionKey: HELD })).status).toBe('ok');
+      expect(await call(ALLOWED, { sessionKey: 'agent:helper:nothing-here' })).toEqual({
+        status: 'not_found',
+        error: 'no session agent:helper:nothing-here',
+      });
+    }
+  });
+
+  it('sessions_list by label: the same empty answer whether the label exists or not', async () => {
+    const list = (requester: string, label: string) => tools.list(requester, { agentId: 'helper', label });
+    expect(await list(OUTSIDER, 'release-plan')).toEqual({ status: 'ok', count: 0, sessions: [] });
+    expect(await list(OUTSIDER, 'no-such-label')).toEqual({ status: 'ok', count: 0, sessions: [] });
+    expect(await list(ALLOWED, 'release-plan')).toMatchObject({ status: 'ok', count: 1, sessions: [{ sessionKey: HELD }] });
+    expect(await list(ALLOWED, 'no-such-label')).toEqual({ status: 'ok', count: 0, sessions: [] });
+  });
+
+  it('sessions_spawn into another agent: the same refusal whether the agent exists or not', async () => {
+    expect(await tools.spawn({ sessionKey: OUTSIDER }, { task: 'x', agentId: 'helper' })).toEqual(DENIED);
+    expect(await tools.spawn({ sessionKey: OUTSIDER }, { task: 'x', agentId: 'nobody' })).toEqual(DENIED);
+    expect(await tools.spawn({ sessionKey: ALLOWED }, { task: 'x', agentId: 'ghost' })).toEqual({
+      status: 'not_found',
+      error: 'no agent "ghost"',
+    });
+    expect((await tools.spawn({ sessionKey: ALLOWED }, { task: 'x', agentId: 'helper' })).status).toBe('accepted');
+  });
 });

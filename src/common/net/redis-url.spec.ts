@@ -8,10 +8,10 @@ describe('parseRedisUrl', () => {
   });
 
   it.each([
-    ['https://redis:6379', 'must start with redis:// or rediss:// (TLS), not https://'],
+    ['https://redis:6379', 'must start with redis:// or rediss:// (TLS)'],
     ['redis:6379', 'must name a host'],
     ['not a url', 'must be a URL such as'],
-    ['redis://h:6379/x', 'the path must be a database number (redis://host:port/2), not "/x"'],
+    ['redis://h:6379/x', 'the path must be a database number (redis://host:port/2)'],
     ['redis://h:6379/1?tls=true', 'must not have a query or fragment'],
     ['redis://h:6379#frag', 'must not have a query or fragment'],
   ])('refuses %s', (url, problem) => {

@@ -13,7 +13,10 @@ export interface RedisEndpoint {
 
 export const DEFAULT_REDIS_PORT = 6379;
 
-/** The endpoint of `value`, or why it is not an accepted Redis URL (a message for the config error). */
+/**
+ * The endpoint of `value`, or why it is not an accepted Redis URL (a message for the config error). The problem
+ * never repeats a part of the value: the config error shows the value itself only through its quoter.
+ */
 export function parseRedisUrl(value: string): RedisEndpoint | { problem: string } {
   let url: URL;
   try {
@@ -22,12 +25,12 @@ export function parseRedisUrl(value: string): RedisEndpoint | { problem: string 
     return { problem: 'must be a URL such as "redis://127.0.0.1:6379" or "rediss://redis.internal:6380/0"' };
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    return { problem: `must start with redis:// or rediss:// (TLS), not ${url.protocol}//` };
+    return { problem: 'must start with redis:// or rediss:// (TLS)' };
   }
   if (!url.hostname) return { problem: 'must name a host, e.g. "redis://127.0.0.1:6379"' };
   if (url.search || url.hash) return { problem: 'must not have a query or fragment: only redis[s]://host[:port][/db]' };
   const db = url.pathname === '' || url.pathname === '/' ? '0' : url.pathname.slice(1);
-  if (!/^\d{1,5}$/.test(db)) return { problem: `the path must be a database number (redis://host:port/2), not "${url.pathname}"` };
+  if (!/^\d{1,5}$/.test(db)) return { problem: 'the path must be a database number (redis://host:port/2)' };
   return {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : DEFAULT_REDIS_PORT,

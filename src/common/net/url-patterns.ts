@@ -19,19 +19,18 @@ interface ParsedPattern {
 
 const PATTERN_SHAPE = /^(https?):\/\/([^/?#]+)(.*)$/i;
 
-/** Why `pattern` is not a valid URL pattern; undefined when it is. */
+/** Why `pattern` is not a valid URL pattern, as words that follow the pattern (`"…" has no host`); undefined when it is. */
 export function urlPatternProblem(pattern: unknown): string | undefined {
-  if (typeof pattern !== 'string' || !pattern) return 'must be a non-empty string';
+  if (typeof pattern !== 'string' || !pattern) return 'is not a non-empty string';
   const m = PATTERN_SHAPE.exec(pattern);
-  if (!m) return `"${pattern}" must start with http:// or https:// followed by a host`;
+  if (!m) return 'must start with http:// or https:// followed by a host';
   const authority = m[2];
-  if (authority.includes('@')) return `"${pattern}" must not carry credentials`;
-  if (m[3].includes('#')) return `"${pattern}" must not have a fragment`;
+  if (authority.includes('@')) return 'must not carry credentials';
+  if (m[3].includes('#')) return 'must not have a fragment';
   const { host, port } = splitAuthority(authority);
-  if (!host) return `"${pattern}" has no host`;
-  if (port !== '' && port !== '*' && !/^\d{1,5}$/.test(port)) return `"${pattern}" has an invalid port`;
-  if (host.replace(/\*/g, '') === '')
-    return `"${pattern}": the host must name a domain, not only a wildcard (e.g. https://*.example.com/*)`;
+  if (!host) return 'has no host';
+  if (port !== '' && port !== '*' && !/^\d{1,5}$/.test(port)) return 'has an invalid port';
+  if (host.replace(/\*/g, '') === '') return 'must name a domain as its host, not only a wildcard (e.g. https://*.example.com/*)';
   return undefined;
 }
 

@@ -37,8 +37,12 @@ export class SessionAccessPolicy {
     return keys.filter((_, i) => decisions[i].allowed);
   }
 
-  /** sessions_send by label: may a (possibly sandboxed) requester look labels up in `targetAgentId`? */
-  checkLabelLookup(requesterKey: string, targetAgentId: string): SessionAccessDecision {
-    return checkLabelLookup({ requesterKey, targetAgentId, config: this.configStore.current() });
+  /** sessions_send by label: may the requester look labels up in `targetAgentId`? Asked before the lookup. */
+  checkLabelLookup(
+    requesterKey: string,
+    targetAgentId: string,
+    snapshot: RuntimeSnapshot = this.configStore.current(),
+  ): SessionAccessDecision {
+    return checkLabelLookup({ requesterKey, targetAgentId, config: snapshot });
   }
 }

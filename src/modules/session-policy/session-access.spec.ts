@@ -171,6 +171,36 @@ describe('checkLabelLookup', () => {
     expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'Support', config: cfg }).allowed).toBe(true);
     expect(checkLabelLookup({ requesterKey: R, targetAgentId: 'expert', config: config('all') }).allowed).toBe(true);
   });
+
+  it('applies the cross-agent layers to a lookup in another agent, before any label is looked up', () => {
+    const lookup = (cfg: SessionAccessConfig, targetAgentId = 'expert') =>
+      checkLabelLookup({ requesterKey: R, targetAgentId, config: cfg });
+    expect(lookup(config('agent'))).toEqual({
+      allowed: false,
+      layer: 'visibility',
+      rule: 'visibility=agent: cross-agent sessions need visibility=all',
+      message: 'Session is not visible from this session (tools.sessions.visibility=agent).',
+    });
+    expect(lookup(config('all', { enabled: false }))).toMatchObject({
+      allowed: false,
+      layer: 'policy',
+      message: 'Agent-to-agent messaging is disabled.',
+    });
+    expect(lookup(config('all', { enabled: true, allow: ['support'] }))).toMatchObject({
+      allowed: false,
+      layer: 'policy',
+      message: 'Agent-to-agent messaging denied by tools.agentToAgent.allow.',
+    });
+    // The same answer as any session of that agent gets from checkSessionAccess; an agent that is not configured is no different.
+    expect(lookup(config('all', { enabled: true, allow: ['support', 'expert'] }))).toMatchObject({ allowed: true });
+    expect(lookup(config('all', { enabled: true, allow: ['support'] }), 'ghost')).toMatchObject({ allowed: false, layer: 'policy' });
+    // Inside its own agent the layers do not apply (the resolved session is checked after the lookup).
+    expect(lookup(config('self', { enabled: false }), 'support')).toEqual({
+      allowed: true,
+      layer: null,
+      rule: 'label lookup in its own agent',
+    });
+  });
 });
 
 describe('SessionAccessPolicy (service)', () => {

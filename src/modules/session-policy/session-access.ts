@@ -102,9 +102,11 @@ export async function checkSessionAccess(input: SessionAccessInput): Promise<Ses
 }
 
 /**
- * sessions_send by label: a sandboxed caller may only resolve labels inside its own agent.
- * Runs before the lookup so a sandbox cannot even probe which labels exist elsewhere; the resolved key still
- * goes through `checkSessionAccess`. See docs/sessions.md#sessions_send-step-by-step.
+ * sessions_send by label: may the requester look a label up in `targetAgentId`? Runs before the lookup, so a
+ * requester that may not reach that agent cannot even probe which labels exist there: it gets the same answer
+ * whether the label exists or not. Inside its own agent a lookup is always permitted (the resolved key still goes
+ * through `checkSessionAccess`); in another agent the cross-agent layers apply as to any session of that agent,
+ * with the sandbox's own message. See docs/sessions.md#sessions_send-step-by-step.
  */
 export function checkLabelLookup(input: {
   requesterKey: string;
@@ -117,7 +119,9 @@ export function checkLabelLookup(input: {
     return forbidVisibility(cfg.tools.sessions.visibility, `malformed session key ${JSON.stringify(input.requesterKey)}`);
   }
   // Agent ids are canonical lowercase; a differently-cased id still names another agent only if it differs.
-  if (a !== input.targetAgentId.trim().toLowerCase() && sandboxed(cfg, a)) {
+  const b = input.targetAgentId.trim().toLowerCase();
+  if (a === b) return allow('label lookup in its own agent');
+  if (sandboxed(cfg, a)) {
     return {
       allowed: false,
       layer: 'visibility',
@@ -125,7 +129,7 @@ export function checkLabelLookup(input: {
       message: SANDBOX_LABEL_LOOKUP_MESSAGE,
     };
   }
-  return allow('label lookup permitted');
+  return crossAgent(cfg, a, b, cfg.tools.sessions.visibility, false);
 }
 
 function crossAgent(

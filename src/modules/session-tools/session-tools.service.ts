@@ -168,12 +168,13 @@ export class SessionToolsService implements OnModuleInit {
     const requesterAgent = agentIdFromSessionKey(ctx.sessionKey);
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : requesterAgent;
     const snapshot = this.config.current();
-    if (!snapshot.agentsById.has(agentId)) return { status: 'not_found', error: `no agent "${agentId}"` };
     if (agentId !== requesterAgent) {
-      // Spawning into another agent is a cross-agent action: same three layers as messaging it.
+      // Spawning into another agent is a cross-agent action: same three layers as messaging it. Checked before
+      // the agent is looked up, so a requester that may not reach it cannot tell whether it exists.
       const denied = await this.deny(ctx.sessionKey, mainSessionKey(agentId, snapshot.config.session.mainKey));
       if (denied) return denied;
     }
+    if (!snapshot.agentsById.has(agentId)) return { status: 'not_found', error: `no agent "${agentId}"` };
     const childSessionKey = subagentSessionKey(agentId);
     try {
       await this.sessions.getOrCreate(childSessionKey, { label: args.label, spawnedBy: ctx.sessionKey });

@@ -4,7 +4,7 @@ import { context } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import { normalizeAgentId } from '../../common/agent-id';
 import { SessionAccessPolicy } from '../session-policy';
-import { ConfigStore } from '../config';
+import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { GatewayMetrics } from '../metrics';
 import { AgentRunner, isTerminalRunStatus, type ToolContext, type ToolResult } from '../runtime';
 import {
@@ -66,7 +66,7 @@ export class SessionsSendService implements OnModuleDestroy {
   ): Promise<ToolResult> {
     const snapshot = this.config.current();
     const requesterKey = ctx.sessionKey;
-    const target = await this.resolveTarget(requesterKey, args, snapshot.config.session.mainKey);
+    const target = await this.resolveTarget(requesterKey, args, snapshot);
     if ('status' in target) return target;
     const targetKey = target.key;
 
@@ -168,7 +168,11 @@ export class SessionsSendService implements OnModuleDestroy {
   }
 
   /** Step 1: sessionKey | label (+agentId) | agentId → `agent:<id>:<mainKey>` (created if missing). */
-  private async resolveTarget(requesterKey: string, args: SessionsSendArgs, mainKey: string): Promise<{ key: string } | ToolResult> {
+  private async resolveTarget(
+    requesterKey: string,
+    args: SessionsSendArgs,
+    snapshot: RuntimeSnapshot,
+  ): Promise<{ key: string } | ToolResult> {
     const given = [args.sessionKey !== undefined, args.label !== undefined].filter(Boolean).length;
     if (given > 1) return { status: 'error', error: 'give either sessionKey or label, not both' };
     if (args.sessionKey !== undefined) {
@@ -185,15 +189,13 @@ export class SessionsSendService implements OnModuleDestroy {
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : undefined;
     if (args.label !== undefined) {
       const lookupAgent = agentId ?? requesterAgent;
-      const lookup = this.access.checkLabelLookup(requesterKey, lookupAgent);
+      // Before the lookup: a requester that may not reach the agent gets this answer whether the label exists or not.
+      const lookup = this.access.checkLabelLookup(requesterKey, lookupAgent, snapshot);
       if (!lookup.allowed) return { status: 'forbidden', error: lookup.message };
       const key = await this.sessions.resolveLabel(lookupAgent, args.label);
       return key ? { key } : { status: 'not_found', error: `no session labelled "${args.label}" in agent ${lookupAgent}` };
     }
-    if (agentId) {
-      const key = mainSessionKey(agentId, mainKey);
-      return { key };
-    }
+    if (agentId) return { key: mainSessionKey(agentId, snapshot.config.session.mainKey) };
     return { status: 'error', error: 'one of sessionKey, label or agentId is required' };
   }
 }

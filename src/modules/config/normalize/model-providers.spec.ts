@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { QUOTE_LITERALLY } from '../pipeline/config-value-quoter';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import { validateConfig } from '../pipeline/validate-config';
 import { BUILT_IN_PROVIDERS, checkModelRef, normalizeModelProviders, providerApiKey } from './model-providers';
@@ -12,6 +13,7 @@ function context(env: NodeJS.ProcessEnv = {}): NormalizeContext {
     homeDir: path.resolve('/home/ada'),
     env,
     unusableSecretPaths: new Set(),
+    quoter: QUOTE_LITERALLY,
     errors: [],
     warnings: [],
   };
@@ -82,7 +84,7 @@ describe('model providers', () => {
     it('is an error naming the path, a close match and the built-in names', () => {
       const { errors } = normalize({ agents: { list: [{ id: 'a', model: 'anthropc/claude' }] } });
       expect(messages(errors)).toEqual([
-        'agents.list[0].model: unknown model provider "anthropc" (did you mean "anthropic"?); built in: echo, anthropic, openai, ollama, or define models.providers.anthropc',
+        'agents.list[0].model: unknown model provider "anthropc" (did you mean "anthropic"?); built in: echo, anthropic, openai, ollama, or define it in models.providers',
       ]);
     });
 

@@ -62,7 +62,8 @@ export function normalizeModelProviders(
     }
     // A pause between streamed words is something only the offline echo model has; elsewhere the model sets the pace.
     if (entry.streamDelayMs !== undefined && api !== 'echo') {
-      ctx.errors.push({ path: `${at}.streamDelayMs`, message: `applies only to api "echo" (this provider uses "${api}")` });
+      const uses = entry.api !== undefined ? ctx.quoter.quote(`${at}.api`, api) : JSON.stringify(api);
+      ctx.errors.push({ path: `${at}.streamDelayMs`, message: `applies only to api "echo" (this provider uses ${uses})` });
       continue;
     }
     out[name] = {
@@ -81,20 +82,22 @@ export function normalizeModelProviders(
   return out;
 }
 
-/** Checks an agent's `provider/model` against the providers; warns when a key is missing. */
+/** Checks an agent's `provider/model` (written at `path`) against the providers; warns when a key is missing. */
 export function checkModelRef(ctx: NormalizeContext, providers: Record<string, ModelProviderSettings>, model: string, path: string): void {
   const providerName = model.slice(0, model.indexOf('/'));
   // Own entries only: `constructor/x` must not find Object's constructor.
   const provider = Object.hasOwn(providers, providerName) ? providers[providerName] : undefined;
   if (!provider) {
+    // Provider names are keys of the document (never substituted): the hint may show one as it is.
     const hint = suggestClosest(providerName, Object.keys(providers));
     ctx.errors.push({
       path,
-      message: `unknown model provider "${providerName}"${hint ? ` (did you mean "${hint}"?)` : ''}; built in: ${Object.keys(BUILT_IN_PROVIDERS).join(', ')}, or define models.providers.${providerName}`,
+      message: `unknown model provider ${ctx.quoter.quote(path, providerName)}${hint ? ` (did you mean "${hint}"?)` : ''}; built in: ${Object.keys(BUILT_IN_PROVIDERS).join(', ')}, or define it in models.providers`,
     });
     return;
   }
   if (provider.requiresKey && !providerApiKey(provider, ctx.env)) {
+    // providerName is now a provider's name (built in, or a key of models.providers), so it may be shown as is.
     const fromEnv = provider.apiKeyEnv ? `set ${provider.apiKeyEnv} or ` : '';
     ctx.warnings.push({
       path,

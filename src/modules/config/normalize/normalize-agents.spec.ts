@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { QUOTE_LITERALLY } from '../pipeline/config-value-quoter';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import { validateConfig } from '../pipeline/validate-config';
 import { FALLBACK_MODEL, normalizeAgents } from './normalize-agents';
@@ -18,6 +19,7 @@ function run(agents: unknown) {
     homeDir: HOME,
     env: {},
     unusableSecretPaths: new Set(),
+    quoter: QUOTE_LITERALLY,
     errors: [],
     warnings: [],
   };
@@ -76,7 +78,7 @@ describe('normalizeAgents', () => {
       const { defaultAgentId, warnings, agents } = run({ list: [{ id: 'a' }, { id: 'b', default: true }, { id: 'c', default: true }] });
       expect(defaultAgentId).toBe('b');
       expect(agents.filter((a) => a.isDefault).map((a) => a.id)).toEqual(['b']);
-      expect(messages(warnings)).toEqual(['agents: several agents have default: true (b, c); "b" is used']);
+      expect(messages(warnings)).toEqual(['agents: several agents have default: true ("b", "c"); "b" is used']);
     });
   });
 

@@ -33,17 +33,17 @@ export function normalizeAgents(
 
   for (const { rawId, entry, source } of raw) {
     const id = normalizeAgentId(rawId);
-    const idPath = toDottedPath(source[1] === 'list' ? [...source, 'id'] : source);
+    const idPath = agentIdPath(source);
     // The same rule as for keys, so an agent means the same in agents.list and in agents.entries.
     if (RESERVED_KEY_NAMES.has(id)) {
-      ctx.errors.push({ path: idPath, message: `agent id "${id}" is a reserved name` });
+      ctx.errors.push({ path: idPath, message: `agent id ${ctx.quoter.quote(idPath, id)} is a reserved name` });
       continue;
     }
     const earlier = seen.get(id);
     if (earlier) {
       ctx.errors.push({
         path: idPath,
-        message: `duplicate agent id "${id}" (after normalization; also at ${toDottedPath(earlier)})`,
+        message: `duplicate agent id ${ctx.quoter.quote(idPath, id)} (after normalization; also at ${toDottedPath(earlier)})`,
       });
       continue;
     }
@@ -62,14 +62,20 @@ export function normalizeAgents(
   const isFlagged = (id: string) => raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
   const flagged = resolved.filter((a) => isFlagged(a.id));
   if (flagged.length > 1) {
+    const [used, ...others] = flagged.map((a) => ctx.quoter.quote(agentIdPath(a.source), a.id));
     ctx.warnings.push({
       path: 'agents',
-      message: `several agents have default: true (${flagged.map((a) => a.id).join(', ')}); "${flagged[0].id}" is used`,
+      message: `several agents have default: true (${[used, ...others].join(', ')}); ${used} is used`,
     });
   }
   const defaultAgent = flagged[0] ?? resolved[0];
   defaultAgent.isDefault = true;
   return { agents: resolved, defaultAgentId: defaultAgent.id };
+}
+
+/** Where an agent's id is written: its `id` in agents.list, its key in agents.entries. */
+export function agentIdPath(source: ReadonlyArray<string | number>): string {
+  return toDottedPath(source[1] === 'list' ? [...source, 'id'] : source);
 }
 
 function collectEntries(ctx: NormalizeContext, agents: AgentsConfig | undefined): RawAgent[] {
@@ -137,11 +143,12 @@ function resolveCollections(
     const dir = resolveUserPath(ctx, c.path, workspace);
     const inside = isInside(workspace, dir);
     if (!c.name && !inside) {
-      const at = toDottedPath([...owner, 'memorySearch', 'qmd', 'extraCollections', i, 'name']);
+      const entry = [...owner, 'memorySearch', 'qmd', 'extraCollections', i];
+      const at = toDottedPath([...entry, 'name']);
       if (!ctx.errors.some((e) => e.path === at)) {
         ctx.errors.push({
           path: at,
-          message: `is required because ${JSON.stringify(c.path)} lies outside the agent workspace (a name makes the grant explicit)`,
+          message: `is required because ${ctx.quoter.quote([...entry, 'path'], c.path)} lies outside the agent workspace (a name makes the grant explicit)`,
         });
       }
       return [];

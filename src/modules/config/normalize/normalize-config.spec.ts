@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { QUOTE_LITERALLY } from '../pipeline/config-value-quoter';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import { validateConfig } from '../pipeline/validate-config';
 import { normalizeConfig } from './normalize-config';
@@ -18,6 +19,7 @@ function normalize(doc: Record<string, unknown>, tolerated: string[] = []) {
     homeDir: HOME,
     env: {},
     unusableSecretPaths: unusable,
+    quoter: QUOTE_LITERALLY,
     errors: [],
     warnings: [],
   };
@@ -156,15 +158,15 @@ describe('normalizeConfig', () => {
         },
       });
       expect(messages(warnings)).toEqual([
-        'agents.defaults.tools.deny: tools not provided by this gateway are ignored: browser',
-        'agents.list[0].tools.allow: tools not provided by this gateway are ignored: exec',
+        'agents.defaults.tools.deny: tools not provided by this gateway are ignored: "browser"',
+        'agents.list[0].tools.allow: tools not provided by this gateway are ignored: "exec"',
       ]);
       expect(config.agents[1].tools.deny).toEqual(['browser']);
     });
 
     it('reports entries-form lists by their map path', () => {
       const { warnings } = normalize({ agents: { entries: { Ops: { tools: { allow: ['cron'] } } } } });
-      expect(messages(warnings)).toEqual(['agents.entries.Ops.tools.allow: tools not provided by this gateway are ignored: cron']);
+      expect(messages(warnings)).toEqual(['agents.entries.Ops.tools.allow: tools not provided by this gateway are ignored: "cron"']);
     });
   });
 

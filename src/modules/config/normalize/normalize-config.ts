@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../../common/agent-id';
 import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { A2aPeerSettings, NormalizedConfig, ResolvedBinding, StateSettings } from '../config.types';
+import type { A2aPeerSettings, NormalizedConfig, ResolvedAgent, ResolvedBinding, StateSettings } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
@@ -11,7 +11,7 @@ import type { MemoryConfig } from '../schema/memory.schema';
 import type { OpenClawConfig } from '../schema/openclaw.schema';
 import type { BindingConfig } from '../schema/routing.schema';
 import { checkModelRef, normalizeModelProviders } from './model-providers';
-import { normalizeAgents } from './normalize-agents';
+import { agentIdPath, normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
 import { normalizeGatewayHttp } from './normalize-gateway-http';
 import { rejectSharedTokens } from './shared-tokens';
@@ -30,7 +30,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
     agents,
     defaultAgentId,
-    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agentIds),
+    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agents),
     tools: {
       agentToAgent: {
         enabled: cfg.tools?.agentToAgent?.enabled ?? CONFIG_DEFAULTS.tools.agentToAgent.enabled,
@@ -69,12 +69,13 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
   ];
   for (const [owner, tools] of owners) {
     for (const key of ['allow', 'deny'] as const) {
-      const unknown = (tools?.[key] ?? []).filter((t) => !known.has(t));
-      if (unknown.length) {
-        ctx.warnings.push({
-          path: toDottedPath([...owner, 'tools', key]),
-          message: `tools not provided by this gateway are ignored: ${[...new Set(unknown)].join(', ')}`,
-        });
+      const list = [...owner, 'tools', key];
+      const unknown = new Set<string>();
+      (tools?.[key] ?? []).forEach((tool, i) => {
+        if (!known.has(tool)) unknown.add(ctx.quoter.quote([...list, i], tool));
+      });
+      if (unknown.size) {
+        ctx.warnings.push({ path: toDottedPath(list), message: `tools not provided by this gateway are ignored: ${[...unknown].join(', ')}` });
       }
     }
   }
@@ -149,24 +150,26 @@ function normalizeState(ctx: NormalizeContext, state: GatewayConfig['state']): S
   return { backend, url: state.url };
 }
 
-function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConfig[], agentIds: string[]): ResolvedBinding[] {
+function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConfig[], agents: readonly ResolvedAgent[]): ResolvedBinding[] {
   const known = new Set<string>(KNOWN_CHANNELS);
+  const agentIds = agents.map((a) => a.id);
   const out: ResolvedBinding[] = [];
   bindings.forEach((b, index) => {
     const at = `bindings[${index}]`;
     const agentId = normalizeAgentId(b.agentId);
     if (!agentIds.includes(agentId)) {
-      const hint = suggestClosest(agentId, agentIds);
-      ctx.errors.push({
-        path: `${at}.agentId`,
-        message: `unknown agent "${b.agentId}"${hint ? ` (did you mean "${hint}"?)` : ''}`,
-      });
+      const hint = agents.find((a) => a.id === suggestClosest(agentId, agentIds));
+      const didYouMean = hint ? ` (did you mean ${ctx.quoter.quote(agentIdPath(hint.source), hint.id)}?)` : '';
+      ctx.errors.push({ path: `${at}.agentId`, message: `unknown agent ${ctx.quoter.quote(`${at}.agentId`, b.agentId)}${didYouMean}` });
       return;
     }
     const { account, accountId, channel, peer, guildId, teamId } = b.match;
     if (account !== undefined) {
       if (accountId !== undefined && accountId !== account) {
-        ctx.errors.push({ path: `${at}.match.account`, message: `conflicts with accountId "${accountId}"; keep only accountId` });
+        ctx.errors.push({
+          path: `${at}.match.account`,
+          message: `conflicts with accountId ${ctx.quoter.quote(`${at}.match.accountId`, accountId)}; keep only accountId`,
+        });
         return;
       }
       ctx.warnings.push({ path: `${at}.match.account`, message: 'is deprecated; use accountId (applied as accountId)' });
@@ -174,7 +177,7 @@ function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConf
     if (!known.has(channel)) {
       ctx.warnings.push({
         path: `${at}.match.channel`,
-        message: `no adapter for channel "${channel}" in this gateway; the binding is kept but receives nothing`,
+        message: `no adapter for channel ${ctx.quoter.quote(`${at}.match.channel`, channel)} in this gateway; the binding is kept but receives nothing`,
       });
     }
     out.push({
@@ -210,7 +213,7 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
     if (!isRelative && !p.name) {
       ctx.errors.push({
         path: `memory.qmd.paths[${i}].name`,
-        message: `is required because ${JSON.stringify(p.path)} lies outside the agent workspaces`,
+        message: `is required because ${ctx.quoter.quote(`memory.qmd.paths[${i}].path`, p.path)} lies outside the agent workspaces`,
       });
       return [];
     }
@@ -257,9 +260,8 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
   rejectSharedTokens(ctx, 'channels.a2a.peers', Object.values(peers));
   const exposeAgents = a2a?.exposeAgents?.length ? a2a.exposeAgents.map(normalizeAgentId) : null;
   exposeAgents?.forEach((id, i) => {
-    if (!agentIds.includes(id)) {
-      ctx.warnings.push({ path: `channels.a2a.exposeAgents[${i}]`, message: `unknown agent "${id}" is not published` });
-    }
+    const at = `channels.a2a.exposeAgents[${i}]`;
+    if (!agentIds.includes(id)) ctx.warnings.push({ path: at, message: `unknown agent ${ctx.quoter.quote(at, id)} is not published` });
   });
   const accounts: NormalizedConfig['channels']['http']['accounts'] = {};
   for (const [id, account] of c?.http?.accounts ?? []) {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { QUOTE_LITERALLY } from '../pipeline/config-value-quoter';
 import { defaultHomeDir, isInside, NormalizeContext, resolveUserPath } from './normalize-context';
 
 const ctx: NormalizeContext = {
@@ -7,6 +8,7 @@ const ctx: NormalizeContext = {
   homeDir: path.resolve('/home/ada'),
   env: {},
   unusableSecretPaths: new Set(),
+  quoter: QUOTE_LITERALLY,
   errors: [],
   warnings: [],
 };

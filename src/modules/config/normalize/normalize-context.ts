@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ConfigIssue } from '../pipeline/config-issue';
+import type { ConfigValueQuoter } from '../pipeline/config-value-quoter';
 
 /** What normalization needs from outside the document, and where it reports problems. */
 export interface NormalizeContext {
@@ -10,6 +11,8 @@ export interface NormalizeContext {
   env: NodeJS.ProcessEnv;
   /** Secret fields whose ${VAR} was unset (from the substitution step). */
   unusableSecretPaths: ReadonlySet<string>;
+  /** How a message shows a value of the document: every value a message quotes goes through it. */
+  quoter: ConfigValueQuoter;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
 }

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { QUOTE_LITERALLY } from '../pipeline/config-value-quoter';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import { validateConfig } from '../pipeline/validate-config';
 import { normalizeConfig } from './normalize-config';
@@ -14,6 +15,7 @@ function load(chatCompletions: unknown) {
     homeDir: path.resolve('/home/ada'),
     env: {},
     unusableSecretPaths: new Set<string>(),
+    quoter: QUOTE_LITERALLY,
     errors: [] as ConfigIssue[],
     warnings: [] as ConfigIssue[],
   };

@@ -10,23 +10,27 @@ export function normalizeGatewayHttp(ctx: NormalizeContext, http: GatewayHttpCon
   const at = 'gateway.http.endpoints.chatCompletions.keys';
   const seen = new Set<string>();
   const keys = (endpoint?.keys ?? []).map((key, i) => {
-    if (seen.has(key.name)) ctx.errors.push({ path: `${at}[${i}].name`, message: `"${key.name}" is used by an earlier key; names must be unique` });
+    const name = ctx.quoter.quote(`${at}[${i}].name`, key.name);
+    if (seen.has(key.name)) ctx.errors.push({ path: `${at}[${i}].name`, message: `${name} is used by an earlier key; names must be unique` });
     seen.add(key.name);
     const agents = key.agents.map((a) => a.trim());
     agents.forEach((pattern, j) => {
       // A plain id that names no agent is almost always a typo; patterns may match agents added later.
       if (!pattern.includes('*') && !agentIds.includes(pattern)) {
-        ctx.warnings.push({ path: `${at}[${i}].agents[${j}]`, message: `no agent "${pattern}" is configured; this entry reaches nothing` });
+        const shown = ctx.quoter.quote(`${at}[${i}].agents[${j}]`, pattern);
+        ctx.warnings.push({ path: `${at}[${i}].agents[${j}]`, message: `no agent ${shown} is configured; this entry reaches nothing` });
       }
     });
     return { name: key.name, token: key.token || undefined, agents, usable: !!key.token };
   });
   // Each key is one caller: two sharing a token could not be told apart (as for peers and accounts).
-  const owner = new Map<string, string>();
-  keys.forEach(({ name, token }, i) => {
+  const owner = new Map<string, number>();
+  keys.forEach(({ token }, i) => {
     const first = token ? owner.get(token) : undefined;
-    if (first) ctx.errors.push({ path: `${at}[${i}].token`, message: `is the same as the token of key "${first}"; every key needs its own token` });
-    else if (token) owner.set(token, name);
+    if (first !== undefined) {
+      const name = ctx.quoter.quote(`${at}[${first}].name`, keys[first].name);
+      ctx.errors.push({ path: `${at}[${i}].token`, message: `is the same as the token of key ${name}; every key needs its own token` });
+    } else if (token) owner.set(token, i);
   });
   return {
     endpoints: {

@@ -10,7 +10,8 @@ import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { deepFreeze } from '../../../common/deep-freeze';
-import { hideSubstitutedValues, substituteEnv } from './substitute-env';
+import { ConfigValueQuoter } from './config-value-quoter';
+import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
 
 export interface LoadConfigInput {
@@ -40,11 +41,12 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     warnings.push(...substituted.warnings);
     if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
 
-    // From here on, messages may quote offending values: never one that came from the environment.
-    const hide = (issues: ConfigIssue[]) => hideSubstitutedValues(issues, substituted.substitutions);
+    // From here on, messages may quote offending values: always through the quoter, which names the variable
+    // of a value that came from the environment instead of showing it.
+    const quoter = new ConfigValueQuoter(substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
-    const validated = validateConfig(substituted.value, unusable);
-    if (!validated.config) return { ok: false, errors: hide(validated.errors), warnings };
+    const validated = validateConfig(substituted.value, unusable, quoter);
+    if (!validated.config) return { ok: false, errors: validated.errors, warnings };
 
     const ctx: NormalizeContext = {
       configPath: input.configPath,
@@ -52,12 +54,12 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       homeDir: input.homeDir ?? defaultHomeDir(env),
       env,
       unusableSecretPaths: unusable,
+      quoter,
       errors: [],
       warnings,
     };
     const config = normalizeConfig(ctx, validated.config);
-    warnings.splice(0, warnings.length, ...hide(warnings));
-    if (ctx.errors.length) return { ok: false, errors: hide(ctx.errors), warnings };
+    if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
 
     const contents = await Promise.all(
       included.files.map((f, i) => Promise.resolve(i === 0 ? rootText : (input.fileTexts?.get(f) ?? fs.readFile(f, 'utf8')))),

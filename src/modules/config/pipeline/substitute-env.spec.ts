@@ -1,5 +1,5 @@
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
-import { hideSubstitutedValues, substituteEnv } from './substitute-env';
+import { substituteEnv } from './substitute-env';
 
 const env = { HOST: 'claw.example', PORT: '8443', TOKEN_A: 's3cr3t-a', EMPTY: '', WEIRD: '$& $1' };
 const run = (doc: unknown) => substituteEnv(doc, env, isSecretConfigPath);
@@ -118,57 +118,19 @@ describe('substituteEnv', () => {
   });
 });
 
-describe('hideSubstitutedValues', () => {
-  const LONG = `https://${'x'.repeat(70)}.example`;
-  const subs = substituteEnv(
-    { gateway: { publicUrl: '${URL}', trustedProxies: ['${PROXY}'] }, bindings: [{ agentId: 'team-${TEAM}' }], other: '${SHORT}', long: '${LONG}' },
-    { URL: 'not a url s3cr3t-env', PROXY: 'proxy.internal', TEAM: 'blue', SHORT: 'abc', LONG },
-    isSecretConfigPath,
-  ).substitutions;
-
-  it('records every substituted string with its path, its variables and whether it was one reference', () => {
-    expect(subs?.map(({ path, names, whole }) => ({ path, names, whole }))).toEqual([
+describe('the substitutions substituteEnv records', () => {
+  it('has every substituted string with its path, its variables and whether it was one reference, never the value', () => {
+    const subs = substituteEnv(
+      { gateway: { publicUrl: '${URL}', trustedProxies: ['${PROXY}', 'literal'] }, bindings: [{ agentId: 'team-${TEAM}-${TEAM}-${URL}' }] },
+      { URL: 'not a url s3cr3t-env', PROXY: 'proxy.internal', TEAM: 'blue' },
+      isSecretConfigPath,
+    ).substitutions;
+    expect(subs).toEqual([
       { path: 'gateway.publicUrl', names: ['URL'], whole: true },
       { path: 'gateway.trustedProxies[0]', names: ['PROXY'], whole: true },
-      { path: 'bindings[0].agentId', names: ['TEAM'], whole: false },
-      { path: 'other', names: ['SHORT'], whole: true },
-      { path: 'long', names: ['LONG'], whole: true },
+      { path: 'bindings[0].agentId', names: ['TEAM', 'URL'], whole: false },
     ]);
-  });
-
-  it('names the variable instead of quoting its value, at the path and above it', () => {
-    const issues = hideSubstitutedValues(
-      [
-        { path: 'gateway.publicUrl', message: 'must be a URL address (got "not a url s3cr3t-env")' },
-        { path: 'gateway.trustedProxies', message: '"proxy.internal": not an IP address or CIDR block' },
-        { path: 'bindings[0].agentId', message: 'unknown agent "team-blue"' },
-        { path: 'other', message: 'must be one of: a, b (got "abc")' },
-        { path: 'long', message: `must be a URL address (got ${JSON.stringify(`${LONG.slice(0, 57)}...`)})` },
-      ],
-      subs,
-    );
-    expect(issues.map((i) => i.message)).toEqual([
-      'must be a URL address (got the value of ${URL})',
-      'the value of ${PROXY}: not an IP address or CIDR block',
-      'unknown agent a value built from ${TEAM}',
-      'must be one of: a, b (got the value of ${SHORT})',
-      'must be a URL address (got the value of ${LONG})',
-    ]);
-  });
-
-  it('leaves issues elsewhere alone, even when they quote the same text', () => {
-    const issue = { path: 'gateway.bind', message: 'must be an ip address (got "abc")' };
-    expect(hideSubstitutedValues([issue], subs)).toEqual([issue]);
-    expect(hideSubstitutedValues([issue], undefined)).toEqual([issue]);
-  });
-
-  it('hides a long value even where it is not quoted, and a URL whose credentials were already masked', () => {
-    const url = substituteEnv({ u: '${U}' }, { U: 'http://svc:pw@host.internal/x' }, isSecretConfigPath).substitutions;
-    expect(hideSubstitutedValues([{ path: '', message: 'u is not a URL address (got "http://***@host.internal/x")' }], url)).toEqual([
-      { path: '', message: 'u is not a URL address (got the value of ${U})' },
-    ]);
-    const bare = hideSubstitutedValues([{ path: 'gateway', message: 'not a url s3cr3t-env is unreachable' }], subs);
-    expect(bare[0].message).toBe('the value of ${URL} is unreachable');
+    expect(substituteEnv({ a: 'no reference', b: '$${ESCAPED}' }, {}, isSecretConfigPath).substitutions).toBeUndefined();
   });
 });
 

@@ -1,6 +1,5 @@
 import { ConfigIssue, toDottedPath } from './config-issue';
 import { isPlainObject } from '../../../common/is-record';
-import { withoutUrlCredentials } from '../../../common/net/url-credentials';
 
 /**
  * Pipeline step 3: replace `${VAR}` references in string values with environment variables.
@@ -21,7 +20,7 @@ export interface SubstituteResult {
   warnings: ConfigIssue[];
   /** Dotted paths of secret fields left unresolved; they are absent from `value`. */
   unusableSecretPaths: string[];
-  /** Every string that took a variable's value, for hideSubstitutedValues; absent when there is none. */
+  /** Every string that took a variable's value, for the messages' quoter (config-value-quoter.ts); absent when there is none. */
   substitutions?: Substitution[];
 }
 
@@ -33,8 +32,6 @@ export interface Substitution {
   names: string[];
   /** The value was exactly one `${VAR}`, nothing around it. */
   whole: boolean;
-  /** The text after substitution: only used to find it in messages, never reported. */
-  value: string;
 }
 
 /** `${NAME}` or the escape `$${...}`; the name is validated separately so bad ones stay literal. */
@@ -71,7 +68,7 @@ export function substituteEnv(
     });
     if (missing.length === 0) {
       if (used.length) {
-        (result.substitutions ??= []).push({ path: toDottedPath(segs), names: used, whole: WHOLE_REFERENCE.test(text), value: replaced });
+        (result.substitutions ??= []).push({ path: toDottedPath(segs), names: used, whole: WHOLE_REFERENCE.test(text) });
       }
       return replaced;
     }
@@ -120,44 +117,4 @@ export function substituteEnv(
   const top = visit(doc, []);
   result.value = top === DROP ? undefined : top;
   return result;
-}
-
-/** Shorter values are replaced only where they are quoted: bare, they could be any word of a message. */
-const MIN_BARE_HIDDEN_LENGTH = 8;
-
-/**
- * The issues with every value that came from the environment taken out of their messages. Validation and
- * normalization quote offending values so a typo is easy to spot, but a value from `${VAR}` is often one an
- * operator never meant to show (it may even be a secret written into the wrong field), and the messages
- * reach viewers (`GET /admin/config/status`) and the log. The message names the variable instead. Only
- * issues at the value's path or above it are touched, so an identical literal elsewhere keeps its quote.
- */
-export function hideSubstitutedValues(issues: ConfigIssue[], substitutions: readonly Substitution[] = []): ConfigIssue[] {
-  if (!substitutions.length) return issues;
-  return issues.map((issue) => {
-    let message = issue.message;
-    for (const s of substitutions) {
-      if (!isAtOrBelow(s.path, issue.path)) continue;
-      const named = s.whole ? `the value of \${${s.names[0]}}` : `a value built from ${s.names.map((n) => `\${${n}}`).join(', ')}`;
-      for (const form of quotedForms(s.value)) message = message.split(form).join(named);
-      if (s.value.length >= MIN_BARE_HIDDEN_LENGTH) message = message.split(s.value).join(named);
-    }
-    return message === issue.message ? issue : { ...issue, message };
-  });
-}
-
-/** How messages quote a value: JSON-quoted, quoted as is, and JSON-quoted after the 57-character cut. */
-function quotedForms(value: string): string[] {
-  const forms = new Set<string>();
-  // A URL is quoted with its credentials masked (see validate-config).
-  for (const text of new Set([value, withoutUrlCredentials(value)])) {
-    forms.add(JSON.stringify(text)).add(`"${text}"`);
-    if (text.length > 60) forms.add(JSON.stringify(`${text.slice(0, 57)}...`));
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-function isAtOrBelow(path: string, ancestor: string): boolean {
-  if (!ancestor || path === ancestor) return true;
-  return path.startsWith(ancestor) && (path[ancestor.length] === '.' || path[ancestor.length] === '[');
 }

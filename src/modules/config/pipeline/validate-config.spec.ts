@@ -372,6 +372,17 @@ describe('validateConfig', () => {
     });
   });
 
+  it('names each push URL pattern it refuses, quoted, with its credentials masked, and why', () => {
+    const pushUrls = ['https://ok.example/*', 'ftp://files.example/*', 'https://svc:pw@hooks.example/*', 'https://*/*', ''];
+    expect(errorsOf({ channels: { a2a: { peers: { p: { token: 'peer-token-0123456789', pushUrls } } } } })).toEqual([
+      'channels.a2a.peers.p.pushUrls: each entry must be an http(s) URL pattern such as "https://hooks.example.com/a2a/*": ' +
+        '"ftp://files.example/*" must start with http:// or https:// followed by a host; ' +
+        '"https://***@hooks.example/*" must not carry credentials; ' +
+        '"https://*/*" must name a domain as its host, not only a wildcard (e.g. https://*.example.com/*); ' +
+        '"" is not a non-empty string',
+    ]);
+  });
+
   it('refuses an agent description that is empty, over 1000 characters or not a string', () => {
     expect(errorsOf({ agents: { list: [{ id: 'a', description: '' }, { id: 'b', description: 7 }] } })).toEqual([
       'agents.list[0].description: must be longer than or equal to 1 characters (got "")',

@@ -9,7 +9,8 @@ import { reservedKeyIssues } from './reserved-keys';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
-import { withoutUrlCredentials } from '../../../common/net/url-credentials';
+import { QUOTED_MESSAGE, type QuotedMessage } from '../schema/schema-decorators';
+import { ConfigValueQuoter, QUOTE_LITERALLY } from './config-value-quoter';
 
 export interface ValidateResult {
   /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */
@@ -20,9 +21,13 @@ export interface ValidateResult {
 /**
  * Strict validation of the whole config surface. Unknown keys anywhere are errors with a "did you mean"
  * hint; every error carries its dotted path. `tolerated` lists paths whose absence is allowed because an
- * earlier step already reported them (a secret whose ${VAR} is unset).
+ * earlier step already reported them (a secret whose ${VAR} is unset). Values are shown through `quoter`.
  */
-export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = new Set()): ValidateResult {
+export function validateConfig(
+  doc: unknown,
+  tolerated: ReadonlySet<string> = new Set(),
+  quoter: ConfigValueQuoter = QUOTE_LITERALLY,
+): ValidateResult {
   if (!isPlainRecord(doc)) {
     return { errors: [{ path: '', message: 'the config must be a JSON5 object' }] };
   }
@@ -37,7 +42,7 @@ export function validateConfig(doc: unknown, tolerated: ReadonlySet<string> = ne
   const instance = new OpenClawConfig();
   const errors: ConfigIssue[] = [];
   for (const key of Object.keys(doc)) {
-    const section = validateSection(key, doc[key]);
+    const section = validateSection(key, doc[key], quoter);
     errors.push(...section.errors.filter((issue) => !tolerated.has(issue.path)));
     // Only this key: schema class fields exist (as undefined) on every instance and would overwrite others.
     (instance as unknown as Record<string, unknown>)[key] = (section.instance as unknown as Record<string, unknown>)[key];
@@ -52,14 +57,15 @@ interface SectionResult {
 }
 
 /**
- * The last result per top-level key, by the section's exact content. A typical edit touches one section
- * (an agent, a peer), so a reload of a large config re-validates only that section; results are plain
- * data derived from the content, so reuse cannot change an answer.
+ * The last result per top-level key, by the section's exact content and the `${VAR}` references its values
+ * came from (its messages name those). A typical edit touches one section (an agent, a peer), so a reload of
+ * a large config re-validates only that section; results are plain data derived from both, so reuse cannot
+ * change an answer.
  */
 const sectionCache = new Map<string, { content: string; result: SectionResult }>();
 
-function validateSection(key: string, value: unknown): SectionResult {
-  const content = stableJson(value);
+function validateSection(key: string, value: unknown, quoter: ConfigValueQuoter): SectionResult {
+  const content = `${stableJson(value)}\n${quoter.fingerprintBelow(toDottedPath([key]))}`;
   const cached = sectionCache.get(key);
   if (cached && cached.content === content) return cached.result;
   const instance = plainToInstance(OpenClawConfig, { [key]: value }, { enableImplicitConversion: false });
@@ -69,7 +75,7 @@ function validateSection(key: string, value: unknown): SectionResult {
     forbidUnknownValues: true,
     validationError: { target: true, value: true },
   });
-  const result = { instance, errors: flattenErrors(raw, []) };
+  const result = { instance, errors: flattenErrors(raw, [], quoter) };
   sectionCache.set(key, { content, result });
   return result;
 }
@@ -118,18 +124,18 @@ function describeType(value: unknown): string {
 /** Constraints that say the value has the wrong type; when one fails, range/format messages are noise. */
 const TYPE_CONSTRAINTS = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isUrl', 'isIp', 'nestedValidation']);
 
-function flattenErrors(errors: ValidationError[], parent: (string | number)[]): ConfigIssue[] {
+function flattenErrors(errors: ValidationError[], parent: (string | number)[], quoter: ConfigValueQuoter): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   for (const error of errors) {
     const segment = Array.isArray(error.target) ? Number(error.property) : error.property;
     const path = [...parent, segment];
-    for (const message of messagesFor(error, path)) out.push({ path: toDottedPath(path), message });
-    if (error.children?.length) out.push(...flattenErrors(error.children, path));
+    for (const message of messagesFor(error, path, quoter)) out.push({ path: toDottedPath(path), message });
+    if (error.children?.length) out.push(...flattenErrors(error.children, path, quoter));
   }
   return out;
 }
 
-function messagesFor(error: ValidationError, path: (string | number)[]): string[] {
+function messagesFor(error: ValidationError, path: (string | number)[], quoter: ConfigValueQuoter): string[] {
   const constraints = Object.entries(error.constraints ?? {});
   if (!constraints.length) return [];
   if (constraints.some(([name]) => name === 'whitelistValidation')) {
@@ -143,8 +149,12 @@ function messagesFor(error: ValidationError, path: (string | number)[]): string[
   // For arrays of objects both isArray and nestedValidation fail on a string; "must be an array" is the truth.
   const arrayFailure = typeFailure.find(([name]) => name === 'isArray');
   const chosen = arrayFailure ? [arrayFailure] : typeFailure.length ? typeFailure.slice(-1) : constraints;
-  const shown = holdsSecrets(path) ? '' : describeGot(error.value);
+  const shown = holdsSecrets(path) ? '' : describeGot(error.value, path, quoter);
   return chosen.map(([name, message]) => {
+    // A check of each entry of a list builds its message from the entries it refuses, each quoted at its own path.
+    const context = error.contexts?.[name] as Record<string, unknown> | undefined;
+    const quoted = context?.[QUOTED_MESSAGE] as QuotedMessage | undefined;
+    if (quoted) return quoted(error.value, (index) => describeEntry(error.value, path, index, quoter));
     // Where a container was expected, only the type is shown: a string there is typically a credential
     // written one level too high (`peers: { hermes: "<token>" }`, `tokens: "<token>"`), and messages
     // must never echo secrets.
@@ -173,15 +183,18 @@ function holdsSecrets(path: ReadonlyArray<string | number>): boolean {
   return isSecretConfigPath(path) || isSecretConfigPath([...path, '*']);
 }
 
-function describeGot(value: unknown): string {
+function describeGot(value: unknown, path: (string | number)[], quoter: ConfigValueQuoter): string {
   if (value === null) return ' (got null)';
-  if (typeof value === 'string') {
-    const text = withoutUrlCredentials(value);
-    return ` (got ${JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text)})`;
-  }
+  if (typeof value === 'string') return ` (got ${quoter.quote(path, value)})`;
   if (typeof value === 'number' || typeof value === 'boolean') return ` (got ${String(value)})`;
   if (Array.isArray(value)) return ' (got an array)';
   return '';
+}
+
+/** Entry `index` of the list `value` at `path`, as a per-entry message shows it; only strings come from `${VAR}`. */
+function describeEntry(value: unknown, path: (string | number)[], index: number, quoter: ConfigValueQuoter): string {
+  const entry = Array.isArray(value) ? (value[index] as unknown) : undefined;
+  return typeof entry === 'string' ? quoter.quote([...path, index], entry) : String(JSON.stringify(entry));
 }
 
 function knownKeysOf(target: unknown): string[] {

@@ -11,11 +11,20 @@ import {
   Max,
   Min,
   MinLength,
-  type ValidationArguments,
 } from 'class-validator';
 import { A2A_WIRE_VERSIONS, type A2aWireVersion } from '../../../common/a2a-protocol';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, IsUrlPatternList, NestedMap, NestedObject, NoUrlCredentials, StrictObject } from './schema-decorators';
+import {
+  Default,
+  Describe,
+  IsUrlPatternList,
+  NestedMap,
+  NestedObject,
+  NoUrlCredentials,
+  QUOTED_MESSAGE,
+  refusedEntries,
+  StrictObject,
+} from './schema-decorators';
 
 /** Peer and http account names: lowercase, so a name reads the same in a URL, a log line and the config. */
 export const PEER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -29,10 +38,10 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
  */
 export const MEDIA_RANGE_PATTERN = /^(?:\*\/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/(?:\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}))$/;
 /** The validation message of a media type list: it names the entries that are not media ranges. */
-function notMediaRanges(value: unknown): string {
-  const bad = Array.isArray(value) ? value.filter((v) => typeof v !== 'string' || !MEDIA_RANGE_PATTERN.test(v)) : [value];
-  return `each entry must be a media type such as "text/plain", "text/*" or "*/*" (not ${bad.map((v) => JSON.stringify(v)).join(', ')})`;
-}
+const notMediaRanges = refusedEntries(
+  (entry) => typeof entry !== 'string' || !MEDIA_RANGE_PATTERN.test(entry),
+  (quoted) => `each entry must be a media type such as "text/plain", "text/*" or "*/*" (not ${quoted})`,
+);
 /** The largest `channels.a2a.files.maxBytes`: the whole request is held in memory while it is read. */
 export const MAX_A2A_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -49,7 +58,7 @@ export class A2aFilesConfig {
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
-  @Matches(MEDIA_RANGE_PATTERN, { each: true, message: ({ value }: ValidationArguments) => notMediaRanges(value) })
+  @Matches(MEDIA_RANGE_PATTERN, { each: true, context: { [QUOTED_MESSAGE]: notMediaRanges } })
   @Describe('Media types accepted in file parts: type/subtype, type/* or */*.')
   @Default(CONFIG_DEFAULTS.channels.a2a.files.mediaTypes)
   mediaTypes?: string[];

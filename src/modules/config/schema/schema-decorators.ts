@@ -15,6 +15,24 @@ import { isRecord } from '../../../common/is-record';
 /** CIDR parsing lives in common/net (the trusted-proxy matcher uses it too); re-exported for schema callers. */
 export { parseCidr };
 
+/**
+ * How a check of each entry of a list says which entries it refuses. Its message names them, and values are
+ * shown only through the config's quoter (a value from `${VAR}` is named by its variable,
+ * pipeline/config-value-quoter.ts), which needs each entry's path; class-validator's messages know no path.
+ * So such a check puts a `QuotedMessage` in its validation context under this key, and validation builds
+ * the message with `quote(index)` for each entry it shows.
+ */
+export const QUOTED_MESSAGE = 'quotedMessage';
+export type QuotedMessage = (value: unknown, quote: (index: number) => string) => string;
+
+/** The message of a per-entry check: the refused entries of `value`, each quoted, put into `describe`. */
+export function refusedEntries(isRefused: (entry: unknown) => boolean, describe: (quoted: string) => string): QuotedMessage {
+  return (value, quote) => {
+    const list = Array.isArray(value) ? (value as unknown[]) : [];
+    return describe(list.flatMap((entry, i) => (isRefused(entry) ? [quote(i)] : [])).join(', '));
+  };
+}
+
 /** Marks a config object as closed: unknown keys are rejected at runtime and in the JSON Schema. */
 export function StrictObject(description?: string): ClassDecorator {
   return JSONSchema({ additionalProperties: false, ...(description ? { description } : {}) });
@@ -217,23 +235,31 @@ export function IsRedisUrl(): PropertyDecorator {
     });
 }
 
-/** Each entry an http(s) URL pattern with `*` wildcards (src/common/net/url-patterns.ts); the message names the bad one. */
+/** Each entry an http(s) URL pattern with `*` wildcards (src/common/net/url-patterns.ts); the message names the bad ones. */
 export function IsUrlPatternList(): PropertyDecorator {
   return (target, key) =>
     registerDecorator({
       name: 'isUrlPatternList',
       target: target.constructor,
       propertyName: key as string,
+      options: { context: { [QUOTED_MESSAGE]: urlPatternsMessage } },
       validator: {
         validate: (value: unknown) => Array.isArray(value) && value.every((p) => urlPatternProblem(p) === undefined),
-        defaultMessage: (args: ValidationArguments) => {
-          if (!Array.isArray(args.value)) return 'must be a list of URL patterns such as "https://hooks.example.com/a2a/*"';
-          const bad = (args.value as unknown[]).map(urlPatternProblem).filter(Boolean);
-          return `each entry must be an http(s) URL pattern such as "https://hooks.example.com/a2a/*": ${bad.join('; ')}`;
-        },
+        defaultMessage: () => URL_PATTERN_LIST,
       },
     });
 }
+
+const URL_PATTERN_LIST = 'must be a list of URL patterns such as "https://hooks.example.com/a2a/*"';
+
+const urlPatternsMessage: QuotedMessage = (value, quote) => {
+  if (!Array.isArray(value)) return URL_PATTERN_LIST;
+  const problems = (value as unknown[]).flatMap((entry, i) => {
+    const problem = urlPatternProblem(entry);
+    return problem === undefined ? [] : [`${quote(i)} ${problem}`];
+  });
+  return `each entry must be an http(s) URL pattern such as "https://hooks.example.com/a2a/*": ${problems.join('; ')}`;
+};
 
 /** An IPv4/IPv6 address or CIDR block, e.g. `10.0.0.0/8`, `::1`, `fd00::/8`. */
 export function IsCidr(options?: ValidationOptions): PropertyDecorator {
@@ -242,18 +268,18 @@ export function IsCidr(options?: ValidationOptions): PropertyDecorator {
       name: 'isCidr',
       target: target.constructor,
       propertyName: key as string,
-      options,
+      options: { ...options, context: { [QUOTED_MESSAGE]: cidrMessage } },
       validator: {
         validate: (value: unknown) => !Array.isArray(value) || value.every(isCidrText),
-        defaultMessage: (args: ValidationArguments) => {
-          const bad = (args.value as unknown[]).filter((v) => !isCidrText(v));
-          return `${bad.map((b) => JSON.stringify(b)).join(', ')}: not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)`;
-        },
+        defaultMessage: () => `each entry must be ${CIDR_EXAMPLE}`,
       },
     });
     addToSchema(target, key, { type: 'array', items: { type: 'string', description: 'IP address or CIDR block' } });
   };
 }
+
+const CIDR_EXAMPLE = 'an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)';
+const cidrMessage = refusedEntries((entry) => !isCidrText(entry), (quoted) => `${quoted}: not ${CIDR_EXAMPLE}`);
 
 function isCidrText(value: unknown): boolean {
   return typeof value === 'string' && parseCidr(value) !== null;
