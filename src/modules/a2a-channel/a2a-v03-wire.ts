@@ -2,7 +2,7 @@ import { fromV03State, isTaskState, toV03State, V03_TASK_STATES, type V03TaskSta
 import { isRecord } from '../../common/is-record';
 import type { A2aOperation } from './a2a-methods';
 import { corePushResultToV03, type PushOperation, v03PushParamsToCore } from './a2a-v03-push';
-import type { AgentCard } from './agent-card';
+import type { AgentCard } from './agent-card.types';
 import { toV03AgentCard } from './agent-card-v03';
 import type { ListTasksResult } from './task-list-page';
 import { invalidParams, type JsonRpcErrorObject } from './json-rpc';

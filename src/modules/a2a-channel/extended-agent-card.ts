@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigStore, type NormalizedConfig, type ResolvedAgent } from '../config';
 import { RoutingService } from '../routing';
 import { reachableAgents } from './a2a-session-route';
-import { type AgentCard, buildAgentCard } from './agent-card';
+import { buildAgentCard } from './agent-card';
+import type { AgentCard } from './agent-card.types';
 import { invalidParams } from './json-rpc';
 
 const EXTENDED_DESCRIPTION =
