@@ -41,7 +41,7 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { ECHO_MAX_CHARS, echoWords } from '../src/modules/runtime/providers/echo.provider';
+import { ECHO_MAX_CHARS, echoWords } from '../src/modules/runtime';
 import { startClawgate, startSdkServer, userText } from './support/a2a-servers';
 import { streamMessage } from './support/a2a-stream-client';
 import { figure, type Figure } from './support/latency';

@@ -48,7 +48,7 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { RunRecord } from '../src/modules/runtime/run-registry';
+import type { RunRecord } from '../src/modules/runtime';
 import { startBareEcho, startClawgate, startSdkServer, userText } from './support/a2a-servers';
 import { OtlpReceiver } from '../test/support/otlp-receiver';
 import { costCurve } from './support/rate-curve';
@@ -110,7 +110,7 @@ async function serveClawgate(stubRuns = false): Promise<string> {
   const gateway = await startClawgate({ agent: AGENT, peers, gateway: telemetry });
   if (stubRuns) {
     // Attribution only: the run settles on the next turn with the echo reply, touching no transcript.
-    const { AgentRunner } = await import('../src/modules/runtime/agent-runner.service');
+    const { AgentRunner } = await import('../src/modules/runtime');
     const runner = gateway.app.get(AgentRunner);
     runner.startRun = (input) => {
       const runId = randomUUID();

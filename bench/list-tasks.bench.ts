@@ -60,9 +60,9 @@ async function serve(): Promise<void> {
        channels: { a2a: { enabled: true, rateLimitPerMinute: 0, keptTasksPerPeer: ${MAX_KEPT}, peers: { ${PEER}: { token: "${TOKEN}" } } } } }`,
   );
   const { startGateway } = await import('../src/bootstrap');
-  const { TASK_STORE } = await import('../src/modules/a2a-channel/task-store.port');
+  const { TASK_STORE } = await import('../src/modules/a2a-channel');
   const { timeOrderedId } = await import('../src/common/ids');
-  type Store = import('../src/modules/a2a-channel/task-store.port').TaskStore;
+  type Store = import('../src/modules/a2a-channel').TaskStore;
   const gateway = await startGateway({ configPath, stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });
   process.on(
     'SIGTERM',

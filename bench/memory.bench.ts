@@ -8,7 +8,7 @@
  *    search through AgentMemory.search, the query vector precomputed ("excluding query embedding"), and
  *    hybrid with the bundled model embedding each query in its worker ("including"); 200 queries each after
  *    a warm-up.
- * 2. Real embedding under load (bench/memory-load.ts): BENCH_REAL_EMBED [500] chunks of real prose (the
+ * 2. Real embedding under load (bench/support/memory-load.ts): BENCH_REAL_EMBED [500] chunks of real prose (the
  *    project's docs and the READMEs of the installed packages) embedded by the bundled model inside a
  *    gateway process that serves blocking A2A SendMessage calls meanwhile: chunks/s, SendMessage p50/p99 (BENCH_A2A_RATE [200] calls/s) and
  *    the gateway's event-loop delay while indexing against the same traffic idle, then search latency
@@ -21,15 +21,17 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentMemory } from '../src/modules/memory/agent-memory';
-import { CONFIG_DEFAULTS } from '../src/modules/config/config-defaults';
-import { BundledEmbedder } from '../src/modules/memory/bundled-embedder';
-import { chunkFile } from '../src/modules/memory/chunker';
-import type { Embedder } from '../src/modules/memory/embedder.port';
-import { collectionKey } from '../src/modules/memory/memory-collections';
-import type { SearchMode } from '../src/modules/memory/memory-searcher';
-import { SqliteMemoryIndex } from '../src/modules/memory/sqlite-memory-index';
-import { measureUnderLoad } from './memory-load';
+import { CONFIG_DEFAULTS } from '../src/modules/config';
+import {
+  AgentMemory,
+  BundledEmbedder,
+  chunkFile,
+  collectionKey,
+  type Embedder,
+  type SearchMode,
+  SqliteMemoryIndex,
+} from '../src/modules/memory';
+import { measureUnderLoad } from './support/memory-load';
 import { writeRealCorpus } from './support/real-corpus';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);

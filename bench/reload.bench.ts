@@ -83,14 +83,9 @@ ${bindings.join('\n')}
 
 /** Times each pure step of the pipeline on its own (the same calls loadConfig makes, in order). */
 async function timeSteps(configPath: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<Record<string, number[]>> {
-  const { parseJson5 } = await import('../src/modules/config/pipeline/parse-json5');
-  const { resolveIncludes } = await import('../src/modules/config/pipeline/resolve-includes');
-  const { substituteEnv } = await import('../src/modules/config/pipeline/substitute-env');
+  const { configPipelineSteps } = await import('../src/modules/config');
+  const { parseJson5, resolveIncludes, substituteEnv, ConfigValueQuoter, validateConfig, normalizeConfig, stableJson } = configPipelineSteps;
   const { isSecretConfigPath } = await import('../src/common/secrets/secret-paths');
-  const { validateConfig } = await import('../src/modules/config/pipeline/validate-config');
-  const { ConfigValueQuoter } = await import('../src/modules/config/pipeline/config-value-quoter');
-  const { normalizeConfig } = await import('../src/modules/config/normalize/normalize-config');
-  const { stableJson } = await import('../src/modules/config/pipeline/stable-json');
   const text = await fs.readFile(configPath, 'utf8');
   const out: Record<string, number[]> = {
     'JSON5 parse': [],
@@ -137,8 +132,7 @@ async function timeSteps(configPath: string, stateDir: string, env: NodeJS.Proce
 }
 
 async function main(): Promise<void> {
-  const { loadConfig } = await import('../src/modules/config/pipeline/load-config');
-  const { WRITE_STABILITY_MS } = await import('../src/modules/config/config-watcher.service');
+  const { loadConfig, WRITE_STABILITY_MS } = await import('../src/modules/config');
 
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-reload-'));
   const configPath = path.join(dir, 'openclaw.json');
@@ -172,7 +166,7 @@ async function main(): Promise<void> {
 
   // (b) write → applied through a real gateway
   const { startGateway } = await import('../src/bootstrap');
-  const { ConfigStore } = await import('../src/modules/config/config.store');
+  const { ConfigStore } = await import('../src/modules/config');
   const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env });
   const store = gateway.app.get(ConfigStore);
   const raw: number[] = [];

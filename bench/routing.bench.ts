@@ -11,10 +11,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RuntimeSnapshot } from '../src/modules/config/config.types';
-import { loadConfig } from '../src/modules/config/pipeline/load-config';
-import { InboundMessage, resolveRoute, RouteResult } from '../src/modules/routing/route-resolver';
-import { RoutingService } from '../src/modules/routing/routing.service';
+import { loadConfig, type RuntimeSnapshot } from '../src/modules/config';
+import { type InboundMessage, resolveRoute, type RouteResult, RoutingService } from '../src/modules/routing';
 
 const BINDINGS = 10_000;
 const AGENTS = 20;

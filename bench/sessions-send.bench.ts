@@ -34,8 +34,8 @@ async function measure(label: string, total: number, concurrency: number, once: 
 
 async function main(): Promise<void> {
   const { startGateway } = await import('../src/bootstrap');
-  const { AgentRunner } = await import('../src/modules/runtime/agent-runner.service');
-  const { SessionsSendService } = await import('../src/modules/session-tools/sessions-send.service');
+  const { AgentRunner } = await import('../src/modules/runtime');
+  const { SessionsSendService } = await import('../src/modules/session-tools');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-bench-a2a-'));
   await fs.writeFile(path.join(dir, 'openclaw.json'), CONFIG);
   const gw = await startGateway({

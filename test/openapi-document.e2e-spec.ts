@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import Ajv from 'ajv';
 import request from 'supertest';
 import { OPENAPI_TAGS } from '../src/openapi-document';
-import { OPENAPI_FILE, serializeOpenApi } from '../src/openapi-export.cli';
+import { OPENAPI_FILE, serializeOpenApi } from '../src/cli/openapi-export.cli';
 import { componentsDocument, toJsonSchema } from './support/openapi-contract/openapi-to-json-schema';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { chunkFile } from '../../src/modules/memory/chunker';
+import { chunkFile } from '../../src/modules/memory';
 
 /**
  * Real prose for the embedding bench: the project's own docs, then the README.md files of the installed

@@ -7,6 +7,7 @@ import { jsonDepthExceeds } from '../../common/json-depth';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore } from '../config';
 import { GatewayMetrics, type A2aBinding } from '../metrics';
+import type { A2aCallOutcome } from './a2a-call-outcome';
 import { A2aRequestLog } from './a2a-request-log';
 import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from './a2a-limits';
 import { type A2aOperation, isStreamingOperation, resolveA2aMethod } from './a2a-methods';
@@ -14,7 +15,7 @@ import { A2aTaskService } from './a2a-task.service';
 import { A2aTaskStreams } from './a2a-task-streams.service';
 import { A2aPushConfigs } from './a2a-push-configs.service';
 import { wireCodec } from './a2a-wire-codec';
-import type { StreamItem, TaskEventStream } from './task-event-stream';
+import type { TaskEventStream } from './task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
 import { invalidParams } from './json-rpc';
 import { RATE_LIMITER, RateLimitWindows } from './rate-limiter';
@@ -24,19 +25,6 @@ export interface A2aCaller {
   peer: string;
   origin: () => string;
 }
-
-/** A streaming call's answer: the task's events, each rendered as the call's version has its result. */
-export interface A2aStreamResult {
-  stream: TaskEventStream;
-  /** The item's result JSON in the call's version (1.0: the stored StreamResponse as it is). */
-  render(item: StreamItem): string;
-}
-
-/**
- * What one A2A call came to: its result (in the call's version), its stream (SendStreamingMessage, SubscribeToTask),
- * or the error to answer with (never anything internal).
- */
-export type A2aCallOutcome = { ok: true; result: unknown } | { ok: true; stream: A2aStreamResult } | { ok: false; error: AppError };
 
 export interface A2aCallOptions {
   /** A call that is answered (not a JSON-RPC notification): SendMessage then blocks for the reply. */

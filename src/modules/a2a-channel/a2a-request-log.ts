@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { A2A_METHODS } from '../../common/a2a-protocol';
 import { logsAt } from '../../common/logging/log-level-gate';
 import type { A2aBinding, GatewayMetrics } from '../metrics';
-import type { A2aCallOutcome } from './a2a-operations.service';
+import type { A2aCallOutcome } from './a2a-call-outcome';
 import { a2aOperationOf, type A2aOperation } from './a2a-methods';
 
 /** The A2A 1.0 name of each operation: the `method` of the request's line and series, whichever name was called. */

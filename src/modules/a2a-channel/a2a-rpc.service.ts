@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES } from './a2a-limits';
 import { AppError } from '../../common/errors/app-error';
-import { type A2aCaller, A2aOperations, type A2aStreamResult } from './a2a-operations.service';
+import type { A2aStreamResult } from './a2a-call-outcome';
+import { type A2aCaller, A2aOperations } from './a2a-operations.service';
 import { type RequestVersion, wireVersionOf } from './a2a-version';
 import { wireCodec } from './a2a-wire-codec';
 import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SseResponse } from '../../common/http/sse-response';
 import { A2A_MESSAGES, MAX_STREAM_BACKLOG_BYTES, STREAM_HEARTBEAT_MS } from './a2a-limits';
-import type { A2aStreamResult } from './a2a-operations.service';
+import type { A2aStreamResult } from './a2a-call-outcome';
 
 /** How a binding frames a stream: each item's result JSON as an event's data, and the error that ends a stream early. */
 export interface StreamFraming {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { canonicalize } from 'json-canonicalize';
-import { type AgentCardSignature, cardEtag, type RenderedCard } from './agent-card';
+import { cardEtag, type RenderedCard } from './agent-card';
+import type { AgentCardSignature } from './agent-card.types';
 import { PUSH_SIGNING_KEY } from './push-deliverer';
 import { PUSH_JWKS_PATH, type PushSigningKey } from './push-signing-key';
 

@@ -1,4 +1,4 @@
-import type { AgentCard, AgentCardSignature } from './agent-card';
+import type { AgentCard, AgentCardSignature } from './agent-card.types';
 
 /** The A2A 0.3 card fields this gateway publishes at `/.well-known/agent.json` (names as 0.3 clients read them). */
 export interface V03AgentCard {

@@ -3,8 +3,9 @@ import type { A2aWireVersion } from '../../common/a2a-protocol';
 import { ConfigStore, type NormalizedConfig, type ResolvedAgent } from '../config';
 import { RoutingService } from '../routing';
 import { reachableAgents } from './a2a-session-route';
-import { type AgentCard, buildAgentCard } from './agent-card';
+import { buildAgentCard } from './agent-card';
 import { AgentCardSigner } from './agent-card-signature';
+import type { AgentCard } from './agent-card.types';
 import { toV03AgentCard, type V03AgentCard } from './agent-card-v03';
 import { invalidParams } from './json-rpc';
 

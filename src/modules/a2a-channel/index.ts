@@ -4,4 +4,5 @@ export { A2aTaskCounts } from './a2a-task-counts';
 export { reachableAgents } from './a2a-session-route';
 export type { RouteLookup } from './a2a-session-route';
 export { exposedAgents } from './agent-card';
-export type { PeerAgentCount } from './task-store.port';
+export { TASK_STORE } from './task-store.port';
+export type { PeerAgentCount, TaskStore } from './task-store.port';

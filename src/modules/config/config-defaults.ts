@@ -1,40 +1,4 @@
 import { deepFreeze } from '../../common/deep-freeze';
-import type { AgentMapEntryConfig, MemoryCollectionConfig } from './schema/agents.schema';
-import type { A2aPeerConfig } from './schema/channels.schema';
-import type { ModelProviderConfig } from './schema/models.schema';
-import type { OpenClawConfig } from './schema/openclaw.schema';
-
-/**
- * What a defaults object may hold for a schema class: any of its keys, nested; a list of entries only as `[]`
- * and a map (a `Map` on the schema classes) only as `{}`, because an absent collection of entries is always
- * empty. A list of strings is a setting (`channels.a2a.files.mediaTypes`) and may have any default. Keys the
- * class does not have are compile errors, so a default cannot sit at a path the file cannot spell.
- */
-type DefaultsFor<T> = { [K in keyof T]?: DefaultValue<NonNullable<T[K]>> };
-type DefaultValue<V> =
-  V extends Map<string, unknown>
-    ? Readonly<Record<string, never>>
-    : V extends readonly string[]
-      ? readonly string[]
-      : V extends readonly unknown[]
-        ? readonly []
-      : V extends object
-        ? DefaultsFor<V>
-        : V;
-
-interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'>> {
-  /** Defaults of every element of a list or map of entries, by the kind of entry. */
-  each: {
-    /** `agents.list[]` and `agents.entries.<id>`, beyond what they inherit from `agents.defaults`. */
-    agent: DefaultsFor<Pick<AgentMapEntryConfig, 'default' | 'identity'>>;
-    /** `memory.qmd.paths[]` and every `memorySearch.qmd.extraCollections[]`. */
-    memoryCollection: DefaultsFor<Pick<MemoryCollectionConfig, 'pattern'>>;
-    /** `models.providers.<name>`, built in or not. */
-    modelProvider: DefaultsFor<ModelProviderConfig>;
-    /** `channels.a2a.peers.<name>`. */
-    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion' | 'pushUrls'>>;
-  };
-}
 
 /**
  * Every default of openclaw.json, in the shape of the file: the value the gateway uses when a key is
@@ -45,6 +9,10 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
  *
  * Fields of `agents.defaults` are also the last fallback of each agent's own field: an agent that sets
  * no `sandbox.mode` takes `agents.defaults.sandbox.mode`, and this value when that is unset too.
+ *
+ * This file imports nothing of the schema: the schema classes import it for their `@Default`s. That every
+ * key here is a key of the schema classes, with a value of its type, is checked at compile time by
+ * `schema/config-defaults-shape.ts`.
  */
 export const CONFIG_DEFAULTS = deepFreeze({
   gateway: {
@@ -126,4 +94,4 @@ export const CONFIG_DEFAULTS = deepFreeze({
     modelProvider: { headers: {}, timeoutMs: 120_000, stream: true, streamDelayMs: 0 },
     a2aPeer: { protocolVersion: '1.0', pushUrls: [] },
   },
-} as const satisfies ConfigDefaultsShape);
+} as const);

@@ -1,4 +1,4 @@
-export { ConfigWatcher } from './config-watcher.service';
+export { ConfigWatcher, WRITE_STABILITY_MS } from './config-watcher.service';
 export { ConfigModule } from './config.module';
 export { ConfigStore } from './config.store';
 export { ConfigIssueDto } from './dto/config-responses.dto';
@@ -29,6 +29,7 @@ export type { GatewayOptions } from './gateway-options';
 export { providerApiKey } from './normalize/model-providers';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
 export { loadConfig } from './pipeline/load-config';
+export * as configPipelineSteps from './pipeline/pipeline-steps';
 export { MODEL_REF_PATTERN } from './schema/agents.schema';
 export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.schema';
 export { buildConfigJsonSchema } from './schema/export-schema';

@@ -1,5 +1,7 @@
 export { AgentRunner } from './agent-runner.service';
 export type { RunHandle, StartRunInput } from './agent-runner.service';
+// What the offline echo model answers: the benchmarks' SDK peers answer the same words.
+export { ECHO_MAX_CHARS, echoWords } from './providers/echo.provider';
 export type { ReplyDelta, ReplyDeltaListener } from './reply-deltas';
 export { isTerminalRunStatus, MAX_FINISHED_RUNS } from './run-registry';
 export type { RunRecord, RunStatus } from './run-registry';

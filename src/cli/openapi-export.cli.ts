@@ -7,7 +7,7 @@ import * as path from 'node:path';
  * bytes, pretty-printed), from a gateway booted for the purpose on a loopback port with a throwaway config
  * and state dir. test/openapi-document.e2e-spec.ts fails when the file is stale.
  */
-export const OPENAPI_FILE = path.resolve(__dirname, '..', 'schemas', 'openapi.json');
+export const OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'schemas', 'openapi.json');
 
 export function serializeOpenApi(document: unknown): string {
   return `${JSON.stringify(document, null, 2)}\n`;
@@ -15,7 +15,7 @@ export function serializeOpenApi(document: unknown): string {
 
 async function main(): Promise<void> {
   // Loaded here, after the log level is set: the logger reads it when its module loads.
-  const { startGateway } = await import('./bootstrap');
+  const { startGateway } = await import('../bootstrap');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-openapi-'));
   try {
     const configPath = path.join(dir, 'openclaw.json');

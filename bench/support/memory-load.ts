@@ -3,7 +3,7 @@
  * model inside the gateway process while A2A `SendMessage` traffic is served, compared with the same
  * traffic while nothing is indexed.
  *
- * The gateway runs in a child process (`bench/memory-load.ts serve`, TypeScript loaded by ts-register.js)
+ * The gateway runs in a child process (`bench/support/memory-load.ts serve`, TypeScript loaded by ts-register.js)
  * with one agent granted a directory of real prose (bench/support/real-corpus.ts), the A2A channel on and
  * the echo model. It measures its own event-loop delay (monitorEventLoopDelay, 10 ms resolution) over the
  * windows this process names over IPC, and on `index` opens the agent's memory and waits until every chunk
@@ -16,8 +16,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { runBench } from './support/fill';
-import { figure, Figure } from './support/latency';
+import { runBench } from './fill';
+import { figure, Figure } from './latency';
 
 const PEER = 'bench';
 const TOKEN = 'bench-peer-token-0123456789abcdef';
@@ -46,8 +46,8 @@ async function serve(): Promise<void> {
        memory: { backend: "qmd", qmd: { includeDefaultMemory: false }, embeddings: { provider: "bundled", workers: ${Number(process.env.BENCH_WORKERS ?? 1)} } },
        channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { ${PEER}: { token: "${TOKEN}" } } } } }`,
   );
-  const { startGateway } = await import('../src/bootstrap');
-  const { MemoryService } = await import('../src/modules/memory/memory.service');
+  const { startGateway } = await import('../../src/bootstrap');
+  const { MemoryService } = await import('../../src/modules/memory');
   const gateway = await startGateway({ configPath, stateDir: path.join(dir, 'state'), portOverride: 0, env: { HOME: dir } });
   const send = (m: FromChild) => process.send?.(m);
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -93,7 +93,7 @@ export interface LoadReport {
 /** Starts the child on `corpusDir`, measures idle, indexing and search, and stops it. */
 export async function measureUnderLoad(corpusDir: string, queries: readonly string[], workers: number): Promise<LoadReport> {
   const child = fork(__filename, ['serve'], {
-    execArgv: ['-r', require.resolve('./support/ts-register.js')],
+    execArgv: ['-r', require.resolve('./ts-register.js')],
     env: { ...process.env, BENCH_CORPUS_DIR: corpusDir, BENCH_WORKERS: String(workers), CLAWGATE_LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
