@@ -4,7 +4,7 @@ import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
 import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
-import { ConfigModule, type GatewayOptions } from './modules/config';
+import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { ClusterModule } from './modules/cluster';
 import { HealthModule } from './modules/health';
@@ -17,17 +17,20 @@ import { SessionToolsModule } from './modules/session-tools';
 import { SessionsModule } from './modules/sessions';
 import { TelemetryModule } from './modules/telemetry';
 import { TopologyModule } from './modules/topology';
-import { LoggingModule } from './common/logging/logging.module';
-import { logSettingsFrom, type LogSettings } from './common/logging/log-settings';
+import { type GatewayLogging, LoggingModule } from './common/logging/logging.module';
 
+/**
+ * The gateway's module graph, built once its config is loaded (`config`, by bootstrap.ts) and its logging made: so a
+ * provider factory may read the config, e.g. a store's `gateway.state`.
+ */
 @Module({})
 export class AppModule {
-  static register(options: GatewayOptions, logSettings: LogSettings = logSettingsFrom(options)): DynamicModule {
+  static register(options: GatewayOptions, config: ConfigStore, logging: GatewayLogging): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.register(options),
-        LoggingModule.forRoot(logSettings),
+        ConfigModule.register(options, config),
+        LoggingModule.forRoot(logging),
         MetricsModule,
         ClusterModule,
         TelemetryModule,

@@ -8,6 +8,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { GatewayLogger } from './common/logging/gateway-logger';
 import { LOG_LEVELS, logSettingsFrom } from './common/logging/log-settings';
+import { gatewayLogging } from './common/logging/logging.module';
 import { startupBanner } from './startup-banner';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
@@ -48,13 +49,15 @@ export const MAX_BODY_DEPTH = 64;
 
 /**
  * Builds and starts the gateway: lock the state dir (throws StateDirInUseError when another gateway has it —
- * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), join the cluster
- * when gateway.cluster is set (throws ClusterRedisUnreachableError — the CLI exits 69), wire HTTP,
+ * the CLI exits 75), load the config (throws ConfigLoadError when invalid — the CLI exits 78), build the module
+ * graph (its stores open as `gateway.state` says: throws PostgresUnavailableError — the CLI exits 69), join the
+ * cluster when gateway.cluster is set (throws ClusterRedisUnreachableError — the CLI exits 69), wire HTTP,
  * start watching, listen on gateway.bind:gateway.port (or `--port`).
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  // Before Nest builds anything: from the first constructor on, modules may read and write the state dir (on
-  // init the A2A task service fails every unsettled task), and a second gateway must stop before all of that.
+  // Before anything else: from the config's load on (it writes the last-good copy), the state dir is read and
+  // written, and from the first constructor on modules do too (on init the A2A task service fails every unsettled
+  // task); a second gateway must stop before all of that.
   // First of all: a log setting it does not take stops the gateway before it touches anything (LogSettingsError).
   const logSettings = logSettingsFrom(options);
   const lock = await lockStateDir(options.stateDir);
@@ -63,7 +66,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   HELD_LOCKS.add(lock);
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(options, logSettings), {
+    // The gateway's logger from here on. Lines wait in Nest's buffer until the gateway listens (as the framework's own
+    // do: NestFactory's bufferLogs), so a start that fails writes none but Nest's report of a failed graph.
+    const logging = gatewayLogging(logSettings);
+    NestLogger.overrideLogger(logging.logger);
+    NestLogger.attachBuffer();
+    // Before the module graph, so that its providers' factories can read the config (each store reads gateway.state
+    // once, to open the SQLite or the PostgreSQL implementation).
+    const config = new ConfigStore(options);
+    await config.init();
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(options, config, logging), {
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false,
@@ -86,7 +98,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.useLogger(app.get(GatewayLogger));
   app.enableShutdownHooks();
   try {
-    const snapshot = await app.get(ConfigStore).init();
+    const snapshot = app.get(ConfigStore).current();
     // Before the HTTP setup: whether requests get server spans depends on it.
     await app.get(TelemetryService).start();
     // Before anything serves: with gateway.cluster the shared rate limits and membership need Redis, and a

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
@@ -28,22 +28,18 @@ import { A2aPushConfigs } from './a2a-push-configs.service';
 import { PUSH_SIGNING_KEY, PushDeliverer, PushWakeup } from './push-deliverer';
 import { PushSigningKey, pushSigningKeyPath } from './push-signing-key';
 import { PUSH_STORE } from './push-store.port';
-import { SelectedPushStore } from './push-store-selection';
 import { SqlitePushStore } from './sqlite-push.store';
 import { hostname } from 'node:os';
 import { postgresTarget } from '../../common/storage/postgres-errors';
+import { storeFor } from '../../common/storage/store-for';
 import { PgTaskStore } from './pg-task.store';
-import { TaskBackend } from './task-backend';
-import { SelectedTaskStore } from './task-store-selection';
+import { TASK_BACKEND_STORES, type TaskBackendStores } from './task-backend';
 import { sharedTaskEvents } from './shared-task-events';
 import { RemoteTaskCancels } from './remote-task-cancels';
 import { RemoteTaskInputs } from './remote-task-inputs';
 import { OrphanedTaskSweeper } from './orphaned-task-sweeper';
 import { GatewayMetrics } from '../metrics';
 import { taskStateLabel } from './a2a-request-log';
-
-/** The SQLite task store, always built (it creates no file until written). */
-const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
@@ -65,61 +61,51 @@ const SQLITE_TASK_STORE = Symbol('A2A_SQLITE_TASK_STORE');
     },
     TaskEventBus,
     PushWakeup,
-    TaskBackend,
     {
-      provide: SQLITE_TASK_STORE,
-      // Every committed task event reaches the streams of its task through the bus; queued pushes wake the deliverer.
-      useFactory: (options: GatewayOptions, config: ConfigStore, bus: TaskEventBus, wakeup: PushWakeup, metrics: GatewayMetrics) =>
-        new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
-          onEvents: bus.publish,
-          onPushQueued: wakeup.wake,
-          onState: (state) => metrics.a2aTask(taskStateLabel(state)),
-        }),
-      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup, GatewayMetrics],
-    },
-    {
-      provide: TASK_STORE,
-      // gateway.state picks the store at the first call (after the config is loaded and the cluster joined). A task's
-      // owner is this process (its replica id, leased in Redis with gateway.cluster); its state dir names the
-      // tasks it may fail at the next start on that dir.
-      // Each backend brings its push store, in the same database (the outbox is written in the tasks' transactions);
-      // with gateway.cluster the task events also go to the other replicas.
+      provide: TASK_BACKEND_STORES,
+      // The stores gateway.state names (the other backend is never opened). Every committed task event reaches the
+      // streams of its task through the bus; queued pushes wake the deliverer. In PostgreSQL a task's owner is this
+      // process (its replica id, leased in Redis with gateway.cluster) and its state dir names the tasks it may fail at
+      // the next start on that dir; with gateway.cluster the task events also go to the other replicas (the cluster is
+      // joined after the graph is built, so the fan-out is asked for when used). The task service closes the store.
       useFactory: (
-        backend: TaskBackend,
-        sqlite: A2aTaskStore,
         options: GatewayOptions,
         config: ConfigStore,
         bus: TaskEventBus,
-        cluster: ClusterService,
         wakeup: PushWakeup,
+        metrics: GatewayMetrics,
+        cluster: ClusterService,
       ) =>
-        new SelectedTaskStore(
-          backend,
-          { tasks: sqlite, push: new SqlitePushStore(sqlite) },
-          async (url) => {
+        storeFor<TaskBackendStores>(config.current().config.gateway.state, {
+          sqlite: () => {
+            const tasks = new A2aTaskStore(taskDatabasePath(options.stateDir), configuredRetention(config), {
+              onEvents: bus.publish,
+              onPushQueued: wakeup.wake,
+              onState: (state) => metrics.a2aTask(taskStateLabel(state)),
+            });
+            return { tasks, push: new SqlitePushStore(tasks) };
+          },
+          postgres: async (url) => {
             const tasks = await PgTaskStore.open(
               url,
               configuredRetention(config),
               { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
-              { onEvents: sharedTaskEvents(bus, cluster.taskEventFanout()), onPushQueued: wakeup.wake },
+              { onEvents: sharedTaskEvents(bus, () => cluster.taskEventFanout()), onPushQueued: wakeup.wake },
             );
+            new Logger('a2a').log(`A2A tasks are stored in PostgreSQL at ${postgresTarget(url)}`);
             return { tasks, push: tasks.push, pushKey: tasks.pushKey };
           },
-          postgresTarget,
-        ),
-      inject: [TaskBackend, SQLITE_TASK_STORE, GATEWAY_OPTIONS, ConfigStore, TaskEventBus, ClusterService, PushWakeup],
+        }),
+      inject: [GATEWAY_OPTIONS, ConfigStore, TaskEventBus, PushWakeup, GatewayMetrics, ClusterService],
     },
-    {
-      provide: PUSH_STORE,
-      useFactory: (tasks: SelectedTaskStore, backend: TaskBackend) => new SelectedPushStore(tasks, () => backend.shared()),
-      inject: [TASK_STORE, TaskBackend],
-    },
+    { provide: TASK_STORE, useFactory: (stores: TaskBackendStores) => stores.tasks, inject: [TASK_BACKEND_STORES] },
+    { provide: PUSH_STORE, useFactory: (stores: TaskBackendStores) => stores.push, inject: [TASK_BACKEND_STORES] },
     {
       provide: PUSH_SIGNING_KEY,
       // The state dir's key file, or with tasks in PostgreSQL the one key every replica of that database signs with.
-      useFactory: (options: GatewayOptions, tasks: SelectedTaskStore) =>
-        new PushSigningKey(pushSigningKeyPath(options.stateDir), () => tasks.pushKeyStore()),
-      inject: [GATEWAY_OPTIONS, TASK_STORE],
+      useFactory: (options: GatewayOptions, stores: TaskBackendStores) =>
+        new PushSigningKey(pushSigningKeyPath(options.stateDir), () => Promise.resolve(stores.pushKey)),
+      inject: [GATEWAY_OPTIONS, TASK_BACKEND_STORES],
     },
     A2aPushConfigs,
     PushDeliverer,

@@ -14,7 +14,7 @@ import { taskPageSql } from './task-page-query';
 import { transitionEvents, transitionWrite } from './task-transition-write';
 import { fromRow, toRow, type TaskRow } from './task-rows';
 import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
-import type { OwnedTasks, OwnerTaskCount } from './task-ownership.port';
+import type { OwnedTasks, OwnedTasksSource, OwnerTaskCount } from './task-ownership.port';
 
 export interface PgTaskStoreOptions {
   /** The process that runs the tasks it inserts (its replica id, new at each start). */
@@ -44,7 +44,7 @@ interface Recorded extends Array<TaskEvent> {
  * than kept in memory: another replica may have written since. Each event queues its push deliveries in its own
  * statement; the push configs and the outbox are read and settled by `push` (pg-push.store.ts), over the same pool.
  */
-export class PgTaskStore implements TaskStore, OwnedTasks {
+export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -163,6 +163,11 @@ export class PgTaskStore implements TaskStore, OwnedTasks {
       this.failAll(sql, events, PG_TASK_SQL.unsettled, { dir: this.options.stateDir ?? this.options.owner }, reason, at),
     );
     return failed.length;
+  }
+
+  /** Replicas share this store: it knows whose each unsettled task is. */
+  ownedTasks(): OwnedTasks {
+    return this;
   }
 
   async unsettledByOwner(): Promise<OwnerTaskCount[]> {

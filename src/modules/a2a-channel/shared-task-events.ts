@@ -4,14 +4,13 @@ import type { TaskEvent } from './task-events';
 
 /**
  * Where a shared (PostgreSQL) store's committed events go: this replica's streams, and — in a cluster — the other
- * replicas' streams through the fan-out, whose events in turn reach the bus. Without a cluster it is the bus's own
- * publish, so a single process does nothing more per event.
+ * replicas' streams through the fan-out, whose events in turn reach the bus. `fanout` is asked at each use: the store
+ * opens before the cluster is joined; without a cluster it answers undefined and only the bus hears the events.
  */
-export function sharedTaskEvents(bus: TaskEventBus, fanout: TaskEventFanout | undefined): (events: readonly TaskEvent[]) => void {
-  if (!fanout) return bus.publish;
+export function sharedTaskEvents(bus: TaskEventBus, fanout: () => TaskEventFanout | undefined): (events: readonly TaskEvent[]) => void {
   bus.connect(fanout);
   return (events) => {
     bus.publish(events);
-    fanout.publish(events);
+    fanout()?.publish(events);
   };
 }

@@ -1,23 +1,19 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigStore, type StateSettings } from '../config';
+import type { PushKeyStore } from './push-key-store.port';
+import type { PushStore } from './push-store.port';
+import type { TaskStore } from './task-store.port';
 
 /**
- * Which store this process keeps A2A tasks in (`gateway.state`): read from the config once it is loaded, at the first
- * use, and kept — the key takes effect at a restart (a reload only lists it in `pendingRestart`). What depends on it:
- * the task store (task-store-selection.ts) and the push store beside it (push-store-selection.ts).
+ * The A2A stores of the backend `gateway.state` names (read once at start: a change takes effect at a restart), made by
+ * one factory (a2a-channel.module.ts): the tasks, the push configs and outbox written in the same database (in the
+ * tasks' own transactions), and, for a backend replicas share, the push signing key kept there. TASK_STORE and
+ * PUSH_STORE are its parts.
  */
-@Injectable()
-export class TaskBackend {
-  private fixed?: StateSettings;
-
-  constructor(private readonly config: ConfigStore) {}
-
-  settings(): StateSettings {
-    return (this.fixed ??= this.config.current().config.gateway.state);
-  }
-
-  /** Several replicas may share the store (PostgreSQL). */
-  shared(): boolean {
-    return this.settings().backend === 'postgres';
-  }
+export interface TaskBackendStores {
+  tasks: TaskStore;
+  push: PushStore;
+  /** Replicas sharing the backend sign pushes with one key kept here; absent: the state dir's key file. */
+  pushKey?: PushKeyStore;
 }
+
+/** Injection token of the module's TaskBackendStores. */
+export const TASK_BACKEND_STORES = Symbol('A2A_TASK_BACKEND_STORES');

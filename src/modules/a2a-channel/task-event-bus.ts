@@ -14,12 +14,13 @@ export interface TaskEventListener {
  * (A2aTaskStore's sink), and each open stream of the task hears it, in commit order. Nothing is kept: a stream
  * that was not listening reads what it missed from the store (TaskEventStream).
  *
- * With tasks shared by replicas (`connect`), the first stream of a task also subscribes to the task's events from
- * the other replicas, which arrive here like local ones; a single process never connects, and pays nothing for it.
+ * With tasks shared by replicas (`connect`) in a cluster, the first stream of a task also subscribes to the task's
+ * events from the other replicas, which arrive here like local ones; a single process has no fan-out, and pays nothing
+ * for it.
  */
 export class TaskEventBus {
   private readonly listeners = new Map<string, Set<TaskEventListener>>();
-  private remote?: TaskEventFanout;
+  private remote?: () => TaskEventFanout | undefined;
   private readonly subscriptions = new Map<string, RemoteTaskEventSubscription>();
 
   readonly publish = (events: readonly TaskEvent[]): void => {
@@ -29,8 +30,11 @@ export class TaskEventBus {
     }
   };
 
-  /** From now on streams also hear the events other replicas commit (the store is shared: docs/decisions.md). */
-  connect(remote: TaskEventFanout): void {
+  /**
+   * From now on streams also hear the events other replicas commit (the store is shared: docs/decisions.md), through
+   * the fan-out `remote` answers when a task's first stream starts (undefined: no cluster, or not joined yet).
+   */
+  connect(remote: () => TaskEventFanout | undefined): void {
     this.remote = remote;
   }
 
@@ -39,7 +43,8 @@ export class TaskEventBus {
     let set = this.listeners.get(taskId);
     if (!set) {
       this.listeners.set(taskId, (set = new Set()));
-      if (this.remote) this.subscribeRemote(taskId);
+      const remote = this.remote?.();
+      if (remote) this.subscribeRemote(taskId, remote);
     }
     set.add(listener);
     return () => {
@@ -74,8 +79,8 @@ export class TaskEventBus {
     return this.listeners.size;
   }
 
-  private subscribeRemote(taskId: string): void {
-    const subscription = this.remote!.subscribe(taskId, {
+  private subscribeRemote(taskId: string, remote: TaskEventFanout): void {
+    const subscription = remote.subscribe(taskId, {
       events: this.publish,
       resync: () => {
         for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener.resync?.();

@@ -72,7 +72,7 @@ describe('TaskEventStream', () => {
   it('a resync (the connection to the other replicas was interrupted) reads the store again and sends only what is new', async () => {
     const fanout = replicas();
     const bus = new TaskEventBus();
-    bus.connect(fanout);
+    bus.connect(() => fanout);
     const stored = [event(1)];
     const h = harness(stored, bus);
     await settle();
@@ -90,7 +90,7 @@ describe('TaskEventBus with other replicas', () => {
     const fanout = replicas();
     const bus = new TaskEventBus();
     expect(bus.ready(TASK)).toBeUndefined();
-    bus.connect(fanout);
+    bus.connect(() => fanout);
     const heard: number[] = [];
     const stops = [1, 2].map(() => bus.listen(TASK, { event: (e) => heard.push(e.n), ended: () => undefined }));
     await expect(bus.ready(TASK)).resolves.toBeUndefined();

@@ -13,6 +13,7 @@ import { AdminRoleGuard } from './admin-role.guard';
 import { AdminPrincipal, setPrincipal } from './admin-principal';
 import { AdminAuthService } from './admin-auth.service';
 import { AuditLog } from './audit-log.service';
+import { auditFilePath, FileAuditStore } from './audit-store';
 
 @Controller('admin/things')
 class ThingsController {
@@ -43,7 +44,7 @@ describe('AdminRoleGuard', () => {
     const config = new ServingConfigStore(await snapshotFrom({ gateway: { admin } }));
     auth = new AdminAuthService(config);
     jest.spyOn(auth, 'authenticate');
-    guard = new AdminRoleGuard(new Reflector(), auth, new AuditLog(config));
+    guard = new AdminRoleGuard(new Reflector(), auth, new AuditLog(config, new FileAuditStore(auditFilePath(config.stateDir))));
   });
   const viewer: AdminPrincipal = { subject: 'token:v', role: 'viewer', via: 'token' };
   const admin: AdminPrincipal = { subject: 'token:a', role: 'admin', via: 'token' };

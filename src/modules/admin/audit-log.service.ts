@@ -1,11 +1,10 @@
-import * as path from 'node:path';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { getPrincipal } from './admin-principal';
 import { AuditEntry, AuditPage } from './audit-page';
-import { type AuditStore, FileAuditStore, PgAuditStore } from './audit-store';
+import { AUDIT_STORE, type AuditStore } from './audit-store';
 import { clientAddress } from './peer-address';
 
 /** Methods that change nothing; every other method on the admin API is audited as a write. */
@@ -42,23 +41,12 @@ export class AuditLog implements OnApplicationShutdown {
   /** Appends run one after another so lines never interleave and keep their order. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  /** Chosen at the first entry or page, once the config is loaded (`gateway.state` takes effect at a restart). */
-  private store?: Promise<AuditStore>;
 
-  constructor(private readonly config: ConfigStore) {}
-
-  private storeOf(): Promise<AuditStore> {
-    if (this.store) return this.store;
-    const state = this.config.current().config.gateway.state;
-    this.store = state.backend === 'postgres' ? PgAuditStore.open(state.url) : Promise.resolve(new FileAuditStore(this.file));
-    // A server that cannot be reached now may be reachable for the next entry.
-    this.store.catch(() => (this.store = undefined));
-    return this.store;
-  }
-
-  get file(): string {
-    return path.join(this.config.stateDir, 'audit.jsonl');
-  }
+  constructor(
+    private readonly config: ConfigStore,
+    /** The store `gateway.state` names (admin.module.ts). A server that fails an entry may be back for the next one. */
+    @Inject(AUDIT_STORE) private readonly store: AuditStore,
+  ) {}
 
   /** Records the request when its response is done, if it is a write or was denied. Idempotent per request. */
   track(req: Request, res: Response): void {
@@ -83,7 +71,7 @@ export class AuditLog implements OnApplicationShutdown {
     const line = `${maskSecrets(JSON.stringify(entry))}\n`;
     this.queue = this.queue.then(async () => {
       try {
-        await (await this.storeOf()).append(line);
+        await this.store.append(line);
       } catch (err) {
         this.logger.error(`could not append to the audit log: ${(err as Error).message}`);
       }
@@ -97,13 +85,13 @@ export class AuditLog implements OnApplicationShutdown {
   }
 
   page(limit: number, before?: number): Promise<AuditPage> {
-    return this.queue.then(async () => (await this.storeOf()).page(limit, before));
+    return this.queue.then(() => this.store.page(limit, before));
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue;
     this.closed = true;
-    await (await this.store?.catch(() => undefined))?.close();
+    await this.store.close();
   }
 
   private entryFor(req: Request, status: number): AuditEntry {

@@ -5,6 +5,14 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-fil
 import { createPostgresPool, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { type AuditEntry, type AuditPage, readAuditPage } from './audit-page';
 
+/** Injection token of the module's AuditStore (the file or the PostgreSQL table, as `gateway.state` says). */
+export const AUDIT_STORE = Symbol('AUDIT_STORE');
+
+/** The audit log's file in the state dir. */
+export function auditFilePath(stateDir: string): string {
+  return path.join(stateDir, 'audit.jsonl');
+}
+
 /**
  * Where the audit log's lines are kept (docs/admin-security.md#9-audit-log): `<stateDir>/audit.jsonl`, or with
  * `gateway.state.backend: "postgres"` one table all replicas append to. Lines arrive already masked; a page is newest
@@ -41,24 +49,41 @@ const AUDIT_MIGRATIONS = [
  * a page is an index range however many rows there are. The cursor is the `seq` of the oldest entry returned.
  */
 export class PgAuditStore implements AuditStore {
-  private constructor(private readonly pool: Pool) {}
+  /** The table made (the migrations applied); undefined until asked, and again after a failure. */
+  private table?: Promise<void>;
 
+  private constructor(
+    private readonly pool: Pool,
+    private readonly url: string,
+  ) {}
+
+  /** Connects and makes the table; a server it cannot reach fails here. */
   static async open(url: string): Promise<PgAuditStore> {
-    const pool = createPostgresPool(url, { max: 2 });
+    const store = PgAuditStore.atFirstUse(url);
     try {
-      await migrate(pool, 'admin-audit', AUDIT_MIGRATIONS);
+      await store.ready();
     } catch (err) {
-      await pool.end().catch(() => undefined);
-      throw postgresStartError(url, 'the audit log could not start', err);
+      await store.close().catch(() => undefined);
+      throw err;
     }
-    return new PgAuditStore(pool);
+    return store;
+  }
+
+  /**
+   * The store without asking the server yet: the table is made at the first entry or page, and tried again at the
+   * next one when the server could not be reached. What the gateway uses, so the audit log never fails its start.
+   */
+  static atFirstUse(url: string): PgAuditStore {
+    return new PgAuditStore(createPostgresPool(url, { max: 2 }), url);
   }
 
   async append(line: string): Promise<void> {
+    await this.ready();
     await this.pool.query('INSERT INTO audit_log (entry) VALUES ($1)', [line.trimEnd()]);
   }
 
   async page(limit: number, before?: number): Promise<AuditPage> {
+    await this.ready();
     // One row more than the page: whether older entries follow, without a count.
     const query = positional(
       'SELECT seq, entry FROM audit_log WHERE (@before::bigint IS NULL OR seq < @before::bigint) ORDER BY seq DESC LIMIT @limit',
@@ -74,5 +99,16 @@ export class PgAuditStore implements AuditStore {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  private ready(): Promise<void> {
+    this.table ??= migrate(this.pool, 'admin-audit', AUDIT_MIGRATIONS).then(
+      () => undefined,
+      (err: unknown) => {
+        this.table = undefined;
+        throw postgresStartError(this.url, 'the audit log could not start', err);
+      },
+    );
+    return this.table;
   }
 }

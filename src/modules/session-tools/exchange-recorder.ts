@@ -12,8 +12,7 @@ import {
   STEP_REPLY_EXCERPT_CHARS,
   stepOf,
 } from './exchange-record';
-import { EXCHANGE_STORE } from './exchange-store-selection';
-import type { AgentPairCount, ExchangeStore } from './exchange-store.port';
+import { type AgentPairCount, EXCHANGE_STORE, type ExchangeStore } from './exchange-store.port';
 
 /** How an announce ended (the flow's view; `pending` is the recorder's until then). */
 export interface AnnounceOutcome {

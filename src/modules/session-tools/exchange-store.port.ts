@@ -1,5 +1,8 @@
 import type { ExchangeRecord } from './exchange-record';
 
+/** Injection token of the module's ExchangeStore (the SQLite or the PostgreSQL one, as `gateway.state` says). */
+export const EXCHANGE_STORE = Symbol('EXCHANGE_STORE');
+
 /** How many exchanges one agent started with another since a given time (the topology's traffic). */
 export interface AgentPairCount {
   from: string;
@@ -10,7 +13,7 @@ export interface AgentPairCount {
 /**
  * The record of sessions_send exchanges (docs/sessions.md#following-up-on-an-exchange): SQLite in the state dir
  * (sqlite-exchange.store.ts) or, with `gateway.state.backend: "postgres"`, one table every replica writes and reads
- * (pg-exchange.store.ts), picked at start in exchange-store-selection.ts. Every call is asynchronous, so a shared
+ * (pg-exchange.store.ts), picked at start by the EXCHANGE_STORE factory of session-tools.module.ts. Every call is asynchronous, so a shared
  * server can answer it. One contract suite for both: test/support/exchange-store-contract.ts.
  */
 export interface ExchangeStore {
@@ -43,6 +46,11 @@ export interface OwnedExchanges {
   runningByOwner(): Promise<OwnerExchangeCount[]>;
   /** Marks every running exchange of the leased `owner` interrupted, once however many replicas ask; how many. */
   interruptOwned(owner: string, at: string): Promise<number>;
+}
+
+/** An exchange store that can say which exchanges each replica owns: only a shared one can (undefined otherwise). */
+export interface OwnedExchangesSource {
+  ownedExchanges(): OwnedExchanges | undefined;
 }
 
 /** Who writes the exchanges a shared store is given. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ClusterService, LapsedOwnerSweep } from '../cluster';
-import { EXCHANGE_STORE } from './exchange-store-selection';
-import type { OwnedExchanges } from './exchange-store.port';
+import { EXCHANGE_STORE, type OwnedExchangesSource } from './exchange-store.port';
 
 /**
  * With exchanges in PostgreSQL and gateway.cluster, a replica that is gone (its ownership lease lapsed, confirmed
@@ -15,7 +14,7 @@ export class OrphanedExchangeSweeper implements OnModuleInit, OnModuleDestroy {
   private readonly lapsed: LapsedOwnerSweep;
 
   constructor(
-    @Inject(EXCHANGE_STORE) store: { ownedExchanges(): OwnedExchanges | undefined },
+    @Inject(EXCHANGE_STORE) store: Partial<OwnedExchangesSource>,
     // Typed to what it uses, so the sweep can be checked over a stand-in cluster.
     @Inject(ClusterService) cluster: Pick<ClusterService, 'mode' | 'replicaId' | 'liveOwners'>,
   ) {
@@ -23,7 +22,7 @@ export class OrphanedExchangeSweeper implements OnModuleInit, OnModuleDestroy {
     this.lapsed = new LapsedOwnerSweep(cluster, {
       now,
       work: () => {
-        const owned = store.ownedExchanges();
+        const owned = store.ownedExchanges?.();
         return (
           owned && {
             leasedOwners: async () => (await owned.runningByOwner()).filter((o) => o.leased).map((o) => o.owner),

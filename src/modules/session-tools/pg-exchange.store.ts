@@ -1,7 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
 import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { ExchangeRecord, interrupted, pairOf, runIdsOf } from './exchange-record';
-import type { AgentPairCount, ExchangeOwner, ExchangeStore, OwnedExchanges, OwnerExchangeCount } from './exchange-store.port';
+import type {
+  AgentPairCount,
+  ExchangeOwner,
+  ExchangeStore,
+  OwnedExchanges,
+  OwnedExchangesSource,
+  OwnerExchangeCount,
+} from './exchange-store.port';
 import { EXCHANGE_MIGRATION_SCOPE, EXCHANGE_MIGRATIONS, PG_EXCHANGE_SQL } from './pg-exchange-schema';
 
 type Sql = (sql: string, params?: Readonly<Record<string, unknown>>) => Promise<Array<Record<string, unknown>>>;
@@ -27,7 +34,7 @@ export interface PgExchangeStoreOptions extends ExchangeOwner {
  * exchanges the last process on this state dir left running; those of other replicas are left to their owner, or to
  * the sweep once its lease is gone (OwnedExchanges).
  */
-export class PgExchangeStore implements ExchangeStore, OwnedExchanges {
+export class PgExchangeStore implements ExchangeStore, OwnedExchanges, OwnedExchangesSource {
   private closed = false;
   private queued: QueuedSave[] = [];
   /** The writes, one after another. Never rejects: each batch settles its own saves. */
@@ -70,6 +77,11 @@ export class PgExchangeStore implements ExchangeStore, OwnedExchanges {
     await this.writes;
     const rows = await this.read(PG_EXCHANGE_SQL.pairsSince, { since });
     return rows.map((r) => ({ from: r.from_agent as string, to: r.to_agent as string, count: r.n as number }));
+  }
+
+  /** Replicas share this store: it knows whose each running exchange is. */
+  ownedExchanges(): OwnedExchanges {
+    return this;
   }
 
   async runningByOwner(): Promise<OwnerExchangeCount[]> {

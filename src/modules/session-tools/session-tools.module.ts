@@ -1,13 +1,14 @@
 import { hostname } from 'node:os';
 import { Logger, Module } from '@nestjs/common';
 import { postgresTarget } from '../../common/storage/postgres-errors';
+import { storeFor } from '../../common/storage/store-for';
 import { ClusterModule, ClusterService } from '../cluster';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import { SessionPolicyModule } from '../session-policy';
 import { RuntimeModule } from '../runtime';
 import { SessionsModule } from '../sessions';
 import { ExchangeRecorder } from './exchange-recorder';
-import { EXCHANGE_STORE, SelectedExchangeStore } from './exchange-store-selection';
+import { EXCHANGE_STORE, type ExchangeStore } from './exchange-store.port';
 import { OrphanedExchangeSweeper } from './orphaned-exchange-sweeper';
 import { PgExchangeStore } from './pg-exchange.store';
 import { RunReports } from './run-reports';
@@ -29,25 +30,28 @@ import { exchangeDatabasePath, SqliteExchangeStore } from './sqlite-exchange.sto
   providers: [
     {
       provide: EXCHANGE_STORE,
-      // An exchange is owned by this process (its replica id, leased in Redis with gateway.cluster); its state dir
-      // names the exchanges the next start on that dir marks interrupted.
+      // The store gateway.state names (the other is never opened: with PostgreSQL no exchanges.sqlite is made). An
+      // exchange is owned by this process (its replica id, leased in Redis with gateway.cluster, which is joined after
+      // the graph is built: asked at each new exchange); its state dir names the exchanges the next start on that dir
+      // marks interrupted. The store is closed by the ExchangeRecorder once the last exchange is written.
       useFactory: (config: ConfigStore, options: GatewayOptions, cluster: ClusterService) => {
         const logger = new Logger('sessions_send');
-        // Before the config is loaded nothing is trimmed (a cap would be a guess); the next exchange applies the real one.
-        const keep = () => (config.isLoaded() ? config.current().config.session.agentToAgent.keptExchanges : Number.POSITIVE_INFINITY);
+        const keep = () => config.current().config.session.agentToAgent.keptExchanges;
         const onInterrupted = (count: number) =>
           logger.warn(`${count} sessions_send exchange(s) were still running when the gateway stopped: marked interrupted`);
-        return new SelectedExchangeStore(config, {
+        return storeFor<ExchangeStore>(config.current().config.gateway.state, {
           sqlite: () => new SqliteExchangeStore(exchangeDatabasePath(options.stateDir), keep, onInterrupted),
-          postgres: (url) =>
-            PgExchangeStore.open(url, {
+          postgres: async (url) => {
+            const store = await PgExchangeStore.open(url, {
               keep,
               onInterrupted,
               owner: cluster.replicaId,
               stateDir: `${hostname()}:${options.stateDir}`,
               leased: () => cluster.mode === 'cluster',
-            }),
-          describe: postgresTarget,
+            });
+            logger.log(`sessions_send exchanges are stored in PostgreSQL at ${postgresTarget(url)}`);
+            return store;
+          },
         });
       },
       inject: [ConfigStore, GATEWAY_OPTIONS, ClusterService],

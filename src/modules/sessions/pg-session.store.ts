@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import { AppError } from '../../common/errors/app-error';
@@ -62,7 +62,7 @@ const FIXED_CACHE_SIZE = 20_000;
  * whoever writes. Append listeners hear this store's appends after their commit and the other replicas' through
  * LISTEN/NOTIFY (pg-session-notices.ts).
  */
-export class PgSessionStore implements SessionStore {
+export class PgSessionStore implements SessionStore, OnApplicationShutdown {
   private readonly logger = new Logger('sessions');
   private closed = false;
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -253,6 +253,11 @@ export class PgSessionStore implements SessionStore {
   onAppend(listener: (event: TranscriptAppended) => void): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
+  }
+
+  /** Closed with the app, at its last hook (as the SQLite store is): what other modules write while stopping gets in. */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 
   /** Waits for the writes under way, then closes the pool; later calls fail. */

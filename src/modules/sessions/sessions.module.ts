@@ -1,9 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { postgresTarget } from '../../common/storage/postgres-errors';
+import { storeFor } from '../../common/storage/store-for';
 import { ConfigStore } from '../config';
 import { PgSessionStore } from './pg-session.store';
-import { SelectedSessionStore } from './session-store-selection';
-import { SESSION_STORE } from './session-store.port';
+import { SESSION_STORE, type SessionStore } from './session-store.port';
 import { SessionsAdminService } from './sessions-admin.service';
 import { SessionsController } from './sessions.controller';
 import { SqliteSessionStore } from './sqlite-session.store';
@@ -19,19 +19,16 @@ import { SqliteSessionStore } from './sqlite-session.store';
   providers: [
     {
       provide: SESSION_STORE,
+      // Nest runs the hooks of the store returned: the SQLite one opens its database at module init (so the one-time
+      // import of the file layout never runs inside a request), and each closes at the app's last hook.
       useFactory: (config: ConfigStore) =>
-        new SelectedSessionStore(config, {
-          sqlite: () => {
-            const store = new SqliteSessionStore(config);
-            // Opened now, so the one-time import of the file layout never runs inside a request.
-            store.onModuleInit();
-            return { store, close: () => store.onApplicationShutdown() };
-          },
+        storeFor<SessionStore>(config.current().config.gateway.state, {
+          sqlite: () => new SqliteSessionStore(config),
           postgres: async (url) => {
             const store = await PgSessionStore.open(url, { configuredAgents: () => [...config.current().agentsById.keys()] });
-            return { store, close: () => store.close() };
+            new Logger('sessions').log(`sessions and transcripts are stored in PostgreSQL at ${postgresTarget(url)}`);
+            return store;
           },
-          describe: postgresTarget,
         }),
       inject: [ConfigStore],
     },

@@ -31,6 +31,9 @@ export interface AppliedRevision extends Omit<HistoryEntry, 'seq'> {
  */
 export type AddOutcome = 'added' | 'recorded' | 'attributed';
 
+/** Injection token of the module's ConfigHistoryStore (the SQLite or the PostgreSQL one, as `gateway.state` says). */
+export const CONFIG_HISTORY_STORE = Symbol('CONFIG_HISTORY_STORE');
+
 /**
  * The config history: `<stateDir>/config-history.sqlite` (sqlite-config-history.store.ts), or with
  * `gateway.state.backend: "postgres"` one table every replica records into (pg-config-history.store.ts). Newest last

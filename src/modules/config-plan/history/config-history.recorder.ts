@@ -1,11 +1,10 @@
 import * as path from 'node:path';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { currentConfigActor, type ConfigChangeSource } from '../../../common/auth/config-actor';
-import { ConfigStore, type RuntimeSnapshot, type StateSettings } from '../../config';
+import { ConfigStore, type RuntimeSnapshot } from '../../config';
 import { ConfigPlanService } from '../config-plan.service';
 import { takeCliEditNote } from './cli-edit-note';
-import { openConfigHistory } from './config-history-selection';
-import type { ConfigHistoryStore, HistoryFile } from './config-history-store.port';
+import { CONFIG_HISTORY_STORE, type ConfigHistoryStore, type HistoryFile } from './config-history-store.port';
 import { impactSummary } from './impact-summary';
 
 interface Attribution {
@@ -22,31 +21,23 @@ interface Attribution {
 @Injectable()
 export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('config-history');
-  private history?: Promise<ConfigHistoryStore>;
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
 
   constructor(
     private readonly store: ConfigStore,
     private readonly planner: ConfigPlanService,
+    /** The history `gateway.state` names, opened with the module graph (a PostgreSQL server that cannot be reached fails the start). */
+    @Inject(CONFIG_HISTORY_STORE) private readonly history: ConfigHistoryStore,
   ) {}
 
-  /** Opens the history `gateway.state` names; a PostgreSQL server that cannot be reached fails the start. */
-  async onApplicationBootstrap(): Promise<void> {
-    const state: StateSettings = this.store.isLoaded() ? this.store.current().config.gateway.state : { backend: 'sqlite' };
-    this.history = openConfigHistory(state, this.store.stateDir, this.logger);
-    // Records wait for the store to open; a store that did not open has nothing to record into.
-    this.queue = this.history.then(
-      () => undefined,
-      () => undefined,
-    );
+  onApplicationBootstrap(): void {
     // Read synchronously in the listener: the actor is the one of the write that caused the swap.
     this.unsubscribe = this.store.onApplied((prev, next) => {
       const actor = currentConfigActor();
       this.enqueue(async () => this.record(prev, next, actor ?? (await this.fileOrCli(next))));
     });
-    if (this.store.isLoaded()) this.enqueue(() => this.recordBoot(this.store.current()));
-    await this.history;
+    this.enqueue(() => this.recordBoot(this.store.current()));
   }
 
   onModuleDestroy(): void {
@@ -55,13 +46,12 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue;
-    await (await this.history?.catch(() => undefined))?.close();
+    await this.history.close();
   }
 
   /** The store, once every record started so far is written (readers see their own writes). */
   async settled(): Promise<ConfigHistoryStore> {
     await this.queue;
-    if (!this.history) throw new Error('the config history is not open yet');
     return this.history;
   }
 
@@ -78,21 +68,20 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
 
   private async record(prev: RuntimeSnapshot, next: RuntimeSnapshot, by: Attribution): Promise<void> {
     const summary = impactSummary(prev, next, await this.planner.impact(prev, next));
-    const outcome = await (await this.history!).add({ ...this.entryOf(next), ...by, summary, previousHash: prev.contentHash });
+    const outcome = await this.history.add({ ...this.entryOf(next), ...by, summary, previousHash: prev.contentHash });
     if (outcome === 'recorded') this.logger.debug(`revision ${next.revision}: the same change is already in the history`);
     if (outcome === 'attributed')
       this.logger.debug(`revision ${next.revision}: the history's file edit is now attributed to ${by.subject}`);
   }
 
   private async recordBoot(snapshot: RuntimeSnapshot): Promise<void> {
-    const history = await this.history!;
-    const last = await history.latest();
+    const last = await this.history.latest();
     if (last && last.contentHash === snapshot.contentHash) return;
     const by = await this.fileOrCli(snapshot);
     const summary = last
       ? 'applied at start (the files changed while the gateway was stopped)'
       : 'applied at start (first recorded revision)';
-    await history.add({ ...this.entryOf(snapshot), ...by, summary });
+    await this.history.add({ ...this.entryOf(snapshot), ...by, summary });
   }
 
   private entryOf(s: RuntimeSnapshot) {
