@@ -8,7 +8,8 @@ import type { A2aTaskService } from './a2a-task.service';
 import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { InProcessRateLimitWindows, SlidingWindowRateLimiter } from './rate-limiter';
+import { InProcessRateLimitWindows } from '../../common/rate-limit/rate-limit-windows';
+import { SlidingWindowRateLimiter } from '../../common/rate-limit/sliding-window-rate-limiter';
 import type { WireTask } from './task-model';
 
 /** What the fake task service answers: a completed task whose artifact is `reply`. */

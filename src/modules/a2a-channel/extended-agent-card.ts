@@ -3,7 +3,7 @@ import { ConfigStore, type NormalizedConfig, type ResolvedAgent } from '../confi
 import { RoutingService } from '../routing';
 import { reachableAgents } from './a2a-session-route';
 import { type AgentCard, buildAgentCard } from './agent-card';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 
 const EXTENDED_DESCRIPTION =
   'clawgate multi-agent gateway, as this peer sees it. Each skill is an agent your conversations can reach; ' +

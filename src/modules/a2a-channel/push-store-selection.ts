@@ -1,5 +1,12 @@
-import type { PushConfigRow, PushDeliveryRow } from './push-rows';
-import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
+import type {
+  DeliveryCounts,
+  DueDelivery,
+  ListedDelivery,
+  PushConfigInput,
+  PushConfigRow,
+  PushDeliveryRow,
+  PushStore,
+} from './push-store.port';
 import type { SelectedTaskStore } from './task-store-selection';
 
 /**
