@@ -1,6 +1,5 @@
-import type { TaskStoreHooks } from '../../src/modules/a2a-channel/a2a-task.store';
 import type { PushStore } from '../../src/modules/a2a-channel/push-store.port';
-import type { RetentionPolicy, TaskStore } from '../../src/modules/a2a-channel/task-store.port';
+import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/task-store.port';
 import { taskBuilder } from './task-store-contract';
 
 /** A backend's task store and the push store over the same database, as the module pairs them. */

@@ -1,7 +1,6 @@
-import type { TaskStoreHooks } from '../../src/modules/a2a-channel/a2a-task.store';
 import type { TaskEvent } from '../../src/modules/a2a-channel/task-events';
 import type { A2aTask } from '../../src/modules/a2a-channel/task-model';
-import type { RetentionPolicy, TaskStore } from '../../src/modules/a2a-channel/task-store.port';
+import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/task-store.port';
 
 /** A builder of working tasks of peer `hermes`, each with a new id and message id; `over` sets any field. */
 export function taskBuilder(): (over?: Partial<A2aTask>) => A2aTask {

@@ -1,4 +1,4 @@
-import type { AppError } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /**
@@ -43,3 +43,16 @@ export function a2aErrorInfoOf(err: AppError): ErrorInfo | undefined {
     ...(metadata && Object.keys(metadata).length ? { metadata } : {}),
   };
 }
+
+/**
+ * An error as JSON-RPC carries it (`code`, `message`, `data`): the form of every A2A error in the JSON-RPC binding,
+ * and the one the 0.3 translation rewrites (a2a-v03-wire.ts).
+ */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** -32602 (400 in HTTP+JSON) for params a method cannot take; every reader of a request's params throws it. */
+export const invalidParams = (reason: string) => new AppError(ErrorCode.InvalidParams, `Invalid params: ${reason}`);

@@ -9,7 +9,7 @@ import { a2aSubpath } from './a2a-path';
 import { A2aRestEndpoint } from './a2a-rest.endpoint';
 import { A2aRpcService } from './a2a-rpc.service';
 import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
-import { readLimitedBody } from './request-body';
+import { readLimitedBody } from '../../common/http/limited-body';
 import { cardOrigin } from './request-origin';
 import { readRequestVersion, requestedA2aVersion } from './a2a-version';
 import { answerWithStream } from './a2a-sse';

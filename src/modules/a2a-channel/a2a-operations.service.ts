@@ -17,8 +17,16 @@ import { A2aPushConfigs } from './a2a-push-configs.service';
 import { wireCodec } from './a2a-wire-codec';
 import type { TaskEventStream } from './task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
-import { invalidParams } from './json-rpc';
-import { RATE_LIMITER, RateLimitWindows } from './rate-limiter';
+import { invalidParams } from './a2a-error-info';
+import type { RateLimitWindows } from '../../common/rate-limit/rate-limit-windows';
+
+/**
+ * The per-peer rate-limit windows the operations take a slot from: in-process, or with gateway.cluster shared by every
+ * replica (the module builds them with the cluster's `rateLimitWindows`).
+ */
+export const RATE_LIMITER = Symbol('A2A_RATE_LIMITER');
+/** The namespace of the per-peer windows in Redis (`clawgate:ratelimit:a2a-peer:<peer>`). */
+export const PEER_RATE_LIMIT_NAMESPACE = 'a2a-peer';
 
 /** Who is calling: the authenticated peer, and the origin its Agent Cards publish (derived only when a card is asked for). */
 export interface A2aCaller {

@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore } from '../config';
 import { A2aTaskService } from './a2a-task.service';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { MAX_PUSH_CONFIGS_PER_TASK, readCreateParams, readPushConfig, readPushConfigRef, toWirePushConfig } from './push-config-params';
 import { PUSH_STORE, type PushStore } from './push-store.port';
 

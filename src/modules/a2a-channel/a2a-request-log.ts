@@ -2,8 +2,14 @@ import { Logger } from '@nestjs/common';
 import { A2A_METHODS } from '../../common/a2a-protocol';
 import { logsAt } from '../../common/logging/log-level-gate';
 import type { A2aBinding, GatewayMetrics } from '../metrics';
-import type { A2aCallOutcome } from './a2a-call-outcome';
+import type { AppError } from '../../common/errors/app-error';
 import { a2aOperationOf, type A2aOperation } from './a2a-methods';
+
+/**
+ * What the line reads of a call's outcome (an A2aCallOutcome is one): declared here so the log does not import the
+ * operations that write it.
+ */
+type ServedOutcome = { ok: true; result: unknown } | { ok: true; stream: unknown } | { ok: false; error: AppError };
 
 /** The A2A 1.0 name of each operation: the `method` of the request's line and series, whichever name was called. */
 const METHOD_OF: Record<A2aOperation, string> = {
@@ -32,7 +38,7 @@ export class A2aRequestLog {
 
   constructor(private readonly metrics: GatewayMetrics) {}
 
-  served(peer: string, called: string, binding: A2aBinding, outcome: A2aCallOutcome, startedAt: number): void {
+  served(peer: string, called: string, binding: A2aBinding, outcome: ServedOutcome, startedAt: number): void {
     const durationMs = Math.round((performance.now() - startedAt) * 100) / 100;
     const operation = a2aOperationOf(called);
     const method = operation ? METHOD_OF[operation] : 'other';

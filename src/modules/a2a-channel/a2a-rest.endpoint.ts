@@ -9,7 +9,7 @@ import { A2A_MESSAGES, MAX_RESPONSE_BYTES, requestBodyLimit, requestTooLargeMess
 import { A2aOperations } from './a2a-operations.service';
 import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from './a2a-version';
 import { authenticatePeer, PEER_AUTH_CHALLENGE } from './peer-auth';
-import { readLimitedBody } from './request-body';
+import { readLimitedBody } from '../../common/http/limited-body';
 import { cardOrigin } from './request-origin';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';

@@ -10,7 +10,8 @@ import type { Clock } from './clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
-import { InProcessRateLimitWindows, SlidingWindowRateLimiter } from './rate-limiter';
+import { InProcessRateLimitWindows } from '../../common/rate-limit/rate-limit-windows';
+import { SlidingWindowRateLimiter } from '../../common/rate-limit/sliding-window-rate-limiter';
 import type { WireTask } from './task-model';
 
 /** What the fake task service answers: a completed task whose artifact is `reply`. */

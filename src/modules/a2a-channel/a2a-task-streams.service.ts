@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { A2A_MESSAGES } from './a2a-limits';
 import { A2aTaskService } from './a2a-task.service';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { parseTaskIdParams } from './rpc-params';
 import { TaskEventBus } from './task-event-bus';
 import { TaskEventStream } from './task-event-stream';

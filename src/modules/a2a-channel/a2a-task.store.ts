@@ -22,7 +22,16 @@ import {
   TaskEventRow,
   TaskRow,
 } from './task-rows';
-import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type {
+  PeerAgentCount,
+  RetentionPolicy,
+  SweepOutcome,
+  TaskListFilter,
+  TaskPage,
+  TaskPageQuery,
+  TaskStore,
+  TaskStoreHooks,
+} from './task-store.port';
 
 /** Where the store lives inside the state dir. */
 export function taskDatabasePath(stateDir: string): string {
@@ -32,16 +41,6 @@ export function taskDatabasePath(stateDir: string): string {
 interface Connection {
   db: SqliteDatabase;
   statements: Record<StatementName, SqliteStatement>;
-}
-
-/** What the store tells once a commit is on disk, in commit order. */
-export interface TaskStoreHooks {
-  /** Every task event (the live half of a stream). */
-  onEvents?: (events: readonly TaskEvent[]) => void;
-  /** The commit queued push deliveries (the push deliverer looks for due ones). */
-  onPushQueued?: () => void;
-  /** A task was written in a state: inserted in it, or moved into it (the metrics' tasks by state). */
-  onState?: (state: TaskState) => void;
 }
 
 /**

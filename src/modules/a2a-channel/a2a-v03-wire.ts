@@ -2,9 +2,8 @@ import { fromV03State, isTaskState, toV03State, V03_TASK_STATES, type V03TaskSta
 import { isRecord } from '../../common/is-record';
 import type { A2aOperation } from './a2a-methods';
 import { corePushResultToV03, type PushOperation, v03PushParamsToCore } from './a2a-v03-push';
-import type { ListTasksResult } from './task-list-page';
-import { invalidParams, type JsonRpcErrorObject } from './json-rpc';
-import type { WireMessage, WireTask } from './task-model';
+import { invalidParams, type JsonRpcErrorObject } from './a2a-error-info';
+import type { ListTasksResult, WireMessage, WireTask } from './task-model';
 
 /**
  * A2A 0.3 on the wire, translated to and from the 1.0 shapes the task service speaks: requests are rewritten

@@ -1,7 +1,7 @@
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 import type { A2aOperation } from './a2a-methods';
 import { coreResultToV03, errorToV03, streamItemToV03, v03ParamsToCore } from './a2a-v03-wire';
-import type { JsonRpcErrorObject } from './json-rpc';
+import type { JsonRpcErrorObject } from './a2a-error-info';
 
 /**
  * How one call's params, result and error cross the wire in the version it is answered in. The task service

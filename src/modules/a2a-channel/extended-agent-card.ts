@@ -7,7 +7,7 @@ import { buildAgentCard } from './agent-card';
 import { AgentCardSigner } from './agent-card-signature';
 import type { AgentCard } from './agent-card.types';
 import { toV03AgentCard, type V03AgentCard } from './agent-card-v03';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 
 const EXTENDED_DESCRIPTION =
   'clawgate multi-agent gateway, as this peer sees it. Each skill is an agent your conversations can reach; ' +

@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { a2aErrorInfoOf } from './a2a-error-info';
+import { a2aErrorInfoOf, type JsonRpcErrorObject } from './a2a-error-info';
 
 /**
  * JSON-RPC 2.0 framing for the A2A endpoint: envelope types, the error codes of JSON-RPC and A2A 1.0, and
@@ -9,12 +9,6 @@ import { a2aErrorInfoOf } from './a2a-error-info';
  */
 
 export type JsonRpcId = string | number | null;
-
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 export type JsonRpcResponse =
   { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
@@ -75,8 +69,6 @@ export function jsonRpcErrorOf(err: AppError): JsonRpcErrorObject {
   if (info) error.data = [info];
   return error;
 }
-
-export const invalidParams = (reason: string) => new AppError(ErrorCode.InvalidParams, `Invalid params: ${reason}`);
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error };

@@ -1,5 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
-import { jsonRpcErrorOf, type JsonRpcErrorObject } from './json-rpc';
+import { jsonRpcErrorOf } from './json-rpc';
+import type { JsonRpcErrorObject } from './a2a-error-info';
 import { readMessageParts } from './message-parts';
 
 const POLICY = { maxBytes: 64, mediaTypes: ['text/*', 'application/json', 'image/png'] };

@@ -2,7 +2,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { A2aFilePolicy } from '../config';
 import { MAX_FILE_PARTS, MAX_FILENAME_CHARS, MAX_FILE_URL_CHARS } from './a2a-limits';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { mediaTypeAccepted, parseMediaType, UNKNOWN_MEDIA_TYPE } from './media-types';
 import { PROTO_NAMED_FIELDS, withJsonFieldNames } from './proto-field-names';
 

@@ -1,9 +1,16 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction, positional } from '../../common/storage/postgres';
 import { PG_PUSH_SQL } from './pg-push-schema';
-import type { PushConfigRow, PushDeliveryRow } from './push-rows';
-import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
-import { pushConfigColumns } from './push-config-params';
+import type {
+  DeliveryCounts,
+  DueDelivery,
+  ListedDelivery,
+  PushConfigInput,
+  PushConfigRow,
+  PushDeliveryRow,
+  PushStore,
+} from './push-store.port';
+import { pushConfigColumns } from './push-rows';
 
 type Rows = Array<Record<string, unknown>>;
 

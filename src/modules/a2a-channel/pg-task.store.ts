@@ -3,7 +3,6 @@ import type { Pool, PoolClient } from 'pg';
 import { isTerminalState, type TaskState } from '../../common/a2a-protocol';
 import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
-import type { TaskStoreHooks } from './a2a-task.store';
 import { PgPushKeyStore } from './pg-push-key.store';
 import { PgPushStore } from './pg-push.store';
 import { PG_RECORD_EVENT } from './pg-push-schema';
@@ -13,7 +12,16 @@ import type { A2aTask, TaskTransition } from './task-model';
 import { taskPageSql } from './task-page-query';
 import { transitionEvents, transitionWrite } from './task-transition-write';
 import { fromRow, toRow, type TaskRow } from './task-rows';
-import type { PeerAgentCount, RetentionPolicy, SweepOutcome, TaskListFilter, TaskPage, TaskPageQuery, TaskStore } from './task-store.port';
+import type {
+  PeerAgentCount,
+  RetentionPolicy,
+  SweepOutcome,
+  TaskListFilter,
+  TaskPage,
+  TaskPageQuery,
+  TaskStore,
+  TaskStoreHooks,
+} from './task-store.port';
 import type { OwnedTasks, OwnedTasksSource, OwnerTaskCount } from './task-ownership.port';
 
 export interface PgTaskStoreOptions {

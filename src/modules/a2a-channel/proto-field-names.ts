@@ -1,4 +1,4 @@
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 
 /**
  * The fields of each A2A request message that clawgate reads and whose a2a.proto name differs from its JSON name

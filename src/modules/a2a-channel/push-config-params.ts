@@ -4,10 +4,9 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { isRecord } from '../../common/is-record';
 import { urlAllowedByPatterns } from '../../common/net/url-patterns';
 import type { NormalizedConfig } from '../config';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { withJsonFieldNames } from './proto-field-names';
-import type { PushConfigRow } from './push-rows';
-import type { PushConfigInput } from './push-store.port';
+import type { PushConfigInput, PushConfigRow } from './push-store.port';
 
 /** A task has at most this many push configs: each one is a delivery per event. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
@@ -122,20 +121,5 @@ export function toWirePushConfig(row: PushConfigRow): Record<string, unknown> {
     url: row.url,
     ...(row.token !== null ? { token: row.token } : {}),
     ...(row.auth_scheme !== null ? { authentication: { scheme: row.auth_scheme } } : {}),
-  };
-}
-
-/** The columns of a push config row as both stores write them (the PostgreSQL one adds the task's row number). */
-export function pushConfigColumns(task: { id: string; peer: string }, config: PushConfigInput) {
-  return {
-    task_id: task.id,
-    peer: task.peer,
-    config_id: config.id,
-    url: config.url,
-    token: config.token ?? null,
-    auth_scheme: config.authentication?.scheme ?? null,
-    auth_credentials: config.authentication?.credentials ?? null,
-    wire: config.wire,
-    created_at: Date.now(),
   };
 }

@@ -1,4 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
+import type { PushConfigInput } from './push-store.port';
 
 /**
  * The SQLite layout of push notifications, in the task database (docs/a2a-push.md): the configs a peer registered
@@ -54,30 +55,17 @@ export function prepareEnqueue(db: SqliteDatabase): SqliteStatement {
   );
 }
 
-export interface PushConfigRow {
-  seq: number;
-  task_seq: number;
-  task_id: string;
-  peer: string;
-  id: string;
-  url: string;
-  token: string | null;
-  auth_scheme: string | null;
-  auth_credentials: string | null;
-  wire: string;
-  created_at: number;
-}
-
-export interface PushDeliveryRow {
-  seq: number;
-  config_seq: number;
-  n: number;
-  body: string;
-  closes: number;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_at: number;
-  last_error: string | null;
-  created_at: number;
-  done_at: number | null;
+/** The columns of a push config row as both stores write them (the PostgreSQL one adds the task's row number). */
+export function pushConfigColumns(task: { id: string; peer: string }, config: PushConfigInput) {
+  return {
+    task_id: task.id,
+    peer: task.peer,
+    config_id: config.id,
+    url: config.url,
+    token: config.token ?? null,
+    auth_scheme: config.authentication?.scheme ?? null,
+    auth_credentials: config.authentication?.credentials ?? null,
+    wire: config.wire,
+    created_at: Date.now(),
+  };
 }

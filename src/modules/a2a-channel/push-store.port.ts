@@ -1,5 +1,3 @@
-import type { PushConfigRow, PushDeliveryRow } from './push-rows';
-
 /**
  * The PushStore port (docs/a2a.md#push-notifications): the push configs peers registered per task and the outbox of
  * deliveries. The outbox rows themselves are written by the task store, in the commit of the event that causes them
@@ -16,6 +14,36 @@ export interface PushConfigInput {
   authentication?: { scheme: string; credentials?: string };
   /** The A2A version the config was registered in: deliveries are rendered in it. */
   wire: '1.0' | '0.3';
+}
+
+/** A stored push config, as both stores return it (the SQLite columns of push-rows.ts). */
+export interface PushConfigRow {
+  seq: number;
+  task_seq: number;
+  task_id: string;
+  peer: string;
+  id: string;
+  url: string;
+  token: string | null;
+  auth_scheme: string | null;
+  auth_credentials: string | null;
+  wire: string;
+  created_at: number;
+}
+
+/** One delivery of the outbox: an event for one config. */
+export interface PushDeliveryRow {
+  seq: number;
+  config_seq: number;
+  n: number;
+  body: string;
+  closes: number;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_at: number;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
 }
 
 /** A delivery that is due, with what sending it needs. */

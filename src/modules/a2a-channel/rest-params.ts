@@ -1,4 +1,4 @@
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { protoNameOf } from './proto-field-names';
 import type { QueryValueKind, RestRoute } from './rest-routes';
 

@@ -1,7 +1,7 @@
 import { TASK_STATES, type TaskState } from '../../common/a2a-protocol';
 import type { A2aFilePolicy } from '../config';
 import { CONTEXT_ID_PATTERN } from './a2a-limits';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 import { type FilePart, readMessageParts } from './message-parts';
 import { truncateUtf8 } from './message-text';
 import { PROTO_NAMED_FIELDS, withJsonFieldNames } from './proto-field-names';

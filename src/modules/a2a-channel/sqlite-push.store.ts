@@ -1,8 +1,15 @@
 import type { SqliteDatabase, SqliteStatement } from '../../common/storage/sqlite';
 import type { A2aTaskStore } from './a2a-task.store';
-import type { PushConfigRow, PushDeliveryRow } from './push-rows';
-import type { DeliveryCounts, DueDelivery, ListedDelivery, PushConfigInput, PushStore } from './push-store.port';
-import { pushConfigColumns } from './push-config-params';
+import type {
+  DeliveryCounts,
+  DueDelivery,
+  ListedDelivery,
+  PushConfigInput,
+  PushConfigRow,
+  PushDeliveryRow,
+  PushStore,
+} from './push-store.port';
+import { pushConfigColumns } from './push-rows';
 
 const statements = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 

@@ -1,14 +1,7 @@
 import { parseListTasksParams } from './rpc-params';
-import { toListedTask } from './task-model';
+import { type ListTasksResult, toListedTask } from './task-model';
 import { decodePageToken, encodePageToken } from './task-page-token';
 import type { TaskStore } from './task-store.port';
-
-export interface ListTasksResult {
-  tasks: Array<ReturnType<typeof toListedTask>>;
-  nextPageToken: string;
-  pageSize: number;
-  totalSize: number;
-}
 
 /**
  * ListTasks: the calling peer's tasks only, most recently updated first, a page at a time; `nextPageToken` is "" on the

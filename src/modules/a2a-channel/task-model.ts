@@ -109,6 +109,14 @@ export function toListedTask(
   return wire;
 }
 
+/** A page of ListTasks as the method answers it. */
+export interface ListTasksResult {
+  tasks: Array<ReturnType<typeof toListedTask>>;
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
 /** The message a transition adds to a task's history: its status message as the agent's, else the peer's answer. */
 export function historyMessageOf(change: TaskTransition): TaskMessage | undefined {
   if (change.statusMessage && change.peerMessage) throw new Error('a transition adds one history message, not two');

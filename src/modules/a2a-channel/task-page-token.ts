@@ -1,5 +1,5 @@
 import { decodePosition, encodePosition } from '../../common/text/position-token';
-import { invalidParams } from './json-rpc';
+import { invalidParams } from './a2a-error-info';
 
 /** A position in a peer's task list: the last task of a page, by (status timestamp, row). */
 export interface TaskPosition {

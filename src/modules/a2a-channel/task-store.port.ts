@@ -98,3 +98,13 @@ export interface TaskStore {
   ownerOf?(id: string): Promise<string | undefined>;
   readonly owner?: string;
 }
+
+/** What the store tells once a commit is on disk, in commit order. */
+export interface TaskStoreHooks {
+  /** Every task event (the live half of a stream). */
+  onEvents?: (events: readonly TaskEvent[]) => void;
+  /** The commit queued push deliveries (the push deliverer looks for due ones). */
+  onPushQueued?: () => void;
+  /** A task was written in a state: inserted in it, or moved into it (the metrics' tasks by state). */
+  onState?: (state: TaskState) => void;
+}

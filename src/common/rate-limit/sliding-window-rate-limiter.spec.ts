@@ -1,7 +1,6 @@
-import type { Clock } from './clock';
-import { SlidingWindowRateLimiter } from './rate-limiter';
+import { type RateLimitClock, SlidingWindowRateLimiter } from './sliding-window-rate-limiter';
 
-class ManualClock implements Clock {
+class ManualClock implements RateLimitClock {
   constructor(public t = 1_000_000) {}
   now(): number {
     return this.t;

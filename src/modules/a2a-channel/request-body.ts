@@ -1,2 +1,0 @@
-// The reader is shared with the OpenAI-compatible endpoint.
-export { readLimitedBody, type BodyResult } from '../../common/http/limited-body';
