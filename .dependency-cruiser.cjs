@@ -32,10 +32,67 @@ const layerRules = LAYERS.flatMap((layer, i) =>
   }),
 );
 
+/**
+ * The folders of the a2a-channel module from the bottom up (docs/architecture.md#a2a-channel): a folder imports only
+ * folders of lower layers (and the module's own root files import anything). Specs may reach anywhere, like tests.
+ */
+const A2A_CHANNEL_FOLDERS = [
+  ['model', 'card'],
+  ['protocol'],
+  ['store'],
+  ['streaming', 'push', 'attachments'],
+  ['replicas'],
+  ['tasks'],
+  ['operations'],
+  ['bindings', 'admin'],
+];
+const A2A = '^src/modules/a2a-channel/';
+
+const a2aFolderRules = [
+  ...A2A_CHANNEL_FOLDERS.flatMap((layer, i) =>
+    layer.map((name) => {
+      const notBelow = A2A_CHANNEL_FOLDERS.slice(i)
+        .flat()
+        .filter((other) => other !== name);
+      return {
+        name: `a2a-folder-${name}`,
+        severity: 'error',
+        comment: `a2a-channel/${name}/ is in folder layer ${i}; it may import only folders of lower layers (see A2A_CHANNEL_FOLDERS).`,
+        from: { path: `${A2A}${name}/`, pathNot: '\\.spec\\.ts$' },
+        to: { path: `${A2A}(${notBelow.join('|')})/` },
+      };
+    }),
+  ),
+  {
+    name: 'a2a-folder-stores-behind-ports',
+    severity: 'error',
+    comment:
+      'The task and push stores are used through their ports in a2a-channel/store/; only the module file, which picks ' +
+      'and builds them, and the stores themselves import store/sqlite/ or store/postgres/.',
+    from: { path: A2A, pathNot: [`${A2A}store/(sqlite|postgres)/`, `${A2A}a2a-channel\\.module\\.ts$`, '\\.spec\\.ts$'] },
+    to: { path: `${A2A}store/(sqlite|postgres)/` },
+  },
+  {
+    name: 'a2a-folder-sqlite-below-postgres',
+    severity: 'error',
+    comment: 'PostgreSQL mirrors the SQLite layout (store/postgres/ may read store/sqlite/), never the other way round.',
+    from: { path: `${A2A}store/sqlite/`, pathNot: '\\.spec\\.ts$' },
+    to: { path: `${A2A}store/postgres/` },
+  },
+  {
+    name: 'a2a-folder-rest-apart-from-json-rpc',
+    severity: 'error',
+    comment: 'The JSON-RPC endpoint hands HTTP+JSON paths to the REST binding; the REST binding needs nothing of JSON-RPC.',
+    from: { path: `${A2A}bindings/rest/`, pathNot: '\\.spec\\.ts$' },
+    to: { path: `${A2A}bindings/json-rpc/` },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...a2aFolderRules,
     {
       name: 'no-circular',
       severity: 'error',

@@ -84,7 +84,8 @@ ${bindings.join('\n')}
 /** Times each pure step of the pipeline on its own (the same calls loadConfig makes, in order). */
 async function timeSteps(configPath: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<Record<string, number[]>> {
   const { configPipelineSteps } = await import('../src/modules/config');
-  const { parseJson5, resolveIncludes, substituteEnv, ConfigValueQuoter, validateConfig, normalizeConfig, stableJson } = configPipelineSteps;
+  const steps = configPipelineSteps;
+  const { parseJson5, resolveIncludes, substituteEnv, ConfigValueQuoter, validateConfig, normalizeConfig, stableJson } = steps;
   const { isSecretConfigPath } = await import('../src/common/secrets/secret-paths');
   const text = await fs.readFile(configPath, 'utf8');
   const out: Record<string, number[]> = {

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
-import { A2aTaskService } from '../src/modules/a2a-channel/a2a-task.service';
-import { A2A_CLOCK, Clock } from '../src/modules/a2a-channel/clock';
+import { A2A_MESSAGES } from '../src/modules/a2a-channel/protocol/limits-and-messages';
+import { A2aTaskService } from '../src/modules/a2a-channel/operations/task.service';
+import { A2A_CLOCK, Clock } from '../src/modules/a2a-channel/model/clock';
 import { ChannelRegistry } from '../src/modules/channels/channel-registry';
 import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';

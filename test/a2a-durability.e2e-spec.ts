@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
-import type { WireTask } from '../src/modules/a2a-channel/task-model';
+import { A2A_MESSAGES } from '../src/modules/a2a-channel/protocol/limits-and-messages';
+import type { WireTask } from '../src/modules/a2a-channel/model/task';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { waitFor } from './support/gateway-harness';
 

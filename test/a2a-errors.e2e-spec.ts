@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import request from 'supertest';
-import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/a2a-limits';
-import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
+import { A2A_MESSAGES, TRUNCATION_MARKER } from '../src/modules/a2a-channel/protocol/limits-and-messages';
+import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/store/task-store.port';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
 import type { TestGateway } from './support/gateway-harness';

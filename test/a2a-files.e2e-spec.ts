@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import request from 'supertest';
-import { requestBodyLimit } from '../src/modules/a2a-channel/a2a-limits';
+import { requestBodyLimit } from '../src/modules/a2a-channel/protocol/limits-and-messages';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { a2aRpc } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { A2A_LEGACY_METHODS, A2A_METHODS } from '../src/common/a2a-protocol';
-import { MAX_BATCH_ENTRIES } from '../src/modules/a2a-channel/a2a-limits';
-import { implementedA2aMethods } from '../src/modules/a2a-channel/a2a-methods';
+import { MAX_BATCH_ENTRIES } from '../src/modules/a2a-channel/protocol/limits-and-messages';
+import { implementedA2aMethods } from '../src/modules/a2a-channel/protocol/methods';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { PROPERTY_SEED, propertyParameters, propertyRuns, propertyTimeout } from './support/property-runs';
 

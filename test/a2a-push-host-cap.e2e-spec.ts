@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { PUSH_CONNECTIONS_PER_HOST } from '../src/modules/a2a-channel/push-deliverer';
+import { PUSH_CONNECTIONS_PER_HOST } from '../src/modules/a2a-channel/push/push-deliverer';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { hostJose } from './support/admin-jose';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';

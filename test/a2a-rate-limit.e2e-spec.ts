@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { A2A_CLOCK, Clock } from '../src/modules/a2a-channel/clock';
+import { A2A_CLOCK, Clock } from '../src/modules/a2a-channel/model/clock';
 import type { RateLimitWindows } from '../src/common/rate-limit/rate-limit-windows';
-import { RATE_LIMITER } from '../src/modules/a2a-channel/a2a-operations.service';
+import { RATE_LIMITER } from '../src/modules/a2a-channel/operations/operations.service';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 
 /**

@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/task-store.port';
+import { TASK_STORE, TaskStore } from '../src/modules/a2a-channel/store/task-store.port';
 import { BIG, ErrorPathsGateway, HERMES, IRIS, LIMIT, Outcome, startErrorPathsGateway, WRONG } from './support/a2a-error-gateway';
 
 /**

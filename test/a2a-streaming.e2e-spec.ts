@@ -1,5 +1,5 @@
 import type { StreamResponse } from '@a2a-js/sdk';
-import { A2A_MESSAGES } from '../src/modules/a2a-channel/a2a-limits';
+import { A2A_MESSAGES } from '../src/modules/a2a-channel/protocol/limits-and-messages';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { fetchWithToken, sdkClient, sdkSendRequest } from './support/a2a-sdk';
 import { FakeOpenAiServer, tokenText } from './support/fake-openai-server';

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startGateway } from '../src/bootstrap';
 import { StateDirInUseError } from '../src/common/fs/state-dir-lock';
-import type { WireTask } from '../src/modules/a2a-channel/task-model';
+import type { WireTask } from '../src/modules/a2a-channel/model/task';
 import { CliBuild, CliRun, REPO_ROOT, runCli, transpileCli } from './fixtures/cli-runner';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { waitFor } from './support/gateway-harness';

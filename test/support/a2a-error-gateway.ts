@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { requestBodyLimit } from '../../src/modules/a2a-channel/a2a-limits';
+import { requestBodyLimit } from '../../src/modules/a2a-channel/protocol/limits-and-messages';
 import { FakeOpenAiServer } from './fake-openai-server';
 import { startTestGateway, TestGateway } from './gateway-harness';
 

@@ -1,5 +1,5 @@
-import type { PushStore } from '../../src/modules/a2a-channel/push-store.port';
-import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/task-store.port';
+import type { PushStore } from '../../src/modules/a2a-channel/store/push-store.port';
+import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/store/task-store.port';
 import { taskBuilder } from './task-store-contract';
 
 /** A backend's task store and the push store over the same database, as the module pairs them. */
@@ -22,7 +22,7 @@ const hook = (id: string) => ({ id, url: `https://hooks.example/${id}`, wire: '1
 
 /**
  * What every PushStore does (push-store.port.ts) with the task store beside it, run against each backend: SQLite in
- * `npm test` (src/modules/a2a-channel/sqlite-push.store.spec.ts), PostgreSQL in the system tier
+ * `npm test` (src/modules/a2a-channel/store/sqlite/sqlite-push.store.spec.ts), PostgreSQL in the system tier
  * (test/system/pg-push-store.system-spec.ts).
  */
 export function describePushStoreContract(name: string, createFixture: () => Promise<PushStoreFixture>): void {

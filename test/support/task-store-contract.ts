@@ -1,6 +1,6 @@
-import type { TaskEvent } from '../../src/modules/a2a-channel/task-events';
-import type { A2aTask } from '../../src/modules/a2a-channel/task-model';
-import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/task-store.port';
+import type { TaskEvent } from '../../src/modules/a2a-channel/model/task-events';
+import type { A2aTask } from '../../src/modules/a2a-channel/model/task';
+import type { RetentionPolicy, TaskStore, TaskStoreHooks } from '../../src/modules/a2a-channel/store/task-store.port';
 
 /** A builder of working tasks of peer `hermes`, each with a new id and message id; `over` sets any field. */
 export function taskBuilder(): (over?: Partial<A2aTask>) => A2aTask {
@@ -35,7 +35,8 @@ const policy: RetentionPolicy = { terminalRetentionMs: 24 * HOUR, maxTerminalPer
 
 /**
  * What every TaskStore does (task-store.port.ts), run against each implementation: SQLite in `npm test`
- * (src/modules/a2a-channel/a2a-task.store.spec.ts), PostgreSQL in the system tier (test/system/pg-task-store.system-spec.ts).
+ * (src/modules/a2a-channel/store/sqlite/sqlite-task.store.spec.ts), PostgreSQL in the system tier
+ * (test/system/pg-task-store.system-spec.ts).
  */
 export function describeTaskStoreContract(name: string, createFixture: () => Promise<TaskStoreFixture>): void {
   describe(`TaskStore contract: ${name}`, () => {

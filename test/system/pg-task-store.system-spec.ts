@@ -1,9 +1,9 @@
 import { Client } from 'pg';
-import { PgTaskStore } from '../../src/modules/a2a-channel/pg-task.store';
+import { PgTaskStore } from '../../src/modules/a2a-channel/store/postgres/pg-task.store';
 import { describeTaskStoreContract } from '../support/task-store-contract';
-import type { RetentionPolicy } from '../../src/modules/a2a-channel/task-store.port';
+import type { RetentionPolicy } from '../../src/modules/a2a-channel/store/task-store.port';
 import { postgresForSuite } from './support/postgres';
-import { TASK_MIGRATIONS, TASK_MIGRATION_SCOPE } from '../../src/modules/a2a-channel/pg-task-schema';
+import { TASK_MIGRATIONS, TASK_MIGRATION_SCOPE } from '../../src/modules/a2a-channel/store/postgres/pg-task-schema';
 import { createPostgresPool, migrate } from '../../src/common/storage/postgres';
 
 jest.setTimeout(60_000);

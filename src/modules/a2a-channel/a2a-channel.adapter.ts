@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ChannelRegistry, type ChannelAdapter, type DeliveryResult } from '../channels';
-import { A2A_CHANNEL_ID, A2A_MESSAGES } from './a2a-limits';
+import { A2A_CHANNEL_ID, A2A_MESSAGES } from './protocol/limits-and-messages';
 
 /**
  * The `a2a` channel in the ChannelRegistry. Inbound A2A is pull-based — a peer reads its task with GetTask —

@@ -1,8 +1,8 @@
 export { A2aChannelModule } from './a2a-channel.module';
-export { mountA2aEndpoint } from './mount-a2a';
-export { A2aTaskCounts } from './a2a-task-counts';
-export { reachableAgents } from './a2a-session-route';
-export type { RouteLookup } from './a2a-session-route';
-export { exposedAgents } from './agent-card';
-export { TASK_STORE } from './task-store.port';
-export type { PeerAgentCount, TaskStore } from './task-store.port';
+export { mountA2aEndpoint } from './bindings/mount-a2a';
+export { A2aTaskCounts } from './store/task-counts';
+export { reachableAgents } from './tasks/session-route';
+export type { RouteLookup } from './tasks/session-route';
+export { exposedAgents } from './card/agent-card';
+export { TASK_STORE } from './store/task-store.port';
+export type { PeerAgentCount, TaskStore } from './store/task-store.port';

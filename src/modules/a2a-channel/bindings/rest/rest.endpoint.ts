@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../../../../common/errors/app-error';
+import { ErrorCode } from '../../../../common/errors/error-code';
+import { bearerToken } from '../../../../common/http/bearer-token';
+import { maskSecrets } from '../../../../common/secrets/secret-mask';
+import type { NormalizedConfig } from '../../../config';
+import { A2A_MESSAGES, MAX_RESPONSE_BYTES, requestBodyLimit, requestTooLargeMessage } from '../../protocol/limits-and-messages';
+import { A2aOperations } from '../../operations/operations.service';
+import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from '../../protocol/versions';
+import { authenticatePeer, PEER_AUTH_CHALLENGE } from '../peer-auth';
+import { readLimitedBody } from '../../../../common/http/limited-body';
+import { cardOrigin } from '../../card/request-origin';
+import { restErrorOf } from './rest-errors';
+import { restCallParams } from './rest-params';
+import { matchRestRoute } from './rest-routes';
+import { A2A_JSON_CONTENT_TYPE } from '../../protocol/media-types';
+import { answerWithStream } from '../sse';
+import { lastEventIdOf } from '../last-event-id';
+
+/** Where the binding's paths start: the interface URL the card advertises (the JSON-RPC endpoint's, reused). */
+export const REST_BASE_PATH = '/a2a/v1';
+/** How much of a request path an error message repeats. */
+const MAX_ECHOED_PATH = 128;
+
+/**
+ * The HTTP+JSON binding of A2A 1.0 (docs/a2a.md#httpjson-rest): `POST /a2a/v1/message:send`, `GET /a2a/v1/tasks/{id}`,
+ * `GET /a2a/v1/tasks`, `POST /a2a/v1/tasks/{id}:cancel`, `GET /a2a/v1/extendedAgentCard` and the routes of the
+ * operations this gateway does not offer. 1.0 only: a request declaring another `A2A-Version` (0.3 included) is refused.
+ * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, A2aOperations makes the
+ * call (rate limit, version, method, validation, the task service), and the outcome becomes a status and a JSON body
+ * (errors as `google.rpc.Status` with their ErrorInfo). Order of checks, as on the JSON-RPC endpoint: route (404, 405),
+ * bearer token (401, before a byte of the body is read), body size (413, the JSON-RPC limit: 1 MiB plus room for files),
+ * rate limit (429), JSON (400), then the call.
+ */
+@Injectable()
+export class A2aRestEndpoint {
+  private readonly logger = new Logger('a2a');
+
+  constructor(private readonly operations: A2aOperations) {}
+
+  /** `path`: below REST_BASE_PATH (`/tasks/abc:cancel`); `config`: the request's snapshot, its channel enabled. Never rejects. */
+  async serve(req: IncomingMessage, res: ServerResponse, path: string, config: NormalizedConfig): Promise<void> {
+    try {
+      await this.answer(req, res, path, config);
+    } catch (err) {
+      this.logger.error(`A2A HTTP+JSON request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.internal));
+      else res.destroy();
+    }
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, path: string, config: NormalizedConfig): Promise<void> {
+    const settings = config.channels.a2a;
+    const method = req.method ?? '';
+    const match = matchRestRoute(method, path);
+    const shown = `${REST_BASE_PATH}${path}`.slice(0, MAX_ECHOED_PATH);
+    if (match.kind === 'not-found') return sendError(res, new AppError(ErrorCode.NotFound, `No A2A operation at ${shown}`));
+    if (match.kind === 'method-not-allowed') {
+      res.setHeader('Allow', match.allow.join(', '));
+      return sendError(
+        res,
+        new AppError(ErrorCode.MethodNotAllowed, `${shown} does not answer ${method}; it answers ${match.allow.join(', ')}`),
+      );
+    }
+    if (match.kind === 'bad-encoding') return sendError(res, new AppError(ErrorCode.BadRequest, 'The path is not valid percent-encoding'));
+    const { route, vars } = match;
+
+    // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
+    const peer = authenticatePeer(settings.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
+    if (!peer) {
+      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
+      return sendError(res, new AppError(ErrorCode.Unauthenticated, A2A_MESSAGES.unauthenticated));
+    }
+
+    let bytes: Buffer | undefined;
+    if (route.body) {
+      const limit = requestBodyLimit(settings.files.maxBytes);
+      const body = await readLimitedBody(req, limit);
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'too-large') {
+        // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
+        res.setHeader('Connection', 'close');
+        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, requestTooLargeMessage(limit)));
+      }
+      bytes = body.bytes;
+    }
+    // One slot per request, taken before the body is parsed: garbage is not free either.
+    if (!(await this.operations.admit(peer))) return sendError(res, new AppError(ErrorCode.RateLimited, A2A_MESSAGES.rateLimited));
+
+    let parsed: unknown;
+    if (bytes?.length) {
+      try {
+        parsed = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        return sendError(res, new AppError(ErrorCode.BadRequest, 'The request body is not valid JSON'));
+      }
+    }
+    const url = req.url ?? '';
+    const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] : '';
+    const caller = { peer, origin: () => cardOrigin(config, req) };
+    const outcome = await this.operations.call(caller, route.a2aMethod, {
+      wait: true,
+      wire: '1.0',
+      versionError: readRequestVersion(requestedA2aVersion(req), REST_A2A_VERSIONS).problem,
+      params: () => restCallParams(route, vars, query, parsed),
+      stream: true,
+      lastEventId: lastEventIdOf(req),
+      binding: 'http-json',
+    });
+    if (outcome.ok && 'stream' in outcome) {
+      if (res.destroyed || res.headersSent) return outcome.stream.stream.close();
+      // Events carry the StreamResponse as it is; an error that ends the stream is an `error` event with the binding's body.
+      return answerWithStream(res, outcome.stream, {
+        item: (json) => json,
+        error: (error) => ({ event: 'error', data: JSON.stringify(restErrorOf(error).body) }),
+      });
+    }
+    if (res.destroyed || res.headersSent) return;
+    if (!outcome.ok) return sendError(res, outcome.error);
+    const text = maskSecrets(JSON.stringify(outcome.result));
+    if (Buffer.byteLength(text, 'utf8') > MAX_RESPONSE_BYTES) {
+      return sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.responseTooLarge));
+    }
+    send(res, 200, text);
+  }
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': A2A_JSON_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) });
+  res.end(text);
+}
+
+/** Every error of the binding, HTTP-level ones included, as its status and `google.rpc.Status` body; headers set before stay. */
+function sendError(res: ServerResponse, err: AppError): void {
+  const { http, body } = restErrorOf(err);
+  // The gateway-wide safety net (see SecretShield): a configured secret in a message never leaves verbatim.
+  send(res, http, maskSecrets(JSON.stringify(body)));
+}

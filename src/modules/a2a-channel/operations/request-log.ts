@@ -1,0 +1,63 @@
+import { Logger } from '@nestjs/common';
+import { A2A_METHODS } from '../../../common/a2a-protocol';
+import { logsAt } from '../../../common/logging/log-level-gate';
+import type { A2aBinding, GatewayMetrics } from '../../metrics';
+import type { AppError } from '../../../common/errors/app-error';
+import { a2aOperationOf, type A2aOperation } from '../protocol/methods';
+
+/**
+ * What the line reads of a call's outcome (an A2aCallOutcome is one): declared here so the log does not import the
+ * operations that write it.
+ */
+type ServedOutcome = { ok: true; result: unknown } | { ok: true; stream: unknown } | { ok: false; error: AppError };
+
+/** The A2A 1.0 name of each operation: the `method` of the request's line and series, whichever name was called. */
+const METHOD_OF: Record<A2aOperation, string> = {
+  ...A2A_METHODS,
+  createPushConfig: 'CreateTaskPushNotificationConfig',
+  getPushConfig: 'GetTaskPushNotificationConfig',
+  listPushConfigs: 'ListTaskPushNotificationConfigs',
+  deletePushConfig: 'DeleteTaskPushNotificationConfig',
+};
+
+/** `TASK_STATE_INPUT_REQUIRED` → `input_required`; a 0.3 state (`input-required`) the same way. */
+export function taskStateLabel(state: string): string {
+  return state
+    .replace(/^TASK_STATE_/, '')
+    .replace(/-/g, '_')
+    .toLowerCase();
+}
+
+/**
+ * One info line and one observation per A2A request (docs/operations.md): method, binding, peer, the task and its
+ * state when the answer is a task, the code (`OK` or the error's), the duration. Written in the request's log
+ * context, so the line carries its `reqId` — as do the lines of the run it started.
+ */
+export class A2aRequestLog {
+  private readonly logger = new Logger('a2a');
+
+  constructor(private readonly metrics: GatewayMetrics) {}
+
+  served(peer: string, called: string, binding: A2aBinding, outcome: ServedOutcome, startedAt: number): void {
+    const durationMs = Math.round((performance.now() - startedAt) * 100) / 100;
+    const operation = a2aOperationOf(called);
+    const method = operation ? METHOD_OF[operation] : 'other';
+    const code = outcome.ok ? 'OK' : outcome.error.code;
+    this.metrics.a2aRequest(method, binding, code, durationMs / 1000);
+    if (!logsAt('info')) return;
+    const task = outcome.ok && 'result' in outcome ? taskOf(outcome.result) : undefined;
+    const state = task ? taskStateLabel(task.state) : outcome.ok && 'stream' in outcome ? 'streaming' : null;
+    this.logger.log(
+      { event: 'a2a.request', method, called, binding, peer, taskId: task?.id ?? null, state, code, durationMs },
+      `A2A ${method} from ${peer} (${binding}): ${code}${task ? `, task ${task.id} ${state}` : ''} in ${durationMs} ms`,
+    );
+  }
+}
+
+/** The task in a result: 1.0 `{task}` or a Task, 0.3 a `kind: "task"`; undefined for a message or anything else. */
+function taskOf(result: unknown): { id: string; state: string } | undefined {
+  const r = result as { task?: unknown } | null;
+  const t = (r && typeof r === 'object' && 'task' in r ? r.task : r) as { id?: unknown; status?: { state?: unknown } } | null;
+  if (!t || typeof t.id !== 'string' || typeof t.status?.state !== 'string') return undefined;
+  return { id: t.id, state: t.status.state };
+}
