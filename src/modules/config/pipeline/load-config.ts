@@ -12,6 +12,8 @@ import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { deepFreeze } from '../../../common/deep-freeze';
 import { hideSubstitutedValues, substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
+import { setAsideOpenClawSettings } from '../openclaw/set-aside-openclaw-settings';
+import { unsupportedSettingWarnings } from '../openclaw/unsupported-setting-warnings';
 
 export interface LoadConfigInput {
   configPath: string;
@@ -26,7 +28,8 @@ export interface LoadConfigInput {
 }
 
 /**
- * The whole pipeline: read → parse → includes → ${VAR} → strict validation → normalization → snapshot.
+ * The whole pipeline: read → parse → includes → OpenClaw settings clawgate does not use set aside →
+ * ${VAR} → strict validation → normalization → snapshot.
  * Never throws for a bad config: errors and warnings come back in the result.
  */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
@@ -36,15 +39,20 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     const root = input.rootText === undefined ? await readRootFile(input.configPath) : { text: input.rootText, stamp: undefined };
     const rootText = root.text;
     const included = await resolveIncludes(input.configPath, rootText, input.fileTexts);
-    const substituted = substituteEnv(included.value, env, isSecretConfigPath);
+    // Before ${VAR}: a setting clawgate never reads needs none of its variables.
+    const openclaw = setAsideOpenClawSettings(included.value);
+    warnings.push(...unsupportedSettingWarnings(openclaw.unsupported));
+    const substituted = substituteEnv(openclaw.document, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);
-    if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
+    if (substituted.errors.length) return { ok: false, errors: [...openclaw.errors, ...substituted.errors], warnings };
 
     // From here on, messages may quote offending values: never one that came from the environment.
     const hide = (issues: ConfigIssue[]) => hideSubstitutedValues(issues, substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
     const validated = validateConfig(substituted.value, unusable);
-    if (!validated.config) return { ok: false, errors: hide(validated.errors), warnings };
+    if (!validated.config || openclaw.errors.length) {
+      return { ok: false, errors: [...openclaw.errors, ...hide(validated.errors)], warnings };
+    }
 
     const ctx: NormalizeContext = {
       configPath: input.configPath,

@@ -10,6 +10,8 @@ import { suggestClosest } from '../../../common/text/did-you-mean';
 import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { withoutUrlCredentials } from '../../../common/net/url-credentials';
+import { nodeAt } from '../openclaw/openclaw-key-tree';
+import { OPENCLAW_KEYS } from '../openclaw/openclaw-keys';
 
 export interface ValidateResult {
   /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */
@@ -133,7 +135,8 @@ function messagesFor(error: ValidationError, path: (string | number)[]): string[
   const constraints = Object.entries(error.constraints ?? {});
   if (!constraints.length) return [];
   if (constraints.some(([name]) => name === 'whitelistValidation')) {
-    const hint = suggestClosest(error.property, knownKeysOf(error.target));
+    const candidates = [...knownKeysOf(error.target), ...openClawKeysBeside(path)].filter((k) => k !== error.property);
+    const hint = suggestClosest(error.property, candidates);
     return [`unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`];
   }
   if (error.value === undefined || error.value === null) {
@@ -182,6 +185,14 @@ function describeGot(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return ` (got ${String(value)})`;
   if (Array.isArray(value)) return ' (got an array)';
   return '';
+}
+
+/**
+ * The keys OpenClaw documents next to an unknown key (openclaw-keys.ts): a misspelt OpenClaw setting
+ * (`gateway.contrlUi`) is then pointed at its right name, whether clawgate implements it or not.
+ */
+function openClawKeysBeside(path: ReadonlyArray<string | number>): string[] {
+  return [...(nodeAt(OPENCLAW_KEYS, path.slice(0, -1))?.keys?.keys() ?? [])];
 }
 
 function knownKeysOf(target: unknown): string[] {
