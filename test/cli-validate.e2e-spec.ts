@@ -67,6 +67,16 @@ const BAD: BadCase[] = [
     expected: ['agents.list[1].modle: unknown key (did you mean "model"?)'],
   },
   {
+    // Keys OpenClaw does not know either: recognising OpenClaw's settings lets none of them through.
+    name: 'typos-openclaw-does-not-know',
+    files: { 'openclaw.json': '{ gateway: { contrlUi: {} }, messages: { ackReactoinScope: "all" }, hoks: {} }' },
+    expected: [
+      'error: messages.ackReactoinScope: unknown key (did you mean "ackReactionScope"?)',
+      'error: gateway.contrlUi: unknown key (did you mean "controlUi"?)',
+      'error: hoks: unknown key (did you mean "hooks"?)',
+    ],
+  },
+  {
     name: 'wrong-enum',
     files: { 'openclaw.json': '{ tools: { sessions: { visibility: "everyone" } } }' },
     expected: ['tools.sessions.visibility: must be one of: self, tree, agent, all'],
@@ -187,6 +197,22 @@ describe('clawgate config validate', () => {
     expect(run.stdout).toContain('warning: bindings[0].match.account: is deprecated');
     expect(run.stdout).toContain('warning: bindings[0].match.channel: no adapter for channel "telegram"');
     expect(run.stdout).toContain('warning: channels.a2a.peers.hermes.token: environment variable A2A_HERMES_TOKEN is not set');
+  }, 60_000);
+
+  it("loads an openclaw.json in OpenClaw's shape: the settings it only recognises are warnings grouped by section, exit 0", async () => {
+    const file = await writeCase('openclaw-shaped', {
+      'openclaw.json': await fs.readFile(path.join(REPO_ROOT, 'test', 'fixtures', 'openclaw-settings.json5'), 'utf8'),
+    });
+    // EXAMPLE_TELEGRAM_BOT_TOKEN is not set: the channel that names it is never read.
+    const run = await runCli(['config', 'validate', file, '--state-dir', path.join(tmp, 'state')]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      'warning: recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp',
+      'warning: gateway: recognised OpenClaw settings, not supported by clawgate (3): gateway.mode, gateway.controlUi, gateway.tailscale',
+      'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
+      'warning: channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
+      expect.stringMatching(/^ok \(revision [0-9a-f]{12}\)$/),
+    ]);
   }, 60_000);
 
   it('takes the file from OPENCLAW_CONFIG_PATH when no path is given, and never prints a secret', async () => {

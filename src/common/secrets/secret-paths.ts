@@ -5,20 +5,26 @@
  */
 
 /** Last-segment names that hold credentials, compared case-insensitively. */
-const SECRET_NAMES = new Set(['token', 'outboundtoken', 'apikey']);
+const SECRET_NAMES = new Set(['token', 'outboundtoken', 'apikey', 'privatekey', 'encryptkey', 'authtag', 'passphrase']);
 const SECRET_SUFFIXES = ['token', 'secret', 'apikey', 'password'];
+/** Maps whose every value is a credential: environment variables and HTTP headers. */
+const SECRET_MAPS = new Set(['env', 'headers']);
 
 /**
- * Default secret detector for the clawgate config: a key named token, outboundToken, apiKey, or
- * any key ending in Token/Secret/ApiKey/Password; `gateway.state.url`; and every value of a provider header map
- * (`models.providers.<name>.headers.*`), since those usually carry `Authorization` and friends.
+ * Default secret detector for the clawgate config: a key named token, outboundToken, apiKey, privateKey,
+ * encryptKey, authTag or passphrase, or any key ending in Token/Secret/ApiKey/Password; `gateway.state.url`;
+ * every value of a header map (`models.providers.<name>.headers.*`, `mcp.servers.<name>.headers.*`) or of an
+ * environment map (top-level `env`, `skills.entries.<name>.env.*`), since those carry `Authorization` and API
+ * keys; and whatever sits under a `serviceAccount` (a Google service-account key). The OpenClaw names among them
+ * matter for the settings clawgate recognises without using: they stay in the document the admin API shows.
  */
 export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
   // A database URL normally carries its password (`postgres://user:password@host/db`).
   if (segments.length === 3 && segments[0] === 'gateway' && segments[1] === 'state' && segments[2] === 'url') return true;
-  if (segments.length >= 5 && segments[0] === 'models' && segments[1] === 'providers' && segments[3] === 'headers') {
-    return true;
-  }
+  if (segments.length >= 2 && SECRET_MAPS.has(String(segments[segments.length - 2]))) return true;
+  // `env.vars.<NAME>`; the rest of top-level `env` (shellEnv) holds switches, not values.
+  if (segments.length === 3 && segments[0] === 'env' && segments[1] === 'vars') return true;
+  if (segments.includes('serviceAccount')) return true;
   const last = segments[segments.length - 1];
   if (typeof last !== 'string') return false;
   const lower = last.toLowerCase();

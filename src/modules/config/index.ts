@@ -33,6 +33,7 @@ export * as configPipelineSteps from './pipeline/pipeline-steps';
 export { MODEL_REF_PATTERN } from './schema/agents.schema';
 export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.schema';
 export { buildConfigJsonSchema } from './schema/export-schema';
+export { renderCompatibilityDoc } from './openclaw/compatibility-doc';
 export { PEER_KINDS } from './schema/routing.schema';
 export { ConfigWriter } from './writer/config-writer.service';
 export type { FileChanges, FilesWriteResult } from './writer/config-writer.service';

@@ -152,6 +152,53 @@ describe('loadConfig', () => {
     expect(JSON.stringify([r, n, w.warnings])).not.toMatch(/env-value/);
   });
 
+  describe('OpenClaw settings clawgate does not use', () => {
+    const OPENCLAW_FILE = `{
+      meta: { lastTouchedVersion: "2026.4.1" },
+      commands: { native: "auto" },
+      gateway: { port: 18789, controlUi: { enabled: true } },
+      agents: { defaults: { model: "echo/default", compaction: { mode: "safeguard" } }, list: [{ id: "main", subagents: { allowAgents: ["*"] } }] },
+      channels: { telegram: { botToken: "\${TELEGRAM_BOT_TOKEN}", allowFrom: ["\${OWNER_PHONE}"] } },
+    }`;
+
+    it('loads the file with one warning per section, and keeps the settings in the document', async () => {
+      const r = await load(OPENCLAW_FILE);
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      expect(r.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+        ': recognised OpenClaw settings, not supported by clawgate (2): meta, commands',
+        'gateway: recognised OpenClaw setting, not supported by clawgate: gateway.controlUi',
+        'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents',
+        'channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
+      ]);
+      // Neither variable is set: a setting clawgate never reads needs none of its variables.
+      expect(r.snapshot.warnings).toEqual(r.warnings);
+      expect(r.snapshot.config.agents.map((a) => a.id)).toEqual(['main']);
+      expect((r.snapshot.document as { commands?: unknown }).commands).toEqual({ native: 'auto' });
+    });
+
+    it('gives the same revision with or without them: they change nothing clawgate runs', async () => {
+      const bare = await ok('{ gateway: { port: 18789 }, agents: { defaults: { model: "echo/default" }, list: [{ id: "main" }] } }');
+      const r = await load(OPENCLAW_FILE);
+      expect(r.ok && r.snapshot.revision).toBe(bare.revision);
+    });
+
+    it('still refuses a file whose only unknown keys are typos OpenClaw does not know either', async () => {
+      const r = await load('{ gateway: { prot: 18789 }, agents: { defaults: { compactoin: {} } }, hoks: {} }');
+      expect(r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+        'gateway.prot: unknown key (did you mean "port"?)',
+        'agents.defaults.compactoin: unknown key (did you mean "compaction"?)',
+        'hoks: unknown key (did you mean "hooks"?)',
+      ]);
+      expect(r.warnings).toEqual([]);
+    });
+
+    it('reports refused settings and typos inside recognised ones together with the schema errors', async () => {
+      const r = await load('{ gateway: { auth: { mode: "none" }, prot: 1 }, messages: { ackReactoinScope: "all" } }');
+      expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['gateway.auth', 'messages.ackReactoinScope', 'gateway.prot']);
+      expect(r.warnings.map((w) => w.message)).toEqual(['recognised OpenClaw setting, not supported by clawgate: messages']);
+    });
+  });
+
   it('validates rootText instead of the file when given (POST /admin/config/validate)', async () => {
     const configPath = path.join(dir, 'openclaw.json');
     await fs.writeFile(configPath, '{ agents: { list: [{ id: "on-disk" }] } }');

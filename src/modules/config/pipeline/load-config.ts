@@ -13,6 +13,8 @@ import { deepFreeze } from '../../../common/deep-freeze';
 import { ConfigValueQuoter } from './config-value-quoter';
 import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
+import { setAsideOpenClawSettings } from '../openclaw/set-aside-openclaw-settings';
+import { unsupportedSettingWarnings } from '../openclaw/unsupported-setting-warnings';
 
 export interface LoadConfigInput {
   configPath: string;
@@ -27,7 +29,8 @@ export interface LoadConfigInput {
 }
 
 /**
- * The whole pipeline: read → parse → includes → ${VAR} → strict validation → normalization → snapshot.
+ * The whole pipeline: read → parse → includes → OpenClaw settings clawgate does not use set aside →
+ * ${VAR} → strict validation → normalization → snapshot.
  * Never throws for a bad config: errors and warnings come back in the result.
  */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
@@ -37,16 +40,21 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     const root = input.rootText === undefined ? await readRootFile(input.configPath) : { text: input.rootText, stamp: undefined };
     const rootText = root.text;
     const included = await resolveIncludes(input.configPath, rootText, input.fileTexts);
-    const substituted = substituteEnv(included.value, env, isSecretConfigPath);
+    // Before ${VAR}: a setting clawgate never reads needs none of its variables.
+    const openclaw = setAsideOpenClawSettings(included.value);
+    warnings.push(...unsupportedSettingWarnings(openclaw.unsupported));
+    const substituted = substituteEnv(openclaw.document, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);
-    if (substituted.errors.length) return { ok: false, errors: substituted.errors, warnings };
+    if (substituted.errors.length) return { ok: false, errors: [...openclaw.errors, ...substituted.errors], warnings };
 
     // From here on, messages may quote offending values: always through the quoter, which names the variable
     // of a value that came from the environment instead of showing it.
     const quoter = new ConfigValueQuoter(substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
     const validated = validateConfig(substituted.value, unusable, quoter);
-    if (!validated.config) return { ok: false, errors: validated.errors, warnings };
+    if (!validated.config || openclaw.errors.length) {
+      return { ok: false, errors: [...openclaw.errors, ...validated.errors], warnings };
+    }
 
     const ctx: NormalizeContext = {
       configPath: input.configPath,

@@ -149,6 +149,18 @@ describe('isSecretConfigPath', () => {
     [['gateway', 'admin', 'tokens', 0, 'token']],
     [['models', 'providers', 'openai', 'headers', 'X-Org']],
     [['models', 'providers', 'openai', 'headers', 'Authorization']],
+    // OpenClaw settings clawgate keeps in the document without using them: every header and environment map,
+    // the credential names OpenClaw's SecretRef surface lists, anything under a Google service account.
+    [['mcp', 'servers', 'docs', 'headers', 'X-Org']],
+    [['env', 'OPENROUTER_API_KEY']],
+    [['env', 'vars', 'GROQ_API_KEY']],
+    [['skills', 'entries', 'image-lab', 'env', 'GEMINI_API_KEY']],
+    [['channels', 'nostr', 'privateKey']],
+    [['channels', 'feishu', 'accounts', 'main', 'encryptKey']],
+    [['channels', 'buzz', 'authTag']],
+    [['models', 'providers', 'x', 'request', 'tls', 'passphrase']],
+    [['channels', 'googlechat', 'serviceAccount']],
+    [['channels', 'googlechat', 'serviceAccount', 'private_key']],
   ])('%j is secret', (segments) => {
     expect(isSecretConfigPath(segments)).toBe(true);
   });
@@ -160,7 +172,9 @@ describe('isSecretConfigPath', () => {
     [['channels', 'a2a', 'peers', 'hermes', 'tokenFile']],
     [['agents', 'list', 0, 'model']],
     [['models', 'providers', 'openai', 'baseUrl']],
-    [['other', 'providers', 'openai', 'headers', 'X-Org']],
+    [['env', 'shellEnv', 'enabled']],
+    [['channels', 'feishu', 'appId']],
+    [['gateway', 'tls', 'keyPath']],
     [[]],
   ])('%j is not secret', (segments) => {
     expect(isSecretConfigPath(segments)).toBe(false);

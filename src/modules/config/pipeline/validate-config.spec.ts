@@ -55,6 +55,17 @@ describe('validateConfig', () => {
       ]);
     });
 
+    it('suggests the OpenClaw setting a misspelt key is close to, implemented by clawgate or not', () => {
+      expect(errorsOf({ gateway: { contrlUi: {}, prot: 1 } })).toEqual([
+        'gateway.contrlUi: unknown key (did you mean "controlUi"?)',
+        'gateway.prot: unknown key (did you mean "port"?)',
+      ]);
+      expect(errorsOf({ agents: { list: [{ id: 'a', subagnets: {} }] }, hoks: {} })).toEqual([
+        'agents.list[0].subagnets: unknown key (did you mean "subagents"?)',
+        'hoks: unknown key (did you mean "hooks"?)',
+      ]);
+    });
+
     it('allows $schema only at the root', () => {
       expect(errorsOf({ $schema: 'x' })).toEqual([]);
       expect(errorsOf({ agents: { $schema: 'x' } })).toEqual(['agents.$schema: unknown key']);

@@ -11,6 +11,8 @@ import { stableJson } from './stable-json';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { QUOTED_MESSAGE, type QuotedMessage } from '../schema/schema-decorators';
 import { ConfigValueQuoter, QUOTE_LITERALLY } from './config-value-quoter';
+import { nodeAt } from '../openclaw/openclaw-key-tree';
+import { OPENCLAW_KEYS } from '../openclaw/openclaw-keys';
 
 export interface ValidateResult {
   /** The validated document as schema class instances (maps as `Map`); undefined when there are errors. */
@@ -139,7 +141,8 @@ function messagesFor(error: ValidationError, path: (string | number)[], quoter: 
   const constraints = Object.entries(error.constraints ?? {});
   if (!constraints.length) return [];
   if (constraints.some(([name]) => name === 'whitelistValidation')) {
-    const hint = suggestClosest(error.property, knownKeysOf(error.target));
+    const candidates = [...knownKeysOf(error.target), ...openClawKeysBeside(path)].filter((k) => k !== error.property);
+    const hint = suggestClosest(error.property, candidates);
     return [`unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`];
   }
   if (error.value === undefined || error.value === null) {
@@ -195,6 +198,14 @@ function describeGot(value: unknown, path: (string | number)[], quoter: ConfigVa
 function describeEntry(value: unknown, path: (string | number)[], index: number, quoter: ConfigValueQuoter): string {
   const entry = Array.isArray(value) ? (value[index] as unknown) : undefined;
   return typeof entry === 'string' ? quoter.quote([...path, index], entry) : String(JSON.stringify(entry));
+}
+
+/**
+ * The keys OpenClaw documents next to an unknown key (openclaw-keys.ts): a misspelt OpenClaw setting
+ * (`gateway.contrlUi`) is then pointed at its right name, whether clawgate implements it or not.
+ */
+function openClawKeysBeside(path: ReadonlyArray<string | number>): string[] {
+  return [...(nodeAt(OPENCLAW_KEYS, path.slice(0, -1))?.keys?.keys() ?? [])];
 }
 
 function knownKeysOf(target: unknown): string[] {

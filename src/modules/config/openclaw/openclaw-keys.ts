@@ -1,0 +1,276 @@
+import {
+  implemented,
+  implementedEach,
+  legacy,
+  OpenClawKey,
+  refused,
+  unsupported,
+  unsupportedNames,
+} from './openclaw-key-tree';
+
+/**
+ * The settings OpenClaw documents for openclaw.json and what clawgate does with each (see
+ * openclaw-key-tree.ts for the four marks). Taken from OpenClaw's configuration reference
+ * (docs/gateway/configuration-reference.md, config-agents.md, config-channels.md, config-tools.md of the
+ * openclaw/docs repository, April to August 2026, plus doctor.md for `meta` and the legacy keys).
+ *
+ * Keys clawgate adds of its own (gateway.admin, channels.a2a, …) are not listed: the schema owns them.
+ * Below the second level, an unsupported setting is mostly left open (its contents are not checked),
+ * since clawgate reads none of it. docs/openclaw-compatibility.md is generated from this data
+ * (`npm run compat-doc`); a test fails when the two differ.
+ */
+
+/** Why tool policies stay errors until clawgate maps them onto its own (agents.*.tools.allow/deny). */
+const TOOL_POLICY = "an OpenClaw tool policy; ignoring it could give agents tools it takes away (clawgate's own: agents.*.tools.allow / deny)";
+
+/** Fields of `agents.defaults` and of each agent that OpenClaw documents and clawgate does not use. */
+const AGENT_FIELDS_UNSUPPORTED = unsupportedNames(`
+  agentRuntime bootstrapMaxChars bootstrapTotalMaxChars contextInjection contextLimits embeddedHarness experimental
+  fastModeDefault heartbeat models params reasoningDefault runRetries skills subagents thinkingDefault tts typingMode
+  utilityModel`);
+
+const agentMemorySearch = implemented({
+  qmd: implemented({ extraCollections: implementedEach('list', implemented({ path: implemented(), name: implemented() })) }),
+  ...unsupportedNames(`
+    cache chunking documentInputType enabled experimental extraPaths fallback local model multimodal outputDimensionality
+    provider query queryInputType remote sources store sync`),
+});
+
+const agentSandbox = implemented({
+  mode: implemented(),
+  scope: implemented(),
+  ...unsupportedNames('backend browser docker perSession prune ssh workspaceAccess workspaceRoot'),
+});
+
+const agentTools = implemented({
+  allow: implemented(),
+  deny: implemented(),
+  profile: refused(TOOL_POLICY),
+  alsoAllow: refused(TOOL_POLICY),
+  byProvider: refused(TOOL_POLICY),
+  sandbox: refused(TOOL_POLICY),
+  sessions: refused("a per-agent session visibility; ignoring it could let the agent see sessions it hides (clawgate's: tools.sessions.visibility)"),
+  ...unsupportedNames('elevated exec fs github loopDetection media message swarm web'),
+});
+
+/** An agent, in `agents.list[]` or `agents.entries.<id>` (`id` only in the list form). */
+const agent = (listForm: boolean): OpenClawKey =>
+  implemented({
+    ...(listForm ? { id: implemented() } : {}),
+    default: implemented(),
+    name: implemented(),
+    workspace: implemented(),
+    agentDir: implemented(),
+    model: implemented(),
+    identity: implemented({ name: implemented(), emoji: implemented(), avatar: implemented(), theme: unsupported() }),
+    memorySearch: agentMemorySearch,
+    sandbox: agentSandbox,
+    tools: agentTools,
+    ...AGENT_FIELDS_UNSUPPORTED,
+    ...unsupportedNames('groupChat memory runtime skillsLimits'),
+  });
+
+const agentDefaults = implemented({
+  model: implemented(),
+  workspace: implemented(),
+  memorySearch: agentMemorySearch,
+  sandbox: agentSandbox,
+  ...AGENT_FIELDS_UNSUPPORTED,
+  ...unsupportedNames(`
+    blockStreamingBreak blockStreamingChunk blockStreamingCoalesce blockStreamingDefault bootstrapPromptTruncationWarning
+    cliBackends compaction contextPruning contextTokens elevatedDefault embeddedAgent envelopeElapsed envelopeTimestamp
+    envelopeTimezone humanDelay imageGenerationModel imageMaxDimensionPx imageModel imageQuality llm maxConcurrent
+    mediaGenerationAutoProviderFallback mediaMaxMb mediaModels modelPolicy musicGenerationModel pdfMaxBytesMb pdfMaxMb
+    pdfMaxPages pdfModel promptOverlays repoRoot silentReply skipBootstrap skipOptionalBootstrapFiles startupContext
+    systemAgent systemPromptOverride timeFormat timeoutSeconds toolProgressDetail typingIntervalSeconds userTimezone
+    verboseDefault videoGenerationModel`),
+});
+
+/** The chat channels OpenClaw documents (bundled, and the external ones of its catalog). */
+const CHAT_CHANNELS = unsupportedNames(`
+  bluebubbles buzz clickclack discord feishu googlechat imessage irc line matrix mattermost msteams nextcloud-talk nostr
+  openclaw-weixin qqbot raft reef signal slack sms synology-chat telegram tlon twitch wecom whatsapp yuanbao zalo zalouser`);
+
+export const OPENCLAW_KEYS: OpenClawKey = implemented({
+  $schema: implemented(),
+
+  // ── Sections clawgate implements, with the OpenClaw keys inside them it does not ──
+  gateway: implemented({
+    port: implemented(),
+    bind: implemented(),
+    trustedProxies: implemented(),
+    reload: implemented({ mode: implemented(), debounceMs: implemented(), deferralTimeoutMs: unsupported() }),
+    http: implemented({
+      endpoints: implemented({
+        chatCompletions: implemented({ enabled: implemented(), images: unsupported() }),
+        responses: unsupported(),
+      }),
+      securityHeaders: unsupported(),
+    }),
+    auth: refused("ignoring it could open the gateway to callers it turns away (clawgate's admin API tokens: gateway.admin.tokens)"),
+    tls: refused('clawgate serves plain HTTP, so ignoring it would serve in clear (terminate TLS in front of clawgate)'),
+    webchat: legacy('removed by OpenClaw (WebChat is retired)'),
+    ...unsupportedNames(`
+      allowRealIpFallback channelHealthCheckMinutes channelMaxRestartsPerHour channelStaleEventThresholdMinutes cliAgents
+      controlUi customBindHost handshakeTimeoutMs identity mode nodes publicOrigin push remote tailscale terminal tools`),
+  }),
+
+  agents: implemented({
+    defaults: agentDefaults,
+    list: implementedEach('list', agent(true)),
+    entries: implementedEach('map', agent(false)),
+    ownership: unsupported(),
+  }),
+
+  bindings: implementedEach(
+    'list',
+    implemented({
+      agentId: implemented(),
+      match: implemented({
+        channel: implemented(),
+        accountId: implemented(),
+        peer: implemented({ kind: implemented(), id: implemented() }),
+        guildId: implemented(),
+        teamId: implemented(),
+        provider: legacy('renamed to bindings[].match.channel'),
+        roles: unsupported(),
+      }),
+      ...unsupportedNames('acp comment session type'),
+    }),
+  ),
+
+  tools: implemented({
+    agentToAgent: implemented({ enabled: implemented(), allow: implemented() }),
+    sessions: implemented({ visibility: implemented() }),
+    profile: refused(TOOL_POLICY),
+    allow: refused(TOOL_POLICY),
+    deny: refused(TOOL_POLICY),
+    alsoAllow: refused(TOOL_POLICY),
+    byProvider: refused(TOOL_POLICY),
+    sandbox: refused(TOOL_POLICY),
+    subagents: refused(TOOL_POLICY),
+    toolsBySender: refused(TOOL_POLICY),
+    ...unsupportedNames(`
+      codeMode elevated exec experimental fs github loopDetection media message sessions_spawn swarm toolSearch updatePlan
+      web`),
+  }),
+
+  session: implemented({
+    dmScope: implemented(),
+    mainKey: implemented(),
+    agentToAgent: implemented({ maxPingPongTurns: implemented() }),
+    ...unsupportedNames(`
+      groupScope identityLinks idleMinutes maintenance parentForkMaxTokens reset resetByChannel resetByType resetTriggers
+      scope sendPolicy sharing store threadBindings typingIntervalSeconds typingMode writeLock`),
+  }),
+
+  memory: implemented({
+    backend: implemented(),
+    citations: implemented(),
+    qmd: implemented({
+      includeDefaultMemory: implemented(),
+      paths: implementedEach('list', implemented({ path: implemented(), name: implemented(), pattern: implemented() })),
+      sessions: implemented({ enabled: implemented(), ...unsupportedNames('exportDir retentionDays') }),
+      update: implemented({
+        debounceMs: implemented(),
+        ...unsupportedNames('commandTimeoutMs embedInterval embedTimeoutMs interval onBoot updateTimeoutMs waitForBootSync'),
+      }),
+      limits: implemented({ maxResults: implemented(), maxSnippetChars: implemented(), ...unsupportedNames('maxInjectedChars timeoutMs') }),
+      ...unsupportedNames('command mcporter scope searchMode'),
+    }),
+    search: unsupported(),
+  }),
+
+  models: implemented({
+    providers: implementedEach(
+      'map',
+      implemented({
+        api: implemented(),
+        baseUrl: implemented(),
+        apiKey: implemented(),
+        headers: implemented(),
+        ...unsupportedNames(`
+          agentRuntime auth authHeader contextWindow injectNumCtxForOpenAICompat localService maxTokens models params region
+          request sanitizeToolCallIds timeoutSeconds`),
+      }),
+    ),
+    ...unsupportedNames('authStatus bedrockDiscovery catalogRefresh mode pricing'),
+  }),
+
+  // Chat channels wait for the channel plugins; clawgate's own (a2a, http) are the schema's.
+  channels: implemented({ ...CHAT_CHANNELS, ...unsupportedNames('defaults modelByChannel') }, { pluginChannels: true }),
+
+  // ── Sections clawgate does not implement: recognised, reported, not read ──
+  meta: unsupported(unsupportedNames('lastTouchedAt lastTouchedVersion'), { moreKeys: true }),
+  wizard: unsupported(
+    unsupportedNames('accessMode appRecommendations lastRunAt lastRunCommand lastRunCommit lastRunMode lastRunVersion securityAcknowledgedAt'),
+    { moreKeys: true },
+  ),
+  env: unsupported(unsupportedNames('shellEnv vars'), { moreKeys: true }),
+  auth: unsupported(unsupportedNames('cooldowns order profiles')),
+  secrets: unsupported(unsupportedNames('defaults egressProxy providers resolution')),
+  plugins: unsupported(unsupportedNames('allow bundledDiscovery deny enabled entries installs load slots')),
+  skills: unsupported(unsupportedNames('allowBundled entries install limits load workshop')),
+  mcp: unsupported(unsupportedNames('apps servers sessionIdleTtlMs')),
+  acp: unsupported(unsupportedNames('allowedAgents backend defaultAgent dispatch enabled fallbacks maxConcurrentSessions runtime stream')),
+  messages: unsupported(
+    unsupportedNames(`
+      ackReaction ackReactionScope groupChat inbound messagePrefix queue removeAckAfterReply responsePrefix responseUsage
+      statusReactions suppressToolErrors tts usageTemplate visibleReplies`),
+  ),
+  commands: unsupported(
+    unsupportedNames(`
+      allowFrom bash bashForegroundMs config debug mcp modelsWrite native nativeSkills ownerAllowFrom ownerDisplay
+      ownerDisplaySecret plugins restart text useAccessGroups`),
+  ),
+  approvals: unsupported(unsupportedNames('exec plugin')),
+  hooks: unsupported(
+    unsupportedNames(`
+      allowRequestSessionKey allowedAgentIds allowedSessionKeyPrefixes defaultSessionKey enabled gmail internal mappings
+      maxBodyBytes path presets timeoutMs token transformsDir`),
+  ),
+  cron: unsupported(
+    unsupportedNames(`
+      enabled failureAlert failureDestination maxConcurrentRuns retry runLog sessionRetention store triggers webhook
+      webhookSsrfPolicy webhookToken`),
+  ),
+  logging: unsupported(unsupportedNames('audit consoleLevel consoleStyle file level maxFileBytes redactPatterns redactSensitive')),
+  diagnostics: unsupported(
+    unsupportedNames('cacheTrace enabled flags memoryPressureSnapshot otel stuckSessionAbortMs stuckSessionWarnMs'),
+  ),
+  update: unsupported(unsupportedNames('auto channel checkOnStart')),
+  browser: unsupported(
+    unsupportedNames(`
+      actionTimeoutMs allowSystemProfileImport attachOnly cdpPort cdpUrl color controlPort defaultProfile enabled
+      evaluateEnabled executablePath extensionRelay extraArgs headless localCdpReadyTimeoutMs localLaunchTimeoutMs noSandbox
+      profiles relayBindHost remoteCdpHandshakeTimeoutMs remoteCdpTimeoutMs snapshotDefaults ssrfPolicy tabCleanup`),
+  ),
+  ui: unsupported(unsupportedNames('assistant prefs seamColor')),
+  talk: unsupported(
+    unsupportedNames(`
+      agentId apiKey consultFastMode consultThinkingLevel interruptOnSpeech modelId outputFormat provider providers realtime
+      silenceTimeoutMs speechLocale voiceAliases voiceId`),
+  ),
+  tts: unsupported(
+    unsupportedNames('auto maxTextLength mode modelOverrides persona personas prefsPath provider providers summaryModel timeoutMs'),
+  ),
+  web: unsupported(unsupportedNames('enabled heartbeatSeconds reconnect whatsapp')),
+  discovery: unsupported(unsupportedNames('mdns wideArea')),
+  canvasHost: unsupported(unsupportedNames('enabled liveReload root')),
+  broadcast: unsupported(),
+  accessGroups: unsupported(),
+  audit: unsupported(unsupportedNames('activity enabled messages')),
+  commitments: unsupported(unsupportedNames('enabled maxPerDay')),
+  security: unsupported(unsupportedNames('audit installPolicy')),
+  nodeHost: unsupported(unsupportedNames('agentRuns browserProxy mcp skills workerRuns')),
+  cloudWorkers: unsupported(unsupportedNames('profiles projectProfiles')),
+  desktop: unsupported(unsupportedNames('host')),
+  worktrees: unsupported(unsupportedNames('cleanup create')),
+  cli: unsupported(unsupportedNames('banner')),
+
+  // ── Old spellings OpenClaw itself no longer accepts ──
+  agent: legacy('moved to agents.defaults (its tool settings to tools.*)'),
+  identity: legacy('moved to agents.list[].identity / agents.entries.<id>.identity'),
+  routing: legacy('moved to bindings, messages.groupChat and channels.<id>'),
+  bridge: legacy('removed by OpenClaw (nodes connect over the gateway WebSocket)'),
+});

@@ -1,0 +1,142 @@
+import { formatConfigIssue } from '../pipeline/config-issue';
+import { implemented, legacy, refused, unsupported, unsupportedNames } from './openclaw-key-tree';
+import { setAsideOpenClawSettings } from './set-aside-openclaw-settings';
+import { unsupportedSettingWarnings } from './unsupported-setting-warnings';
+
+/** The warnings a document gets, the way the CLI prints them. */
+const warningsOf = (doc: unknown) => unsupportedSettingWarnings(setAsideOpenClawSettings(doc).unsupported).map(formatConfigIssue);
+const errorsOf = (doc: unknown) => setAsideOpenClawSettings(doc).errors.map(formatConfigIssue);
+
+describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
+  it('takes the recognised settings out of the document, keeps what clawgate implements and leaves the input alone', () => {
+    const doc = {
+      meta: { lastTouchedVersion: '2026.4.1' },
+      gateway: { port: 18789, controlUi: { enabled: true }, admin: { tokens: [] } },
+      agents: { defaults: { model: 'echo/default', compaction: { mode: 'safeguard' } }, list: [{ id: 'main', subagents: {} }] },
+    };
+    const before = structuredClone(doc);
+    const result = setAsideOpenClawSettings(doc);
+    expect(result.document).toEqual({
+      gateway: { port: 18789, admin: { tokens: [] } },
+      agents: { defaults: { model: 'echo/default' }, list: [{ id: 'main' }] },
+    });
+    expect(result.errors).toEqual([]);
+    expect(doc).toEqual(before);
+  });
+
+  it('returns the very same document when there is nothing to set aside', () => {
+    const doc = { gateway: { port: 1 }, agents: { list: [{ id: 'main' }] }, channels: { a2a: { enabled: true } } };
+    expect(setAsideOpenClawSettings(doc).document).toBe(doc);
+  });
+
+  it('warns once per section with a count: whole sections under the root, the rest under their section', () => {
+    const doc = {
+      meta: {},
+      gateway: { mode: 'local', tailscale: { mode: 'off' }, port: 1 },
+      wizard: { lastRunAt: 'x' },
+      agents: { defaults: { heartbeat: {} }, list: [{ id: 'a', subagents: {} }, { id: 'b', identity: { theme: 'calm' } }] },
+      channels: { telegram: { enabled: true } },
+    };
+    expect(warningsOf(doc)).toEqual([
+      'recognised OpenClaw settings, not supported by clawgate (2): meta, wizard',
+      'gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.mode, gateway.tailscale',
+      'agents: recognised OpenClaw settings, not supported by clawgate (3): agents.defaults.heartbeat, agents.list[0].subagents, agents.list[1].identity.theme',
+      'channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
+    ]);
+    expect(warningsOf({ plugins: { entries: {} } })).toEqual(['recognised OpenClaw setting, not supported by clawgate: plugins']);
+    expect(warningsOf({ gateway: { port: 1 } })).toEqual([]);
+  });
+
+  it('reports a key OpenClaw does not document inside a recognised section as an error with did-you-mean', () => {
+    expect(errorsOf({ messages: { ackReactoinScope: 'all', queue: {} } })).toEqual([
+      'messages.ackReactoinScope: unknown key (did you mean "ackReactionScope"?)',
+    ]);
+    expect(errorsOf({ commands: { zzzzzz: true } })).toEqual(['commands.zzzzzz: unknown key']);
+    // The section is still recognised, so it is still set aside and reported.
+    expect(warningsOf({ messages: { ackReactoinScope: 'all' } })).toEqual(['recognised OpenClaw setting, not supported by clawgate: messages']);
+  });
+
+  it('does not look inside settings whose contents OpenClaw or its plugins define', () => {
+    const doc = {
+      meta: { lastTouchedVersion: '1', migrations: ['x'] }, // written by OpenClaw itself
+      env: { OPENROUTER_API_KEY: 'sk-or', vars: { GROQ_API_KEY: 'gsk' } },
+      plugins: { entries: { 'voice-call': { config: { anything: { goes: 1 } } } } },
+      channels: { discord: { guilds: { '123': { whatever: true } } } },
+      gateway: { controlUi: { notAKeyOpenClawHas: 1 } },
+    };
+    expect(errorsOf(doc)).toEqual([]);
+  });
+
+  it('leaves keys OpenClaw does not know to the schema, inside the sections clawgate implements too', () => {
+    const doc = { gateway: { prot: 1, contrlUi: {} }, agents: { defaults: { compactoin: {} } }, hoks: {} };
+    const result = setAsideOpenClawSettings(doc);
+    expect(result.document).toBe(doc);
+    expect(result.unsupported).toEqual([]);
+    expect(result.errors).toEqual([]);
+  });
+
+  it('keeps refused and legacy settings as errors that say why, and takes them out of what the schema sees', () => {
+    const result = setAsideOpenClawSettings({
+      gateway: { auth: { mode: 'token', token: 'x' }, port: 1 },
+      tools: { profile: 'coding', agentToAgent: { enabled: true } },
+      routing: { groupChat: {} },
+      bindings: [{ agentId: 'main', match: { provider: 'whatsapp' } }],
+    });
+    expect(result.errors.map(formatConfigIssue)).toEqual([
+      expect.stringMatching(/^gateway\.auth: recognised OpenClaw setting, not supported by clawgate and not ignored: .*gateway\.admin\.tokens/),
+      expect.stringMatching(/^tools\.profile: recognised OpenClaw setting, not supported by clawgate and not ignored: .*agents\.\*\.tools\.allow/),
+      'routing: old OpenClaw setting, no longer accepted: moved to bindings, messages.groupChat and channels.<id>',
+      'bindings[0].match.provider: old OpenClaw setting, no longer accepted: renamed to bindings[].match.channel',
+    ]);
+    expect(result.document).toEqual({ gateway: { port: 1 }, tools: { agentToAgent: { enabled: true } }, bindings: [{ agentId: 'main', match: {} }] });
+    expect(result.unsupported).toEqual([]);
+  });
+
+  it('recognises a chat channel of OpenClaw\'s catalog, or of a plugin the same file names', () => {
+    const channels = { dingtalk: { enabled: true }, htpp: {} };
+    expect(warningsOf({ channels })).toEqual([]);
+    expect(setAsideOpenClawSettings({ channels }).document).toEqual({ channels });
+    const withPlugins = { channels, plugins: { entries: { dingtalk: { enabled: true } } } };
+    expect(warningsOf(withPlugins)).toEqual([
+      'recognised OpenClaw setting, not supported by clawgate: plugins',
+      'channels: recognised OpenClaw setting, not supported by clawgate: channels.dingtalk',
+    ]);
+    // htpp is nobody's channel: it stays for the schema to reject.
+    expect(setAsideOpenClawSettings(withPlugins).document).toEqual({ channels: { htpp: {} } });
+    expect(setAsideOpenClawSettings({ channels, plugins: { installs: { dingtalk: {} } } }).unsupported).toContainEqual(['channels', 'dingtalk']);
+    expect(setAsideOpenClawSettings({ channels, plugins: { allow: ['dingtalk'] } }).unsupported).toContainEqual(['channels', 'dingtalk']);
+    // wecom is in OpenClaw's channel catalog (an external plugin): recognised without plugins.
+    expect(setAsideOpenClawSettings({ channels: { wecom: {} } }).document).toEqual({ channels: {} });
+  });
+
+  it('never takes a built-in object property for a key', () => {
+    const doc = JSON.parse('{"constructor": {}, "gateway": {"toString": 1}, "agents": {"list": [{"__proto__": {}}]}}') as unknown;
+    const result = setAsideOpenClawSettings(doc);
+    expect(result).toEqual({ document: doc, unsupported: [], errors: [] });
+  });
+});
+
+describe('setAsideOpenClawSettings (with a small tree)', () => {
+  const tree = implemented({
+    open: unsupported(),
+    listed: unsupported(unsupportedNames('alpha beta')),
+    written: unsupported(unsupportedNames('alpha'), { moreKeys: true }),
+    nested: implemented({ inner: unsupported(), kept: implemented() }),
+    no: refused('because'),
+    old: legacy('moved to new'),
+  });
+
+  it('follows each mark of the data', () => {
+    const result = setAsideOpenClawSettings(
+      { open: { x: 1 }, listed: { alpah: 1 }, written: { gamma: 1 }, nested: { inner: 1, kept: 2, other: 3 }, no: 1, old: 1, own: 1 },
+      tree,
+    );
+    expect(result.document).toEqual({ nested: { kept: 2, other: 3 }, own: 1 });
+    expect(result.unsupported).toEqual([['open'], ['listed'], ['written'], ['nested', 'inner']]);
+    expect(result.errors.map(formatConfigIssue)).toEqual([
+      'listed.alpah: unknown key (did you mean "alpha"?)',
+      'no: recognised OpenClaw setting, not supported by clawgate and not ignored: because',
+      'old: old OpenClaw setting, no longer accepted: moved to new',
+    ]);
+  });
+});
