@@ -1,4 +1,5 @@
 export { ADMIN_HTTP_PATHS, AdminGate } from './admin-gate';
 export { AdminModule } from './admin.module';
+export { configuredSecretValues } from './configured-secrets';
 export { undeclaredAdminOperations } from './route-roles';
 export { SecretShield } from './secret-shield.service';
