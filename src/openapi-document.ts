@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { PROBLEM_CONTENT_TYPE } from './common/errors/problem-details';
 import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { METRICS_SECURITY } from './modules/health';
 import { packageVersion } from './cli/package-version';
 
 /**
@@ -12,7 +13,10 @@ import { packageVersion } from './cli/package-version';
 
 /** The tags in the order a reader meets the gateway; an operation's tag must be one of these (tested). */
 export const OPENAPI_TAGS: { name: string; description: string }[] = [
-  { name: 'health', description: 'Liveness, readiness and the Prometheus metrics: no authentication.' },
+  {
+    name: 'health',
+    description: 'Liveness, readiness and the Prometheus metrics: no authentication (metrics: unless gateway.metrics.token).',
+  },
   { name: 'admin', description: 'The caller as the admin API sees it: subject, role and how it signed in (the console asks).' },
   { name: 'cluster', description: 'Replicas of this gateway coordinated through Redis (gateway.cluster), with their config revisions.' },
   { name: 'config', description: 'openclaw.json: the served revision, validation of a candidate, reload and the dry-run plan.' },
@@ -55,6 +59,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'http channel account token (channels.http.accounts)' },
       HTTP_CHANNEL_SECURITY,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'metrics token (gateway.metrics.token), when set' },
+      METRICS_SECURITY,
     );
   for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
   return problemsAsProblemJson(bodyParserRefusals(SwaggerModule.createDocument(app, builder.build())));
