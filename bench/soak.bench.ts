@@ -92,7 +92,12 @@ async function call(
   try {
     const res = await fetch(`${baseUrl}${pathname}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+      // An API client, not a form: its body-less admin writes (delete, reindex) carry the header (docs/admin-security.md).
+      headers: {
+        'X-Clawgate-Client': 'bench',
+        ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(60_000),
     });

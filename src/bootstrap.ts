@@ -15,7 +15,7 @@ import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
 import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
-import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, undeclaredAdminOperations } from './modules/admin';
+import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, swaggerClientHeader, undeclaredAdminOperations } from './modules/admin';
 import { mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
 import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
@@ -153,8 +153,13 @@ function configureHttp(app: NestExpressApplication): void {
   if (undeclared.length) {
     new NestLogger('admin-auth').warn(`admin routes without @RequiresRole (they require "admin"): ${undeclared.join(', ')}`);
   }
-  // JSON only: the YAML copy would be one more URL to protect for no gain.
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  // JSON only: the YAML copy would be one more URL to protect for no gain. "Try it out" sends the header a body-less
+  // admin write needs (request-forgery.ts).
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    raw: ['json'],
+    swaggerOptions: { requestInterceptor: swaggerClientHeader },
+  });
   // The test suite's record of every answer, checked against this document (off unless the suite sets it).
   const recordDir = responseLogDir();
   if (recordDir) {

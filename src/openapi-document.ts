@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
+import { CLIENT_HEADER } from './modules/admin';
 import { PROBLEM_CONTENT_TYPE } from './common/errors/problem-details';
 import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { METRICS_SECURITY } from './modules/health';
 import { packageVersion } from './cli/package-version';
 
 /**
@@ -12,7 +14,10 @@ import { packageVersion } from './cli/package-version';
 
 /** The tags in the order a reader meets the gateway; an operation's tag must be one of these (tested). */
 export const OPENAPI_TAGS: { name: string; description: string }[] = [
-  { name: 'health', description: 'Liveness, readiness and the Prometheus metrics: no authentication.' },
+  {
+    name: 'health',
+    description: 'Liveness, readiness and the Prometheus metrics: no authentication (metrics: unless gateway.metrics.token).',
+  },
   { name: 'admin', description: 'The caller as the admin API sees it: subject, role and how it signed in (the console asks).' },
   { name: 'cluster', description: 'Replicas of this gateway coordinated through Redis (gateway.cluster), with their config revisions.' },
   { name: 'config', description: 'openclaw.json: the served revision, validation of a candidate, reload and the dry-run plan.' },
@@ -44,7 +49,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Agent Card at /.well-known/agent-card.json and docs/a2a.md. ' +
         'Errors are application/problem+json. Authenticate with an admin bearer token (gateway.admin.tokens) or through ' +
         'the SSO proxy (gateway.admin.sso); each operation names the least role it needs in x-clawgate-role ' +
-        '(viewer < operator < admin). Until admin authentication is configured the admin API answers on loopback only.',
+        '(viewer < operator < admin). Until admin authentication is configured the admin API answers on loopback only. ' +
+        'A write (POST, PUT, PATCH, DELETE) must have a JSON body or the X-Clawgate-Client header, and is refused when a ' +
+        'browser sends it from another site (docs/admin-security.md#cross-site-requests).',
     )
     .setVersion(packageVersion())
     // Both are opaque strings compared with the config (no JWT): no bearerFormat.
@@ -55,12 +62,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'http channel account token (channels.http.accounts)' },
       HTTP_CHANNEL_SECURITY,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'metrics token (gateway.metrics.token), when set' },
+      METRICS_SECURITY,
     );
   for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
-  return problemsAsProblemJson(bodyParserRefusals(SwaggerModule.createDocument(app, builder.build())));
+  return problemsAsProblemJson(crossSiteRefusals(bodyParserRefusals(SwaggerModule.createDocument(app, builder.build()))));
 }
 
-type Operations = Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>;
+type Operations = Record<
+  string,
+  {
+    requestBody?: unknown;
+    responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
+    parameters?: Array<Record<string, unknown>>;
+  }
+>;
 const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDto' };
 
 /**
@@ -79,6 +97,38 @@ function bodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
       for (const [status, description] of Object.entries(refusals)) {
         operation.responses[status] ??= { description, content: { 'application/json': { schema: PROBLEM_REF } } };
       }
+    }
+  }
+  return document;
+}
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+const CROSS_SITE_REFUSAL =
+  'A write a page of another site could have made a browser send: Sec-Fetch-Site cross-site or same-site, an Origin ' +
+  `that is not the gateway's, or neither a JSON body nor the ${CLIENT_HEADER} header (detail says which).`;
+
+/**
+ * The admin gate (request-forgery.ts) refuses, before any handler runs, an admin write that is cross-site or that an
+ * HTML form could have sent: every such operation answers that 403 and takes the header, so both are added here
+ * rather than on each handler. The header is required where no JSON body can stand in for it.
+ */
+function crossSiteRefusals(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    if (!path.startsWith('/admin/')) continue;
+    for (const [method, operation] of Object.entries(pathItem as Operations)) {
+      if (!WRITE_METHODS.has(method) || !operation?.responses) continue;
+      const forbidden = operation.responses['403'];
+      if (forbidden) forbidden.description = `${forbidden.description ?? ''}\n\n${CROSS_SITE_REFUSAL}`.trim();
+      else operation.responses['403'] = { description: CROSS_SITE_REFUSAL, content: { 'application/json': { schema: PROBLEM_REF } } };
+      (operation.parameters ??= []).push({
+        name: CLIENT_HEADER,
+        in: 'header',
+        required: !operation.requestBody,
+        description:
+          'Any value (`curl`, `cli`). Required unless the body is JSON: it tells the gateway an HTML form of another site ' +
+          'did not send this request (docs/admin-security.md#cross-site-requests).',
+        schema: { type: 'string', example: 'curl' },
+      });
     }
   }
   return document;

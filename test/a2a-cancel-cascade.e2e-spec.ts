@@ -7,6 +7,7 @@ import { fetchWithToken, sdkClient, sendTask } from './support/a2a-sdk';
 import { agentBrain } from './support/agent-brain';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * The cancel cascade over two real gateways: agent `a` on the first gateway starts work elsewhere — an outbound A2A
@@ -120,7 +121,7 @@ describe('cancel cascade (e2e, two gateways)', () => {
     const childKey = (await sessions.page({ agentId: 'b', limit: 10 })).sessions.find((s) => s.spawnedBy === 'agent:a:main')?.sessionKey;
     expect(childKey).toMatch(/^agent:b:subagent:/);
 
-    const res = await request(gw1.url).post(`/admin/runs/${run.runId}/cancel`).expect(200);
+    const res = await request(gw1.url).post(`/admin/runs/${run.runId}/cancel`).set(API_CLIENT).expect(200);
     expect(res.body).toMatchObject({
       runId: run.runId,
       status: 'aborted',
@@ -131,11 +132,11 @@ describe('cancel cascade (e2e, two gateways)', () => {
     const childLines = (await sessions.history(childKey as string)).lines;
     expect(childLines.at(-1)).toMatchObject({ role: 'system', text: 'run aborted: the run that spawned this session was aborted' });
 
-    const again = await request(gw1.url).post(`/admin/runs/${run.runId}/cancel`);
+    const again = await request(gw1.url).post(`/admin/runs/${run.runId}/cancel`).set(API_CLIENT);
     expect(again.status).toBe(400);
     expect(again.headers['content-type']).toContain('application/problem+json');
     expect(again.body.detail).toBe(`run ${run.runId} is already over (aborted)`);
-    const unknown = await request(gw1.url).post('/admin/runs/no-such-run/cancel');
+    const unknown = await request(gw1.url).post('/admin/runs/no-such-run/cancel').set(API_CLIENT);
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toContain('no run with id "no-such-run"');
     // The process is still serving.

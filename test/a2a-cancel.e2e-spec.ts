@@ -5,6 +5,7 @@ import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { fetchWithToken, sdkClient, sendTask } from './support/a2a-sdk';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 // The SDK's CommonJS build loads jose (ESM-only) for card signatures, which jest cannot require; unused here.
 jest.mock('jose', () => ({}));
@@ -73,18 +74,18 @@ describe('A2A CancelTask (e2e)', () => {
     const started = (await rpc(IRIS, 'SendMessage', { ...message('operator will stop this'), configuration: { returnImmediately: true } }))
       .result.task;
     await waitFor('the third run to reach the model', async () => model.requests.length >= 3);
-    const res = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`).expect(200);
+    const res = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`).set(API_CLIENT).expect(200);
     expect(res.body).toMatchObject({
       id: started.id,
       peer: 'iris',
       state: 'TASK_STATE_CANCELED',
       statusMessage: { text: 'Task canceled by the gateway operator' },
     });
-    const again = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`);
+    const again = await request(gw.url).post(`/admin/a2a/tasks/${started.id}/cancel`).set(API_CLIENT);
     expect(again.status).toBe(400);
     expect(again.headers['content-type']).toContain('application/problem+json');
     expect(again.body.detail).toContain('already over');
-    const unknown = await request(gw.url).post('/admin/a2a/tasks/no-such-task/cancel');
+    const unknown = await request(gw.url).post('/admin/a2a/tasks/no-such-task/cancel').set(API_CLIENT);
     expect(unknown.status).toBe(404);
   });
 });

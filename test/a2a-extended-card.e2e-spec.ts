@@ -3,6 +3,7 @@ import request from 'supertest';
 import { a2aRpc } from './support/a2a-rpc';
 import { fetchWithToken, SeenRequest, sdkClient } from './support/a2a-sdk';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * GetExtendedAgentCard (docs/a2a.md#extended-agent-card): each authenticated peer sees only the agents its
@@ -107,11 +108,11 @@ describe('A2A extended Agent Card (e2e)', () => {
 
   it('follows the live config: a new binding adds the agent to that peer’s card only', async () => {
     await gw.writeConfig(config('{ agentId: "ops", match: { channel: "a2a", peer: { kind: "direct", id: "iris:deploys" } } },'));
-    expect((await request(gw.url).post('/admin/config/reload')).body.status).toBe('applied');
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT)).body.status).toBe('applied');
     expect(skills((await card(IRIS)).result).map(([id]) => id)).toEqual(['main', 'ops']);
     expect(skills((await card(HERMES)).result).map(([id]) => id)).toEqual(['support', 'ops']);
     await gw.writeConfig(config());
-    expect((await request(gw.url).post('/admin/config/reload')).body.status).toBe('applied');
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT)).body.status).toBe('applied');
   });
 
   it('the @a2a-js/sdk client fetches it on its own; two peers see different agent lists', async () => {

@@ -8,6 +8,7 @@ import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-sto
 import { a2aRpc } from './support/a2a-rpc';
 import { FakeOpenAiServer } from './support/fake-openai-server';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * File parts in A2A messages (docs/a2a.md#files): what the agent is given (text inline, other files stored under the
@@ -46,7 +47,7 @@ describe('A2A file parts (e2e)', () => {
   };
   const reload = async (files: string) => {
     await gw.writeConfig(config(files));
-    return request(gw.url).post('/admin/config/reload');
+    return request(gw.url).post('/admin/config/reload').set(API_CLIENT);
   };
 
   beforeAll(async () => {

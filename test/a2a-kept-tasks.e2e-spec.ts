@@ -2,6 +2,7 @@ import request from 'supertest';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { KEPT_TASKS_PER_PEER_REFUSALS } from './support/kept-tasks-refusals';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * `channels.a2a.keptTasksPerPeer` as a peer and an operator see it: the cap on a peer's finished tasks
@@ -45,7 +46,7 @@ describe('A2A keptTasksPerPeer (e2e)', () => {
 
   it('applies a lowered cap from a reload at the next finished task of that peer', async () => {
     await gw.writeConfig(configWith(2));
-    await request(gw.url).post('/admin/config/reload').expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
     // Reads and another peer's writes trim nothing.
     expect((await listed(HERMES)).total).toBe(4);
     await send(IRIS, 'iris 0');
@@ -66,7 +67,7 @@ describe('A2A keptTasksPerPeer (e2e)', () => {
 
   it('refuses a reload with a cap of 0, and the running cap stays', async () => {
     await gw.writeConfig(configWith(0));
-    const res = await request(gw.url).post('/admin/config/reload').expect(422);
+    const res = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ path: KEY, message: 'must not be less than 1 (got 0)' })]);
     sent.push(await send(HERMES, 'hermes 6'));
     expect(await listed(HERMES)).toEqual({ ids: [sent[6], sent[5]], total: 2 });

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { AuditLog } from '../src/modules/admin/audit-log.service';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Admin bearer tokens end to end: 401/403 answers, loopback losing its free pass once auth is
@@ -38,7 +39,7 @@ describe('admin API without gateway.admin (e2e)', () => {
 
   it('keeps the loopback-only behaviour: a local client has full access without credentials', async () => {
     await request(gw.url).get('/admin/config/status').expect(200);
-    await request(gw.url).post('/admin/config/reload').expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
     await request(gw.url).get('/admin/audit').expect(200);
     await request(gw.url).get('/docs-json').expect(200);
   });
@@ -69,10 +70,10 @@ describe('admin API with bearer tokens (e2e)', () => {
 
   it('gives each role what it may do and a 403 naming the role that is missing', async () => {
     await request(gw.url).get('/admin/config/status').set(bearer(VIEWER)).expect(200);
-    const denied = await request(gw.url).post('/admin/config/reload').set(bearer(VIEWER)).expect(403);
+    const denied = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(bearer(VIEWER)).expect(403);
     expect(denied.headers['content-type']).toContain('application/problem+json');
     expect(denied.body.detail).toBe('this endpoint requires the "operator" role; token:dash has role "viewer"');
-    await request(gw.url).post('/admin/config/reload').set(bearer(OPERATOR)).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(bearer(OPERATOR)).expect(200);
     const etag = (await request(gw.url).get('/admin/config').set(bearer(OPERATOR)).expect(200)).headers.etag;
     const write = await request(gw.url)
       .post('/admin/agents')
@@ -110,12 +111,12 @@ describe('admin API with bearer tokens (e2e)', () => {
   it('applies a revoked token and publicDocs with the next request after a reload', async () => {
     await request(gw.url).get('/admin/agents').set(bearer(VIEWER)).expect(200);
     await gw.writeConfig(config({ viewer: false, publicDocs: true }));
-    await request(gw.url).post('/admin/config/reload').set(bearer(ADMIN)).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(bearer(ADMIN)).expect(200);
     await request(gw.url).get('/admin/agents').set(bearer(VIEWER)).expect(401);
     await request(gw.url).get('/docs-json').expect(200);
     await request(gw.url).get('/admin/agents').expect(401);
     await gw.writeConfig(config());
-    await request(gw.url).post('/admin/config/reload').set(bearer(ADMIN)).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(bearer(ADMIN)).expect(200);
     await request(gw.url).get('/admin/agents').set(bearer(VIEWER)).expect(200);
     await request(gw.url).get('/docs-json').expect(401);
   });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { MAX_BODY_DEPTH } from '../src/bootstrap';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { PROPERTY_SEED, propertyParameters, propertyRuns, propertyTimeout } from './support/property-runs';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Property: no body (or query) an authenticated caller sends to an admin endpoint that takes input makes
@@ -238,7 +239,8 @@ describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs 
   }
 
   async function call(e: Endpoint, path: string, input: { text: string; type: string } | string, ifMatch: string): Promise<void> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${ADMIN}` };
+    // A client of the API (not a form): whatever the body's type, it reaches the parsers and the DTOs.
+    const headers: Record<string, string> = { Authorization: `Bearer ${ADMIN}`, ...API_CLIENT };
     if (e.write && ifMatch !== 'missing') {
       headers['If-Match'] = ifMatch === 'current' ? revision : ifMatch === 'stale' ? '"0123456789ab"' : ifMatch;
     }
@@ -262,7 +264,10 @@ describe(`admin endpoints never answer 5xx to any input (property, ${RUNS} runs 
 
   async function reset(): Promise<void> {
     await gw.writeConfig(CONFIG);
-    const res = await fetch(`${gw.url}/admin/config/reload`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` } });
+    const res = await fetch(`${gw.url}/admin/config/reload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}`, ...API_CLIENT },
+    });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     revision = await currentRevision();

@@ -4,6 +4,7 @@ import type * as Jose from 'jose';
 import request from 'supertest';
 import { hostJose } from './support/admin-jose';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * SSO with a signed identity assertion (Pomerium style): with `sso.jwt` configured the identity
@@ -78,7 +79,7 @@ describe('SSO JWT assertions (e2e, local JWKS)', () => {
   it('accepts a valid assertion and maps its groups claim (highest role wins)', async () => {
     const ops = await assertion();
     await request(gw.url).get('/admin/agents').set(HEADER, ops).expect(200);
-    await request(gw.url).post('/admin/config/reload').set(HEADER, ops).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(HEADER, ops).expect(200);
     const denied = await request(gw.url).post('/admin/agents').set(HEADER, ops).set('If-Match', '"x"').send({ id: 'y' }).expect(403);
     expect(denied.body.detail).toBe('this endpoint requires the "admin" role; sso:alice@corp.example has role "operator"');
     const admin = await assertion({ groups: ['ops', 'platform'] });
@@ -90,7 +91,7 @@ describe('SSO JWT assertions (e2e, local JWKS)', () => {
     const headers = { 'X-Forwarded-User': 'mallory', 'X-Forwarded-Email': 'mallory@corp.example', 'X-Forwarded-Groups': 'platform' };
     await request(gw.url).get('/admin/agents').set(headers).expect(401);
     const ops = await assertion();
-    await request(gw.url).post('/admin/config/reload').set(headers).set(HEADER, ops).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(headers).set(HEADER, ops).expect(200);
     await request(gw.url).post('/admin/agents').set(headers).set(HEADER, ops).set('If-Match', '"x"').send({ id: 'z' }).expect(403);
   });
 
@@ -168,7 +169,7 @@ describe('SSO JWT assertions (e2e, local JWKS)', () => {
 
   it('trusts a valid assertion only from a trusted proxy (hot-reloaded list)', async () => {
     await gw.writeConfig(config(['10.0.0.0/8']));
-    await request(gw.url).post('/admin/config/reload').set('Authorization', `Bearer ${ROOT}`).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set('Authorization', `Bearer ${ROOT}`).expect(200);
     await request(gw.url)
       .get('/admin/agents')
       .set(HEADER, await assertion())

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CliBuild, REPO_ROOT, transpileCli } from './fixtures/cli-runner';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Grep test (secrets are never returned by any endpoint or written to logs). A real `clawgate
@@ -185,7 +186,7 @@ describe('no secret in responses, logs or the audit file (e2e, real process, deb
       token: admin,
       body: { agentId: 'leaky', message: SECRETS.LEAKY_KEY, timeoutSeconds: 5 },
     });
-    await call('POST', '/admin/config/reload', { token: VIEWER_LITERAL });
+    await call('POST', '/admin/config/reload', { token: VIEWER_LITERAL, headers: { ...API_CLIENT } });
     await call('GET', `/admin/config?token=${admin}`);
     await call('GET', '/admin/config', { token: SECRETS.HERMES_TOKEN });
     await call('GET', '/admin/nope', { token: admin });

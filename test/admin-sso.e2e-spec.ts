@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * SSO identity headers: believed only when the TCP peer is inside gateway.admin.sso.trustedProxies.
@@ -41,7 +42,7 @@ const identity = (user: string, groups?: string) => ({
 /** Rewrites the config and applies it now (with the root token), as an operator's edit would be. */
 async function apply(gw: TestGateway, base: string, options: SsoOptions): Promise<void> {
   await gw.writeConfig(config(options));
-  const res = await request(base).post('/admin/config/reload').set('Authorization', `Bearer ${ROOT}`).expect(200);
+  const res = await request(base).post('/admin/config/reload').set(API_CLIENT).set('Authorization', `Bearer ${ROOT}`).expect(200);
   expect(['applied', 'unchanged']).toContain(res.body.status);
 }
 
@@ -64,9 +65,9 @@ describe('SSO identity headers over IPv4 loopback (peer 127.0.0.1)', () => {
   it('believes the same headers once the peer is trusted (hot), mapping groups to the highest role', async () => {
     await apply(gw, base, { trusted: ['127.0.0.1'] });
     await request(base).get('/admin/config/status').set(identity('alice', 'readers')).expect(200);
-    const denied = await request(base).post('/admin/config/reload').set(identity('alice', 'readers')).expect(403);
+    const denied = await request(base).post('/admin/config/reload').set(API_CLIENT).set(identity('alice', 'readers')).expect(403);
     expect(denied.body.detail).toBe('this endpoint requires the "operator" role; sso:alice has role "viewer"');
-    await request(base).post('/admin/config/reload').set(identity('bob', 'readers, ops')).expect(200);
+    await request(base).post('/admin/config/reload').set(API_CLIENT).set(identity('bob', 'readers, ops')).expect(200);
     const etag = (await request(base).get('/admin/config').set(identity('carol', 'ops,platform')).expect(200)).headers.etag;
     await request(base).post('/admin/agents').set(identity('bob', 'ops')).set('If-Match', etag).send({ id: 'x1' }).expect(403);
     await request(base).post('/admin/agents').set(identity('carol', 'ops,platform')).set('If-Match', etag).send({ id: 'x1' }).expect(201);
@@ -83,9 +84,9 @@ describe('SSO identity headers over IPv4 loopback (peer 127.0.0.1)', () => {
 
   it('applies role mapping, defaultRole and header-name changes at once', async () => {
     await apply(gw, base, { trusted: ['127.0.0.1'], roleMapping: { strangers: 'operator' }, defaultRole: 'viewer' });
-    await request(base).post('/admin/config/reload').set(identity('erin', 'strangers')).expect(200);
+    await request(base).post('/admin/config/reload').set(API_CLIENT).set(identity('erin', 'strangers')).expect(200);
     await request(base).get('/admin/agents').set(identity('frank')).expect(200);
-    await request(base).post('/admin/config/reload').set(identity('carol', 'platform')).expect(403); // platform no longer maps
+    await request(base).post('/admin/config/reload').set(API_CLIENT).set(identity('carol', 'platform')).expect(403); // platform no longer maps
     await apply(gw, base, { trusted: ['127.0.0.1'], headers: ', userHeader: "X-Remote-User", groupsHeader: "X-Remote-Groups"' });
     await request(base).get('/admin/agents').set(identity('alice', 'readers')).expect(401);
     await request(base).get('/admin/agents').set({ 'X-Remote-User': 'alice', 'X-Remote-Groups': 'readers' }).expect(200);

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 const CONFIG = `{
   // Agents of the test gateway. This comment must survive every write.
@@ -101,6 +102,7 @@ describe('agents admin API (e2e)', () => {
     expect(all.map((b: { index: number }) => b.index)).toEqual([0, 1]);
     await request(gw.url)
       .delete('/admin/bindings/0')
+      .set(API_CLIENT)
       .set('If-Match', await etag())
       .expect(200);
     expect((await request(gw.url).get('/admin/agents/support/bindings')).body).toEqual([
@@ -108,10 +110,12 @@ describe('agents admin API (e2e)', () => {
     ]);
     await request(gw.url)
       .delete('/admin/bindings/7')
+      .set(API_CLIENT)
       .set('If-Match', await etag())
       .expect(404);
     await request(gw.url)
       .delete('/admin/agents/support')
+      .set(API_CLIENT)
       .set('If-Match', await etag())
       .expect(200);
     expect((await request(gw.url).get('/admin/bindings')).body).toEqual([]);

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import request from 'supertest';
 import { ClusterRedisUnreachableError } from '../src/modules/cluster';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * `gateway.cluster` without a Redis server: what the config refuses (at boot and on reload, the running gateway
@@ -105,7 +106,7 @@ describe('gateway.cluster config (e2e)', () => {
 
     it('a bad cluster key in a reload is rejected naming it; the gateway keeps serving', async () => {
       await gw.writeConfig(config(', cluster: { redis: { url: "http://redis:6379" } }'));
-      const rejected = await request(gw.url).post('/admin/config/reload').expect(422);
+      const rejected = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(422);
       expect(JSON.stringify(rejected.body)).toContain('gateway.cluster.redis.url');
       expect(JSON.stringify(rejected.body)).toContain('must start with redis:// or rediss://');
       await request(gw.url).get('/readyz').expect(200);

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { MAX_NESTING_DEPTH } from '../src/modules/config/pipeline/nesting-limit';
 import { RESERVED_KEY_MESSAGE } from '../src/modules/config/pipeline/reserved-keys';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Configs the schema classes cannot hold (a key named like a built-in object property, nesting deep enough
@@ -77,14 +78,14 @@ describe('configs the loader must reject, not crash on (e2e)', () => {
     it('is rejected by a reload: 422 naming the path, lastError set, counted, still serving the old revision', async () => {
       const before = await rejectedReloads(gw);
       await gw.writeConfig(text);
-      const res = await request(gw.url).post('/admin/config/reload').expect(422);
+      const res = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(422);
       expect(res.body.errors).toEqual([expect.objectContaining({ path, message, severity: 'error' })]);
       const s = await status(gw);
       expect(s.revision).toBe(revision);
       expect(s.lastError?.errors).toEqual([expect.objectContaining({ path, message })]);
       expect(await rejectedReloads(gw)).toBe(before + 1);
       await gw.writeConfig(BASE);
-      await request(gw.url).post('/admin/config/reload').expect(200);
+      await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
       expect((await status(gw)).lastError).toBeNull();
     });
 

@@ -7,6 +7,7 @@ import { POLL_INTERVAL_MS } from '../src/modules/config/config-watcher.service';
 import { ConfigStore } from '../src/modules/config/config.store';
 import { ConfigWriter } from '../src/modules/config/writer/config-writer.service';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Hot reload end to end: a real gateway, real files, real chokidar events. Configs use a
@@ -262,7 +263,7 @@ describe('config hot reload (e2e)', () => {
       expect((await status(gw)).revision).toBe(start.revision);
       expect(await agentIds(gw)).toEqual(['main']);
 
-      const res = await request(gw.url).post('/admin/config/reload').expect(200);
+      const res = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
       expect(res.body).toEqual(expect.objectContaining({ status: 'applied', revision: expect.not.stringMatching(start.revision) }));
       expect(await agentIds(gw)).toEqual(['main', 'later']);
       expect((await status(gw)).revision).toBe(res.body.revision);

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import type { TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * What a viewer (GET /admin/config/status, GET /admin/config) and the log can see of a config the gateway
@@ -43,6 +44,7 @@ describe('config secrets shown to viewers and the log (e2e, debug logs)', () => 
     await gw.writeConfig(config(extra, { gateway, agent }));
     const res = await request(gw.url)
       .post('/admin/config/reload')
+      .set(API_CLIENT)
       .set('Authorization', `Bearer ${ADMIN}`)
       .set('X-Amzn-Oidc-Data', ASSERTION);
     expect(res.status).toBe(422);
@@ -139,10 +141,11 @@ describe('config secrets shown to viewers and the log (e2e, debug logs)', () => 
     expect(JSON.parse(line!).req).toBeUndefined();
 
     await gw.writeConfig(config('', { jwtHeader: 'X-Corp-Assertion' }));
-    await request(gw.url).post('/admin/config/reload').set('Authorization', `Bearer ${ADMIN}`).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set('Authorization', `Bearer ${ADMIN}`).expect(200);
     await gw.writeConfig(config('bogus: true,', { jwtHeader: 'X-Corp-Assertion' }));
     await request(gw.url)
       .post('/admin/config/reload')
+      .set(API_CLIENT)
       .set('Authorization', `Bearer ${ADMIN}`)
       .set('X-Corp-Assertion', `${ASSERTION}-renamed`)
       .expect(422);

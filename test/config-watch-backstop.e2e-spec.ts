@@ -4,6 +4,7 @@ import request from 'supertest';
 import { ConfigStore } from '../src/modules/config/config.store';
 import type { ReloadTrigger } from '../src/modules/config/config.store';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Saves the file watcher (chokidar) can miss, checked through the HTTP API: a revoked admin token must stop
@@ -73,7 +74,7 @@ describe('config saves right after a mode change (e2e)', () => {
       if (!(await applied(gw, i, 4000))) {
         lost.push(i);
         // Make the next iteration independent of this one: apply it by hand.
-        await request(gw.url).post('/admin/config/reload').set(bearer(ROOT)).expect(200);
+        await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set(bearer(ROOT)).expect(200);
       }
     }
     expect(lost).toEqual([]);

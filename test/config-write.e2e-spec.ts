@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { ADMIN, EVERY_SECTION, VIEWER, WRITE_ENV } from './support/config-write-fixture';
+import { API_CLIENT } from './support/admin-client';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -177,6 +178,7 @@ describe('PATCH /admin/config (e2e)', () => {
     const asText = await request(gw.url)
       .patch('/admin/config')
       .set(bearer(ADMIN))
+      .set(API_CLIENT)
       .set('If-Match', '*')
       .set('Content-Type', 'text/plain')
       .send('{ a: 1 }')

@@ -6,6 +6,7 @@ import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { ToolRegistry, ToolResult } from '../src/modules/runtime/tool-registry';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /*
  * Seeds scenario 9.3 ("family agent shared memory"): main mounts family's session transcripts through
@@ -143,7 +144,7 @@ describe('memory isolation and directional sharing (seeds §9.3, e2e)', () => {
       expect(JSON.stringify(r)).not.toContain('27-14-9');
     }
     // The symlink is not indexed either: after a full reindex family still cannot find main's fact.
-    const reindex = await request(gw.url).post('/admin/agents/family/memory/reindex').expect(200);
+    const reindex = await request(gw.url).post('/admin/agents/family/memory/reindex').set(API_CLIENT).expect(200);
     expect(reindex.body).toMatchObject({ agentId: 'family', removed: 0 });
     expect(JSON.stringify(await search('family', 'safe combination 27-14-9'))).not.toContain('27-14-9');
   });

@@ -5,6 +5,7 @@ import { ConfigStore } from '../src/modules/config/config.store';
 import { MemoryService } from '../src/modules/memory/memory.service';
 import { FakeEmbeddingsServer } from './fixtures/memory/fake-embeddings-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 type Hit = { collection: string; path: string; snippet: string };
 
@@ -136,7 +137,7 @@ describe('memory of a running gateway (e2e)', () => {
     const missing = await request(gw.url).get('/admin/agents/ghost/memory/collections').expect(404);
     expect(missing.headers['content-type']).toContain('application/problem+json');
     expect(missing.body.detail).toBe('no agent "ghost"');
-    await request(gw.url).post('/admin/agents/ghost/memory/reindex').expect(404);
+    await request(gw.url).post('/admin/agents/ghost/memory/reindex').set(API_CLIENT).expect(404);
     await request(gw.url).get('/admin/agents/ghost/memory/search').query({ q: 'x' }).expect(404);
     for (const query of [
       '',
@@ -152,7 +153,7 @@ describe('memory of a running gateway (e2e)', () => {
       const res = await request(gw.url).get(`/admin/agents/main/memory/search?${query}`);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
     }
-    const reindex = await request(gw.url).post('/admin/agents/main/memory/reindex').expect(200);
+    const reindex = await request(gw.url).post('/admin/agents/main/memory/reindex').set(API_CLIENT).expect(200);
     expect(reindex.body).toMatchObject({ agentId: 'main', indexed: 2, unchanged: 0, removed: 0, skipped: [], chunks: 2, embedded: 2 });
   });
 
@@ -183,8 +184,12 @@ describe('memory admin roles, limits and the builtin backend (e2e)', () => {
     await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'x' }).expect(401);
     await request(gw.url).get('/admin/agents/main/memory/search').query({ q: 'x' }).set(viewer).expect(200);
     await request(gw.url).get('/admin/agents/main/memory/collections').set(viewer).expect(200);
-    await request(gw.url).post('/admin/agents/main/memory/reindex').set(viewer).expect(403);
-    const ok = await request(gw.url).post('/admin/agents/main/memory/reindex').set('Authorization', 'Bearer o-token').expect(200);
+    await request(gw.url).post('/admin/agents/main/memory/reindex').set(API_CLIENT).set(viewer).expect(403);
+    const ok = await request(gw.url)
+      .post('/admin/agents/main/memory/reindex')
+      .set(API_CLIENT)
+      .set('Authorization', 'Bearer o-token')
+      .expect(200);
     expect(ok.body).toMatchObject({ agentId: 'main', embedded: 0 });
   });
 
@@ -197,7 +202,7 @@ describe('memory admin roles, limits and the builtin backend (e2e)', () => {
     await fs.writeFile(path.join(ws, 'MEMORY.md'), sections.join('\n\n'));
     await fs.mkdir(path.join(ws, 'shared'), { recursive: true });
     await fs.writeFile(path.join(ws, 'shared', 'x.md'), 'harbor crane in the shared folder');
-    await request(gw.url).post('/admin/agents/main/memory/reindex').set('Authorization', 'Bearer o-token').expect(200);
+    await request(gw.url).post('/admin/agents/main/memory/reindex').set(API_CLIENT).set('Authorization', 'Bearer o-token').expect(200);
     const cols = await request(gw.url).get('/admin/agents/main/memory/collections').set(viewer).expect(200);
     expect(cols.body).toMatchObject({ backend: 'builtin', embeddings: { provider: 'none', fingerprint: null } });
     expect(cols.body.collections.map((c: { name: string }) => c.name)).toEqual(['memory-root-main', 'memory-dir-main']);

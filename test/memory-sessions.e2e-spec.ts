@@ -6,6 +6,7 @@ import { AgentRunner } from '../src/modules/runtime/agent-runner.service';
 import { ToolRegistry, ToolResult } from '../src/modules/runtime/tool-registry';
 import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /*
  * Collections on the session dirs of the gateway's own state dir read the session store (transcripts are
@@ -124,7 +125,7 @@ describe('memory over the session store (e2e)', () => {
     await fs.appendFile(copied, jsonl(['assistant', 'Order the brake pads from the harbour bike shop.']).replace('"l0"', '"l1"'));
     await waitFor('copied file followed', async () => (await search('main', 'harbour bike shop'))[0]?.endLine === 2);
 
-    const report = await request(gw.url).post('/admin/agents/main/memory/reindex').expect(200);
+    const report = await request(gw.url).post('/admin/agents/main/memory/reindex').set(API_CLIENT).expect(200);
     expect(report.body).toMatchObject({ skipped: [] });
     expect(JSON.stringify(await search('main', 'zeppelin hangar orchard'))).not.toContain('zeppelin');
     expect(await call('main', 'memory_get', { path: 'family-sessions/leftover.jsonl' })).toEqual({

@@ -7,6 +7,7 @@ import { LogSettingsError } from '../src/common/logging/log-settings';
 import { ConfigStore } from '../src/modules/config';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * The gateway's log as an operator reads it (docs/operations.md#logs): pretty lines on a terminal, JSON lines
@@ -184,7 +185,7 @@ describe('JSON logs (e2e)', () => {
   it('a rejected config change: its line names the source, the revision kept and the error count', async () => {
     const before = gw.app.get(ConfigStore).current().revision;
     await gw.writeConfig(config('bogusKey: 1, agentz: 2,'));
-    await request(gw.url).post('/admin/config/reload').expect(422);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(422);
     expect(events('config.rejected').at(-1)).toEqual(
       expect.objectContaining({ level: 40, source: 'admin', revision: before, errorCount: 2 }),
     );

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { GatewayMetrics } from '../src/modules/metrics';
 import { agentBrain } from './support/agent-brain';
 import { a2aRpc, userMessage } from './support/a2a-rpc';
 import { FakeA2aPeer } from './support/fake-a2a-peer';
@@ -14,6 +15,8 @@ import { startTestGateway, TestGateway, waitFor } from './support/gateway-harnes
 
 const DESK = 'desk-token-metrics-0001';
 const PARTNER = 'partner-token-metrics-001';
+/** The scrape token: this scenario reads every name (docs/operations.md#who-may-scrape). */
+const SCRAPER = 'scrape-token-metrics-0001';
 
 const config = (fakeUrl: string, brokenUrl: string, remoteUrl: string) => `{
   models: { providers: {
@@ -32,6 +35,7 @@ const config = (fakeUrl: string, brokenUrl: string, remoteUrl: string) => `{
   ],
   tools: { agentToAgent: { enabled: true, allow: ["*"] }, sessions: { visibility: "all" } },
   session: { agentToAgent: { maxPingPongTurns: 0 } },
+  gateway: { metrics: { token: "${SCRAPER}" } },
   channels: {
     http: { enabled: true, accounts: { desk: { token: "${DESK}" } } },
     a2a: { enabled: true, rateLimitPerMinute: 3, peers: {
@@ -98,7 +102,7 @@ describe('metrics after a scripted scenario (e2e)', () => {
 
     // The exchange's announce runs after the reply: wait until every run has ended before reading the counters.
     text = await waitFor('the announce run to end', async () => {
-      const body = (await request(gw.url).get('/metrics').expect(200)).text;
+      const body = (await request(gw.url).get('/metrics').set('Authorization', `Bearer ${SCRAPER}`).expect(200)).text;
       return (series(body, 'clawgate_runs_total', { agent: 'expert', outcome: 'completed' }) ?? 0) >= 3 ? body : undefined;
     });
   });
@@ -147,5 +151,89 @@ describe('metrics after a scripted scenario (e2e)', () => {
   it('reports the event-loop delay and the config series', () => {
     expect(series(text, 'clawgate_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(series(text, 'clawgate_config_reload_total', { result: 'rejected' })).toBe(0);
+  });
+});
+
+/**
+ * Who may scrape (docs/operations.md#who-may-scrape): without a token anyone, but names the public Agent Card does not
+ * show are `other`; with `gateway.metrics.token` only its holder, who sees every name. The series are recorded through
+ * the gateway's own GatewayMetrics (the scenario above covers how traffic records them) and read over HTTP.
+ */
+describe('who may scrape /metrics (e2e)', () => {
+  const HIDDEN = ['payroll-private', 'hr-private', 'acme-partner', 'finance-bot', 'acme-internal-llm'];
+  const configWith = (metrics: string) => `{
+    models: { providers: { "acme-internal-llm": { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1" } } },
+    agents: { list: [{ id: "front-desk", model: "acme-internal-llm/m" }, { id: "payroll-private" }, { id: "hr-private" }] },
+    channels: { a2a: { enabled: true, exposeAgents: ["front-desk"], peers: {
+      "acme-partner": { token: "partner-token-scrape-0001", url: "http://127.0.0.1:9/a2a", outboundToken: "to-partner-scrape-00001" },
+    } } },
+    gateway: {
+      http: { endpoints: { chatCompletions: { enabled: true, keys: [{ name: "finance-bot", token: "key-token-scrape-000001", agents: ["*"] }] } } },
+      ${metrics}
+    },
+  }`;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    gw = await startTestGateway(configWith(''));
+    const metrics = gw.app.get(GatewayMetrics);
+    metrics.runEnded('front-desk', 'acme-internal-llm', 'completed', 1);
+    metrics.runEnded('payroll-private', 'acme-internal-llm', 'completed', 2);
+    metrics.runEnded('hr-private', 'acme-internal-llm', 'completed', 3);
+    metrics.runEnded('hr-private', 'acme-internal-llm', 'failed', 4);
+    metrics.rateLimited('a2a', 'acme-partner');
+    metrics.rateLimited('openai', 'finance-bot');
+    metrics.outboundCall('acme-partner', 'SendMessage', 'ok', 0.2);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it('without a token answers anyone, naming only what the public Agent Card shows and adding up the rest as other', async () => {
+    const res = await request(gw.url).get('/metrics').expect(200);
+    const text = res.text;
+    for (const name of HIDDEN) expect(text).not.toContain(name);
+    expect(series(text, 'clawgate_runs_total', { agent: 'front-desk', outcome: 'completed' })).toBe(1);
+    expect(series(text, 'clawgate_runs_total', { agent: 'other', outcome: 'completed' })).toBe(2);
+    expect(series(text, 'clawgate_runs_total', { agent: 'other', outcome: 'failed' })).toBe(1);
+    expect(series(text, 'clawgate_run_duration_seconds_count', { provider: 'other' })).toBe(4);
+    expect(series(text, 'clawgate_run_duration_seconds_sum', { provider: 'other' })).toBe(10);
+    expect(series(text, 'clawgate_run_duration_seconds_bucket', { provider: 'other', le: '+Inf' })).toBe(4);
+    expect(series(text, 'clawgate_rate_limited_total', { channel: 'a2a', peer: 'other' })).toBe(1);
+    expect(series(text, 'clawgate_rate_limited_total', { channel: 'openai', peer: 'other' })).toBe(1);
+    expect(series(text, 'clawgate_outbound_call_duration_seconds_count', { peer: 'other', method: 'SendMessage', outcome: 'ok' })).toBe(1);
+    // One line per series: the merged ones are added up, not repeated.
+    expect(text.split('\n').filter((line) => line.startsWith('clawgate_runs_total{agent="other",outcome="completed"}'))).toHaveLength(1);
+    // What names nothing passes unchanged: the process series, the config's.
+    expect(series(text, 'clawgate_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    expect(series(text, 'clawgate_config_reload_total', { result: 'rejected' })).toBe(0);
+  });
+
+  it('with gateway.metrics.token answers only its holder, with every name; an unset ${VAR} closes it', async () => {
+    const token = 'scrape-token-access-00001';
+    await gw.writeConfig(configWith(`metrics: { token: "${token}" },`));
+    const refused = await waitFor('the token to apply', async () => {
+      const res = await request(gw.url).get('/metrics');
+      return res.status === 401 ? res : undefined;
+    });
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="clawgate metrics"');
+    expect(refused.body.detail).toContain('gateway.metrics.token');
+    expect(refused.text).not.toContain(token);
+    await request(gw.url).get('/metrics').set('Authorization', 'Bearer not-the-scrape-token').expect(401);
+
+    const full = (await request(gw.url).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200)).text;
+    expect(series(full, 'clawgate_runs_total', { agent: 'payroll-private', outcome: 'completed' })).toBe(1);
+    expect(series(full, 'clawgate_runs_total', { agent: 'hr-private', outcome: 'failed' })).toBe(1);
+    expect(series(full, 'clawgate_run_duration_seconds_count', { provider: 'acme-internal-llm' })).toBe(4);
+    expect(series(full, 'clawgate_rate_limited_total', { channel: 'a2a', peer: 'acme-partner' })).toBe(1);
+    expect(series(full, 'clawgate_rate_limited_total', { channel: 'openai', peer: 'finance-bot' })).toBe(1);
+
+    await gw.writeConfig(configWith('metrics: { token: "${SCRAPE_TOKEN_NOT_SET}" },'));
+    await waitFor('the unset token to apply', async () => {
+      const res = await request(gw.url).get('/metrics').set('Authorization', `Bearer ${token}`);
+      return res.status === 401;
+    });
+    await request(gw.url).get('/metrics').expect(401);
   });
 });

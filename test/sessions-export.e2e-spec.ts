@@ -5,9 +5,14 @@ import { SESSION_STORE, SessionStore } from '../src/modules/sessions/session-sto
 import { CliBuild, runCli, transpileCli } from './fixtures/cli-runner';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 
+const LITERAL_SECRET = 'sk-export-test-secret-0123456789';
+const ENV_SECRET = 'sk-export-from-the-environment-42';
 const CONFIG = `{
   agents: { list: [{ id: "main", default: true }, { id: "ops" }] },
-  models: { providers: { acme: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", apiKey: "sk-export-test-secret-0123456789" } } },
+  models: { providers: {
+    acme: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", apiKey: "${LITERAL_SECRET}" },
+    other: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", apiKey: "\${EXPORT_API_KEY}" },
+  } },
 }`;
 const enc = encodeURIComponent;
 
@@ -21,7 +26,7 @@ describe('session pages and export (e2e)', () => {
   let store: SessionStore;
   let build: CliBuild;
   beforeAll(async () => {
-    gw = await startTestGateway(CONFIG);
+    gw = await startTestGateway(CONFIG, { env: { EXPORT_API_KEY: ENV_SECRET } });
     store = gw.app.get<SessionStore>(SESSION_STORE);
     build = await transpileCli();
   }, 60_000);
@@ -74,7 +79,7 @@ describe('session pages and export (e2e)', () => {
     const key = 'agent:main:export-me';
     await store.append(key, { role: 'user', text: 'first', meta: { channel: 'http' } });
     await store.append(key, { role: 'assistant', text: 'calling', toolCalls: [{ name: 'exec' }] });
-    await store.append(key, { role: 'tool', text: 'the key is sk-export-test-secret-0123456789' });
+    await store.append(key, { role: 'tool', text: `the key is ${LITERAL_SECRET}` });
     await store.append(key, { role: 'assistant', text: 'done' });
     const entry = await store.get(key);
 
@@ -86,7 +91,7 @@ describe('session pages and export (e2e)', () => {
     expect(res.headers['content-type']).toContain('application/x-ndjson');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${entry!.sessionId}.jsonl"`);
     const text = res.body as string;
-    expect(text).not.toContain('sk-export-test-secret-0123456789');
+    expect(text).not.toContain(LITERAL_SECRET);
     const lines = text
       .trimEnd()
       .split('\n')
@@ -138,6 +143,46 @@ describe('session pages and export (e2e)', () => {
     const noDb = await runCli(build.cliJs, ['sessions', 'export', key, '--state-dir', path.join(gw.dir, 'empty')], env);
     expect(noDb.code).toBe(1);
     expect(noDb.stderr).toContain('no session database');
+  }, 60_000);
+
+  it('`clawgate sessions export` masks the configured secrets as the HTTP export does: the config’s, else the last-good copy’s', async () => {
+    const key = 'agent:main:cli-secrets';
+    await store.append(key, { role: 'user', text: 'what are the keys?' });
+    await store.append(key, { role: 'tool', text: `written in the file: ${LITERAL_SECRET}; from the environment: ${ENV_SECRET}` });
+    const http = await request(gw.url)
+      .get(`/admin/sessions/${enc(key)}/export`)
+      .buffer(true)
+      .parse(textParser)
+      .expect(200);
+    const served = http.body as string;
+    expect(served).toContain('written in the file: [redacted]; from the environment: [redacted]');
+    const env = { HOME: gw.dir, CLAWGATE_LOG_LEVEL: 'silent', EXPORT_API_KEY: ENV_SECRET };
+
+    // --config: the file the gateway serves; --state-dir alone: no openclaw.json there, the gateway's last-good copy.
+    for (const located of [
+      ['--config', gw.configPath, '--state-dir', gw.stateDir],
+      ['--state-dir', gw.stateDir],
+    ]) {
+      const run = await runCli(build.cliJs, ['sessions', 'export', key, ...located], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toContain(LITERAL_SECRET);
+      expect(run.stdout).not.toContain(ENV_SECRET);
+      expect(run.stdout).toBe(served);
+    }
+
+    // Nothing says which secrets to mask (no config, no last-good copy): nothing is written, and the error says why.
+    const lastGood = path.join(gw.stateDir, 'openclaw.last-good.json');
+    const aside = path.join(gw.dir, 'last-good.aside.json');
+    await fs.rename(lastGood, aside);
+    try {
+      const blind = await runCli(build.cliJs, ['sessions', 'export', key, '--state-dir', gw.stateDir], env);
+      expect(blind).toMatchObject({ code: 1, stdout: '' });
+      expect(blind.stderr).toContain('cannot tell which secrets to mask');
+      expect(blind.stderr).toContain(path.join(gw.stateDir, 'openclaw.json'));
+      expect(blind.stderr).toContain('--config');
+    } finally {
+      await fs.rename(aside, lastGood);
+    }
   }, 60_000);
 });
 

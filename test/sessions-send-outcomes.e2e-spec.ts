@@ -8,6 +8,7 @@ import type { FakeStep } from './support/fake-model-server';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
 import { KEPT_EXCHANGES_REFUSALS } from './support/kept-exchanges-refusals';
 import { startWebhook, WebhookReceiver } from './support/webhook-receiver';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * sessions_send results a caller can act on: each names round one's run, and GET /admin/runs/:runId (operator)
@@ -256,7 +257,7 @@ describe('sessions_send outcomes: run ids, GET /admin/runs/:runId, session_statu
     const first = (await sendAs(SUPPORT, { sessionKey: EXPERT, message: 'one', timeoutSeconds: 0 })).body;
     await finishedReport(first.runId);
     await gw.writeConfig(config(model.baseUrl, hook.url, 1));
-    await request(gw.url).post('/admin/config/reload').expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
     expect((await report(first.runId).expect(200)).body.exchange.runId).toBe(first.runId);
     const second = (await sendAs(SUPPORT, { sessionKey: EXPERT, message: 'two', timeoutSeconds: 0 })).body;
     await finishedReport(second.runId);
@@ -274,7 +275,7 @@ describe('sessions_send outcomes: run ids, GET /admin/runs/:runId, session_statu
     const error = expect.objectContaining({ path: 'session.agentToAgent.keptExchanges', message });
     expect(validated.body.errors).toEqual([error]);
     await gw.writeConfig(text);
-    expect((await request(gw.url).post('/admin/config/reload').expect(422)).body.errors).toEqual([error]);
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(422)).body.errors).toEqual([error]);
     await request(gw.url).get('/healthz').expect(200);
   });
 

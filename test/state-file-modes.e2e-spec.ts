@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { startTestGateway, TestGateway, waitFor } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * What the gateway writes into its state directory holds secrets (the last-good copy) or conversations
@@ -71,7 +72,7 @@ describe('state files are private to the gateway user (e2e)', () => {
       });
     expect(task.body.result).toBeDefined();
     await request(gw.url).get('/admin/agents/main/memory/search?q=account').set('Authorization', `Bearer ${ADMIN}`).expect(200);
-    await request(gw.url).post('/admin/config/reload').set('Authorization', `Bearer ${ADMIN}`).expect(200);
+    await request(gw.url).post('/admin/config/reload').set(API_CLIENT).set('Authorization', `Bearer ${ADMIN}`).expect(200);
     // The audit entry of that write is appended once its response is done.
     await waitFor('the audit log', () => fs.stat(path.join(gw.stateDir, 'audit.jsonl')).then(Boolean, () => false));
 

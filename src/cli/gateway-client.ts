@@ -41,6 +41,8 @@ export async function callGateway(
       method,
       headers: {
         accept: options.accept ?? 'application/json',
+        // Body-less writes (reload, cancel) need it: the gateway refuses a write a form could send (docs/admin-security.md).
+        'x-clawgate-client': 'cli',
         ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },

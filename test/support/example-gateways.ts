@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Example } from './example-steps';
 import { startTestGateway, TestGateway } from './gateway-harness';
+import { API_CLIENT } from './admin-client';
 
 /**
  * Boots every gateway of an example the way its README does — its config file as written, the variables the
@@ -31,7 +32,7 @@ export async function startExample(example: Example): Promise<RunningExample> {
       const gw = started.get(g.name)!;
       if (text === readFileSync(gw.configPath, 'utf8')) continue;
       await gw.writeConfig(text);
-      const res = await fetch(`${gw.url}/admin/config/reload`, { method: 'POST' });
+      const res = await fetch(`${gw.url}/admin/config/reload`, { method: 'POST', headers: API_CLIENT });
       if (res.status !== 200) throw new Error(`reloading ${g.name} with its peers' addresses: HTTP ${res.status} ${await res.text()}`);
     }
   } catch (err) {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { AuditLog } from '../../src/modules/admin/audit-log.service';
 import { startTestGateway, TestGateway } from '../support/gateway-harness';
 import { startNginx, TestNginx } from './support/nginx';
+import { API_CLIENT } from '../support/admin-client';
 
 /**
  * The gateway behind a real reverse proxy. nginx stands in for an SSO proxy: a session cookie selects a fixed
@@ -52,15 +53,15 @@ describe('admin SSO behind nginx (e2e)', () => {
   const spoofed = { 'X-Forwarded-User': 'mallory', 'X-Forwarded-Email': 'mallory@corp.example', 'X-Forwarded-Groups': 'platform' };
 
   it('grants the role nginx asserts for the signed-in user', async () => {
-    await request(nginx.url).post('/admin/config/reload').set('Cookie', 'demo_session=s-alice').expect(200);
+    await request(nginx.url).post('/admin/config/reload').set(API_CLIENT).set('Cookie', 'demo_session=s-alice').expect(200);
     await request(nginx.url).get('/admin/agents').set('Cookie', 'demo_session=s-bob').expect(200);
-    const denied = await request(nginx.url).post('/admin/config/reload').set('Cookie', 'demo_session=s-bob').expect(403);
+    const denied = await request(nginx.url).post('/admin/config/reload').set(API_CLIENT).set('Cookie', 'demo_session=s-bob').expect(403);
     expect(denied.body.detail).toBe('this endpoint requires the "operator" role; sso:bob has role "viewer"');
   });
 
   it('does not let a client smuggle identity headers through nginx', async () => {
     await request(nginx.url).get('/admin/agents').set(spoofed).expect(401);
-    await request(nginx.url).post('/admin/config/reload').set('Cookie', 'demo_session=s-bob').set(spoofed).expect(403);
+    await request(nginx.url).post('/admin/config/reload').set(API_CLIENT).set('Cookie', 'demo_session=s-bob').set(spoofed).expect(403);
   });
 
   it('refuses the same headers sent straight to the gateway from an untrusted address', async () => {
@@ -76,7 +77,7 @@ describe('admin SSO behind nginx (e2e)', () => {
   });
 
   it('still accepts admin bearer tokens through the proxy', async () => {
-    await request(nginx.url).post('/admin/config/reload').set('Authorization', `Bearer ${ROOT}`).expect(200);
+    await request(nginx.url).post('/admin/config/reload').set(API_CLIENT).set('Authorization', `Bearer ${ROOT}`).expect(200);
   });
 
   it('audits SSO callers with their client address as forwarded by the trusted proxy', async () => {

@@ -26,8 +26,12 @@ export class ApiError extends Error {
   }
 }
 
+// On every call: the gateway refuses an admin write that is neither JSON nor carries this header, which an HTML form
+// of another site cannot send (docs/admin-security.md#cross-site-requests); the body-less ones (reload, cancel) need it.
+const CLIENT_HEADER = { 'X-Clawgate-Client': 'console' };
+
 function headersFor(extra, hasBody) {
-  const headers = { Accept: 'application/json, application/problem+json', ...extra };
+  const headers = { Accept: 'application/json, application/problem+json', ...CLIENT_HEADER, ...extra };
   if (hasBody && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   return headers;

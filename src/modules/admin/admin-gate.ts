@@ -6,6 +6,7 @@ import { AdminDenial, sendDenial, setPrincipal } from './admin-principal';
 import { peerAddress } from './peer-address';
 import { AdminAuthService } from './admin-auth.service';
 import { AuditLog } from './audit-log.service';
+import { requestForgeryRefusal } from './request-forgery';
 
 /** Everything the gate covers: the admin API and its documentation (UI, assets, JSON, YAML). */
 export const ADMIN_HTTP_PATHS = ['/admin', '/docs', '/docs-json', '/docs-yaml'];
@@ -13,9 +14,10 @@ export const ADMIN_HTTP_PATHS = ['/admin', '/docs', '/docs-json', '/docs-yaml'];
 /**
  * Express-level gate in front of ADMIN_HTTP_PATHS, mounted before body parsing and before Swagger: it
  * authenticates the caller (or refuses with 401/403 at once, so an anonymous client cannot tell an existing
- * route from a missing one and never gets a body parsed), records the request for the audit log, and
- * leaves the principal on the request. Which role a route needs is decided later by AdminRoleGuard, which
- * knows the handler; the docs need `viewer` and are decided here.
+ * route from a missing one and never gets a body parsed), refuses writes a page of another site could have forged
+ * (403, request-forgery.ts), records the request for the audit log, and leaves the principal on the request.
+ * Which role a route needs is decided later by AdminRoleGuard, which knows the handler; the docs need `viewer` and
+ * are decided here.
  */
 @Injectable()
 export class AdminGate {
@@ -49,6 +51,9 @@ export class AdminGate {
         detail: `${outcome.principal.subject} has no admin role (no group in gateway.admin.sso.roleMapping, defaultRole "none")`,
       });
     }
+    // A write a page of another site could have made the caller's browser send (its SSO cookie, its loopback address).
+    const forged = requestForgeryRefusal(req, this.config.current().config.gateway);
+    if (forged) return this.deny(req, res, forged);
     next();
   }
 

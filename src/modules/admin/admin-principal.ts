@@ -43,3 +43,10 @@ export function isAdminPath(req: Request): boolean {
   const path = (req.originalUrl ?? req.url).split('?')[0].toLowerCase();
   return path === '/admin' || path.startsWith('/admin/');
 }
+
+/** Methods that change nothing; every other method on the admin API is a write (audited, checked for forgery). */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isWriteMethod(method: string): boolean {
+  return !READ_METHODS.has(method.toUpperCase());
+}

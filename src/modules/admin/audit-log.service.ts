@@ -1,31 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { maskSecrets } from '../../common/secrets/secret-mask';
-import { ConfigStore, type RuntimeSnapshot } from '../config';
-import { getPrincipal } from './admin-principal';
+import { ConfigStore } from '../config';
+import { getPrincipal, isWriteMethod } from './admin-principal';
 import { AuditEntry, AuditPage } from './audit-page';
 import { AUDIT_STORE, type AuditStore } from './audit-store';
-import { clientAddress } from './peer-address';
+import { clientAddress, forwardingProxies } from './peer-address';
 
-/** Methods that change nothing; every other method on the admin API is audited as a write. */
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const TRACKED = Symbol('clawgate.auditTracked');
-
-type GatewaySettings = RuntimeSnapshot['config']['gateway'];
-/**
- * Both proxy lists as one array per settings object: trusted-proxy BlockLists are compiled once per array,
- * so a fresh concatenation per request would compile a new one for every audited (e.g. denied) request.
- */
-const auditProxies = new WeakMap<GatewaySettings, readonly string[]>();
-function auditProxiesOf(gateway: GatewaySettings): readonly string[] {
-  let list = auditProxies.get(gateway);
-  if (!list) auditProxies.set(gateway, (list = [...gateway.admin.sso.trustedProxies, ...gateway.trustedProxies]));
-  return list;
-}
 
 /** Whether a finished admin request belongs in the audit log: every write and every denial. */
 export function isAuditable(method: string, status: number): boolean {
-  return !READ_METHODS.has(method.toUpperCase()) || status === 401 || status === 403;
+  return isWriteMethod(method) || status === 401 || status === 403;
 }
 
 /**
@@ -102,7 +88,7 @@ export class AuditLog implements OnApplicationShutdown {
       ts: new Date().toISOString(),
       subject: principal?.subject ?? 'anonymous',
       role: principal?.role ?? 'none',
-      ip: clientAddress(req, auditProxiesOf(gateway)) ?? null,
+      ip: clientAddress(req, forwardingProxies(gateway)) ?? null,
       method: req.method.toUpperCase(),
       path: req.originalUrl.split('?')[0],
       status,

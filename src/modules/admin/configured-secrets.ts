@@ -28,6 +28,22 @@ export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.Process
   return found;
 }
 
+const valuesBySnapshot = new WeakMap<RuntimeSnapshot, string[]>();
+
+/**
+ * The values alone, for the shared masker (common/secrets/secret-mask.ts): what the gateway's SecretShield feeds it
+ * and what `clawgate sessions export` feeds it for the config it loads, so an export is masked the same either way.
+ * The same array per snapshot, so the masker can tell nothing changed.
+ */
+export function configuredSecretValues(snapshot: RuntimeSnapshot, env: NodeJS.ProcessEnv): string[] {
+  let values = valuesBySnapshot.get(snapshot);
+  if (!values) {
+    values = configuredSecrets(snapshot, env).map((s) => s.value);
+    valuesBySnapshot.set(snapshot, values);
+  }
+  return values;
+}
+
 function collect(node: unknown, segments: Array<string | number>, out: ConfiguredSecret[]): void {
   if (typeof node === 'string') {
     if (node && segments.length && isSecretConfigPath(segments)) out.push({ path: toDottedPath(segments), value: node });

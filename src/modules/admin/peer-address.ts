@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, isIPv4 } from 'node:net';
 import { isTrustedAddress } from '../../common/net/trusted-proxies';
+import type { GatewaySettings } from '../config';
 
 /** The parts of a request that say where it came from (an express Request is one). */
 export interface PeerRequest {
@@ -40,4 +41,16 @@ export function clientAddress(req: PeerRequest, trusted: readonly string[]): str
     if (!isTrustedAddress(client, trusted)) break;
   }
   return client;
+}
+
+/**
+ * The proxies whose forwarded headers the admin API believes: `gateway.admin.sso.trustedProxies` and
+ * `gateway.trustedProxies`, as one array per settings object — trusted-proxy BlockLists are compiled once per array,
+ * so a fresh concatenation per request would compile a new one for every request.
+ */
+const forwardingProxyLists = new WeakMap<GatewaySettings, readonly string[]>();
+export function forwardingProxies(gateway: GatewaySettings): readonly string[] {
+  let list = forwardingProxyLists.get(gateway);
+  if (!list) forwardingProxyLists.set(gateway, (list = [...gateway.admin.sso.trustedProxies, ...gateway.trustedProxies]));
+  return list;
 }

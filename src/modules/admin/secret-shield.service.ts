@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/secrets/secret-mask';
 import { registerSecretHeaderSource } from '../../common/secrets/secret-headers';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
-import { configuredSecrets } from './configured-secrets';
+import { configuredSecrets, configuredSecretValues } from './configured-secrets';
 
 const NO_SECRETS: string[] = [];
 const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)|application\/x-www-form-urlencoded)/i;
@@ -21,7 +21,6 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
   private unregister?: () => void;
   private unregisterHeaders?: () => void;
   private unsubscribe?: () => void;
-  private readonly values = new WeakMap<RuntimeSnapshot, string[]>();
 
   constructor(
     private readonly config: ConfigStore,
@@ -29,7 +28,9 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.unregister = registerSecretSource(() => (this.config.isLoaded() ? this.valuesOf(this.config.current()) : NO_SECRETS));
+    this.unregister = registerSecretSource(() =>
+      this.config.isLoaded() ? configuredSecretValues(this.config.current(), this.options.env) : NO_SECRETS,
+    );
     // The SSO assertion is a bearer credential; its header is whatever the config names.
     this.unregisterHeaders = registerSecretHeaderSource(() => {
       const jwt = this.config.isLoaded() ? this.config.current().config.gateway.admin.sso.jwt : undefined;
@@ -60,16 +61,6 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
     } as typeof res.send;
     next();
   };
-
-  /** The same array per snapshot, so the masker can tell nothing changed. */
-  private valuesOf(snapshot: RuntimeSnapshot): string[] {
-    let values = this.values.get(snapshot);
-    if (!values) {
-      values = configuredSecrets(snapshot, this.options.env).map((s) => s.value);
-      this.values.set(snapshot, values);
-    }
-    return values;
-  }
 
   private warnShortSecrets(snapshot: RuntimeSnapshot): void {
     const short = configuredSecrets(snapshot, this.options.env).filter((s) => s.value.length < MIN_MASKED_SECRET_LENGTH);

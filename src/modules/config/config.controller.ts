@@ -50,7 +50,8 @@ export class ConfigController {
   @ApiOperation({
     summary: 'Validate a config without applying it',
     description:
-      'Send the file as text (Content-Type application/json5 or text/plain) or as a JSON object. $include paths resolve relative to the live config file.',
+      'Send the file as text (Content-Type application/json5, or text/plain with the X-Clawgate-Client header, which a form cannot send) ' +
+        'or as a JSON object. $include paths resolve relative to the live config file.',
   })
   @ApiConsumes('application/json5', 'text/plain', 'application/json')
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { agents: { list: [{ id: 'main' }] } } } })

@@ -54,6 +54,7 @@ export interface GatewaySettings {
   };
   http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
   telemetry: TelemetrySettings;
+  metrics: MetricsSettings;
   state: StateSettings;
   /** Absent: a single process (docs/deploy.md#cluster-coordination). */
   cluster?: ClusterSettings;
@@ -70,6 +71,14 @@ export interface ClusterSettings {
 
 /** `gateway.state` (docs/deploy.md): `url` is set exactly when the backend is postgres. */
 export type StateSettings = { backend: 'sqlite' } | { backend: 'postgres'; url: string };
+
+/** `gateway.metrics`: who may read `GET /metrics` (docs/operations.md#who-may-scrape). */
+export interface MetricsSettings {
+  /** A token is configured, even one whose ${VAR} is unset (then nobody matches: closed, never open). */
+  tokenRequired: boolean;
+  /** Absent when not configured or its ${VAR} is unset. */
+  token?: string;
+}
 
 /** `gateway.telemetry` (docs/telemetry.md). Unset fields leave the choice to the OTEL_* variables. */
 export interface TelemetrySettings {

@@ -14,6 +14,7 @@ export type {
   GatewaySettings,
   HttpChannelSettings,
   MemorySettings,
+  MetricsSettings,
   ModelProviderSettings,
   NormalizedConfig,
   PeerKind,
@@ -24,6 +25,7 @@ export type {
   TelemetrySettings,
   StateSettings,
 } from './config.types';
+export { exposedAgents } from './exposed-agents';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
 export { providerApiKey } from './normalize/model-providers';

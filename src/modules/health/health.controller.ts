@@ -1,9 +1,22 @@
-import { Controller, Get, Header, HttpException, HttpStatus } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpException, HttpStatus, Req, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ClusterService } from '../cluster';
 import { ConfigStore } from '../config';
+import { METRICS_CHALLENGE, metricsView } from './metrics-access';
 import { MetricsService } from './metrics.service';
+
+/** The OpenAPI security scheme of `gateway.metrics.token` (declared in src/openapi-document.ts). */
+export const METRICS_SECURITY = 'metrics-token';
 
 class HealthDto {
   @ApiProperty({ example: 'ok' }) status!: string;
@@ -48,9 +61,19 @@ export class HealthController {
 
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics' })
+  @ApiBearerAuth(METRICS_SECURITY)
+  @ApiOperation({
+    summary: 'Prometheus metrics',
+    description:
+      'Without `gateway.metrics.token`: no authentication, and a label value that names something the public Agent Card ' +
+      'does not show (an agent it does not list, an A2A peer, a key of the OpenAI-compatible endpoint, a model provider) ' +
+      'is `other`. With the token: `Authorization: Bearer <token>` is required and every name is shown. ' +
+      'See docs/operations.md#who-may-scrape.',
+  })
   @ApiOkResponse({ description: 'Prometheus text format (version 0.0.4).', content: { 'text/plain': { schema: { type: 'string' } } } })
-  metricsText(): Promise<string> {
-    return this.metrics.text();
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: '`gateway.metrics.token` is set and the request does not carry it.' })
+  metricsText(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const settings = this.store.current().config.gateway.metrics;
+    return this.metrics.text(metricsView(settings, req.headers, () => res.setHeader('WWW-Authenticate', METRICS_CHALLENGE)));
   }
 }

@@ -1,1 +1,2 @@
 export { HealthModule } from './health.module';
+export { METRICS_SECURITY } from './health.controller';

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ClusterService } from '../cluster';
 import { ConfigStore } from '../config';
-import { GatewayMetrics } from '../metrics';
+import { GatewayMetrics, type MetricsView } from '../metrics';
 
 /** Feeds the config's series (reloads, the revision served) and serves the gateway's metrics text. */
 @Injectable()
@@ -21,9 +21,9 @@ export class MetricsService implements OnModuleDestroy {
     if (store.isLoaded()) metrics.configRevision(store.current().revision);
   }
 
-  /** The Prometheus text format of every series. */
-  text(): Promise<string> {
-    return this.metrics.text();
+  /** The Prometheus text format of every series, as `view` may see them. */
+  text(view: MetricsView): Promise<string> {
+    return this.metrics.text(view);
   }
 
   onModuleDestroy(): void {

@@ -1,14 +1,17 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { BUILT_IN_TOOL_NAMES } from '../../common/built-in-tools';
-import { ConfigStore, type RuntimeSnapshot } from '../config';
+import { ConfigStore, exposedAgents, type NormalizedConfig, type RuntimeSnapshot } from '../config';
 import { BoundCounter, BoundHistogram, OTHER } from './bound-series';
 import { type ClusterCounts, registerClusterMetrics } from './cluster-metrics';
 import { defineMetrics } from './metric-definitions';
+import { type PublicNames, publicMetricsText } from './public-series';
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
 export type RateLimitedChannel = 'a2a' | 'openai';
+/** What a scrape may see: every name (the metrics token, docs/operations.md#who-may-scrape), or only the public ones. */
+export type MetricsView = 'every-name' | 'public-names';
 
 /** What the memory module reports per agent whose index is open. */
 export interface MemoryIndexStats {
@@ -21,6 +24,9 @@ export interface MemoryIndexStats {
 /** Hops above this share one series: a chain that long is the alert, not its exact length. */
 const MAX_HOPS_LABEL = 16;
 const TOOL_NAMES: ReadonlySet<string> = new Set(BUILT_IN_TOOL_NAMES);
+const NO_PUBLIC_NAMES: PublicNames = { agents: new Set() };
+/** Per config object: a snapshot never changes. */
+const publicNamesByConfig = new WeakMap<NormalizedConfig, PublicNames>();
 
 /**
  * The gateway's metrics (docs/operations.md#metrics): the one Prometheus registry of this gateway (one per app, so
@@ -108,9 +114,9 @@ export class GatewayMetrics {
     registerClusterMetrics(this.registry, counts);
   }
 
-  /** The Prometheus text format of every series. */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /** The Prometheus text format of every series, with every name or with the public ones only (public-series.ts). */
+  text(view: MetricsView = 'every-name'): Promise<string> {
+    return view === 'every-name' ? this.registry.metrics() : publicMetricsText(this.registry, this.publicNames());
   }
 
   get contentType(): string {
@@ -126,6 +132,15 @@ export class GatewayMetrics {
       this.defs.memoryPending.labels(agent).set(s.pending);
       this.defs.memoryLag.labels(agent).set(s.lagMs / 1000);
     }
+  }
+
+  /** The names the public Agent Card shows: its agents, and only while the A2A channel (which serves it) is on. */
+  private publicNames(): PublicNames {
+    const config = this.snapshot()?.config;
+    if (!config?.channels.a2a.enabled) return NO_PUBLIC_NAMES;
+    let names = publicNamesByConfig.get(config);
+    if (!names) publicNamesByConfig.set(config, (names = { agents: new Set(exposedAgents(config).map((a) => a.id)) }));
+    return names;
   }
 
   private snapshot(): RuntimeSnapshot | undefined {

@@ -13,6 +13,13 @@ const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<void>) {
   const registers = [registry];
+  // A scrape asks every metric at once, so each of the three memory gauges awaits the same read: one read per scrape,
+  // and none of them shows the previous scrape's values.
+  let memoryRead: Promise<void> | undefined;
+  const readMemory = (): Promise<void> =>
+    (memoryRead ??= scrapeMemory().finally(() => {
+      memoryRead = undefined;
+    }));
   return {
     configReloads: new Counter({
       name: 'clawgate_config_reload_total',
@@ -89,21 +96,29 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       help: 'Chunks in the memory index of each agent whose memory is open.',
       labelNames: ['agent'],
       registers,
-      // Read at scrape time, for the three memory gauges at once: they are registered (and so read) after this one.
+      // Read at scrape time, for the three memory gauges at once.
       async collect() {
-        await scrapeMemory();
+        await readMemory();
       },
     }),
     memoryPending: new Gauge({
       name: 'clawgate_memory_index_pending_chunks',
       help: 'Chunks still waiting for a vector of the current embedder, per agent.',
       labelNames: ['agent'],
+      async collect() {
+        await readMemory();
+      },
       registers,
     }),
     memoryLag: new Gauge({
       name: 'clawgate_memory_index_lag_seconds',
       help: 'How long the oldest chunk waiting for a vector has waited, per agent (0 when none waits).',
       labelNames: ['agent'],
+      async collect() {
+        await readMemory();
+      },
+      // The agents an anonymous scrape sees as `other` share one series: the longest wait of them (public-series.ts).
+      aggregator: 'max',
       registers,
     }),
   };

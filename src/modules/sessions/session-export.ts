@@ -9,12 +9,13 @@ import { entryFromRow, openSessionDatabaseReadOnly, sessionDatabasePath, Session
 import { sessionNotFound } from './session-entry-rules';
 import { canonicalSessionKey } from './session-input';
 import { exportLines } from './session-lines';
+import { maskedExport } from './masked-export';
 import type { SessionEntry } from './session-store.port';
 
 export interface OpenExport {
   entry: SessionEntry;
-  /** JSONL chunks of whole lines, oldest first. */
-  chunks: Iterable<string>;
+  /** JSONL chunks of whole lines, oldest first, configured secrets masked (masked-export.ts). */
+  chunks: AsyncIterable<string>;
   close(): void;
 }
 
@@ -32,5 +33,5 @@ export function openSessionExport(stateDir: string, sessionKey: string): OpenExp
     c.db.close();
     throw sessionNotFound(key);
   }
-  return { entry: entryFromRow(row), chunks: exportLines(c, row.seq), close: () => c.db.close() };
+  return { entry: entryFromRow(row), chunks: maskedExport(exportLines(c, row.seq)), close: () => c.db.close() };
 }

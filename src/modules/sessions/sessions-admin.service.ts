@@ -7,6 +7,7 @@ import {
   SessionHistoryQueryDto,
   SessionListDto,
 } from './dto/session.dto';
+import { maskedExport } from './masked-export';
 import { sessionNotFound } from './session-entry-rules';
 import { SESSION_STORE, SessionStore } from './session-store.port';
 
@@ -30,8 +31,8 @@ export class SessionsAdminService {
   }
 
   /**
-   * The session and its transcript as JSONL chunks. The first chunk is read here, so an unknown session is
-   * a 404 before any byte of the response is written.
+   * The session and its transcript as JSONL chunks, configured secrets masked (masked-export.ts). The first chunk is
+   * read here, so an unknown session is a 404 before any byte of the response is written.
    */
   async export(key: string): Promise<{ entry: SessionEntryDto; chunks: AsyncIterable<string> }> {
     const entry = await this.get(key);
@@ -40,7 +41,7 @@ export class SessionsAdminService {
     async function* chunks(): AsyncIterable<string> {
       for (let step = first; !step.done; step = await iterator.next()) yield step.value;
     }
-    return { entry, chunks: chunks() };
+    return { entry, chunks: maskedExport(chunks()) };
   }
 
   async get(key: string): Promise<SessionEntryDto> {

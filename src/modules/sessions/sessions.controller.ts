@@ -11,7 +11,6 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { maskSecrets } from '../../common/secrets/secret-mask';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import {
   ListSessionsQueryDto,
@@ -149,12 +148,12 @@ export class SessionsController {
     res.status(200);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${entry.sessionId}.jsonl"`);
-    // Streamed past res.send, so the response masker does not see it: each chunk (whole lines) is masked here.
+    // Streamed past res.send, so the response masker does not see it: the chunks come masked (masked-export.ts).
     try {
       for await (const chunk of chunks) {
         if (res.destroyed) return;
         // A client that goes away never drains: 'close' ends the wait too.
-        if (!res.write(maskSecrets(chunk))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
       }
     } catch (err) {
       // Headers are out: the only honest end left is a cut connection (the client sees an incomplete body).

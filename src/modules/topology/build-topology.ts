@@ -1,5 +1,5 @@
-import type { ResolvedBinding, RuntimeSnapshot } from '../config';
-import { exposedAgents, reachableAgents } from '../a2a-channel';
+import { exposedAgents, type ResolvedBinding, type RuntimeSnapshot } from '../config';
+import { reachableAgents } from '../a2a-channel';
 import { bindingProbe, memoryGrants } from '../config-plan';
 import { agentMaySendToPeers, outboundPeerRefusal } from '../outbound';
 import { bindingTier, DEFAULT_ACCOUNT_ID, resolveRoute } from '../routing';

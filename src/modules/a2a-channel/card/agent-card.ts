@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION, type A2aWireVersion } from '../../../common/a2a-protocol';
-import type { NormalizedConfig, ResolvedAgent } from '../../config';
+import { exposedAgents, type NormalizedConfig } from '../../config';
 import { toV03AgentCard } from './agent-card-v03';
 import type { AgentCard } from './agent-card.types';
 
@@ -20,22 +20,6 @@ const GATEWAY_VERSION = process.env.npm_package_version ?? '0.1.0';
 const CARD_DESCRIPTION =
   'clawgate multi-agent gateway. Each skill is one agent; send tasks with SendMessage, or SendStreamingMessage to follow them as they run. ' +
   'Authenticated peers get the agents they can reach, described, from GetExtendedAgentCard.';
-
-/** Exposed agents per config object: read on every SendMessage, and a snapshot never changes. */
-const exposedByConfig = new WeakMap<NormalizedConfig, ResolvedAgent[]>();
-
-/** Agents published on the card and reachable by peers: `exposeAgents` in its order (configured ones only), else all. */
-export function exposedAgents(config: NormalizedConfig): ResolvedAgent[] {
-  const { exposeAgents } = config.channels.a2a;
-  if (exposeAgents === null) return config.agents;
-  let exposed = exposedByConfig.get(config);
-  if (!exposed) {
-    const byId = new Map(config.agents.map((a) => [a.id, a]));
-    exposed = exposeAgents.flatMap((id) => byId.get(id) ?? []);
-    exposedByConfig.set(config, exposed);
-  }
-  return exposed;
-}
 
 /**
  * The Agent Card (docs/a2a.md#agent-card). `origin` has no trailing slash and may carry a path prefix

@@ -1,8 +1,7 @@
-import type { ResolvedAgent, RuntimeSnapshot } from '../../config';
+import { exposedAgents, type ResolvedAgent, type RuntimeSnapshot } from '../../config';
 import { namesPeer, type InboundMessage } from '../../routing';
 import { directSessionKey } from '../../sessions';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID, CONTEXT_ID_PATTERN } from '../protocol/limits-and-messages';
-import { exposedAgents } from '../card/agent-card';
 
 /** What routes an inbound message (RoutingService.resolve satisfies it). */
 export type RouteLookup = (inbound: InboundMessage) => { agentId: string; matchedBy: { tier: string } };

@@ -38,6 +38,7 @@ describe('normalizeConfig', () => {
         bind: '127.0.0.1',
         trustedProxies: [],
         reload: { mode: 'hybrid', debounceMs: 300 },
+        metrics: { tokenRequired: false },
         state: { backend: 'sqlite' },
       }),
     );
@@ -94,6 +95,15 @@ describe('normalizeConfig', () => {
     expect(config.memory.qmd.includeDefaultMemory).toBe(false);
     // Session keys are lowercase (docs/sessions.md#session-keys), so the main key is too.
     expect(config.session.mainKey).toBe('home');
+  });
+
+  it('requires the metrics token once one is configured, also when its ${VAR} was unset (closed, never open)', () => {
+    expect(normalize({ gateway: { metrics: {} } }).config.gateway.metrics).toEqual({ tokenRequired: false });
+    expect(normalize({ gateway: { metrics: { token: 'scrape-token-0001' } } }).config.gateway.metrics).toEqual({
+      tokenRequired: true,
+      token: 'scrape-token-0001',
+    });
+    expect(normalize({ gateway: { metrics: {} } }, ['gateway.metrics.token']).config.gateway.metrics).toEqual({ tokenRequired: true });
   });
 
   describe('bindings', () => {

@@ -119,6 +119,10 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
       ...(g?.telemetry?.serviceName !== undefined ? { serviceName: g.telemetry.serviceName.trim() } : {}),
       ...(g?.telemetry?.sampleRatio !== undefined ? { sampleRatio: g.telemetry.sampleRatio } : {}),
     },
+    metrics: {
+      tokenRequired: g?.metrics?.token !== undefined || ctx.unusableSecretPaths.has('gateway.metrics.token'),
+      ...(g?.metrics?.token !== undefined ? { token: g.metrics.token } : {}),
+    },
     state: normalizeState(ctx, g?.state),
     ...(g?.cluster
       ? {

@@ -6,6 +6,7 @@ import { GatewayHttpConfig } from './gateway-http.schema';
 import { GatewayStateConfig } from './gateway-state.schema';
 import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
 import { GatewayClusterConfig } from './gateway-cluster.schema';
+import { GatewayMetricsConfig } from './gateway-metrics.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -182,6 +183,10 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => GatewayTelemetryConfig)
   telemetry?: GatewayTelemetryConfig;
+
+  @IsOptional()
+  @NestedObject(() => GatewayMetricsConfig)
+  metrics?: GatewayMetricsConfig;
 
   @IsOptional()
   @NestedObject(() => GatewayStateConfig)
