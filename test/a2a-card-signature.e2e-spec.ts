@@ -3,6 +3,7 @@ import request from 'supertest';
 import { a2aRpc } from './support/a2a-rpc';
 import { hostJose } from './support/admin-jose';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * Signed Agent Cards (docs/a2a.md#signed-cards), checked as a client that has no token yet would: fetch the card over
@@ -49,7 +50,7 @@ describe('Signed Agent Cards (e2e)', () => {
   const publicCard = async (path = '/.well-known/agent-card.json') => (await request(gw.url).get(path).expect(200)).body as Card;
   const reload = async (text: string) => {
     await gw.writeConfig(text);
-    expect((await request(gw.url).post('/admin/config/reload')).body.status).toBe('applied');
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT)).body.status).toBe('applied');
   };
 
   beforeAll(async () => {

@@ -170,7 +170,7 @@ describe('seed configs', () => {
       const allow = warningAt(snap.warnings, 'agents.list[0].tools.allow');
       const deny = warningAt(snap.warnings, 'agents.list[0].tools.deny');
       expect(allow).toHaveLength(1);
-      expect(allow[0].message).toMatch(/exec, read$/);
+      expect(allow[0].message).toMatch(/"exec", "read"$/);
       expect(deny).toHaveLength(1);
       expect(deny[0].message).toContain('browser');
       // Tools this gateway implements are not reported.

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { REDACTED } from '../src/common/secrets/redact-document';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
+import { API_CLIENT } from './support/admin-client';
 
 /**
  * A running gateway given an openclaw.json in OpenClaw's own shape (test/fixtures/openclaw-settings.json5):
@@ -45,7 +46,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
     const text = await fs.readFile(FIXTURE, 'utf8');
     await gw.writeConfig(text.replace('port: 18789,', 'port: 18789, reload: { mode: "off" },'));
 
-    const reload = await request(gw.url).post('/admin/config/reload').expect(200);
+    const reload = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
     expect(reload.body.status).toBe('applied');
     const expected = [
       { path: '', message: 'recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp' },
