@@ -114,7 +114,7 @@ describe('the config history of two replicas on one PostgreSQL (system)', () => 
       appliedAt: expect.any(String),
       source: 'api',
       subject: 'token:root',
-      summary: 'changed agents',
+      summary: 'changed agents; agents added: support',
     });
     expect(onB[1]).toMatchObject({ source: 'file', summary: expect.stringMatching(/^applied at start/) });
     expect(await history(a)).toEqual(onB);
