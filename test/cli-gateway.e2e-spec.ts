@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CliBuild, REPO_ROOT, responseLogEnv, runCli, transpileCli } from './fixtures/cli-runner';
@@ -93,6 +94,24 @@ describe('clawgate gateway', () => {
     );
     expect(run.code).toBe(78);
     expect(run.stderr).toContain('config file not found');
+  }, 60_000);
+
+  it('exits 75 when the port is taken, naming the address and suggesting --port', async () => {
+    const config = path.join(tmp, 'port-taken.json5');
+    await fs.writeFile(config, '{ agents: { list: [{ id: "main" }] } }');
+    const squatter = net.createServer();
+    squatter.listen(0, '127.0.0.1');
+    await once(squatter, 'listening');
+    const { port } = squatter.address() as net.AddressInfo;
+    try {
+      const args = ['gateway', '--config', config, '--state-dir', path.join(tmp, 'state-port-taken'), '--port', String(port)];
+      const run = await runCli(build.cliJs, args, env());
+      expect(run.code).toBe(75);
+      expect(run.stderr).toContain(`clawgate: 127.0.0.1:${port} is already in use`);
+      expect(run.stderr).toContain('start with --port <n> (0 picks a free one)');
+    } finally {
+      squatter.close();
+    }
   }, 60_000);
 
   it('rejects a --port that is not a port before doing anything', async () => {

@@ -10,6 +10,8 @@ export const EXIT_CONFIG = 78;
 export const EXIT_STATE_DIR_IN_USE = 75;
 /** sysexits EX_UNAVAILABLE: a service the gateway needs (its PostgreSQL, or the cluster's Redis) cannot be reached. */
 export const EXIT_SERVICE_UNAVAILABLE = 69;
+/** sysexits EX_TEMPFAIL too: another program listens on the address; once it stops (or on another port) it will work. */
+export const EXIT_ADDRESS_IN_USE = 75;
 
 export async function runGateway(opts: {
   config?: string;
@@ -52,8 +54,24 @@ export async function runGateway(opts: {
       process.stderr.write(`clawgate: ${err.message}; not starting\n`);
       process.exit(EXIT_SERVICE_UNAVAILABLE);
     }
+    const address = addressInUse(err);
+    if (address) {
+      process.stderr.write(
+        `clawgate: ${address} is already in use (another gateway or program listens there); ` +
+          `start with --port <n> (0 picks a free one) or change gateway.port in ${located.configPath}; not starting\n`,
+      );
+      process.exit(EXIT_ADDRESS_IN_USE);
+    }
     throw err;
   }
+}
+
+/** `host:port` of a listen that failed with EADDRINUSE (Node's error carries both), else undefined. */
+function addressInUse(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e?.code !== 'EADDRINUSE') return undefined;
+  const host = e.address?.includes(':') ? `[${e.address}]` : (e.address ?? 'the address');
+  return e.port === undefined ? host : `${host}:${e.port}`;
 }
 
 export async function runConfigValidate(file: string | undefined, opts: { stateDir?: string }): Promise<void> {
