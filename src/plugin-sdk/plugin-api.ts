@@ -1,0 +1,113 @@
+/**
+ * The plugin SDK's types: what a plugin's `register(api)` receives and what it hands back. This file is the
+ * contract between the gateway and code it does not own, so it imports nothing of the gateway's modules: a
+ * plugin compiled against it needs only `clawgate/plugin-sdk`. See docs/plugins.md.
+ */
+
+/** Lines a plugin logs: masked like every gateway line, tagged with the plugin's id. */
+export interface PluginLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Who is calling a plugin's tool: the run whose model asked for it. */
+export interface PluginToolContext {
+  agentId: string;
+  sessionKey: string;
+  /** Aborted when the run is (a cancel, a timeout, the gateway stopping): long work should stop on it. */
+  signal: AbortSignal;
+  logger: PluginLogger;
+}
+
+/**
+ * A tool the agents' models may call. `parameters` is the JSON Schema of the arguments object: the gateway checks
+ * the arguments against it before `execute` runs. What `execute` returns is the tool's result (a string as is,
+ * anything else as JSON); what it throws is an error result the model reads (an `AppError`'s code maps as the
+ * built-in tools' do: `forbidden`, `not_found`, `timeout`, else `error`).
+ */
+export interface PluginToolDefinition<A = Record<string, unknown>> {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: A, ctx: PluginToolContext): unknown;
+}
+
+/** A request to a plugin's HTTP route (under `/plugins/<id>/`). The body is read as JSON when it is JSON. */
+export interface PluginHttpRequest {
+  method: string;
+  /** The path below `/plugins/<id>`, starting with `/`. */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  query: Readonly<Record<string, string | string[] | undefined>>;
+  body: unknown;
+}
+
+export interface PluginHttpResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** A string or Buffer is sent as is; anything else as JSON. */
+  body?: unknown;
+}
+
+/**
+ * An HTTP route. `auth`: `public` (the plugin checks what it needs, e.g. a webhook signature), or an admin role
+ * (`viewer` | `operator` | `admin`: the gateway checks the caller as for `/admin`).
+ */
+export interface PluginHttpRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below `/plugins/<id>`, starting with `/`; `:name` segments are parameters. */
+  path: string;
+  auth: 'public' | 'viewer' | 'operator' | 'admin';
+  handle(request: PluginHttpRequest & { params: Record<string, string> }): Promise<PluginHttpResponse> | PluginHttpResponse;
+}
+
+/** Work that runs while the plugin is active: `start` when it is loaded, `stop` (under a deadline) when it is not. */
+export interface PluginService {
+  id: string;
+  start(): Promise<void> | void;
+  stop?(): Promise<void> | void;
+}
+
+/** The run's life, as hooks see it. Every hook runs under a time budget; one that throws or overruns is skipped. */
+export interface PluginHookEvents {
+  /** A message reached an agent (after routing, before the run). */
+  message_received: { agentId: string; sessionKey: string; channel: string; text: string };
+  /** Right before a model is called. */
+  before_model_call: { agentId: string; sessionKey: string; model: string };
+  /** Right before a tool runs: the handler may refuse the call (`{ refuse: reason }`); the model reads the reason. */
+  before_tool_call: { agentId: string; sessionKey: string; tool: string; args: Record<string, unknown> };
+  /** A run ended. */
+  after_run: { agentId: string; sessionKey: string; runId: string; status: 'completed' | 'failed' | 'canceled'; reply?: string };
+  /** A new config was applied (the plugin's own config: `api.config()`). */
+  config_applied: { revision: string };
+}
+export type PluginHookName = keyof PluginHookEvents;
+/** What a `before_tool_call` handler may answer; other hooks' answers are ignored. */
+export type PluginHookResult = void | { refuse: string };
+export type PluginHookHandler<K extends PluginHookName> = (event: PluginHookEvents[K]) => PluginHookResult | Promise<PluginHookResult>;
+
+/** What `register(api)` receives: one per plugin, scoped to it. */
+export interface PluginApi {
+  /** The plugin's id (its manifest's). */
+  readonly id: string;
+  /** A private directory for the plugin's files: `<stateDir>/plugins/<id>/`, made on first use. */
+  readonly stateDir: string;
+  readonly logger: PluginLogger;
+  /** The plugin's current config (`plugins.entries.<id>.config`, validated against its manifest's schema). */
+  config<C = Record<string, unknown>>(): C;
+  /** Called with the new config after each applied change to it. */
+  onConfigChange<C = Record<string, unknown>>(listener: (config: C) => void): void;
+  registerTool<A = Record<string, unknown>>(tool: PluginToolDefinition<A>): void;
+  registerHttpRoute(route: PluginHttpRoute): void;
+  registerService(service: PluginService): void;
+  on<K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>): void;
+  /** Counters the plugin keeps, exported as `clawgate_plugin_events_total{plugin,event}`. */
+  count(event: string, by?: number): void;
+}
+
+/** A plugin's code: what its module exports (CommonJS `module.exports` or an ES module's default export). */
+export interface PluginDefinition {
+  register(api: PluginApi): void | Promise<void>;
+}
