@@ -4,6 +4,7 @@ import request from 'supertest';
 import { REDACTED } from '../src/common/secrets/redact-document';
 import { startTestGateway, TestGateway } from './support/gateway-harness';
 import { API_CLIENT } from './support/admin-client';
+import { LogLines } from './support/log-lines';
 
 /**
  * A running gateway given an openclaw.json in OpenClaw's own shape (test/fixtures/openclaw-settings.json5):
@@ -12,23 +13,6 @@ import { API_CLIENT } from './support/admin-client';
  */
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'openclaw-settings.json5');
-
-/** Keeps the JSON log lines the gateway writes. */
-class LogLines {
-  readonly isTTY = false;
-  private readonly chunks: string[] = [];
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return true;
-  }
-  get messages(): string[] {
-    return this.chunks
-      .join('')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { msg?: string }).msg ?? '');
-  }
-}
 
 describe('recognised OpenClaw settings (e2e)', () => {
   const log = new LogLines();

@@ -36,7 +36,9 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
       const jwt = this.config.isLoaded() ? this.config.current().config.gateway.admin.sso.jwt : undefined;
       return jwt ? [jwt.header] : NO_SECRETS;
     });
-    // 'reloaded' also fires for the boot load, which happens after module init.
+    // The config is loaded before the module graph is built (bootstrap.ts), so the boot load's secrets are checked
+    // here; later loads report through 'reloaded'.
+    if (this.config.isLoaded()) this.warnShortSecrets(this.config.current());
     this.unsubscribe = this.config.onReloaded((outcome) => {
       if (outcome.status === 'applied') this.warnShortSecrets(this.config.current());
     });
