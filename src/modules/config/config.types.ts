@@ -1,5 +1,6 @@
 import type { ConfigIssue } from './pipeline/config-issue';
 import type { FileStamp } from './pipeline/file-stamp';
+import type { PluginCatalog } from './plugins/plugin-catalog.types';
 import type { AdminRole } from '../../common/auth/roles';
 import type { A2aWireVersion } from '../../common/a2a-protocol';
 
@@ -258,5 +259,10 @@ export interface RuntimeSnapshot {
   document: Record<string, unknown>;
   config: NormalizedConfig;
   agentsById: ReadonlyMap<string, ResolvedAgent>;
+  /**
+   * Every plugin the config pipeline found, checked before any plugin code runs (docs/plugins.md#the-catalog);
+   * the plugins module loads the code of those `enabled`. Empty until discovery is built.
+   */
+  plugins: PluginCatalog;
   warnings: ConfigIssue[];
 }

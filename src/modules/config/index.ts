@@ -25,6 +25,15 @@ export type {
   TelemetrySettings,
   StateSettings,
 } from './config.types';
+export type {
+  CatalogPlugin,
+  CatalogState,
+  ChannelSetupField,
+  ManifestChannel,
+  PluginCatalog,
+  PluginManifest,
+  PluginSource,
+} from './plugins/plugin-catalog.types';
 export { exposedAgents } from './exposed-agents';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';

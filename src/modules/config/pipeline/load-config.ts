@@ -86,6 +86,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       document: included.value,
       config: deepFreeze(config),
       agentsById: new Map(config.agents.map((a) => [a.id, a])),
+      plugins: new Map(),
       warnings,
     };
     return { ok: true, snapshot, warnings };
