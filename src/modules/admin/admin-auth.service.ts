@@ -23,16 +23,19 @@ const NO_IDENTITY: AdminDenial = {
   status: 401,
   detail: 'authentication required: send "Authorization: Bearer <admin token>" or sign in through the SSO proxy',
   challenge: ADMIN_REALM,
+  refusal: 'missing',
 };
 const BAD_TOKEN: AdminDenial = {
   status: 401,
   detail: 'the bearer token is not valid',
   challenge: `${ADMIN_REALM}, error="invalid_token"`,
+  refusal: 'invalid',
 };
 const BAD_ASSERTION: AdminDenial = {
   status: 401,
   detail: 'the SSO identity assertion could not be verified',
   challenge: ADMIN_REALM,
+  refusal: 'invalid',
 };
 const REMOTE_WITHOUT_AUTH: AdminDenial = {
   status: 403,

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { internalProblem, writeProblem } from '../../common/errors/problem-details';
 import { ConfigStore } from '../config';
+import { AuthRefusals } from '../metrics';
 import { AdminDenial, sendDenial, setPrincipal } from './admin-principal';
 import { peerAddress } from './peer-address';
 import { AdminAuthService } from './admin-auth.service';
@@ -27,6 +28,7 @@ export class AdminGate {
     private readonly config: ConfigStore,
     private readonly auth: AdminAuthService,
     private readonly audit: AuditLog,
+    private readonly refusals: AuthRefusals,
   ) {}
 
   readonly handler: RequestHandler = (req, res, next) => {
@@ -58,6 +60,8 @@ export class AdminGate {
   }
 
   private deny(req: Request, res: Response, denial: AdminDenial): void {
+    // A refused credential is the operator's business (a revoked token still in use, someone guessing): warned and counted.
+    if (denial.refusal) this.refusals.refused('admin', req, denial.refusal);
     // The audit log has every denial; this line helps while setting up a proxy (peer address included).
     this.logger.debug(
       `${req.method} ${req.originalUrl.split('?')[0]} from ${peerAddress(req) ?? '?'} denied (${denial.status}): ${denial.detail}`,

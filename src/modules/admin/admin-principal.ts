@@ -28,6 +28,8 @@ export interface AdminDenial {
   detail: string;
   /** Value of WWW-Authenticate on a 401. */
   challenge?: string;
+  /** Set on a 401: whether a credential was missing or refused (the refusal warning and metric). */
+  refusal?: 'missing' | 'invalid';
 }
 
 export const ADMIN_REALM = 'Bearer realm="clawgate admin"';

@@ -1,46 +1,14 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { isIP, isIPv4 } from 'node:net';
-import { isTrustedAddress } from '../../common/net/trusted-proxies';
+import { isIPv4 } from 'node:net';
 import type { GatewaySettings } from '../config';
 
-/** The parts of a request that say where it came from (an express Request is one). */
-export interface PeerRequest {
-  readonly socket?: { readonly remoteAddress?: string };
-  readonly headers: IncomingHttpHeaders;
-}
+// Where a request came from is shared with the channels' refusal warnings; the admin module's names stay.
+export { clientAddress, peerAddress, type PeerRequest } from '../../common/net/client-address';
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped form. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return (isIPv4(v4) && v4.startsWith('127.')) || address === '::1';
-}
-
-/** The TCP peer of the request. Never a header: headers are whatever the client chose to send. */
-export function peerAddress(req: PeerRequest): string | undefined {
-  return req.socket?.remoteAddress ?? undefined;
-}
-
-/**
- * The client's address for the audit log: the TCP peer, or — when the peer is a trusted proxy — the
- * right-most `X-Forwarded-For` entry that is not itself a trusted proxy (entries further left were
- * written by the client and prove nothing).
- */
-export function clientAddress(req: PeerRequest, trusted: readonly string[]): string | undefined {
-  const peer = peerAddress(req);
-  if (!isTrustedAddress(peer, trusted)) return peer;
-  const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-  let client = peer;
-  for (let i = hops.length - 1; i >= 0; i--) {
-    if (!isIP(hops[i])) break; // garbage (or "unknown"): keep the last address we can vouch for
-    client = hops[i];
-    if (!isTrustedAddress(client, trusted)) break;
-  }
-  return client;
 }
 
 /**

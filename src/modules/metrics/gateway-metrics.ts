@@ -10,6 +10,12 @@ import { type PublicNames, publicMetricsText } from './public-series';
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
 export type RateLimitedChannel = 'a2a' | 'openai';
+/** Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API. */
+export type AuthEdge = 'a2a' | 'http' | 'openai' | 'admin';
+/** `missing`: no credential was sent; `invalid`: one was, and it matches nothing (or could not be verified). */
+export type AuthRefusalReason = 'missing' | 'invalid';
+const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'admin'];
+const AUTH_REFUSAL_REASONS: readonly AuthRefusalReason[] = ['missing', 'invalid'];
 /** What a scrape may see: every name (the metrics token, docs/operations.md#who-may-scrape), or only the public ones. */
 export type MetricsView = 'every-name' | 'public-names';
 
@@ -48,12 +54,14 @@ export class GatewayMetrics {
   private readonly a2aTasks = new BoundCounter(this.defs.a2aTasks);
   private readonly rateLimits = new BoundCounter(this.defs.rateLimited);
   private readonly outboundCalls = new BoundHistogram(this.defs.outboundCalls);
+  private readonly authRefusals = new BoundCounter(this.defs.authRefusals);
   private memorySource?: () => Promise<MemoryIndexStats[]>;
 
   constructor(@Optional() private readonly config?: ConfigStore) {
     // Process metrics, the event-loop delay among them (clawgate_nodejs_eventloop_lag_*).
     collectDefaultMetrics({ register: this.registry, prefix: 'clawgate_' });
     for (const result of ['applied', 'unchanged', 'rejected']) this.configReloads.touch(result);
+    for (const edge of AUTH_EDGES) for (const reason of AUTH_REFUSAL_REASONS) this.authRefusals.touch(edge, reason);
   }
 
   /** A reload that was not the boot's: applied, unchanged or rejected. */
@@ -97,6 +105,11 @@ export class GatewayMetrics {
 
   rateLimited(channel: RateLimitedChannel, peer: string): void {
     this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.openAiKey(peer));
+  }
+
+  /** A request refused for its credential (recorded by AuthRefusals, which also logs it). */
+  authRefused(edge: AuthEdge, reason: AuthRefusalReason): void {
+    this.authRefusals.inc(edge, reason);
   }
 
   /** `outcome` is `ok` or the failure reason of the call (a fixed set). */

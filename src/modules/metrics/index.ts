@@ -1,7 +1,10 @@
 export { MetricsModule } from './metrics.module';
+export { AuthRefusals } from './auth-refusals';
 export {
   GatewayMetrics,
   type A2aBinding,
+  type AuthEdge,
+  type AuthRefusalReason,
   type MemoryIndexStats,
   type MetricsView,
   type RateLimitedChannel,

@@ -84,6 +84,12 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['channel', 'peer'],
       registers,
     }),
+    authRefusals: new Counter({
+      name: 'clawgate_auth_refusals_total',
+      help: 'Requests refused for their credential, by edge (a2a, http, openai, admin) and reason (missing, invalid).',
+      labelNames: ['edge', 'reason'],
+      registers,
+    }),
     outboundCalls: new Histogram({
       name: 'clawgate_outbound_call_duration_seconds',
       help: 'Calls to A2A peers by peer, method and outcome (ok or the failure reason).',

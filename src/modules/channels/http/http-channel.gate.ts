@@ -3,7 +3,9 @@ import type { INestApplication } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { instanceOf, problemFromAppError, writeProblem } from '../../../common/errors/problem-details';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { ConfigStore } from '../../config';
+import { AuthRefusals } from '../../metrics';
 import { authenticateHttpChannel, HTTP_CHANNEL_CHALLENGE } from './http-account.guard';
 
 /** The inbound route of the http channel (HttpChannelController). */
@@ -18,7 +20,10 @@ export const HTTP_CHANNEL_MESSAGES_PATH = '/channels/http/messages';
  */
 @Injectable()
 export class HttpChannelGate {
-  constructor(private readonly config: ConfigStore) {}
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly refusals: AuthRefusals,
+  ) {}
 
   readonly handler: RequestHandler = (req, res, next) => {
     // Mounted on the route's path: `req.path` is what follows it.
@@ -27,6 +32,8 @@ export class HttpChannelGate {
       authenticateHttpChannel(this.config, req.headers, () => res.setHeader('WWW-Authenticate', HTTP_CHANNEL_CHALLENGE));
     } catch (err) {
       if (!(err instanceof AppError)) return next(err);
+      // Counted and warned here only: a refused request never reaches the HttpAccountGuard's repeat of the check.
+      if (err.code === ErrorCode.Unauthenticated) this.refusals.refused('http', req);
       // The rest of the body is never read; Node discards it or closes the connection.
       return writeProblem(res, problemFromAppError(err, instanceOf(req.originalUrl)));
     }

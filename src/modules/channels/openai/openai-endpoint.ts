@@ -9,7 +9,7 @@ import { SseResponse } from '../../../common/http/sse-response';
 import { jsonDepthExceeds } from '../../../common/json-depth';
 import { SlidingWindowRateLimiter } from '../../../common/rate-limit/sliding-window-rate-limiter';
 import { ConfigStore, type ChatCompletionsKey } from '../../config';
-import { GatewayMetrics } from '../../metrics';
+import { AuthRefusals, GatewayMetrics } from '../../metrics';
 import { isTerminalRunStatus, type RunRecord } from '../../runtime';
 import { AGENT_ID_HEADER, ChatCompletionsService, SESSION_KEY_HEADER, type ChatTarget } from './chat-completions.service';
 import { parseChatRequest, type ChatTurn } from './chat-request';
@@ -45,6 +45,7 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
     private readonly config: ConfigStore,
     private readonly chats: ChatCompletionsService,
     private readonly metrics: GatewayMetrics,
+    private readonly refusals: AuthRefusals,
   ) {}
 
   onModuleInit(): void {
@@ -85,6 +86,7 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
     }
     const key = authenticateEndpointKey(settings.keys, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!key) {
+      this.refusals.refused('openai', req);
       res.setHeader('WWW-Authenticate', CHALLENGE);
       // One answer for every failure: no header, another scheme, an unknown token, a key whose variable is unset.
       throw new OpenAiEndpointError(ErrorCode.Unauthenticated, 'Incorrect API key provided', 'invalid_api_key');

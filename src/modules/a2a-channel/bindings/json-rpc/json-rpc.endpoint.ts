@@ -4,6 +4,7 @@ import { bearerToken } from '../../../../common/http/bearer-token';
 import { problem, writeProblem } from '../../../../common/errors/problem-details';
 import { maskSecrets } from '../../../../common/secrets/secret-mask';
 import { ConfigStore } from '../../../config';
+import { AuthRefusals } from '../../../metrics';
 import { A2A_MESSAGES, requestBodyLimit, requestTooLargeMessage } from '../../protocol/limits-and-messages';
 import { a2aSubpath } from '../mount-path';
 import { A2aRestEndpoint } from '../rest/rest.endpoint';
@@ -35,6 +36,7 @@ export class A2aHttpEndpoint {
     private readonly config: ConfigStore,
     private readonly rpc: A2aRpcService,
     private readonly rest: A2aRestEndpoint,
+    private readonly refusals: AuthRefusals,
   ) {}
 
   /** The `node:http` handler ahead of the framework: answers every plain request target under `/a2a`, declines the rest. */
@@ -68,6 +70,7 @@ export class A2aHttpEndpoint {
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
+      this.refusals.refused('a2a', req);
       res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
       return sendProblem(res, 401, A2A_MESSAGES.unauthenticated);
     }

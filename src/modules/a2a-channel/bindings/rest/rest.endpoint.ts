@@ -5,6 +5,7 @@ import { ErrorCode } from '../../../../common/errors/error-code';
 import { bearerToken } from '../../../../common/http/bearer-token';
 import { maskSecrets } from '../../../../common/secrets/secret-mask';
 import type { NormalizedConfig } from '../../../config';
+import { AuthRefusals } from '../../../metrics';
 import { A2A_MESSAGES, MAX_RESPONSE_BYTES, requestBodyLimit, requestTooLargeMessage } from '../../protocol/limits-and-messages';
 import { A2aOperations } from '../../operations/operations.service';
 import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from '../../protocol/versions';
@@ -37,7 +38,10 @@ const MAX_ECHOED_PATH = 128;
 export class A2aRestEndpoint {
   private readonly logger = new Logger('a2a');
 
-  constructor(private readonly operations: A2aOperations) {}
+  constructor(
+    private readonly operations: A2aOperations,
+    private readonly refusals: AuthRefusals,
+  ) {}
 
   /** `path`: below REST_BASE_PATH (`/tasks/abc:cancel`); `config`: the request's snapshot, its channel enabled. Never rejects. */
   async serve(req: IncomingMessage, res: ServerResponse, path: string, config: NormalizedConfig): Promise<void> {
@@ -69,6 +73,7 @@ export class A2aRestEndpoint {
     // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
     const peer = authenticatePeer(settings.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
     if (!peer) {
+      this.refusals.refused('a2a', req);
       res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
       return sendError(res, new AppError(ErrorCode.Unauthenticated, A2A_MESSAGES.unauthenticated));
     }
