@@ -123,11 +123,7 @@ describe('admin API with bearer tokens (e2e)', () => {
 
   it('audits every write and every denial, one JSON line each, without credentials or query strings', async () => {
     await request(gw.url).get(`/admin/config?token=${ADMIN}`).expect(401);
-    await request(gw.url)
-      .post('/admin/config/validate?dry=1')
-      .set(bearer(ADMIN))
-      .send({ agents: { list: [{ id: 'x' }] } })
-      .expect(200);
+    await request(gw.url).post('/admin/config/reload?dry=1').set(bearer(ADMIN)).set(API_CLIENT).expect(200);
     await request(gw.url).get('/admin/config/status').set(bearer(ADMIN)).expect(200); // a read: not audited
     await gw.app.get(AuditLog).flush();
     const text = await fs.readFile(path.join(gw.stateDir, 'audit.jsonl'), 'utf8');
@@ -146,7 +142,7 @@ describe('admin API with bearer tokens (e2e)', () => {
       expect.objectContaining({ subject: 'anonymous', role: 'none', method: 'GET', path: '/admin/config', status: 401, ip: '127.0.0.1' }),
     );
     expect(last[1]).toEqual(
-      expect.objectContaining({ subject: 'token:root', role: 'admin', method: 'POST', path: '/admin/config/validate', status: 200 }),
+      expect.objectContaining({ subject: 'token:root', role: 'admin', method: 'POST', path: '/admin/config/reload', status: 200 }),
     );
     expect(last[1].revision).toMatch(/^[0-9a-f]{12}$/);
     expect(lines).toContainEqual(

@@ -8,7 +8,8 @@ import { ADMIN_ROLE_KEY } from '../../common/auth/requires-role.decorator';
 import { getPrincipal, isAdminPath, setPrincipal } from './admin-principal';
 import { roleAtLeast, UNDECLARED_ROUTE_ROLE } from '../../common/auth/roles';
 import { AdminAuthService } from './admin-auth.service';
-import { AuditLog } from './audit-log.service';
+import { AuditLog, markChangesNothing } from './audit-log.service';
+import { CHANGES_NOTHING_KEY } from '../../common/auth/changes-nothing.decorator';
 
 /**
  * Global guard: every handler under /admin (and any handler declaring @RequiresRole elsewhere) runs only
@@ -29,6 +30,9 @@ export class AdminRoleGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const declared = this.reflector.getAllAndOverride<AdminRole | undefined>(ADMIN_ROLE_KEY, [context.getHandler(), context.getClass()]);
     if (!declared && !isAdminPath(req)) return true;
+    if (this.reflector.getAllAndOverride<boolean | undefined>(CHANGES_NOTHING_KEY, [context.getHandler(), context.getClass()])) {
+      markChangesNothing(req);
+    }
 
     let principal = getPrincipal(req);
     if (!principal) {

@@ -8,10 +8,19 @@ import { AUDIT_STORE, type AuditStore } from './audit-store';
 import { clientAddress, forwardingProxies } from './peer-address';
 
 const TRACKED = Symbol('clawgate.auditTracked');
+const CHANGES_NOTHING = Symbol('clawgate.changesNothing');
 
-/** Whether a finished admin request belongs in the audit log: every write and every denial. */
-export function isAuditable(method: string, status: number): boolean {
-  return isWriteMethod(method) || status === 401 || status === 403;
+/**
+ * Whether a finished admin request belongs in the audit log: every write and every denial. A POST whose handler
+ * declares `@ChangesNothing()` (validate, plan, a dry run) is not a write: recorded only when it is denied.
+ */
+export function isAuditable(method: string, status: number, changesNothing = false): boolean {
+  return (isWriteMethod(method) && !changesNothing) || status === 401 || status === 403;
+}
+
+/** Marks a request routed to a `@ChangesNothing()` handler (the role guard does, once it knows the handler). */
+export function markChangesNothing(req: Request): void {
+  (req as Request & { [CHANGES_NOTHING]?: boolean })[CHANGES_NOTHING] = true;
 }
 
 /**
@@ -45,7 +54,8 @@ export class AuditLog implements OnApplicationShutdown {
       done = true;
       // A client that hung up before the answer: 499 (as nginx logs it) unless a status was already sent.
       const status = aborted && !res.headersSent ? 499 : res.statusCode;
-      if (isAuditable(req.method, status)) void this.append(this.entryFor(req, status));
+      const changesNothing = (req as Request & { [CHANGES_NOTHING]?: boolean })[CHANGES_NOTHING] === true;
+      if (isAuditable(req.method, status, changesNothing)) void this.append(this.entryFor(req, status));
     };
     res.once('finish', () => record(false));
     res.once('close', () => record(true));

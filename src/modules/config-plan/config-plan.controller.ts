@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ChangesNothing } from '../../common/auth/changes-nothing.decorator';
 import { ConfigPlanService } from './config-plan.service';
 import { ConfigPlanRequestDto } from './dto/config-plan-request.dto';
 import { ConfigPlanDto } from './dto/config-plan-response.dto';
@@ -12,6 +13,7 @@ export class ConfigPlanController {
   constructor(private readonly planner: ConfigPlanService) {}
 
   @Post('plan')
+  @ChangesNothing()
   @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({

@@ -9,6 +9,7 @@ import { ConfigStore } from './config.store';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ConfigDocumentDto, ConfigStatusDto, ConfigValidationDto, ReloadOutcomeDto } from './dto/config-responses.dto';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ChangesNothing } from '../../common/auth/changes-nothing.decorator';
 
 @ApiTags('config')
 @Controller('admin/config')
@@ -45,6 +46,7 @@ export class ConfigController {
   }
 
   @Post('validate')
+  @ChangesNothing()
   @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({

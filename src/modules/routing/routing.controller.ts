@@ -4,6 +4,7 @@ import { ProblemDto } from '../../common/errors/problem.dto';
 import { ResolveRouteRequestDto, RouteResultDto, toInboundMessage } from './dto/resolve-route.dto';
 import { RoutingService } from './routing.service';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ChangesNothing } from '../../common/auth/changes-nothing.decorator';
 
 @ApiTags('routing')
 @Controller('admin/routing')
@@ -11,6 +12,7 @@ export class RoutingController {
   constructor(private readonly routing: RoutingService) {}
 
   @Post('resolve')
+  @ChangesNothing()
   @RequiresRole('viewer')
   @HttpCode(200)
   @ApiOperation({

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequiresRole } from '../../common/auth/requires-role.decorator';
+import { ChangesNothing } from '../../common/auth/changes-nothing.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ConfigPlanRequestDto } from '../config-plan';
 import { TopologyQueryDto } from './dto/topology-query.dto';
@@ -50,6 +51,7 @@ export class TopologyController {
   }
 
   @Post('topology/plan')
+  @ChangesNothing()
   @RequiresRole('admin')
   @HttpCode(200)
   @ApiOperation({
@@ -73,6 +75,7 @@ export class TopologyController {
   }
 
   @Post('topology/plan.svg')
+  @ChangesNothing()
   @RequiresRole('admin')
   @HttpCode(200)
   @Header('Content-Type', SVG)
