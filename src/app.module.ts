@@ -11,6 +11,7 @@ import { HealthModule } from './modules/health';
 import { MetricsModule } from './modules/metrics';
 import { MemoryModule } from './modules/memory';
 import { OutboundModule } from './modules/outbound';
+import { PluginsModule } from './modules/plugins';
 import { RoutingModule } from './modules/routing';
 import { RuntimeModule } from './modules/runtime';
 import { SessionToolsModule } from './modules/session-tools';
@@ -50,6 +51,7 @@ export class AppModule {
         OutboundModule,
         ConfigPlanModule,
         TopologyModule,
+        PluginsModule,
       ],
     };
   }

@@ -21,6 +21,7 @@ import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } fr
 import { TelemetryService } from './modules/telemetry';
 import { ClusterService } from './modules/cluster';
 import { mountConsole } from './modules/console';
+import { mountPluginRoutes } from './modules/plugins';
 import { traceInboundHttp } from './common/telemetry/inbound-http';
 import { Tracing } from './common/telemetry/tracing';
 import { buildOpenApiDocument } from './openapi-document';
@@ -136,6 +137,8 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
   mountOpenAiEndpoint(app);
+  // Plugins' routes under /plugins/<id>/: each route checks its caller (public, or an admin role) and reads its own body.
+  mountPluginRoutes(app);
   // The web console's static files (no data in them; the page calls /admin with the caller's credentials).
   mountConsole(app);
   // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.

@@ -36,6 +36,7 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   { name: 'channels', description: 'The http channel: send a message to an agent as an account and get its reply.' },
   { name: 'a2a', description: 'The A2A server: Agent Cards, the push signing keys, the tasks peers created and their push deliveries.' },
   { name: 'outbound', description: 'Configured A2A peers and sending them a message as an agent.' },
+  { name: 'plugins', description: 'Plugins found or given in code: source, version, status and why, what they registered.' },
   { name: 'audit', description: 'The admin audit log: who changed what, a page at a time.' },
 ];
 

@@ -111,3 +111,14 @@ export interface PluginApi {
 export interface PluginDefinition {
   register(api: PluginApi): void | Promise<void>;
 }
+
+/**
+ * A plugin given in code (`startGateway({ plugins: [...] })`): no manifest to read, so the definition carries the id
+ * (its key under `plugins.entries` and its routes' prefix) and what the admin API shows of it.
+ */
+export interface CodePlugin extends PluginDefinition {
+  id: string;
+  name?: string;
+  description?: string;
+  version?: string;
+}

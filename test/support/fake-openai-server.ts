@@ -106,6 +106,17 @@ export class FakeOpenAiServer extends FakeModelServer {
     };
   }
 
+  /** Like textAfterToolResult, with a text made of the tool result the model read (`render` gets its content). */
+  textFromToolResult(render: (toolResult: string) => string): FakeStep {
+    return (req) => {
+      const problem = this.checkToolResults(req.body.messages);
+      if (problem) return this.reject(problem);
+      const messages: Array<{ role: string; content?: string }> = req.body.messages;
+      const result = [...messages].reverse().find((m) => m.role === 'tool')?.content ?? '';
+      return answer(req, { content: render(result), finishReason: 'stop', usage: USAGE });
+    };
+  }
+
   error(status: number, message: string): FakeStep {
     return () => ({ status, json: { error: { message, type: 'server_error', param: null, code: null } } });
   }

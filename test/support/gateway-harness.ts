@@ -25,6 +25,8 @@ export interface TestGatewayOptions {
   beforeStart?: (stateDir: string) => Promise<void>;
   /** The log settings of the command line (`--log-format`, `--log-level`) and a stream in place of stdout. */
   log?: Pick<GatewayOptions, 'logFormat' | 'logLevel' | 'logTarget'>;
+  /** Plugins given in code (as `startGateway` used as a library takes them). */
+  plugins?: GatewayOptions['plugins'];
 }
 
 /**
@@ -41,13 +43,18 @@ export async function startTestGateway(configText: string, options: TestGatewayO
     await fs.writeFile(path.join(dir, name), content);
   }
   await options.beforeStart?.(stateDir);
-  return bootIn(dir, options.env, options.log);
+  return bootIn(dir, options.env, options.log, options.plugins);
 }
 
-async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}, log: TestGatewayOptions['log'] = {}): Promise<TestGateway> {
+async function bootIn(
+  dir: string,
+  env: NodeJS.ProcessEnv = {},
+  log: TestGatewayOptions['log'] = {},
+  plugins?: GatewayOptions['plugins'],
+): Promise<TestGateway> {
   const configPath = path.join(dir, 'openclaw.json');
   const stateDir = path.join(dir, 'state');
-  const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: dir, ...env }, ...log });
+  const gateway = await startGateway({ configPath, stateDir, portOverride: 0, env: { HOME: dir, ...env }, ...log, plugins });
   return {
     ...gateway,
     dir,
@@ -60,7 +67,7 @@ async function bootIn(dir: string, env: NodeJS.ProcessEnv = {}, log: TestGateway
     },
     restart: async () => {
       await gateway.close();
-      return bootIn(dir, env, log);
+      return bootIn(dir, env, log, plugins);
     },
   };
 }

@@ -8,6 +8,7 @@ import { peerAddress } from './peer-address';
 import { AdminAuthService } from './admin-auth.service';
 import { AuditLog } from './audit-log.service';
 import { requestForgeryRefusal } from './request-forgery';
+import { type AdminRole, roleAtLeast } from '../../common/auth/roles';
 
 /** Everything the gate covers: the admin API and its documentation (UI, assets, JSON, YAML). */
 export const ADMIN_HTTP_PATHS = ['/admin', '/docs', '/docs-json', '/docs-yaml'];
@@ -57,6 +58,33 @@ export class AdminGate {
     const forged = requestForgeryRefusal(req, this.config.current().config.gateway);
     if (forged) return this.deny(req, res, forged);
     next();
+  }
+
+  /**
+   * The gate and the role guard in one, for a route outside the admin API that an admin role guards (a plugin's
+   * route with `auth: "viewer" | "operator" | "admin"`): the same identities, the same forgery check for writes, the
+   * same audit. True when the caller may go on; otherwise the refusal (401/403) has been answered.
+   */
+  async admits(req: Request, res: Response, need: AdminRole): Promise<boolean> {
+    this.audit.track(req, res);
+    const outcome = await this.auth.authenticate(req);
+    if ('denial' in outcome) {
+      this.deny(req, res, outcome.denial);
+      return false;
+    }
+    const { principal } = outcome;
+    setPrincipal(req, principal);
+    if (!roleAtLeast(principal.role, need)) {
+      const have = principal.role === 'none' ? 'no role' : `role "${principal.role}"`;
+      this.deny(req, res, { status: 403, detail: `this route requires the "${need}" role; ${principal.subject} has ${have}` });
+      return false;
+    }
+    const forged = requestForgeryRefusal(req, this.config.current().config.gateway);
+    if (forged) {
+      this.deny(req, res, forged);
+      return false;
+    }
+    return true;
   }
 
   private deny(req: Request, res: Response, denial: AdminDenial): void {

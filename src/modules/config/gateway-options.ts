@@ -1,4 +1,5 @@
 import type { LogTarget } from '../../common/logging/log-settings';
+import type { CodePlugin } from '../../plugin-sdk';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -17,6 +18,8 @@ export interface GatewayOptions {
   logLevel?: string;
   /** Where log lines go instead of stdout (a test's stream); its `isTTY` decides the `auto` format. */
   logTarget?: LogTarget;
+  /** Plugins given in code (`startGateway` used as a library): loaded like enabled plugins, after those the catalog names. */
+  plugins?: readonly CodePlugin[];
 }
 
 export interface LocateInput {

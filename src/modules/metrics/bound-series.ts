@@ -37,6 +37,11 @@ export class BoundCounter {
     this.children.get(values).inc();
   }
 
+  /** Adds `by` (a non-negative amount: counters only go up). */
+  add(by: number, ...values: string[]): void {
+    this.children.get(values).inc(by);
+  }
+
   /** Makes the series exist at 0, so a rate over it is defined before the first event. */
   touch(...values: string[]): void {
     this.children.get(values).inc(0);

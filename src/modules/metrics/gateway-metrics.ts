@@ -30,6 +30,9 @@ export interface MemoryIndexStats {
 /** Hops above this share one series: a chain that long is the alert, not its exact length. */
 const MAX_HOPS_LABEL = 16;
 const TOOL_NAMES: ReadonlySet<string> = new Set(BUILT_IN_TOOL_NAMES);
+/** Distinct event names one plugin may count; more share `other` (a plugin cannot grow the registry without bound). */
+export const MAX_PLUGIN_EVENT_NAMES = 50;
+const PLUGIN_EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const NO_PUBLIC_NAMES: PublicNames = { agents: new Set() };
 /** Per config object: a snapshot never changes. */
 const publicNamesByConfig = new WeakMap<NormalizedConfig, PublicNames>();
@@ -55,6 +58,10 @@ export class GatewayMetrics {
   private readonly rateLimits = new BoundCounter(this.defs.rateLimited);
   private readonly outboundCalls = new BoundHistogram(this.defs.outboundCalls);
   private readonly authRefusals = new BoundCounter(this.defs.authRefusals);
+  private readonly pluginEvents = new BoundCounter(this.defs.pluginEvents);
+  private readonly pluginHookFailures = new BoundCounter(this.defs.pluginHookFailures);
+  /** Per plugin id: the event names it has counted so far. */
+  private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
 
   constructor(@Optional() private readonly config?: ConfigStore) {
@@ -115,6 +122,22 @@ export class GatewayMetrics {
   /** `outcome` is `ok` or the failure reason of the call (a fixed set). */
   outboundCall(peer: string, method: string, outcome: string, seconds: number): void {
     this.outboundCalls.observe(seconds, this.a2aPeer(peer), method, outcome);
+  }
+
+  /**
+   * A plugin counted an event (`api.count`). The plugin id comes from the plugins module, never from the plugin; the
+   * event name is the plugin's, so names beyond MAX_PLUGIN_EVENT_NAMES per plugin, or not shaped like a name, are `other`.
+   */
+  pluginEvent(plugin: string, event: string, by: number): void {
+    let names = this.pluginEventNames.get(plugin);
+    if (!names) this.pluginEventNames.set(plugin, (names = new Set()));
+    const known = names.has(event) || (PLUGIN_EVENT_NAME.test(event) && names.size < MAX_PLUGIN_EVENT_NAMES && names.add(event));
+    this.pluginEvents.add(by, plugin, known ? event : OTHER);
+  }
+
+  /** A plugin's hook handler was skipped: it threw, or overran its budget. */
+  pluginHookFailure(plugin: string, hook: string, reason: 'error' | 'timeout'): void {
+    this.pluginHookFailures.inc(plugin, hook, reason);
   }
 
   /** The memory module hands in how to read its index sizes; read at every scrape. */

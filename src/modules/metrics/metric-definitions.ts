@@ -97,6 +97,18 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       buckets: CALL_BUCKETS,
       registers,
     }),
+    pluginEvents: new Counter({
+      name: 'clawgate_plugin_events_total',
+      help: 'Events plugins counted (api.count), by plugin and event name.',
+      labelNames: ['plugin', 'event'],
+      registers,
+    }),
+    pluginHookFailures: new Counter({
+      name: 'clawgate_plugin_hook_failures_total',
+      help: 'Plugin hook handlers skipped, by plugin, hook and reason (error: it threw; timeout: it overran its budget).',
+      labelNames: ['plugin', 'hook', 'reason'],
+      registers,
+    }),
     memoryChunks: new Gauge({
       name: 'clawgate_memory_index_chunks',
       help: 'Chunks in the memory index of each agent whose memory is open.',

@@ -17,6 +17,7 @@ const NAMING_LABELS: Record<string, (value: string, names: PublicNames) => boole
   agent: (value, names) => names.agents.has(value),
   peer: () => false,
   provider: () => false,
+  plugin: () => false,
 };
 
 /**

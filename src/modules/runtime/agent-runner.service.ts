@@ -27,7 +27,8 @@ import {
 } from './run-spans';
 import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
 import { HISTORY_LINES, historyWindow } from './history-window';
-import { ToolRegistry } from './tool-registry';
+import { ToolRegistry, type ToolResult } from './tool-registry';
+import { RunHooks } from './run-hooks';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
@@ -90,6 +91,8 @@ export class AgentRunner implements OnModuleDestroy {
     private readonly tracing: Tracing,
     @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
     @Optional() cluster?: ClusterService,
+    /** The plugins' hooks (the plugins module attaches them); without plugins each point of a run costs one check. */
+    @Optional() private readonly hooks: RunHooks = new RunHooks(),
   ) {
     this.runLog = new RunLog(metrics);
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
@@ -149,6 +152,7 @@ export class AgentRunner implements OnModuleDestroy {
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));
     void done.then((settled) => this.runLog.ended(settled, input.origin));
+    if (this.hooks.has('after_run')) void done.then((settled) => this.afterRunHook(settled));
     if (this.tracing.enabled) void done.then((settled) => endRunSpan(span, settled));
     this.active.add(done);
     void done.finally(() => this.active.delete(done));
@@ -195,6 +199,11 @@ export class AgentRunner implements OnModuleDestroy {
     const agent = snapshot.agentsById.get(agentId);
     this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString(), model: agent?.model });
     if (!agent) return ran(this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() }));
+    if (this.hooks.has('message_received')) {
+      // Awaited (under the hook's budget): a plugin sees the message before anything of the run happens.
+      const channel = input.origin?.channel ?? (input.provenance ? 'agent' : 'internal');
+      await this.hooks.emit('message_received', { agentId, sessionKey: input.sessionKey, channel, text: input.message });
+    }
 
     // Awaited only the first time (or after a reload moved the directories): a run awaits nothing it need not.
     if (!this.agents.workspaceReady(agent)) await this.agents.ensureWorkspace(agent);
@@ -221,13 +230,17 @@ export class AgentRunner implements OnModuleDestroy {
       const model = this.providers.resolve(snapshot, agent.model, this.options.env);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
-      // The agent is fixed for the run and tools are registered once at boot: one list serves every round.
+      // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
       const tools = this.tools.toolsFor(agent, input.perRunTools);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
         const deltas = input.onReplyDelta
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
+        if (this.hooks.has('before_model_call')) {
+          await this.hooks.emit('before_model_call', { agentId, sessionKey: input.sessionKey, model: agent.model });
+          if (signal.aborted) throw signal.reason;
+        }
         const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
           const callStarted = performance.now();
           const answer = await this.timedModelCall(
@@ -307,6 +320,11 @@ export class AgentRunner implements OnModuleDestroy {
     cascade: AbortCascade,
   ): Promise<string> {
     const result = await this.tracing.inSpan(`execute_tool ${call.name}`, toolSpanOptions(call), async (span: Span) => {
+      const refusal = await this.toolRefusal(agent, call, input);
+      if (refusal) {
+        recordToolResult(span, refusal);
+        return refusal;
+      }
       const answer = await this.tools.call(agent, call.name, call.arguments, {
         sessionKey: input.sessionKey,
         agentId: agent.id,
@@ -323,6 +341,25 @@ export class AgentRunner implements OnModuleDestroy {
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
     return text;
+  }
+
+  /** A `before_tool_call` hook's refusal as the tool's result (the model reads the reason), or undefined to go on. */
+  private async toolRefusal(agent: ResolvedAgent, call: ToolCall, input: StartRunInput): Promise<ToolResult | undefined> {
+    if (!this.hooks.has('before_tool_call')) return undefined;
+    const { refusal } = await this.hooks.emit('before_tool_call', {
+      agentId: agent.id,
+      sessionKey: input.sessionKey,
+      tool: call.name,
+      // A copy: a handler cannot change what the tool will be called with.
+      args: structuredClone(call.arguments ?? {}),
+    });
+    return refusal && { status: 'forbidden', error: `${call.name} refused by plugin ${refusal.plugin}: ${refusal.reason}` };
+  }
+
+  /** Tells the plugins a run ended (not awaited by anyone: the run is over whatever they do). */
+  private afterRunHook(run: RunRecord): void {
+    const status = run.status === 'completed' ? 'completed' : run.status === 'aborted' ? 'canceled' : 'failed';
+    void this.hooks.emit('after_run', { agentId: run.agentId, sessionKey: run.sessionKey, runId: run.runId, status, reply: run.reply });
   }
 
   /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */

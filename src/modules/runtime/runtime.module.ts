@@ -11,6 +11,7 @@ import { OpenAiChatProvider } from './providers/openai-chat.provider';
 import { RunCancelService } from './run-cancel.service';
 import { RunsAdminController } from './runs-admin.controller';
 import { ToolRegistry } from './tool-registry';
+import { RunHooks } from './run-hooks';
 
 /** Agent runs: lanes, model providers, the tool registry, and the operator's run cancel. */
 @Module({
@@ -21,11 +22,12 @@ import { ToolRegistry } from './tool-registry';
     RunCancelService,
     ProviderRegistry,
     ToolRegistry,
+    RunHooks,
     // One per process: its directory watches are closed when the module is destroyed.
     PromptFileCache,
     // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
     { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
   ],
-  exports: [AgentRunner, ToolRegistry],
+  exports: [AgentRunner, ToolRegistry, RunHooks],
 })
 export class RuntimeModule {}

@@ -56,6 +56,15 @@ export class ToolRegistry {
     this.tools.set(tool.name, { tool: tool as unknown as AgentTool, validate: this.ajv.compile(tool.parameters) });
   }
 
+  /** Takes a tool out (a plugin's, when the plugin is unloaded): runs started after this are not offered it. */
+  unregister(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
   names(): string[] {
     return [...this.tools.keys()];
   }

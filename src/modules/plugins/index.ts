@@ -1,0 +1,5 @@
+export { mountPluginRoutes } from './mount-plugin-routes';
+export { PluginHost, PLUGIN_START_DEADLINE_MS, PLUGIN_STOP_DEADLINE_MS } from './plugin-host.service';
+export { HOOK_BUDGET_MS, PLUGIN_HOOKS } from './plugin-hooks';
+export type { PluginRecord, PluginStatus } from './plugin-record';
+export { PluginsModule } from './plugins.module';

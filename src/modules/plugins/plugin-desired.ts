@@ -1,0 +1,59 @@
+import type { CodePlugin } from '../../plugin-sdk';
+import type { CatalogPlugin, PluginCatalog, PluginManifest, PluginSource } from '../config';
+
+/** One plugin as the applied config wants it: what to load, or why not. */
+export interface DesiredPlugin {
+  id: string;
+  source: PluginSource;
+  state: 'enabled' | 'disabled' | 'refused';
+  reason?: string;
+  config: Record<string, unknown>;
+  manifest?: PluginManifest;
+  root?: string;
+  entryFile?: string;
+  /** The definition of a plugin given in code. */
+  code?: CodePlugin;
+}
+
+/**
+ * The plugins of an applied config: the catalog's (discovered and checked by the config pipeline), then those given
+ * in code that the catalog does not name. An id is the first place's it is found in (docs/plugins.md#the-catalog): a
+ * plugin given in code whose id is already taken is left out, and `ignored` says so (the host logs it).
+ */
+export function desiredPlugins(catalog: PluginCatalog, code: readonly CodePlugin[] = []): { plugins: DesiredPlugin[]; ignored: string[] } {
+  const plugins: DesiredPlugin[] = [...catalog.values()].map((entry) => fromCatalog(entry, code));
+  const ignored: string[] = [];
+  const seen = new Set(plugins.map((d) => d.id));
+  for (const [i, plugin] of code.entries()) {
+    const first = catalog.get(plugin.id);
+    if (first?.source === 'code' && code.findIndex((p) => p.id === plugin.id) === i) continue;
+    if (seen.has(plugin.id)) {
+      ignored.push(
+        `plugin given in code with id "${plugin.id}" ignored: the id is already taken${first && first.source !== 'code' ? ` (${first.source}${first.root ? ` at ${first.root}` : ''})` : ''}`,
+      );
+      continue;
+    }
+    seen.add(plugin.id);
+    plugins.push({ id: plugin.id, source: 'code', state: 'enabled', config: {}, code: plugin });
+  }
+  return { plugins, ignored };
+}
+
+function fromCatalog(entry: CatalogPlugin, code: readonly CodePlugin[]): DesiredPlugin {
+  return {
+    id: entry.id,
+    source: entry.source,
+    state: entry.state,
+    reason: entry.reason,
+    config: entry.config,
+    manifest: entry.manifest,
+    root: entry.root,
+    entryFile: entry.entryFile,
+    code: entry.source === 'code' ? code.find((p) => p.id === entry.id) : undefined,
+  };
+}
+
+/** What must be the same for a loaded plugin to stay loaded: where its code comes from and its manifest. */
+export function identityOf(plugin: DesiredPlugin): unknown[] {
+  return [plugin.source, plugin.entryFile, plugin.code, JSON.stringify(plugin.manifest ?? null)];
+}

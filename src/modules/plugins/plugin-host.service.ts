@@ -1,0 +1,273 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
+import type { PluginDefinition, PluginService } from '../../plugin-sdk';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
+import { GatewayMetrics } from '../metrics';
+import { RunHooks, ToolRegistry } from '../runtime';
+import { maskedPluginConfig } from './masked-plugin-config';
+import { desiredPlugins, identityOf, type DesiredPlugin } from './plugin-desired';
+import { messageOf } from './plugin-errors';
+import { PluginHookDispatcher } from './plugin-hooks';
+import { loadPluginModule } from './plugin-module-loader';
+import { nothingRegistered, type PluginRecord, type PluginStatus } from './plugin-record';
+import { PluginRoutes } from './plugin-routes';
+import { PluginScope } from './plugin-scope';
+import { pluginTool } from './plugin-tool';
+import { withDeadline } from './with-deadline';
+
+/** How long `register(api)` and each service's `start` may take before the plugin is `failed`. */
+export const PLUGIN_START_DEADLINE_MS = 10_000;
+/** How long each service's `stop` may take (unloading, shutdown) before the gateway goes on without it. */
+export const PLUGIN_STOP_DEADLINE_MS = 5_000;
+const PLUGIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+interface LoadedPlugin {
+  desired: DesiredPlugin;
+  scope: PluginScope;
+  /** The services started, in order (stopped in reverse). */
+  started: PluginService[];
+}
+
+/**
+ * Runs the code of the plugins the applied config enables (docs/plugins.md): loads each one's module, calls its
+ * `register(api)`, puts what it registered in place (tools in the runtime's registry, routes under `/plugins/<id>/`,
+ * hooks on the runtime's port), starts its services; and follows every applied config: a plugin newly enabled is
+ * loaded, one disabled or gone is unloaded (services stopped under a deadline, everything it registered taken out),
+ * one whose config changed hears it through `onConfigChange`. A plugin that throws (or hangs) in `register` or a
+ * service's `start` is `failed` with its error, nothing of it stays registered, and everything else goes on.
+ */
+@Injectable()
+export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('plugins');
+  private readonly hookDispatcher: PluginHookDispatcher;
+  private readonly records = new Map<string, PluginRecord>();
+  private readonly loaded = new Map<string, LoadedPlugin>();
+  /** Failed plugins with what they failed on: tried again only once their config or code changes. */
+  private readonly failedOn = new Map<string, { identity: unknown[]; config: Record<string, unknown> }>();
+  /** Who owns each plugin tool name (the core's names are the registry's others). */
+  private readonly toolOwners = new Map<string, string>();
+  /** Config changes are applied one after the other. */
+  private queue: Promise<void> = Promise.resolve();
+  private unsubscribe?: () => void;
+  private stopping = false;
+
+  constructor(
+    private readonly config: ConfigStore,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    private readonly tools: ToolRegistry,
+    private readonly routes: PluginRoutes,
+    hooks: RunHooks,
+    private readonly metrics: GatewayMetrics,
+  ) {
+    this.hookDispatcher = new PluginHookDispatcher(metrics);
+    hooks.attach(this.hookDispatcher);
+  }
+
+  /** After every module's init: the core's tools are registered, so a plugin cannot take one of their names. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.apply(this.config.current());
+    this.unsubscribe = this.config.onApplied((_prev, next) => {
+      void this.apply(next).then(() => this.hookDispatcher.emit('config_applied', { revision: next.revision }));
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe?.();
+    await this.queue;
+    await Promise.all([...this.loaded.keys()].map((id) => this.unload(id)));
+  }
+
+  /** Every plugin found or given, with its status (`GET /admin/plugins`). */
+  list(): PluginRecord[] {
+    return [...this.records.values()];
+  }
+
+  get(id: string): PluginRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Resolves once every config applied so far is followed (tests and the admin API read a settled state). */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  private apply(snapshot: RuntimeSnapshot): Promise<void> {
+    this.queue = this.queue
+      .then(() => this.reconcile(snapshot))
+      .catch((err: unknown) => this.logger.error(`plugins: ${(err as Error)?.stack ?? String(err)}`));
+    return this.queue;
+  }
+
+  private async reconcile(snapshot: RuntimeSnapshot): Promise<void> {
+    if (this.stopping) return;
+    const { plugins, ignored } = desiredPlugins(snapshot.plugins, this.options.plugins);
+    for (const line of ignored) this.logger.warn(line);
+    const wanted = new Map(plugins.map((p) => [p.id, p]));
+    // First unload what must go (disabled, gone, other code), so a tool name a new plugin takes over is free.
+    for (const [id, loaded] of this.loaded) {
+      const next = wanted.get(id);
+      if (!next || next.state !== 'enabled' || !isDeepStrictEqual(identityOf(next), identityOf(loaded.desired))) await this.unload(id);
+    }
+    for (const id of this.records.keys()) if (!wanted.has(id)) this.records.delete(id);
+    for (const desired of plugins) {
+      const loaded = this.loaded.get(desired.id);
+      if (loaded) {
+        this.reconfigure(loaded, desired);
+        continue;
+      }
+      if (desired.state !== 'enabled') {
+        this.failedOn.delete(desired.id);
+        this.setRecord(desired, desired.state, desired.reason);
+        continue;
+      }
+      const failed = this.failedOn.get(desired.id);
+      if (failed && isDeepStrictEqual(failed.identity, identityOf(desired)) && isDeepStrictEqual(failed.config, desired.config)) continue;
+      await this.load(desired);
+    }
+  }
+
+  /** The same plugin, maybe with a new config: its listeners hear it (a plugin that needs a restart for it does not). */
+  private reconfigure(loaded: LoadedPlugin, desired: DesiredPlugin): void {
+    const before = loaded.desired;
+    loaded.desired = desired;
+    const record = this.records.get(desired.id);
+    if (isDeepStrictEqual(before.config, desired.config)) return;
+    if (desired.manifest?.restartRequired) {
+      if (record) record.reason = 'its config changed: restart required';
+      return;
+    }
+    if (record) record.config = maskedPluginConfig(desired.id, desired.config, desired.manifest);
+    loaded.scope.configure(desired.config);
+    this.logger.log({ plugin: desired.id }, `plugin ${desired.id}: config applied`);
+  }
+
+  private async load(desired: DesiredPlugin): Promise<void> {
+    const { id } = desired;
+    const scope = new PluginScope(id, desired.config, this.options.stateDir, desired.manifest, {
+      toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
+      count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
+    });
+    const loaded: LoadedPlugin = { desired, scope, started: [] };
+    try {
+      if (!PLUGIN_ID.test(id)) throw new Error(`plugin id ${JSON.stringify(id)} is not 1-64 letters, digits, ".", "_" or "-"`);
+      const definition = await this.definitionOf(desired);
+      await withDeadline(
+        Promise.resolve()
+          .then(() => definition.register(scope.api()))
+          .catch((err: unknown) => {
+            throw new Error(`register(api) threw: ${messageOf(err)}`);
+          }),
+        PLUGIN_START_DEADLINE_MS,
+        'register(api)',
+      );
+      scope.seal();
+      this.putInPlace(loaded);
+      this.loaded.set(id, loaded);
+      for (const service of scope.registrations.services) {
+        await withDeadline(
+          Promise.resolve()
+            .then(() => service.start())
+            .catch((err: unknown) => {
+              throw new Error(`service ${service.id}: start() threw: ${messageOf(err)}`);
+            }),
+          PLUGIN_START_DEADLINE_MS,
+          `service ${service.id}: start()`,
+        );
+        loaded.started.push(service);
+      }
+    } catch (err) {
+      scope.seal();
+      await this.unload(id);
+      this.failedOn.set(id, { identity: identityOf(desired), config: desired.config });
+      const message = messageOf(err);
+      this.logger.error({ plugin: id }, `plugin ${id} failed: ${message}`);
+      this.setRecord(desired, 'failed', message, [message]);
+      return;
+    }
+    this.failedOn.delete(id);
+    this.setRecord(desired, 'active', undefined, [], registeredOf(id, scope));
+    this.logger.log({ plugin: id }, `plugin ${id} active (${desired.source})`);
+  }
+
+  private definitionOf(desired: DesiredPlugin): Promise<PluginDefinition> {
+    if (desired.code) return Promise.resolve(desired.code);
+    if (!desired.entryFile) throw new Error('no entry module to load');
+    return loadPluginModule(desired.entryFile);
+  }
+
+  /** Register has returned: its tools, routes and hooks go live together. */
+  private putInPlace({ scope }: LoadedPlugin): void {
+    const { tools, routes, hooks } = scope.registrations;
+    for (const tool of tools) {
+      try {
+        this.tools.register(pluginTool(tool, scope.logger));
+      } catch (err) {
+        throw new Error(`tool ${tool.name}: ${messageOf(err)}`);
+      }
+      this.toolOwners.set(tool.name, scope.id);
+    }
+    this.routes.set(scope.id, routes);
+    for (const { hook, handler } of hooks) this.hookDispatcher.add(scope.id, hook, handler);
+  }
+
+  /** Takes out everything of a plugin and stops its services (each under its deadline, the last started first). */
+  private async unload(id: string): Promise<void> {
+    const loaded = this.loaded.get(id);
+    this.loaded.delete(id);
+    this.routes.remove(id);
+    this.hookDispatcher.removePlugin(id);
+    for (const [name, owner] of this.toolOwners) {
+      if (owner !== id) continue;
+      this.tools.unregister(name);
+      this.toolOwners.delete(name);
+    }
+    for (const service of [...(loaded?.started ?? [])].reverse()) {
+      try {
+        await withDeadline(
+          Promise.resolve().then(() => service.stop?.()),
+          PLUGIN_STOP_DEADLINE_MS,
+          `service ${service.id}: stop()`,
+        );
+      } catch (err) {
+        this.logger.warn({ plugin: id }, `plugin ${id}: ${messageOf(err)}`);
+      }
+    }
+    if (loaded && this.records.get(id)?.status === 'active') this.logger.log({ plugin: id }, `plugin ${id} unloaded`);
+  }
+
+  private setRecord(
+    desired: DesiredPlugin,
+    status: PluginStatus,
+    reason?: string,
+    errors: string[] = [],
+    registered = nothingRegistered(),
+  ): void {
+    const manifest = desired.manifest;
+    this.records.set(desired.id, {
+      id: desired.id,
+      source: desired.source,
+      name: manifest?.name ?? desired.code?.name,
+      description: manifest?.description ?? desired.code?.description,
+      version: manifest?.version ?? desired.code?.version,
+      root: desired.root,
+      status,
+      reason,
+      errors,
+      declared: manifest ? { ...manifest.contracts } : undefined,
+      registered,
+      config: maskedPluginConfig(desired.id, desired.config, manifest),
+      since: new Date().toISOString(),
+    });
+  }
+}
+
+function registeredOf(id: string, scope: PluginScope) {
+  const { tools, routes, services, hooks } = scope.registrations;
+  return {
+    tools: tools.map((t) => t.name),
+    routes: routes.map((r) => `${r.method} /plugins/${id}${r.path}`),
+    services: services.map((s) => s.id),
+    hooks: [...new Set(hooks.map((h) => h.hook))],
+  };
+}

@@ -1,0 +1,180 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type {
+  PluginApi,
+  PluginHookHandler,
+  PluginHookName,
+  PluginHttpRoute,
+  PluginLogger,
+  PluginService,
+  PluginToolDefinition,
+} from '../../plugin-sdk';
+import type { PluginManifest } from '../config';
+import { PLUGIN_HOOKS } from './plugin-hooks';
+import { pluginLogger } from './plugin-logger';
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const ROUTE_AUTH: ReadonlySet<string> = new Set(['public', 'viewer', 'operator', 'admin']);
+const ROUTE_PATH = /^\/[A-Za-z0-9._~:/-]*$/;
+
+/** What a plugin's `register` asked for, kept until register has returned and then put in place all at once. */
+export interface PluginRegistrations {
+  tools: PluginToolDefinition[];
+  routes: PluginHttpRoute[];
+  services: PluginService[];
+  hooks: Array<{ hook: PluginHookName; handler: PluginHookHandler<PluginHookName> }>;
+}
+
+/** What the scope asks of the host: who owns a tool name already (the core's tools are named `core`). */
+export interface ScopeHost {
+  toolOwner(name: string): string | undefined;
+  count(plugin: string, event: string, by: number): void;
+}
+
+/**
+ * One plugin's `api`: what it registers is checked at the call (a bad name, a name the core or another plugin has,
+ * one its manifest does not declare: the call throws, so `register` fails and the plugin is `failed`) and staged;
+ * the host puts it in place once `register` returned. After that, registering throws: a plugin's surface is fixed
+ * while it is loaded.
+ */
+export class PluginScope {
+  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [] };
+  readonly logger: PluginLogger;
+  private readonly configListeners: Array<(config: Record<string, unknown>) => void> = [];
+  private sealed = false;
+  private stateDirMade = false;
+
+  constructor(
+    readonly id: string,
+    private config: Record<string, unknown>,
+    private readonly stateRoot: string,
+    private readonly manifest: PluginManifest | undefined,
+    private readonly host: ScopeHost,
+  ) {
+    this.logger = pluginLogger(id);
+  }
+
+  /** The api handed to `register(api)`. */
+  api(): PluginApi {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the api's getters read the scope
+    const scope = this;
+    return Object.freeze({
+      id: this.id,
+      get stateDir() {
+        return scope.stateDir();
+      },
+      logger: this.logger,
+      config: <C>() => structuredClone(scope.config) as C,
+      onConfigChange: <C>(listener: (config: C) => void) => {
+        if (typeof listener !== 'function') throw new TypeError('onConfigChange(listener): listener must be a function');
+        scope.configListeners.push(listener as (config: Record<string, unknown>) => void);
+      },
+      registerTool: <A>(tool: PluginToolDefinition<A>) => scope.registerTool(tool as unknown as PluginToolDefinition),
+      registerHttpRoute: (route: PluginHttpRoute) => scope.registerHttpRoute(route),
+      registerService: (service: PluginService) => scope.registerService(service),
+      on: <K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>) =>
+        scope.on(hook, handler as unknown as PluginHookHandler<PluginHookName>),
+      count: (event: string, by = 1) => {
+        if (typeof event !== 'string' || !event) throw new TypeError('count(event, by): event must be a non-empty string');
+        if (typeof by !== 'number' || !Number.isFinite(by) || by < 0)
+          throw new TypeError('count(event, by): by must be a finite number ≥ 0');
+        scope.host.count(scope.id, event, by);
+      },
+    });
+  }
+
+  /** Register has returned: nothing more may be registered. */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  /** A new config for the plugin was applied: its listeners hear it (one that throws is logged, the others still hear). */
+  configure(config: Record<string, unknown>): void {
+    this.config = config;
+    for (const listener of this.configListeners) {
+      try {
+        listener(structuredClone(config));
+      } catch (err) {
+        this.logger.error(`config change listener threw: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+  }
+
+  private stateDir(): string {
+    const dir = path.join(this.stateRoot, 'plugins', this.id);
+    if (!this.stateDirMade) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // mkdir's mode passes the umask, and an existing directory keeps its own: set it.
+      chmodSync(dir, 0o700);
+      this.stateDirMade = true;
+    }
+    return dir;
+  }
+
+  private registerTool(tool: PluginToolDefinition): void {
+    this.open('registerTool');
+    const name = tool?.name;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+      throw new TypeError(`registerTool: name must be 1-64 letters, digits, "_" or "-" (got ${JSON.stringify(name)})`);
+    }
+    if (typeof tool.description !== 'string') throw new TypeError(`registerTool(${name}): description must be a string`);
+    if (!tool.parameters || typeof tool.parameters !== 'object')
+      throw new TypeError(`registerTool(${name}): parameters must be a JSON Schema object`);
+    if (typeof tool.execute !== 'function') throw new TypeError(`registerTool(${name}): execute must be a function`);
+    this.declared('tool', name, this.manifest?.contracts.tools);
+    const owner = this.host.toolOwner(name) ?? (this.registrations.tools.some((t) => t.name === name) ? this.id : undefined);
+    if (owner)
+      throw new Error(`registerTool: tool "${name}" is already registered by ${owner === 'core' ? 'the gateway' : `plugin ${owner}`}`);
+    this.registrations.tools.push(tool);
+  }
+
+  private registerHttpRoute(route: PluginHttpRoute): void {
+    this.open('registerHttpRoute');
+    const where = `registerHttpRoute(${route?.method} ${route?.path})`;
+    if (!ROUTE_METHODS.has(route?.method)) throw new TypeError(`${where}: method must be one of ${[...ROUTE_METHODS].join(', ')}`);
+    if (typeof route.path !== 'string' || !ROUTE_PATH.test(route.path))
+      throw new TypeError(`${where}: path must start with "/" (below /plugins/${this.id})`);
+    if (!ROUTE_AUTH.has(route.auth)) throw new TypeError(`${where}: auth must be one of ${[...ROUTE_AUTH].join(', ')}`);
+    if (typeof route.handle !== 'function') throw new TypeError(`${where}: handle must be a function`);
+    const shape = (p: string) =>
+      p
+        .split('/')
+        .filter(Boolean)
+        .map((s) => (s.startsWith(':') ? ':' : s))
+        .join('/');
+    if (this.registrations.routes.some((r) => r.method === route.method && shape(r.path) === shape(route.path))) {
+      throw new Error(`${where}: this route is already registered`);
+    }
+    this.registrations.routes.push(route);
+  }
+
+  private registerService(service: PluginService): void {
+    this.open('registerService');
+    if (typeof service?.id !== 'string' || !service.id) throw new TypeError('registerService: id must be a non-empty string');
+    if (typeof service.start !== 'function') throw new TypeError(`registerService(${service.id}): start must be a function`);
+    if (service.stop !== undefined && typeof service.stop !== 'function')
+      throw new TypeError(`registerService(${service.id}): stop must be a function`);
+    if (this.registrations.services.some((s) => s.id === service.id))
+      throw new Error(`registerService: service "${service.id}" is already registered`);
+    this.registrations.services.push(service);
+  }
+
+  private on(hook: PluginHookName, handler: PluginHookHandler<PluginHookName>): void {
+    this.open('on');
+    if (!PLUGIN_HOOKS.includes(hook)) throw new TypeError(`on(${JSON.stringify(hook)}): not a hook; hooks are ${PLUGIN_HOOKS.join(', ')}`);
+    if (typeof handler !== 'function') throw new TypeError(`on(${hook}): handler must be a function`);
+    this.registrations.hooks.push({ hook, handler });
+  }
+
+  private open(call: string): void {
+    if (this.sealed) throw new Error(`${call}: register(api) has returned; a plugin registers everything in register`);
+  }
+
+  /** A plugin with a manifest registers only what it declares (`contracts`); one given in code declares nothing. */
+  private declared(kind: string, name: string, declared: readonly string[] | undefined): void {
+    if (this.manifest && !declared?.includes(name)) {
+      throw new Error(`register${kind === 'tool' ? 'Tool' : kind}: ${kind} "${name}" is not declared in the manifest's contracts.${kind}s`);
+    }
+  }
+}
