@@ -1,16 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken } from '../../../../common/http/bearer-token';
-import { problem, writeProblem } from '../../../../common/errors/problem-details';
+import type { AppError } from '../../../../common/errors/app-error';
+import { HTTP_STATUS_BY_CODE, problem, writeProblem } from '../../../../common/errors/problem-details';
 import { maskSecrets } from '../../../../common/secrets/secret-mask';
 import { ConfigStore } from '../../../config';
 import { AuthRefusals } from '../../../metrics';
-import { A2A_MESSAGES, requestBodyLimit, requestTooLargeMessage } from '../../protocol/limits-and-messages';
 import { a2aSubpath } from '../mount-path';
 import { A2aRestEndpoint } from '../rest/rest.endpoint';
 import { A2aRpcService } from './json-rpc.service';
-import { authenticatePeer, PEER_AUTH_CHALLENGE } from '../peer-auth';
-import { readLimitedBody } from '../../../../common/http/limited-body';
+import { passFrontDoor } from '../front-door';
 import { cardOrigin } from '../../card/request-origin';
 import { readRequestVersion, requestedA2aVersion } from '../../protocol/versions';
 import { answerWithStream } from '../sse';
@@ -24,8 +22,9 @@ const REST_PREFIX = '/v1/';
 /**
  * The HTTP side of `POST /a2a/v1` (docs/a2a.md#limits-and-errors), served by plain `node:http` ahead of express (see
  * mountA2aEndpoint): it reads its own body with its own limit (1 MiB, plus room for the operator's file limit) and writes
- * every byte of its answers. Order of checks: channel enabled and route (404), bearer token (401, before a byte of the
- * body is read), body size (413), then JSON-RPC. Errors at the HTTP level are small problem+json bodies that reveal nothing else.
+ * every byte of its answers. Order of checks: channel enabled and route (404), the front door both bindings share
+ * (front-door.ts: bearer token 401, before a byte of the body is read; body size 413), then JSON-RPC. Errors at the
+ * HTTP level are small problem+json bodies that reveal nothing else.
  * Paths below `/a2a/v1/` are the HTTP+JSON binding's (A2aRestEndpoint), which answers in that binding's own error format.
  */
 @Injectable()
@@ -67,26 +66,12 @@ export class A2aHttpEndpoint {
       return sendProblem(res, 404, 'the A2A endpoints are POST /a2a/v1 (JSON-RPC) and the HTTP+JSON routes below /a2a/v1/');
     }
 
-    // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
-    const peer = authenticatePeer(a2a.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
-    if (!peer) {
-      this.refusals.refused('a2a', req);
-      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
-      return sendProblem(res, 401, A2A_MESSAGES.unauthenticated);
-    }
-
-    const limit = requestBodyLimit(a2a.files.maxBytes);
-    const body = await readLimitedBody(req, limit);
-    if (body.kind === 'aborted') return;
-    if (body.kind === 'too-large') {
-      // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
-      res.setHeader('Connection', 'close');
-      return sendProblem(res, 413, requestTooLargeMessage(limit));
-    }
+    const admitted = await passFrontDoor(req, res, a2a, { readBody: true, refuse: refuseWithProblem, refusals: this.refusals });
+    if (!admitted?.body) return;
 
     // The gateway-wide safety net (see SecretShield): a configured secret an agent echoes never leaves verbatim.
-    const caller = { peer, origin: () => cardOrigin(config, req) };
-    const answer = await this.rpc.handle(caller, body.bytes, readRequestVersion(requestedA2aVersion(req)), lastEventIdOf(req));
+    const caller = { peer: admitted.peer, origin: () => cardOrigin(config, req) };
+    const answer = await this.rpc.handle(caller, admitted.body, readRequestVersion(requestedA2aVersion(req)), lastEventIdOf(req));
     if (typeof answer !== 'string') {
       if (res.destroyed || res.headersSent) return answer.result.stream.close();
       const { id } = answer;
@@ -111,4 +96,9 @@ export class A2aHttpEndpoint {
 /** HTTP-level refusals of the endpoint: small bodies that reveal nothing else (no `instance` either). */
 function sendProblem(res: ServerResponse, status: number, detail: string): void {
   writeProblem(res, problem(status, detail));
+}
+
+/** The front door's refusals (401, 413) as the endpoint's other HTTP-level ones: status and detail only. */
+function refuseWithProblem(res: ServerResponse, error: AppError): void {
+  sendProblem(res, HTTP_STATUS_BY_CODE[error.code], error.detail);
 }

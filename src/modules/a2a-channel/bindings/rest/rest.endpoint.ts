@@ -2,15 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../../../../common/errors/app-error';
 import { ErrorCode } from '../../../../common/errors/error-code';
-import { bearerToken } from '../../../../common/http/bearer-token';
 import { maskSecrets } from '../../../../common/secrets/secret-mask';
 import type { NormalizedConfig } from '../../../config';
 import { AuthRefusals } from '../../../metrics';
-import { A2A_MESSAGES, MAX_RESPONSE_BYTES, requestBodyLimit, requestTooLargeMessage } from '../../protocol/limits-and-messages';
+import { A2A_MESSAGES, MAX_RESPONSE_BYTES } from '../../protocol/limits-and-messages';
 import { A2aOperations } from '../../operations/operations.service';
 import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from '../../protocol/versions';
-import { authenticatePeer, PEER_AUTH_CHALLENGE } from '../peer-auth';
-import { readLimitedBody } from '../../../../common/http/limited-body';
+import { passFrontDoor } from '../front-door';
 import { cardOrigin } from '../../card/request-origin';
 import { restErrorOf } from './rest-errors';
 import { restCallParams } from './rest-params';
@@ -31,8 +29,8 @@ const MAX_ECHOED_PATH = 128;
  * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, A2aOperations makes the
  * call (rate limit, version, method, validation, the task service), and the outcome becomes a status and a JSON body
  * (errors as `google.rpc.Status` with their ErrorInfo). Order of checks, as on the JSON-RPC endpoint: route (404, 405),
- * bearer token (401, before a byte of the body is read), body size (413, the JSON-RPC limit: 1 MiB plus room for files),
- * rate limit (429), JSON (400), then the call.
+ * the front door both bindings share (front-door.ts: bearer token 401, before a byte of the body is read; body size 413,
+ * the JSON-RPC limit: 1 MiB plus room for files), rate limit (429), JSON (400), then the call.
  */
 @Injectable()
 export class A2aRestEndpoint {
@@ -70,26 +68,13 @@ export class A2aRestEndpoint {
     if (match.kind === 'bad-encoding') return sendError(res, new AppError(ErrorCode.BadRequest, 'The path is not valid percent-encoding'));
     const { route, vars } = match;
 
-    // Config is read per request: a removed peer's token fails on its next request, a rotated one works at once.
-    const peer = authenticatePeer(settings.peers, bearerToken(req.headers.authorization, 'rest-of-value'));
-    if (!peer) {
-      this.refusals.refused('a2a', req);
-      res.setHeader('WWW-Authenticate', PEER_AUTH_CHALLENGE);
-      return sendError(res, new AppError(ErrorCode.Unauthenticated, A2A_MESSAGES.unauthenticated));
-    }
-
-    let bytes: Buffer | undefined;
-    if (route.body) {
-      const limit = requestBodyLimit(settings.files.maxBytes);
-      const body = await readLimitedBody(req, limit);
-      if (body.kind === 'aborted') return;
-      if (body.kind === 'too-large') {
-        // Closing is the only way to stop a client that keeps sending; the rest of its body is never read.
-        res.setHeader('Connection', 'close');
-        return sendError(res, new AppError(ErrorCode.PayloadTooLarge, requestTooLargeMessage(limit)));
-      }
-      bytes = body.bytes;
-    }
+    const admitted = await passFrontDoor(req, res, settings, {
+      readBody: route.body !== undefined,
+      refuse: sendError,
+      refusals: this.refusals,
+    });
+    if (!admitted) return;
+    const { peer, body: bytes } = admitted;
     // One slot per request, taken before the body is parsed: garbage is not free either.
     if (!(await this.operations.admit(peer))) return sendError(res, new AppError(ErrorCode.RateLimited, A2A_MESSAGES.rateLimited));
 
