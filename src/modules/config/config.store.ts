@@ -34,6 +34,9 @@ export interface ConfigStatus {
   reloadMode: 'hybrid' | 'off';
 }
 
+/** One line on what changed from `prev` to `next` (names only, never a value). */
+export type ChangeSummarizer = (prev: RuntimeSnapshot, next: RuntimeSnapshot) => Promise<string>;
+
 /** Keys that are read once at start (the listener, the tracing SDK, the cluster's Redis); a change waits for a restart. */
 const RESTART_KEYS = [
   'gateway.port',
@@ -64,6 +67,8 @@ export class ConfigStore {
   private pendingRestart: string[] = [];
   /** Reloads run one after another so two edits can never interleave their swaps. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** What an applied change did, in one line, for its log line: the config history's summary (config-plan sets it). */
+  private summarize?: ChangeSummarizer;
 
   constructor(@Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions) {
     this.events.setMaxListeners(50);
@@ -157,6 +162,17 @@ export class ConfigStore {
     return () => this.events.off('served', listener);
   }
 
+  /**
+   * Who describes an applied change for the `config.applied` line: the config history hands in its summary, so the
+   * log and the history say the same (computed once). Returns the function that unsets it.
+   */
+  describeChangesWith(summarize: ChangeSummarizer): () => void {
+    this.summarize = summarize;
+    return () => {
+      if (this.summarize === summarize) this.summarize = undefined;
+    };
+  }
+
   /** Called after every reload attempt, whatever its outcome (metrics, logs). */
   onReloaded(listener: (outcome: ReloadOutcome) => void): () => void {
     this.events.on('reloaded', listener);
@@ -196,11 +212,8 @@ export class ConfigStore {
       this.pendingRestart = this.pendingRestartFor(next);
       this.logWarnings(result.warnings);
       if (next.revision !== prev.revision) {
-        this.logger.log(
-          { event: 'config.applied', source: trigger, revision: next.revision, previousRevision: prev.revision, errorCount: 0 },
-          `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`,
-        );
         this.events.emit('applied', prev, next);
+        await this.logApplied(trigger, prev, next);
         outcome = this.outcome('applied', trigger, [], result.warnings);
       } else {
         // Only comments, formatting or which file holds what changed: same normalized config, nothing to
@@ -221,6 +234,42 @@ export class ConfigStore {
   private serve(next: RuntimeSnapshot): void {
     this.snapshot = next;
     this.events.emit('served', next);
+  }
+
+  /**
+   * The `config.applied` line: the revisions, what changed (the history's summary) and, while keys read once at start
+   * differ from what the gateway started with, that they wait for a restart — then a warning, since the change is not
+   * all in effect.
+   */
+  private async logApplied(trigger: ReloadTrigger, prev: RuntimeSnapshot, next: RuntimeSnapshot): Promise<void> {
+    const summary = await this.summaryOf(prev, next);
+    const restart = this.pendingRestart;
+    const fields = {
+      event: 'config.applied',
+      source: trigger,
+      revision: next.revision,
+      previousRevision: prev.revision,
+      errorCount: 0,
+      summary: summary ?? null,
+      pendingRestart: [...restart],
+    };
+    const message =
+      `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}` +
+      (summary ? `: ${summary}` : '') +
+      (restart.length ? `; restart required for ${restart.join(', ')} (read once at start: the running gateway keeps the old values)` : '');
+    if (restart.length) this.logger.warn(fields, message);
+    else this.logger.log(fields, message);
+  }
+
+  /** The summary of an applied change, or undefined without a summarizer or when it failed (the line goes out anyway). */
+  private async summaryOf(prev: RuntimeSnapshot, next: RuntimeSnapshot): Promise<string | undefined> {
+    if (!this.summarize) return undefined;
+    try {
+      return await this.summarize(prev, next);
+    } catch (err) {
+      this.logger.warn(`could not summarize revision ${next.revision}: ${(err as Error).message}`);
+      return undefined;
+    }
   }
 
   /** The keys whose value in `next` differs from what the listener was started with (they wait for a restart). */
