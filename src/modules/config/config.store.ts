@@ -9,6 +9,7 @@ import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
+import { StandingWarnings } from '../../common/logging/standing-warnings';
 
 /** `watch`: a file watcher event; `poll`: the watcher's stat backstop saw a change no event reported. */
 export type ReloadTrigger = 'boot' | 'watch' | 'poll' | 'admin' | 'write';
@@ -69,6 +70,8 @@ export class ConfigStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** What an applied change did, in one line, for its log line: the config history's summary (config-plan sets it). */
   private summarize?: ChangeSummarizer;
+  /** The config warnings last logged: every reload finds them again, the log says them when they appear and clear. */
+  private readonly loggedWarnings = new StandingWarnings();
 
   constructor(@Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions) {
     this.events.setMaxListeners(50);
@@ -284,8 +287,11 @@ export class ConfigStore {
     return { status, trigger, revision: this.current().revision, errors, warnings, pendingRestart: [...this.pendingRestart] };
   }
 
+  /** The warnings of the snapshot now served that are new since the last one, and those it no longer has. */
   private logWarnings(warnings: ConfigIssue[]): void {
-    for (const w of warnings) this.logger.warn(`config warning: ${formatConfigIssue(w)}`);
+    const { appeared, cleared } = this.loggedWarnings.update(warnings.map(formatConfigIssue));
+    for (const text of appeared) this.logger.warn(`config warning: ${text}`);
+    for (const text of cleared) this.logger.log(`config warning no longer applies: ${text}`);
   }
 
   /**
