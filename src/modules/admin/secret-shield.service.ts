@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import type { RequestHandler } from 'express';
 import { containsSecret, maskSecrets, MIN_MASKED_SECRET_LENGTH, registerSecretSource } from '../../common/secrets/secret-mask';
 import { registerSecretHeaderSource } from '../../common/secrets/secret-headers';
+import { StandingWarnings } from '../../common/logging/standing-warnings';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
 import { configuredSecrets, configuredSecretValues } from './configured-secrets';
 
@@ -18,6 +19,8 @@ const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)|applic
 @Injectable()
 export class SecretShield implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('secrets');
+  /** The paths of the secrets too short to mask last warned about. */
+  private readonly shortSecretPaths = new StandingWarnings();
   private unregister?: () => void;
   private unregisterHeaders?: () => void;
   private unsubscribe?: () => void;
@@ -64,12 +67,16 @@ export class SecretShield implements OnModuleInit, OnApplicationShutdown {
     next();
   };
 
+  /** Each short secret's path when it first appears, and again when it is long enough or gone: not every reload. */
   private warnShortSecrets(snapshot: RuntimeSnapshot): void {
     const short = configuredSecrets(snapshot, this.options.env).filter((s) => s.value.length < MIN_MASKED_SECRET_LENGTH);
-    if (!short.length) return;
-    this.logger.warn(
-      `${short.map((s) => s.path).join(', ')}: shorter than ${MIN_MASKED_SECRET_LENGTH} characters — easy to guess, and ` +
-        'too short to be masked in logs and responses; use long random values',
-    );
+    const { appeared, cleared } = this.shortSecretPaths.update(short.map((s) => s.path));
+    if (appeared.length) {
+      this.logger.warn(
+        `${appeared.join(', ')}: shorter than ${MIN_MASKED_SECRET_LENGTH} characters — easy to guess, and ` +
+          'too short to be masked in logs and responses; use long random values',
+      );
+    }
+    if (cleared.length) this.logger.log(`${cleared.join(', ')}: no longer a secret too short to mask (lengthened or removed)`);
   }
 }

@@ -9,6 +9,7 @@ import { loadConfig } from './pipeline/load-config';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
+import { StandingWarnings } from '../../common/logging/standing-warnings';
 
 /** `watch`: a file watcher event; `poll`: the watcher's stat backstop saw a change no event reported. */
 export type ReloadTrigger = 'boot' | 'watch' | 'poll' | 'admin' | 'write';
@@ -33,6 +34,9 @@ export interface ConfigStatus {
   warnings: ConfigIssue[];
   reloadMode: 'hybrid' | 'off';
 }
+
+/** One line on what changed from `prev` to `next` (names only, never a value). */
+export type ChangeSummarizer = (prev: RuntimeSnapshot, next: RuntimeSnapshot) => Promise<string>;
 
 /** Keys that are read once at start (the listener, the tracing SDK, the cluster's Redis); a change waits for a restart. */
 const RESTART_KEYS = [
@@ -64,6 +68,10 @@ export class ConfigStore {
   private pendingRestart: string[] = [];
   /** Reloads run one after another so two edits can never interleave their swaps. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** What an applied change did, in one line, for its log line: the config history's summary (config-plan sets it). */
+  private summarize?: ChangeSummarizer;
+  /** The config warnings last logged: every reload finds them again, the log says them when they appear and clear. */
+  private readonly loggedWarnings = new StandingWarnings();
 
   constructor(@Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions) {
     this.events.setMaxListeners(50);
@@ -157,6 +165,17 @@ export class ConfigStore {
     return () => this.events.off('served', listener);
   }
 
+  /**
+   * Who describes an applied change for the `config.applied` line: the config history hands in its summary, so the
+   * log and the history say the same (computed once). Returns the function that unsets it.
+   */
+  describeChangesWith(summarize: ChangeSummarizer): () => void {
+    this.summarize = summarize;
+    return () => {
+      if (this.summarize === summarize) this.summarize = undefined;
+    };
+  }
+
   /** Called after every reload attempt, whatever its outcome (metrics, logs). */
   onReloaded(listener: (outcome: ReloadOutcome) => void): () => void {
     this.events.on('reloaded', listener);
@@ -196,11 +215,8 @@ export class ConfigStore {
       this.pendingRestart = this.pendingRestartFor(next);
       this.logWarnings(result.warnings);
       if (next.revision !== prev.revision) {
-        this.logger.log(
-          { event: 'config.applied', source: trigger, revision: next.revision, previousRevision: prev.revision, errorCount: 0 },
-          `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}`,
-        );
         this.events.emit('applied', prev, next);
+        await this.logApplied(trigger, prev, next);
         outcome = this.outcome('applied', trigger, [], result.warnings);
       } else {
         // Only comments, formatting or which file holds what changed: same normalized config, nothing to
@@ -223,6 +239,42 @@ export class ConfigStore {
     this.events.emit('served', next);
   }
 
+  /**
+   * The `config.applied` line: the revisions, what changed (the history's summary) and, while keys read once at start
+   * differ from what the gateway started with, that they wait for a restart — then a warning, since the change is not
+   * all in effect.
+   */
+  private async logApplied(trigger: ReloadTrigger, prev: RuntimeSnapshot, next: RuntimeSnapshot): Promise<void> {
+    const summary = await this.summaryOf(prev, next);
+    const restart = this.pendingRestart;
+    const fields = {
+      event: 'config.applied',
+      source: trigger,
+      revision: next.revision,
+      previousRevision: prev.revision,
+      errorCount: 0,
+      summary: summary ?? null,
+      pendingRestart: [...restart],
+    };
+    const message =
+      `config applied (${trigger}): revision ${prev.revision} -> ${next.revision}` +
+      (summary ? `: ${summary}` : '') +
+      (restart.length ? `; restart required for ${restart.join(', ')} (read once at start: the running gateway keeps the old values)` : '');
+    if (restart.length) this.logger.warn(fields, message);
+    else this.logger.log(fields, message);
+  }
+
+  /** The summary of an applied change, or undefined without a summarizer or when it failed (the line goes out anyway). */
+  private async summaryOf(prev: RuntimeSnapshot, next: RuntimeSnapshot): Promise<string | undefined> {
+    if (!this.summarize) return undefined;
+    try {
+      return await this.summarize(prev, next);
+    } catch (err) {
+      this.logger.warn(`could not summarize revision ${next.revision}: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
   /** The keys whose value in `next` differs from what the listener was started with (they wait for a restart). */
   pendingRestartFor(next: RuntimeSnapshot): string[] {
     const then = this.listener;
@@ -235,8 +287,11 @@ export class ConfigStore {
     return { status, trigger, revision: this.current().revision, errors, warnings, pendingRestart: [...this.pendingRestart] };
   }
 
+  /** The warnings of the snapshot now served that are new since the last one, and those it no longer has. */
   private logWarnings(warnings: ConfigIssue[]): void {
-    for (const w of warnings) this.logger.warn(`config warning: ${formatConfigIssue(w)}`);
+    const { appeared, cleared } = this.loggedWarnings.update(warnings.map(formatConfigIssue));
+    for (const text of appeared) this.logger.warn(`config warning: ${text}`);
+    for (const text of cleared) this.logger.log(`config warning no longer applies: ${text}`);
   }
 
   /**

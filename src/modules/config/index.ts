@@ -50,7 +50,7 @@ export { ConfigWriter } from './writer/config-writer.service';
 export type { FileChanges, FilesWriteResult } from './writer/config-writer.service';
 export { mergePatchFiles } from './writer/merge-patch-files';
 export type { ConfigFileText } from './writer/merge-patch-files';
-export type { ReloadTrigger } from './config.store';
+export type { ChangeSummarizer, ReloadTrigger } from './config.store';
 export { invalidConfig } from './config-admin.service';
 export { applyEditPlan, editConfigFile, parseRoot } from './writer/edit-config-file';
 export { mergePatchEdits } from './writer/merge-patch-edits';

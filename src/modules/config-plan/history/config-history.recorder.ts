@@ -23,6 +23,9 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
   private readonly logger = new Logger('config-history');
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
+  private undescribe?: () => void;
+  /** The summary of each applied snapshot, computed once for the `config.applied` line and the history record. */
+  private readonly summaries = new WeakMap<RuntimeSnapshot, Promise<string>>();
 
   constructor(
     private readonly store: ConfigStore,
@@ -32,6 +35,7 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   onApplicationBootstrap(): void {
+    this.undescribe = this.store.describeChangesWith((prev, next) => this.summaryOf(prev, next));
     // Read synchronously in the listener: the actor is the one of the write that caused the swap.
     this.unsubscribe = this.store.onApplied((prev, next) => {
       const actor = currentConfigActor();
@@ -42,6 +46,7 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
+    this.undescribe?.();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -67,11 +72,21 @@ export class ConfigHistoryRecorder implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async record(prev: RuntimeSnapshot, next: RuntimeSnapshot, by: Attribution): Promise<void> {
-    const summary = impactSummary(prev, next, await this.planner.impact(prev, next));
+    const summary = await this.summaryOf(prev, next);
     const outcome = await this.history.add({ ...this.entryOf(next), ...by, summary, previousHash: prev.contentHash });
     if (outcome === 'recorded') this.logger.debug(`revision ${next.revision}: the same change is already in the history`);
     if (outcome === 'attributed')
       this.logger.debug(`revision ${next.revision}: the history's file edit is now attributed to ${by.subject}`);
+  }
+
+  /** `next` was applied over `prev` (one snapshot is applied once, over one previous). */
+  private summaryOf(prev: RuntimeSnapshot, next: RuntimeSnapshot): Promise<string> {
+    let summary = this.summaries.get(next);
+    if (!summary) {
+      summary = this.planner.impact(prev, next).then((impact) => impactSummary(prev, next, impact));
+      this.summaries.set(next, summary);
+    }
+    return summary;
   }
 
   private async recordBoot(snapshot: RuntimeSnapshot): Promise<void> {
