@@ -50,6 +50,16 @@ interface Edge {
   traffic?: number;
 }
 
+/** Where each drawn node stands in a Graphviz SVG: its DOT name → the position of its first text line. */
+function nodePlaces(svg: string): Map<string, string> {
+  const places = new Map<string, string>();
+  for (const [, name, body] of svg.matchAll(/<g id="node\d+" class="node">\s*<title>([^<]*)<\/title>([\s\S]*?)<\/g>/g)) {
+    const text = /<text[^>]* x="([-\d.]+)" y="([-\d.]+)"/.exec(body);
+    if (text) places.set(name, `${text[1]},${text[2]}`);
+  }
+  return places;
+}
+
 /** supertest leaves image/svg+xml unread: collect the body as text. */
 function svgOf(req: request.Test): request.Test {
   return req.buffer(true).parse((res, done) => {
@@ -174,7 +184,8 @@ describe('GET /admin/topology (e2e)', () => {
     for (const id of ['main', 'expert', 'sandy']) expect(svg).toContain(`>${id}</text>`);
     expect(svg).toContain('Support &lt;Desk&gt; &amp; &quot;Co&quot; (support)');
     expect(svg).not.toContain('<Desk>');
-    expect(svg).toContain('Legend');
+    expect(svg).toContain('binding → agent'); // the legend
+    expect(svg).not.toContain('added by the plan'); // plan entries only on a plan's pictures
     expect(svg).toContain('2 agents: every pair allowed');
   });
 
@@ -278,6 +289,34 @@ describe('GET /admin/topology (e2e)', () => {
       expect(svg).toContain('stroke="#d62728"'); // removed
       expect(svg).toContain('stroke-dasharray'); // removed edges are dashed
       expect(svg).toContain('#1 whatsapp: account *'); // a removed binding is still drawn
+    });
+
+    it('draws the before side in the layout of the after side: every node in one place, what the plan adds left blank', async () => {
+      const after = (await svgOf(as(ADMIN).post('/admin/topology/plan.svg?side=after').send(patch)).expect(200)).body as string;
+      const before = (await svgOf(as(ADMIN).post('/admin/topology/plan.svg?side=before').send(patch)).expect(200)).body as string;
+      expectSvg(before);
+      expect(after).toBe((await svgOf(as(ADMIN).post('/admin/topology/plan.svg').send(patch)).expect(200)).body); // after is the default
+      const placesAfter = nodePlaces(after);
+      const placesBefore = nodePlaces(before);
+      expect(placesAfter.size).toBeGreaterThan(10);
+      // The nodes the plan removes (binding #1 whatsapp, the whatsapp channel, …) are drawn on both sides, each in one place.
+      for (const [node, place] of placesBefore) expect({ node, place }).toEqual({ node, place: placesAfter.get(node) });
+      expect(before).toContain('#1 whatsapp: account *');
+      // Before the change nothing is marked removed, and what the plan adds takes its place unseen.
+      expect(before).not.toContain('stroke="#d62728"');
+      expect(after).toContain('stroke="#d62728"');
+      const added = 'xlink:title="binding:binding:0&#45;&gt;agent:expert"';
+      expect(after).toContain(added);
+      expect(before).not.toContain(added);
+      expect(before).toContain('before: revision');
+      // A compact legend: the plan's entries, a few rows, no legend box among the nodes.
+      for (const svg of [before, after]) {
+        expect(svg).toContain('added by the plan');
+        expect(svg).not.toContain('cluster_legend');
+      }
+      expect((await as(ADMIN).post('/admin/topology/plan.svg?side=during').send(patch).expect(400)).body.detail).toContain(
+        'side must be before or after',
+      );
     });
 
     it('answers an invalid candidate with valid: false (JSON) and a 422 listing the errors (SVG); bad bodies are 400', async () => {

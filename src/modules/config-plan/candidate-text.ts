@@ -1,7 +1,7 @@
 import JSON5 from 'json5';
 import { badRequest } from '../../common/errors/app-error';
 import { isRecord } from '../../common/is-record';
-import { mergePatchFiles, type ConfigFileText } from '../config';
+import { invalidConfig, mergePatchFiles, restoreRedactedSecrets, type ConfigFileText } from '../config';
 
 /** What a plan is asked about: a whole root file, or a merge patch against the one on disk. */
 export interface PlanCandidate {
@@ -26,7 +26,12 @@ export function candidateFiles(candidate: PlanCandidate, files: ReadonlyArray<Co
         : 'send document (the whole openclaw.json as JSON5 text) or mergePatch (a JSON Merge Patch object against the current file)',
     );
   }
-  if (hasDocument) return new Map([[files[0].path, documentText(candidate.document)]]);
+  if (hasDocument) {
+    // A text read redacted (GET /admin/config/file): each "[redacted]" keeps the secret the file holds there.
+    const restored = restoreRedactedSecrets(documentText(candidate.document), files[0].text);
+    if (restored.issues.length) throw invalidConfig(restored.issues);
+    return new Map([[files[0].path, restored.text]]);
+  }
   const patch = candidate.mergePatch;
   if (!isRecord(patch)) {
     throw badRequest(

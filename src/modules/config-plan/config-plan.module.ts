@@ -3,6 +3,8 @@ import { postgresTarget } from '../../common/storage/postgres-errors';
 import { storeFor } from '../../common/storage/store-for';
 import { ConfigStore } from '../config';
 import { SessionPolicyModule } from '../session-policy';
+import { ConfigFileController } from './config-file.controller';
+import { ConfigFileService } from './config-file.service';
 import { ConfigPlanController } from './config-plan.controller';
 import { ConfigPlanService } from './config-plan.service';
 import { ConfigWriteController } from './config-write.controller';
@@ -15,13 +17,13 @@ import { PgConfigHistoryStore } from './history/pg-config-history.store';
 import { SqliteConfigHistoryStore } from './history/sqlite-config-history.store';
 
 /**
- * `POST /admin/config/plan`, `PATCH /admin/config`, the config history and rollback. Above routing,
+ * `POST /admin/config/plan`, `PATCH /admin/config`, `GET`/`PUT /admin/config/file`, the config history and rollback. Above routing,
  * session-policy and memory because the impact is computed with
  * their own evaluators; ConfigStore comes from the global ConfigModule.
  */
 @Module({
   imports: [SessionPolicyModule],
-  controllers: [ConfigPlanController, ConfigWriteController, ConfigHistoryController],
+  controllers: [ConfigPlanController, ConfigWriteController, ConfigFileController, ConfigHistoryController],
   providers: [
     {
       provide: CONFIG_HISTORY_STORE,
@@ -40,6 +42,7 @@ import { SqliteConfigHistoryStore } from './history/sqlite-config-history.store'
     },
     ConfigPlanService,
     ConfigWriteService,
+    ConfigFileService,
     ConfigHistoryRecorder,
     ConfigHistoryService,
   ],

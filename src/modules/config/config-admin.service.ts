@@ -1,9 +1,11 @@
+import { promises as fs } from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ConfigStore, ReloadOutcome } from './config.store';
 import type { ConfigIssue } from './pipeline/config-issue';
 import { redactSecretFields } from '../../common/secrets/redact-document';
+import { restoreRedactedSecrets } from './writer/restore-redacted';
 
 /** What the admin config endpoints do; the controller only maps HTTP onto it. */
 @Injectable()
@@ -15,8 +17,15 @@ export class ConfigAdminService {
     return { revision: s.revision, configPath: s.configPath, document: redactSecretFields(s.document) as Record<string, unknown> };
   }
 
+  /**
+   * A candidate root file through the reload pipeline. `"[redacted]"` at a secret's path stands for the secret the
+   * file holds there (what `GET /admin/config/file` shows), so a text read redacted validates as it would be written.
+   */
   async validate(text: string): Promise<{ valid: true; revision: string; warnings: ConfigIssue[] }> {
-    const result = await this.store.validateText(text);
+    const served = await fs.readFile(this.store.current().configPath, 'utf8').catch(() => '');
+    const restored = restoreRedactedSecrets(text, served);
+    if (restored.issues.length) throw invalidConfig(restored.issues);
+    const result = await this.store.validateText(restored.text);
     if (!result.ok) throw invalidConfig(result.errors, result.warnings);
     return { valid: true, revision: result.snapshot.revision, warnings: result.warnings };
   }

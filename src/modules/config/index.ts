@@ -55,6 +55,7 @@ export { invalidConfig } from './config-admin.service';
 export { applyEditPlan, editConfigFile, parseRoot } from './writer/edit-config-file';
 export { mergePatchEdits } from './writer/merge-patch-edits';
 export { applyJson5Edits } from './writer/json5-edit';
+export { restoreRedactedSecrets } from './writer/restore-redacted';
 export type { EditPlan } from './writer/edit-config-file';
 export type { Json5Edit, JsonPath } from './writer/json5-edit';
 export { CONFIG_DEFAULTS } from './config-defaults';

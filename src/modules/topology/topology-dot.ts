@@ -1,5 +1,5 @@
 import { agentGroups, type AgentGroup } from './agent-groups';
-import { dotAttributes, dotString } from './dot-text';
+import { dotAttributes } from './dot-text';
 import type { MarkedEdge, MarkedGraph, MarkedNode } from './topology-diff';
 import type { TopologyEdgeKind, TopologyNodeKind } from './topology-graph';
 
@@ -28,27 +28,40 @@ const NODE_FILL: Record<TopologyNodeKind, string> = {
 /** Beyond this many separate agent-to-agent arrows the picture stops being readable (and dot slows down): the JSON has them all. */
 export const MAX_DRAWN_AGENT_EDGES = 300;
 
+/** Which side of a plan to paint. Both sides are laid out from the same graph, so every node stands in the same place. */
+export type PlanSide = 'before' | 'after';
+
+export interface TopologyDotOptions {
+  /**
+   * `after` (the default): what the plan adds in green, what it removes dashed red. `before`: the same layout with
+   * what the plan adds left invisible (it still takes its place) and what it removes drawn as it is today.
+   */
+  side?: PlanSide;
+}
+
 /**
  * The DOT text of a topology (docs/topology.md#the-picture): left to right, inbound (channels with their
  * accounts, peers in) → bindings → agents → peers out, each column a cluster. Agent-to-agent and memory arrows
  * do not pull on the ranks; agents that all reach each other the same way are one cluster with its status
  * (agent-groups.ts). Every text from the config goes through dotString.
  */
-export function topologyDot(graph: MarkedGraph, title: string): string {
+export function topologyDot(graph: MarkedGraph, title: string, options: TopologyDotOptions = {}): string {
+  const side = options.side ?? 'after';
+  const plan = graph.nodes.some((n) => n.change) || graph.edges.some((e) => e.change) || options.side !== undefined;
   const ids = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
   const out: string[] = [
     'digraph topology {',
-    `graph [${dotAttributes({ rankdir: 'LR', compound: 'true', newrank: 'true', fontname: 'Helvetica', fontsize: 12, nodesep: 0.12, ranksep: 1.1, labelloc: 't' })}, label=${dotString(title, 200)}];`,
+    `graph [${dotAttributes({ rankdir: 'LR', compound: 'true', newrank: 'true', fontname: 'Helvetica', fontsize: 12, nodesep: 0.12, ranksep: 1.1, labelloc: 't', labeljust: 'l' })}, label=${titleAndLegend(title, { plan, traffic: graph.edges.some((e) => e.traffic) })}];`,
     `node [${dotAttributes({ shape: 'box', style: 'rounded,filled', fontname: 'Helvetica', fontsize: 10, height: 0.28, margin: '0.08,0.03' })}];`,
     `edge [${dotAttributes({ fontname: 'Helvetica', fontsize: 9, arrowsize: 0.6 })}];`,
   ];
   const byKind = (kinds: TopologyNodeKind[]) => graph.nodes.filter((n) => kinds.includes(n.kind));
-  const nodeLine = (n: MarkedNode) => `${ids.get(n.id)} [${dotAttributes(nodeAttributes(n))}];`;
+  const nodeLine = (n: MarkedNode) => `${ids.get(n.id)} [${dotAttributes(nodeAttributes(n, side))}];`;
 
   out.push(...cluster('inbound', 'Channels and accounts', channelClusters(byKind(['channel', 'account']), nodeLine)));
   out.push(...cluster('bindings', 'Bindings', byKind(['binding', 'default-route']).map(nodeLine)));
   const agents = byKind(['agent']);
-  const { lines: agentLines, groupOf } = agentCluster(agents, graph.edges, nodeLine);
+  const { lines: agentLines, groupOf } = agentCluster(agents, graph.edges, nodeLine, side);
   out.push(...agentLines);
   out.push(...cluster('peers_in', 'A2A peers in', byKind(['peer-in']).map(nodeLine)));
   out.push(...cluster('peers_out', 'A2A peers out', byKind(['peer-out']).map(nodeLine)));
@@ -57,8 +70,7 @@ export function topologyDot(graph: MarkedGraph, title: string): string {
   out.push(...sameRank(byKind(['binding', 'default-route', 'peer-in']), ids));
   out.push(...sameRank(agents, ids));
   out.push(...sameRank(byKind(['peer-out', 'directory']), ids));
-  out.push(...edgeLines(graph.edges, ids, groupOf, agents.length));
-  out.push(...legend());
+  out.push(...edgeLines(graph.edges, ids, groupOf, agents.length, side));
   out.push('}');
   return out.join('\n');
 }
@@ -83,7 +95,7 @@ function channelClusters(nodes: MarkedNode[], nodeLine: (n: MarkedNode) => strin
     );
 }
 
-function nodeAttributes(n: MarkedNode): Record<string, string | string[] | number | undefined> {
+function nodeAttributes(n: MarkedNode, side: PlanSide): Record<string, string | string[] | number | undefined> {
   const flags = [
     n.default && 'default',
     n.exposed && 'exposed to A2A',
@@ -92,20 +104,24 @@ function nodeAttributes(n: MarkedNode): Record<string, string | string[] | numbe
   ];
   const note = flags.filter(Boolean).join(', ');
   const unusable = n.usable === false || n.refusal !== undefined;
+  // Before the change: what it adds is not there yet, what it removes is still an ordinary node. Only paint
+  // changes between the sides — label, shape and pen width (which size the node) stay, so the layout does.
+  const change = side === 'before' ? undefined : n.change;
+  const dashed = change === 'removed' || unusable || n.shadowedBy !== undefined;
   return {
     label: note ? [n.label, note] : n.label,
     tooltip: n.id,
     fillcolor: NODE_FILL[n.kind],
     shape: n.kind === 'default-route' ? 'ellipse' : undefined,
     penwidth: n.change || n.default ? 2 : undefined,
-    color: n.change === 'added' ? ADDED : n.change === 'removed' ? REMOVED : undefined,
-    style: n.change === 'removed' || unusable || n.shadowedBy !== undefined ? 'rounded,filled,dashed' : undefined,
+    color: change === 'added' ? ADDED : change === 'removed' ? REMOVED : undefined,
+    style: side === 'before' && n.change === 'added' ? 'invis' : dashed ? 'rounded,filled,dashed' : undefined,
     fontcolor: unusable ? '#999999' : undefined,
   };
 }
 
 /** The agents' column: groups of agents that reach each other alike as nested clusters. */
-function agentCluster(agents: MarkedNode[], edges: MarkedEdge[], nodeLine: (n: MarkedNode) => string) {
+function agentCluster(agents: MarkedNode[], edges: MarkedEdge[], nodeLine: (n: MarkedNode) => string, side: PlanSide) {
   const status = pairStatuses(edges);
   const groups = agentGroups(
     agents.map((a) => a.id),
@@ -116,8 +132,9 @@ function agentCluster(agents: MarkedNode[], edges: MarkedEdge[], nodeLine: (n: M
   const lines: string[] = [];
   groups.forEach((group, index) => {
     const members = agents.filter((a) => groupOf.get(a.id)?.index === index);
-    const { color, style } = statusStyle(group.status);
+    const { color, style } = statusStyle(group.status, side);
     lines.push(`subgraph cluster_agents_${index} {`);
+    // The label is the same on both sides (it sizes the cluster); before the change a group the plan adds is not drawn.
     lines.push(
       `graph [${dotAttributes({ label: `${members.length} agents: every pair ${group.status.replace('|', ', ')}`, color, style: `rounded,${style}`, penwidth: 1.5, fontcolor: color })}];`,
     );
@@ -137,9 +154,11 @@ function pairStatuses(edges: MarkedEdge[]): Map<string, string> {
   return status;
 }
 
-function statusStyle(status: string): { color: string; style: string } {
-  const [decision, change] = status.split('|');
+function statusStyle(status: string, side: PlanSide): { color: string; style: string } {
+  const [decision, marked] = status.split('|');
   const base = EDGE_STYLE[decision === 'denied' ? 'denied' : 'agent-to-agent'];
+  if (side === 'before' && marked === 'added') return { color: 'transparent', style: 'solid' };
+  const change = side === 'before' ? undefined : marked;
   if (change === 'added') return { color: ADDED, style: 'bold' };
   if (change === 'removed') return { color: REMOVED, style: 'dashed' };
   return { color: base.color, style: base.style };
@@ -150,8 +169,10 @@ function edgeLines(
   ids: Map<string, string>,
   groupOf: Map<string, { group: AgentGroup; index: number }>,
   agentCount: number,
+  side: PlanSide,
 ): string[] {
   const out: string[] = [];
+  const edgeAttributes = (e: MarkedEdge) => edgePaint(e, side);
   const status = pairStatuses(edges);
   const sameOutbound = new Set(edges.filter((e) => e.kind === 'a2a-out').map((e) => `${e.from}\u0000${e.to}\u0000${e.change ?? ''}`));
   const drawn = new Set<string>();
@@ -209,13 +230,16 @@ function uniformInto(from: string, group: AgentGroup, status: Map<string, string
   return group.members.every((m) => status.get(`${from}\u0000${m}`) === mine);
 }
 
-function edgeAttributes(e: MarkedEdge): Record<string, string | number | undefined> {
+/** An edge's attributes on one side of a plan: as for nodes, only paint differs between the sides. */
+function edgePaint(e: MarkedEdge, side: PlanSide): Record<string, string | number | undefined> {
   const kind = e.kind === 'agent-to-agent' && !e.allowed ? 'denied' : e.kind;
   const base = EDGE_STYLE[kind];
   const crossesColumns = e.kind === 'agent-to-agent' || e.kind === 'memory';
+  const change = side === 'before' ? undefined : e.change;
+  const hidden = side === 'before' && e.change === 'added';
   return {
-    color: e.change === 'added' ? ADDED : e.change === 'removed' ? REMOVED : base.color,
-    style: e.change === 'removed' ? 'dashed' : e.change === 'added' ? 'bold' : base.style,
+    color: change === 'added' ? ADDED : change === 'removed' ? REMOVED : base.color,
+    style: hidden ? 'invis' : change === 'removed' ? 'dashed' : change === 'added' ? 'bold' : base.style,
     penwidth: e.change ? 2 : e.traffic ? Math.min(1 + Math.log2(1 + e.traffic), 6) : undefined,
     label: e.kind === 'memory' ? e.collection : e.traffic ? `${e.traffic} tasks` : undefined,
     fontcolor: base.color,
@@ -237,21 +261,41 @@ function trafficAttributes(e: MarkedEdge): Record<string, string | number | unde
   };
 }
 
-/** A table node: one row per edge style, and what the node outlines mean. */
-function legend(): string[] {
-  const rows = Object.values(EDGE_STYLE).map(
-    (s) =>
-      `<tr><td><font color="${s.color}">${s.style === 'dotted' ? '┈┈┈' : s.style === 'dashed' ? '┅┅┅' : '━━━'}</font></td><td align="left">${s.legend}</td></tr>`,
-  );
-  rows.push(`<tr><td><font color="${ADDED}">━━━</font></td><td align="left">added by the plan</td></tr>`);
-  rows.push(`<tr><td><font color="${REMOVED}">┅┅┅</font></td><td align="left">removed by the plan</td></tr>`);
-  rows.push(`<tr><td><font color="#08306b">━━━</font></td><td align="left">observed traffic (width grows with the count)</td></tr>`);
-  rows.push('<tr><td>- - -</td><td align="left">dashed box: unusable peer, shadowed binding</td></tr>');
-  const table = `<<table border="0" cellborder="0" cellspacing="1"><tr><td colspan="2"><b>Legend</b></td></tr>${rows.join('')}</table>>`;
-  return [
-    'subgraph cluster_legend {',
-    `graph [${dotAttributes({ label: '', color: '#cccccc' })}];`,
-    `legend [shape=plaintext, style="", label=${table}];`,
-    '}',
-  ];
+/** One legend entry: a short stroke sample in its colour, and what it means. */
+interface LegendEntry {
+  color: string;
+  sample: string;
+  text: string;
+}
+
+const LEGEND_PER_ROW = 4;
+
+/**
+ * The picture's title and its legend as the graph's own label: a compact table above the drawing, four entries a
+ * row, that takes no place in the layout (so it cannot push nodes around, and both sides of a plan keep theirs).
+ * Plan entries only on a plan's pictures, the traffic entry only when traffic is drawn.
+ */
+function titleAndLegend(title: string, shown: { plan: boolean; traffic: boolean }): string {
+  const sample = (style: string) => (style === 'dotted' ? '┈┈' : style === 'dashed' ? '┅┅' : '━━');
+  const entries: LegendEntry[] = Object.values(EDGE_STYLE).map((s) => ({ color: s.color, sample: sample(s.style), text: s.legend }));
+  if (shown.plan) {
+    entries.push({ color: ADDED, sample: '━━', text: 'added by the plan' });
+    entries.push({ color: REMOVED, sample: '┅┅', text: 'removed by the plan' });
+  }
+  if (shown.traffic) entries.push({ color: '#08306b', sample: '━━', text: 'observed traffic' });
+  entries.push({ color: '#555555', sample: '- -', text: 'dashed box: unusable, shadowed' });
+  const rows: string[] = [];
+  for (let i = 0; i < entries.length; i += LEGEND_PER_ROW) {
+    const cells = entries
+      .slice(i, i + LEGEND_PER_ROW)
+      .map((e) => `<td align="right"><font color="${e.color}">${e.sample}</font></td><td align="left">${htmlText(e.text)}</td>`);
+    rows.push(`<tr>${cells.join('')}</tr>`);
+  }
+  const legend = `<font point-size="9">${rows.length ? `<table border="0" cellborder="0" cellspacing="0" cellpadding="1">${rows.join('')}</table>` : ''}</font>`;
+  return `<<table border="0" cellborder="0" cellspacing="2"><tr><td align="left"><b>${htmlText(title.slice(0, 200))}</b></td></tr><tr><td align="left">${legend}</td></tr></table>>`;
+}
+
+/** Text inside a Graphviz HTML label. */
+function htmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

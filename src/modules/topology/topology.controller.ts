@@ -4,7 +4,7 @@ import { RequiresRole } from '../../common/auth/requires-role.decorator';
 import { ChangesNothing } from '../../common/auth/changes-nothing.decorator';
 import { ProblemDto } from '../../common/errors/problem.dto';
 import { ConfigPlanRequestDto } from '../config-plan';
-import { TopologyQueryDto } from './dto/topology-query.dto';
+import { TopologyPlanQueryDto, TopologyQueryDto } from './dto/topology-query.dto';
 import { TopologyDto, TopologyPlanDto } from './dto/topology-response.dto';
 import { TopologyService } from './topology.service';
 
@@ -85,13 +85,18 @@ export class TopologyController {
     summary: 'A config change drawn as before/after (SVG)',
     description:
       'The candidate’s topology with what it adds in bold green and what it removes dashed in red (nodes and edges). Same body as POST /admin/config/plan. ' +
+      '?side=before draws the served config in the same layout (every node where the after side has it), so the two can be compared. ' +
       'A stable URL for embedding.',
   })
   @ApiBody({ type: ConfigPlanRequestDto })
   @ApiOkResponse({ description: 'An SVG document.', content: { 'image/svg+xml': { schema: { type: 'string' } } } })
-  @ApiResponse({ status: 400, type: ProblemDto, description: 'Neither or both of document and mergePatch, or either malformed.' })
+  @ApiResponse({
+    status: 400,
+    type: ProblemDto,
+    description: 'Neither or both of document and mergePatch, either malformed, or side not before/after.',
+  })
   @ApiResponse({ status: 422, type: ProblemDto, description: 'The candidate is not a valid config (errors[] lists why); nothing to draw.' })
-  planSvg(@Body() body: ConfigPlanRequestDto): Promise<string> {
-    return this.topology.planSvg(body);
+  planSvg(@Body() body: ConfigPlanRequestDto, @Query() query: TopologyPlanQueryDto): Promise<string> {
+    return this.topology.planSvg(body, query.side);
   }
 }

@@ -7,7 +7,7 @@ import { ExchangeRecorder } from '../session-tools';
 import { buildTopology, type PairCheck } from './build-topology';
 import { GraphvizRenderer } from './graphviz-renderer';
 import { diffTopology, type TopologyDiff } from './topology-diff';
-import { topologyDot } from './topology-dot';
+import { topologyDot, type PlanSide } from './topology-dot';
 import type { TopologyGraph } from './topology-graph';
 import { weighEdges, type TopologyTraffic } from './topology-traffic';
 import { DEFAULT_WINDOW, windowMs } from './topology-window';
@@ -76,14 +76,22 @@ export class TopologyService {
     };
   }
 
-  /** The candidate's graph with what it adds highlighted and what it removes dashed in red; an invalid candidate is a 422. */
-  async planSvg(candidate: PlanCandidate): Promise<string> {
+  /**
+   * One side of a plan's picture, an invalid candidate being a 422. Both sides draw the same graph (the candidate's
+   * plus what it loses), so they share one layout: `after` marks what the plan adds in green and what it removes
+   * dashed in red; `before` shows the config as served, what the plan adds left blank where it will appear.
+   */
+  async planSvg(candidate: PlanCandidate, side: PlanSide = 'after'): Promise<string> {
     const compared = await this.compare(candidate);
     // The pipeline's own 422 (every issue, formatted as validate and reload format them): there is no candidate to draw.
     if (!compared.ok) throw new ConfigLoadError(compared.errors);
     const { union } = diffTopology(compared.before, compared.after);
-    const title = `clawgate topology plan · revision ${compared.before.revision} → ${compared.after.revision}`;
-    return this.renderer.render(topologyDot(union, title));
+    const { before, after } = { before: compared.before.revision, after: compared.after.revision };
+    const title =
+      side === 'before'
+        ? `clawgate topology plan · before: revision ${before} (→ ${after})`
+        : `clawgate topology plan · after: revision ${after} (← ${before})`;
+    return this.renderer.render(topologyDot(union, title, { side }));
   }
 
   /** The candidate through config-plan's own pipeline, both sides drawn from their snapshots. Plans show allowed pairs only. */

@@ -112,7 +112,7 @@ export async function configPage(ctx) {
     }
     try {
       const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: { mergePatch: patch } });
-      add(planBox, planView(plan), await planPictures(plan, patch));
+      add(planBox, planView(plan), await planPictures(plan, { mergePatch: patch }));
       if (plan.valid && plan.revision === loaded.revision) {
         planned = { text, patch };
         applyButton.disabled = false;

@@ -22,3 +22,17 @@ export class TopologyQueryDto {
   @IsIn(['true', 'false'], { message: 'denied must be true or false' })
   denied?: 'true' | 'false';
 }
+
+/** Query of `POST /admin/topology/plan.svg`: which side of the plan to draw (both share one layout). */
+export class TopologyPlanQueryDto {
+  @ApiPropertyOptional({
+    enum: ['before', 'after'],
+    default: 'after',
+    description:
+      'after: the candidate, what it adds in green and what it removes dashed red. before: the served config in the same layout ' +
+      '(every node where the after side has it), what the candidate adds left blank.',
+  })
+  @IsOptional()
+  @IsIn(['before', 'after'], { message: 'side must be before or after' })
+  side?: 'before' | 'after';
+}
