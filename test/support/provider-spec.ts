@@ -6,7 +6,7 @@ export function providerSettings(
   base: Pick<ModelProviderSettings, 'name' | 'api' | 'baseUrl' | 'requiresKey'> & Partial<ModelProviderSettings>,
   over: Partial<ModelProviderSettings> = {},
 ): ModelProviderSettings {
-  return { headers: {}, timeoutMs: 5000, stream: true, streamDelayMs: 0, ...base, ...over };
+  return { headers: {}, timeoutMs: 5000, stream: true, streamDelayMs: 0, models: [], ...base, ...over };
 }
 
 /** A one-message request of agent `main` to `model`; `deltas`, when given, collects the streamed text (a streaming call). */

@@ -75,6 +75,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
     },
     embeddings: { provider: 'bundled', workers: 1 },
   },
+  // merge: the built-in providers stay beside models.providers (docs/configuration.md#built-in-model-providers).
+  models: { mode: 'merge' },
   channels: {
     a2a: {
       enabled: false,

@@ -23,7 +23,7 @@ export interface NormalizedConfig {
     agentToAgent: { maxPingPongTurns: number; maxChainHops: number; keptExchanges: number };
   };
   memory: MemorySettings;
-  models: { providers: Record<string, ModelProviderSettings> };
+  models: ModelsSettings;
   channels: { a2a: A2aChannelSettings; http: HttpChannelSettings };
 }
 
@@ -119,8 +119,10 @@ export interface ResolvedAgent {
   workspace: string;
   agentDir: string;
   sessionsDir: string;
-  /** `provider/model`. */
+  /** The primary model, `provider/model` (an alias resolved). */
   model: string;
+  /** `provider/model` tried in order when the one before fails (docs/runtime.md#model-fallbacks); aliases resolved. */
+  fallbacks: string[];
   identity: { name?: string; emoji?: string; avatar?: string };
   /** Operator-written; published only on the authenticated extended Agent Card. */
   description?: string;
@@ -167,9 +169,47 @@ export interface MemorySettings {
   };
 }
 
+/** `models` and `agents.defaults.models`: the providers, and the model catalog of the agents. */
+export interface ModelsSettings {
+  mode: 'merge' | 'replace';
+  providers: Record<string, ModelProviderSettings>;
+  /** alias → `provider/model` (agents.defaults.models[ref].alias). */
+  aliases: Record<string, string>;
+  /**
+   * The keys of agents.defaults.models (`provider/model` or `provider/*`): OpenClaw's allowlist for models picked at
+   * run time (`/model`, session overrides). Empty: no list. Configured models and fallbacks are never filtered by it.
+   */
+  allowed: string[];
+}
+
+/** A protocol clawgate speaks to a model provider. */
+export type ModelApi = 'openai-chat' | 'anthropic-messages' | 'echo';
+
+/** A model of a provider's catalog (`models.providers.<name>.models[]`), kept for limits and usage pricing. */
+export interface ProviderModelSettings {
+  id: string;
+  name?: string;
+  /** This model's protocol when the entry sets one (mapped like the provider's). */
+  api?: ModelApi | 'unsupported';
+  apiAsWritten?: string;
+  reasoning?: boolean;
+  input?: string[];
+  /** Per million tokens. */
+  cost?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  contextWindow?: number;
+  contextTokens?: number;
+  maxTokens?: number;
+}
+
 export interface ModelProviderSettings {
   name: string;
-  api: 'openai-chat' | 'anthropic-messages' | 'echo';
+  /**
+   * The protocol clawgate speaks to it. `unsupported`: the file names an OpenClaw kind clawgate does not speak
+   * (`apiAsWritten`); a run whose model is on it goes on to its fallbacks.
+   */
+  api: ModelApi | 'unsupported';
+  /** `api` as the file writes it, when that is an OpenClaw kind (`openai-completions`, `ollama`, `google-generative-ai`, …). */
+  apiAsWritten?: string;
   baseUrl?: string;
   apiKey?: string;
   /** Env var consulted when apiKey is unset (built-in providers). */
@@ -181,6 +221,7 @@ export interface ModelProviderSettings {
   stream: boolean;
   /** Echo only: pause between streamed words. */
   streamDelayMs: number;
+  models: ProviderModelSettings[];
 }
 
 export interface A2aPeerSettings {

@@ -40,6 +40,7 @@ describe('model provider calls never follow redirects', () => {
     const settings: ModelProviderSettings = {
       name: 'openai',
       api: 'openai-chat',
+      models: [],
       baseUrl: `${origin}/v1`,
       apiKey: 'sk-test-secret',
       requiresKey: true,

@@ -24,7 +24,11 @@ function run(agents: unknown) {
     warnings: [],
   };
   const checked: Array<[string, string]> = [];
-  const out = normalizeAgents(ctx, validated.config.agents, (model, at) => checked.push([model, at]));
+  // Records where each model setting is resolved; resolves it as written (aliases are agent-models.spec's).
+  const out = normalizeAgents(ctx, validated.config.agents, (model, at) => {
+    checked.push([typeof model === 'string' ? model : model.primary, at]);
+    return typeof model === 'string' ? { primary: model } : { primary: model.primary, fallbacks: model.fallbacks };
+  });
   return { ...out, errors: ctx.errors, warnings: ctx.warnings, checked };
 }
 const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
@@ -166,14 +170,36 @@ describe('normalizeAgents', () => {
     });
 
     it('takes the entry model over the defaults model; the defaults model is checked only if inherited', () => {
-      const own = run({ defaults, list: [{ id: 'a', model: 'echo/own' }] });
-      expect(own.agents[0].model).toBe('echo/own');
+      // An agent that sets primary and fallbacks inherits nothing of the defaults' model.
+      const own = run({ defaults, list: [{ id: 'a', model: { primary: 'echo/own', fallbacks: [] } }] });
+      expect(own.agents[0]).toMatchObject({ model: 'echo/own', fallbacks: [] });
       expect(own.checked).toEqual([['echo/own', 'agents.list[0].model']]);
-      const mixed = run({ defaults, list: [{ id: 'a', model: 'echo/own' }, { id: 'b' }] });
+      const mixed = run({ defaults, list: [{ id: 'a', model: { primary: 'echo/own', fallbacks: [] } }, { id: 'b' }] });
       expect(mixed.agents[1].model).toBe('echo/defaults');
       expect(mixed.checked).toEqual([
-        ['echo/own', 'agents.list[0].model'],
         ['echo/defaults', 'agents.defaults.model'],
+        ['echo/own', 'agents.list[0].model'],
+      ]);
+    });
+
+    it('a string model overrides the primary only: the fallbacks come from the defaults, [] turns them off (as in OpenClaw)', () => {
+      const chain = { primary: 'echo/defaults', fallbacks: ['echo/second', 'echo/third'] };
+      const { agents } = run({
+        defaults: { model: chain },
+        list: [
+          { id: 'a', model: 'echo/own' },
+          { id: 'b', model: { primary: 'echo/own' } },
+          { id: 'c', model: { primary: 'echo/own', fallbacks: [] } },
+          { id: 'd', model: { primary: 'echo/second', fallbacks: ['echo/fourth'] } },
+          { id: 'e' },
+        ],
+      });
+      expect(agents.map((a) => [a.id, a.model, a.fallbacks])).toEqual([
+        ['a', 'echo/own', ['echo/second', 'echo/third']],
+        ['b', 'echo/own', ['echo/second', 'echo/third']],
+        ['c', 'echo/own', []],
+        ['d', 'echo/second', ['echo/fourth']],
+        ['e', 'echo/defaults', ['echo/second', 'echo/third']],
       ]);
     });
 

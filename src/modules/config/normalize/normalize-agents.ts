@@ -5,6 +5,8 @@ import type { MemoryCollectionSettings, ResolvedAgent } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { RESERVED_KEY_NAMES } from '../pipeline/reserved-keys';
 import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryCollectionConfig } from '../schema/agents.schema';
+import type { ModelSettingConfig } from '../schema/model-setting';
+import type { ModelChain } from './agent-models';
 import { isInside, NormalizeContext, resolveUserPath } from './normalize-context';
 
 /** Used when neither the agent nor `agents.defaults` names a model: runs offline, needs no key. */
@@ -24,12 +26,17 @@ interface RawAgent {
 export function normalizeAgents(
   ctx: NormalizeContext,
   agents: AgentsConfig | undefined,
-  checkModel: (model: string, path: string) => void,
+  resolveModel: (setting: ModelSettingConfig, path: string) => ModelChain,
 ): { agents: ResolvedAgent[]; defaultAgentId: string } {
   const raw = collectEntries(ctx, agents);
   const defaults = agents?.defaults ?? {};
   const seen = new Map<string, Source>();
   const resolved: ResolvedAgent[] = [];
+  // The defaults' model is resolved (and checked) once, where it is written, if any agent inherits from it: an agent
+  // without a model of its own, or with one that leaves its fallbacks to the defaults (a string, or no fallbacks key).
+  const inherits = raw.length === 0 || raw.some((r) => !ownsFallbacks(r.entry.model));
+  const inherited: ModelChain =
+    defaults.model !== undefined && inherits ? resolveModel(defaults.model, 'agents.defaults.model') : { primary: FALLBACK_MODEL };
 
   for (const { rawId, entry, source } of raw) {
     const id = normalizeAgentId(rawId);
@@ -48,17 +55,13 @@ export function normalizeAgents(
       continue;
     }
     seen.set(id, source);
-    const agent = resolveAgent(ctx, id, entry, defaults, source);
-    if (entry.model) checkModel(entry.model, toDottedPath([...source, 'model']));
-    resolved.push(agent);
+    const own = entry.model !== undefined ? resolveModel(entry.model, toDottedPath([...source, 'model'])) : undefined;
+    resolved.push(resolveAgent(ctx, id, entry, defaults, source, modelOf(own, inherited)));
   }
 
   if (resolved.length === 0) {
-    resolved.push(resolveAgent(ctx, DEFAULT_AGENT_ID, {}, defaults, ['agents']));
+    resolved.push(resolveAgent(ctx, DEFAULT_AGENT_ID, {}, defaults, ['agents'], modelOf(undefined, inherited)));
   }
-  // The defaults' model is checked once, where it is written, if any agent inherits it.
-  const inherited = raw.length === 0 || raw.some((r) => !r.entry.model);
-  if (defaults.model && inherited) checkModel(defaults.model, 'agents.defaults.model');
   const isFlagged = (id: string) => raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
   const flagged = resolved.filter((a) => isFlagged(a.id));
   if (flagged.length > 1) {
@@ -89,12 +92,24 @@ function collectEntries(ctx: NormalizeContext, agents: AgentsConfig | undefined)
   return (agents?.list ?? CONFIG_DEFAULTS.agents.list).map((entry, i) => ({ rawId: entry.id, entry, source: ['agents', 'list', i] }));
 }
 
+/** OpenClaw: an agent's string model overrides the primary only; `{ primary, fallbacks }` both (`[]`: none). */
+function ownsFallbacks(model: ModelSettingConfig | undefined): boolean {
+  return typeof model === 'object' && model.fallbacks !== undefined;
+}
+
+function modelOf(own: ModelChain | undefined, inherited: ModelChain): { model: string; fallbacks: string[] } {
+  const model = own?.primary ?? inherited.primary;
+  const fallbacks = own?.fallbacks ?? inherited.fallbacks ?? [];
+  return { model, fallbacks: fallbacks.filter((f) => f !== model) };
+}
+
 function resolveAgent(
   ctx: NormalizeContext,
   id: string,
   entry: AgentMapEntryConfig,
   defaults: AgentDefaultsConfig,
   source: Source,
+  models: { model: string; fallbacks: string[] },
 ): ResolvedAgent {
   const workspace = entry.workspace
     ? resolveUserPath(ctx, entry.workspace)
@@ -113,7 +128,8 @@ function resolveAgent(
     workspace,
     agentDir,
     sessionsDir: path.join(ctx.stateDir, 'agents', id, 'sessions'),
-    model: entry.model ?? defaults.model ?? FALLBACK_MODEL,
+    model: models.model,
+    fallbacks: models.fallbacks,
     identity: { ...(entry.identity ?? CONFIG_DEFAULTS.each.agent.identity) },
     description: entry.description,
     sandbox: {

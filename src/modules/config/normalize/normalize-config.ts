@@ -10,7 +10,8 @@ import type { GatewayConfig } from '../schema/gateway.schema';
 import type { MemoryConfig } from '../schema/memory.schema';
 import type { OpenClawConfig } from '../schema/openclaw.schema';
 import type { BindingConfig } from '../schema/routing.schema';
-import { checkModelRef, normalizeModelProviders } from './model-providers';
+import { ModelRefResolver, normalizeModelCatalog } from './agent-models';
+import { normalizeModelProviders } from './model-providers';
 import { agentIdPath, normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
 import { normalizeGatewayHttp } from './normalize-gateway-http';
@@ -21,8 +22,11 @@ export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
 
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
-  const providers = normalizeModelProviders(ctx, cfg.models?.providers);
-  const { agents, defaultAgentId } = normalizeAgents(ctx, cfg.agents, (model, path) => checkModelRef(ctx, providers, model, path));
+  const mode = cfg.models?.mode ?? CONFIG_DEFAULTS.models.mode;
+  const providers = normalizeModelProviders(ctx, cfg.models?.providers, mode);
+  const catalog = normalizeModelCatalog(ctx, cfg.agents?.defaults?.models);
+  const models = new ModelRefResolver(ctx, providers, catalog);
+  const { agents, defaultAgentId } = normalizeAgents(ctx, cfg.agents, (setting, path) => models.chain(setting, path));
   const agentIds = agents.map((a) => a.id);
   warnUnknownTools(ctx, cfg.agents);
 
@@ -48,7 +52,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
       },
     },
     memory: normalizeMemory(ctx, cfg.memory),
-    models: { providers },
+    models: { mode, providers, aliases: catalog.aliases, allowed: catalog.allowed },
     channels: normalizeChannels(ctx, cfg.channels, agentIds),
   };
 }

@@ -15,6 +15,11 @@ export interface NormalizeContext {
   quoter: ConfigValueQuoter;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
+  /**
+   * Model providers the document names outside models.providers (OpenClaw's auth profiles and plugins, which
+   * clawgate sets aside): a model on one is recognised, not a typo.
+   */
+  providersNamedElsewhere?: ReadonlySet<string>;
 }
 
 /** Expands `~` and resolves relative paths against `base` (the config file's directory unless given). */

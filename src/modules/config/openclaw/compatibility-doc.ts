@@ -74,7 +74,7 @@ export function renderCompatibilityDoc(root: OpenClawKey = OPENCLAW_KEYS): strin
     '[configuration.md](configuration.md), not here.',
     '',
     '- **implemented**: clawgate reads the setting. It is validated by clawgate\'s schema, which may accept fewer',
-    '  forms than OpenClaw does (`agents.defaults.model` as a string only, for now): another form is an error.',
+    '  forms than OpenClaw does (an `apiKey` SecretRef from the `env` source only, for one): another form is an error.',
     '- **recognised, not supported**: the file loads, the setting is not used, and each load reports it in a',
     '  warning grouped by section ("recognised OpenClaw settings, not supported by clawgate (3): …") in',
     '  `clawgate config validate`, `GET /admin/config/status`, the log and the console. What is inside such a',

@@ -26,8 +26,11 @@ const TOOL_POLICY = "an OpenClaw tool policy; ignoring it could give agents tool
 /** Fields of `agents.defaults` and of each agent that OpenClaw documents and clawgate does not use. */
 const AGENT_FIELDS_UNSUPPORTED = unsupportedNames(`
   agentRuntime bootstrapMaxChars bootstrapTotalMaxChars contextInjection contextLimits embeddedHarness experimental
-  fastModeDefault heartbeat models params reasoningDefault runRetries skills subagents thinkingDefault tts typingMode
+  fastModeDefault heartbeat params reasoningDefault runRetries skills subagents thinkingDefault tts typingMode
   utilityModel`);
+
+/** `model`: a string, or `{ primary, fallbacks }`; the schema checks the object form's keys. */
+const agentModel = implemented();
 
 const agentMemorySearch = implemented({
   qmd: implemented({ extraCollections: implementedEach('list', implemented({ path: implemented(), name: implemented() })) }),
@@ -61,17 +64,20 @@ const agent = (listForm: boolean): OpenClawKey =>
     name: implemented(),
     workspace: implemented(),
     agentDir: implemented(),
-    model: implemented(),
+    model: agentModel,
     identity: implemented({ name: implemented(), emoji: implemented(), avatar: implemented(), theme: unsupported() }),
     memorySearch: agentMemorySearch,
     sandbox: agentSandbox,
     tools: agentTools,
     ...AGENT_FIELDS_UNSUPPORTED,
-    ...unsupportedNames('groupChat memory runtime skillsLimits'),
+    // An agent's own model catalog (newer OpenClaw): clawgate's aliases are those of agents.defaults.models.
+    ...unsupportedNames('groupChat memory models runtime skillsLimits'),
   });
 
 const agentDefaults = implemented({
-  model: implemented(),
+  model: agentModel,
+  // The model catalog: aliases are read; per-model request settings are OpenClaw's.
+  models: implementedEach('map', implemented({ alias: implemented(), ...unsupportedNames('agentRuntime params streaming') })),
   workspace: implemented(),
   memorySearch: agentMemorySearch,
   sandbox: agentSandbox,
@@ -189,12 +195,28 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
         baseUrl: implemented(),
         apiKey: implemented(),
         headers: implemented(),
+        models: implementedEach(
+          'list',
+          implemented({
+            id: implemented(),
+            name: implemented(),
+            api: implemented(),
+            reasoning: implemented(),
+            input: implemented(),
+            cost: implemented(),
+            contextWindow: implemented(),
+            contextTokens: implemented(),
+            maxTokens: implemented(),
+            ...unsupportedNames('compat headers params'),
+          }),
+        ),
         ...unsupportedNames(`
-          agentRuntime auth authHeader contextWindow injectNumCtxForOpenAICompat localService maxTokens models params region
+          agentRuntime auth authHeader contextWindow injectNumCtxForOpenAICompat localService maxTokens params region
           request sanitizeToolCallIds timeoutSeconds`),
       }),
     ),
-    ...unsupportedNames('authStatus bedrockDiscovery catalogRefresh mode pricing'),
+    mode: implemented(),
+    ...unsupportedNames('authStatus bedrockDiscovery catalogRefresh pricing'),
   }),
 
   // Chat channels wait for the channel plugins; clawgate's own (a2a, http) are the schema's.

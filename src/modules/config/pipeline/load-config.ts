@@ -13,6 +13,7 @@ import { deepFreeze } from '../../../common/deep-freeze';
 import { ConfigValueQuoter } from './config-value-quoter';
 import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
+import { providersNamedElsewhere } from '../openclaw/openclaw-providers';
 import { setAsideOpenClawSettings } from '../openclaw/set-aside-openclaw-settings';
 import { unsupportedSettingWarnings } from '../openclaw/unsupported-setting-warnings';
 
@@ -65,6 +66,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       quoter,
       errors: [],
       warnings,
+      providersNamedElsewhere: providersNamedElsewhere(included.value),
     };
     const config = normalizeConfig(ctx, validated.config);
     if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };

@@ -1,9 +1,11 @@
 import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
+import { IsModelSetting, MODEL_ALIAS_PATTERN, MODEL_SETTING_SCHEMA, type ModelSettingConfig } from './model-setting';
 import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 
-/** `provider/model`, e.g. `echo/default`, `anthropic/claude-sonnet-4-6`, `ollama/qwen3:8b`. */
-export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
+export { MODEL_REF_PATTERN } from './model-setting';
+/** A key of agents.defaults.models: `provider/model`, or `provider/*` for every model of a provider. */
+export const MODEL_ENTRY_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
 
 @StrictObject('A directory of files an agent may search (read-only).')
 export class MemoryCollectionConfig {
@@ -82,14 +84,26 @@ export class AgentToolsConfig {
   deny?: string[];
 }
 
-/** Fields shared by `agents.defaults` and every agent entry. */
-@StrictObject()
-export class AgentDefaultsConfig {
+@StrictObject('A model of agents.defaults.models (OpenClaw\'s model catalog and allowlist).')
+export class AgentModelEntryConfig {
   @IsOptional()
   @IsString()
-  @Matches(MODEL_REF_PATTERN, { message: 'must look like "provider/model", e.g. "echo/default"' })
+  @Matches(MODEL_ALIAS_PATTERN, { message: 'must be a short name without "/" or spaces' })
+  @Describe('A short name usable wherever a model reference is (model, primary, fallbacks).')
+  alias?: string;
+}
+
+/** Fields shared by `agents.defaults` and every agent entry. */
+@StrictObject()
+export class AgentSharedConfig {
+  @IsOptional()
+  @IsModelSetting()
+  @Describe(
+    '"provider/model" (or an alias), or { primary, fallbacks }: when the primary fails (429, 5xx, timeout, unreachable), the fallbacks are tried in order.',
+    MODEL_SETTING_SCHEMA,
+  )
   @Default(CONFIG_DEFAULTS.agents.defaults.model)
-  model?: string;
+  model?: ModelSettingConfig;
 
   @IsOptional()
   @IsString()
@@ -110,8 +124,21 @@ export class AgentDefaultsConfig {
   tools?: AgentToolsConfig;
 }
 
+/** `agents.defaults`: what every agent inherits, and the model catalog. */
+@StrictObject()
+export class AgentDefaultsConfig extends AgentSharedConfig {
+  @IsOptional()
+  @NestedMap(
+    () => AgentModelEntryConfig,
+    'AgentModelEntryConfig',
+    MODEL_ENTRY_KEY_PATTERN,
+    '"provider/model" → { alias }: the aliases, and the models OpenClaw lets /model and session overrides pick.',
+  )
+  models?: Map<string, AgentModelEntryConfig>;
+}
+
 @StrictObject('An agent in the map form `agents.entries.<id>`. Fields it leaves unset come from agents.defaults.')
-export class AgentMapEntryConfig extends AgentDefaultsConfig {
+export class AgentMapEntryConfig extends AgentSharedConfig {
   @IsOptional() @IsBoolean() @Default(CONFIG_DEFAULTS.each.agent.default) default?: boolean;
   @IsOptional() @IsString() @MaxLength(200) name?: string;
 

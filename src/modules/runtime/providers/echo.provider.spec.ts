@@ -12,6 +12,7 @@ describe('EchoProvider', () => {
     timeoutMs: 120_000,
     stream: true,
     streamDelayMs: 0,
+    models: [],
     ...over,
   });
   const request = (text: string, over: Partial<ModelRequest> = {}): ModelRequest => ({
