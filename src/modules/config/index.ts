@@ -18,6 +18,7 @@ export type {
   ModelProviderSettings,
   NormalizedConfig,
   PeerKind,
+  PluginsSettings,
   ResolvedAgent,
   ResolvedBinding,
   RuntimeSnapshot,
