@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { startGateway as startGatewayProcess, type RunningGateway } from './bootstrap';
-import { locateConfig, type GatewayOptions } from './modules/config';
+import { locateConfig } from './modules/config';
 import type { CodePlugin } from './plugin-sdk';
 
 export * from './plugin-sdk';
@@ -19,7 +19,7 @@ export interface Gateway {
 }
 
 export interface StartGatewayOptions {
-  /** openclaw.json; default: found as the CLI finds it (`$OPENCLAW_CONFIG_PATH`, `<stateDir>/openclaw.json`, `~/.openclaw/openclaw.json`). */
+  /** openclaw.json; default: as the CLI finds it (`$OPENCLAW_CONFIG_PATH`, `<stateDir>/openclaw.json`, `~/.openclaw/openclaw.json`). */
   configPath?: string;
   /** The state directory; default: `$OPENCLAW_STATE_DIR`, then `~/.openclaw`. */
   stateDir?: string;
@@ -28,8 +28,8 @@ export interface StartGatewayOptions {
   /** The environment `${VAR}` references read; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** `auto`, `pretty` or `json`; `error`…`trace`: as the CLI's `--log-format` and `--log-level`. */
-  logFormat?: GatewayOptions['logFormat'];
-  logLevel?: GatewayOptions['logLevel'];
+  logFormat?: string;
+  logLevel?: string;
   /** Plugins given in code, loaded as enabled plugins (`definePlugin({ id, register(api) { … } })`). */
   plugins?: readonly CodePlugin[];
 }

@@ -43,7 +43,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
         message:
           'recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
       },
-      { path: 'channels', message: 'recognised OpenClaw setting, not supported by clawgate: channels.telegram' },
+      { path: 'channels.telegram', message: 'no plugin provides channel telegram: its settings are not used' },
     ];
     expect(reload.body.warnings).toEqual(expected);
     const status = (await request(gw.url).get('/admin/config/status').expect(200)).body;
@@ -53,12 +53,12 @@ describe('recognised OpenClaw settings (e2e)', () => {
     expect(agents.map((a) => a.id).sort()).toEqual(['helper', 'main']);
 
     // The log says it once for this reload, in the same words.
-    const said = log.messages.filter((m) => m.includes('not supported by clawgate'));
+    const said = log.messages.filter((m) => m.includes('not supported by clawgate') || m.includes('no plugin provides'));
     expect(said).toEqual([
       'config warning: recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp',
       `config warning: gateway: ${expected[1].message}`,
       `config warning: agents: ${expected[2].message}`,
-      `config warning: channels: ${expected[3].message}`,
+      `config warning: channels.telegram: ${expected[3].message}`,
     ]);
   });
 

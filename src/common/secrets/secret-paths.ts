@@ -19,6 +19,7 @@ const SECRET_MAPS = new Set(['env', 'headers']);
  * matter for the settings clawgate recognises without using: they stay in the document the admin API shows.
  */
 export function isSecretConfigPath(segments: ReadonlyArray<string | number>): boolean {
+  if (declared.length && declared.some((pattern) => matches(pattern, segments))) return true;
   // A database URL normally carries its password (`postgres://user:password@host/db`).
   if (segments.length === 3 && segments[0] === 'gateway' && segments[1] === 'state' && segments[2] === 'url') return true;
   if (segments.length >= 2 && SECRET_MAPS.has(String(segments[segments.length - 2]))) return true;
@@ -29,4 +30,26 @@ export function isSecretConfigPath(segments: ReadonlyArray<string | number>): bo
   if (typeof last !== 'string') return false;
   const lower = last.toLowerCase();
   return SECRET_NAMES.has(lower) || SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+}
+
+/**
+ * Paths declared secret by what the config names (a plugin's manifest: `plugins.entries.<id>.config.<key>`,
+ * `channels.<id>.<key>`), `*` matching any one segment. Once declared, a path stays secret for the life of the
+ * process: a secret is never shown because a later load no longer declares it, and a candidate config that is
+ * only validated may declare some too.
+ */
+const declared: string[][] = [];
+const declaredKeys = new Set<string>();
+
+export function declareSecretPaths(patterns: ReadonlyArray<ReadonlyArray<string>>): void {
+  for (const pattern of patterns) {
+    const key = JSON.stringify(pattern);
+    if (declaredKeys.has(key) || !pattern.length) continue;
+    declaredKeys.add(key);
+    declared.push([...pattern]);
+  }
+}
+
+function matches(pattern: ReadonlyArray<string>, segments: ReadonlyArray<string | number>): boolean {
+  return pattern.length === segments.length && pattern.every((p, i) => p === '*' || p === String(segments[i]));
 }

@@ -12,7 +12,8 @@ const bySnapshot = new WeakMap<RuntimeSnapshot, ConfiguredSecret[]>();
 /**
  * Every secret value of a snapshot: whatever sits at a secret path of the normalized config (the same rule
  * that redacts GET /admin/config — admin tokens, peer tokens and outboundTokens, http account tokens,
- * provider apiKeys and headers, the embeddings apiKey, and any secret-named key added later), plus the
+ * provider apiKeys and headers, the embeddings apiKey, any secret-named key added later, and the secret fields
+ * plugins' manifests declare in their config and their channels' sections), plus the
  * provider keys the gateway reads from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY).
  */
 export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.ProcessEnv): ConfiguredSecret[] {
@@ -20,6 +21,10 @@ export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.Process
   if (found) return found;
   found = [];
   collect(snapshot.config, [], found);
+  // The chat channels plugins provide sit in the catalog; their secret keys are the ones their manifests declare.
+  for (const plugin of snapshot.plugins.values()) {
+    for (const [channel, section] of Object.entries(plugin.channels ?? {})) collect(section, ['channels', channel], found);
+  }
   for (const provider of Object.values(snapshot.config.models.providers)) {
     const value = provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined;
     if (value) found.push({ path: `environment variable ${provider.apiKeyEnv}`, value });

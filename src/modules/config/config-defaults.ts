@@ -90,6 +90,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
     },
     http: { enabled: false, accounts: {} },
   },
+  // Plugins are found, but only the ones the operator names may run (docs/plugins.md#the-catalog).
+  plugins: { enabled: true, deny: [], load: { paths: [] }, entries: {} },
   each: {
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },

@@ -21,6 +21,7 @@ export type {
   ProviderModelSettings,
   NormalizedConfig,
   PeerKind,
+  PluginsSettings,
   ResolvedAgent,
   ResolvedBinding,
   RuntimeSnapshot,

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import Module from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition } from '../../plugin-sdk';
@@ -15,8 +16,8 @@ let esmLoads = 0;
 
 /**
  * The plugin's definition from its entry module: CommonJS `module.exports` (or its `default`, as TypeScript emits an
- * `export default`) or an ES module's default export, an object with `register(api)`. A CommonJS module is read
- * afresh (its cache entry dropped) so that a plugin enabled again after an edit runs its new code.
+ * `export default`) or an ES module's default export, an object with `register(api)`. The entry is read afresh on
+ * each load, so that a plugin enabled again after an edit runs its new code.
  */
 export async function loadPluginModule(entryFile: string): Promise<PluginDefinition> {
   let exported: unknown;
@@ -24,11 +25,7 @@ export async function loadPluginModule(entryFile: string): Promise<PluginDefinit
     const namespace = await nativeImport(`${pathToFileURL(entryFile).href}?load=${++esmLoads}`);
     exported = namespace.default;
   } else {
-    const resolved = require.resolve(entryFile);
-    delete require.cache[resolved];
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plugin's entry is known only at run time
-    const required: unknown = require(resolved);
-    exported = unwrapDefault(required);
+    exported = unwrapDefault(compileCommonJs(realpathSync(entryFile)));
   }
   if (!isDefinition(exported)) {
     throw new Error(
@@ -36,6 +33,24 @@ export async function loadPluginModule(entryFile: string): Promise<PluginDefinit
     );
   }
   return exported;
+}
+
+/** Node.js' own CommonJS loader internals this file uses (stable since Node.js 0.x; `module.createRequire` is built on them). */
+type NodeModule = Module & { _compile(source: string, filename: string): void };
+const moduleStatics = Module as unknown as { _nodeModulePaths(dir: string): string[] };
+
+/**
+ * The entry module compiled as `require` would, but outside the require cache: each load runs the file as it is now
+ * (deleting a cache entry is not enough where the loader is not Node.js' own, as under a test runner). What the entry
+ * requires in turn (its own files, its dependencies) loads through Node.js' require as usual.
+ */
+function compileCommonJs(file: string): unknown {
+  const mod = new Module(file) as NodeModule;
+  mod.filename = file;
+  mod.paths = moduleStatics._nodeModulePaths(path.dirname(file));
+  mod._compile(readFileSync(file, 'utf8'), file);
+  mod.loaded = true;
+  return mod.exports;
 }
 
 function unwrapDefault(value: unknown): unknown {

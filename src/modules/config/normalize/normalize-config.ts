@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../../common/agent-id';
 import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { A2aPeerSettings, NormalizedConfig, ResolvedAgent, ResolvedBinding, StateSettings } from '../config.types';
+import type { A2aPeerSettings, NormalizedConfig, PluginsSettings, ResolvedAgent, ResolvedBinding, StateSettings } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
@@ -9,6 +9,7 @@ import type { ChannelsConfig } from '../schema/channels.schema';
 import type { GatewayConfig } from '../schema/gateway.schema';
 import type { MemoryConfig } from '../schema/memory.schema';
 import type { OpenClawConfig } from '../schema/openclaw.schema';
+import type { PluginsConfig } from '../schema/plugins.schema';
 import type { BindingConfig } from '../schema/routing.schema';
 import { ModelRefResolver, normalizeModelCatalog } from './agent-models';
 import { normalizeModelProviders } from './model-providers';
@@ -54,6 +55,25 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     memory: normalizeMemory(ctx, cfg.memory),
     models: { mode, providers, aliases: catalog.aliases, allowed: catalog.allowed },
     channels: normalizeChannels(ctx, cfg.channels, agentIds),
+    plugins: normalizePlugins(ctx, cfg.plugins),
+  };
+}
+
+/** `plugins`: defaults filled, load paths resolved like every other path of the file. */
+function normalizePlugins(ctx: NormalizeContext, plugins: PluginsConfig | undefined): PluginsSettings {
+  const entries: PluginsSettings['entries'] = {};
+  for (const [id, entry] of plugins?.entries ?? []) {
+    entries[id] = {
+      ...(entry.enabled !== undefined ? { enabled: entry.enabled } : {}),
+      ...(entry.config !== undefined ? { config: entry.config } : {}),
+    };
+  }
+  return {
+    enabled: plugins?.enabled ?? CONFIG_DEFAULTS.plugins.enabled,
+    ...(plugins?.allow ? { allow: [...plugins.allow] } : {}),
+    deny: [...(plugins?.deny ?? CONFIG_DEFAULTS.plugins.deny)],
+    load: { paths: (plugins?.load?.paths ?? CONFIG_DEFAULTS.plugins.load.paths).map((p) => resolveUserPath(ctx, p)) },
+    entries,
   };
 }
 

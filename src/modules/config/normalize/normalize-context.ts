@@ -23,7 +23,7 @@ export interface NormalizeContext {
 }
 
 /** Expands `~` and resolves relative paths against `base` (the config file's directory unless given). */
-export function resolveUserPath(ctx: NormalizeContext, value: string, base = path.dirname(ctx.configPath)): string {
+export function resolveUserPath(ctx: Pick<NormalizeContext, 'homeDir' | 'configPath'>, value: string, base = path.dirname(ctx.configPath)): string {
   const trimmed = value.trim();
   if (trimmed === '~') return ctx.homeDir;
   if (trimmed.startsWith('~/')) return path.join(ctx.homeDir, trimmed.slice(2));

@@ -101,7 +101,7 @@ export function renderCompatibilityDoc(root: OpenClawKey = OPENCLAW_KEYS): strin
     for (const row of mergeAgentForms(inside)) lines.push(`| ${row.paths.map((p) => `\`${p}\``).join(', ')} | ${cell(row.treatment)} |`);
     if (section.node.pluginChannels) {
       lines.push(
-        `| \`${section.path}.<plugin id>\` | recognised, not supported: the chat channel of a plugin the file names in \`plugins.entries\`, \`plugins.installs\` or \`plugins.allow\` |`,
+        `| \`${section.path}.<plugin id>\` | the chat channel of a plugin: checked against the plugin's manifest when a plugin found provides it; else (one of OpenClaw's chat channels, or named like a plugin the file names in \`plugins.entries\`, \`plugins.installs\` or \`plugins.allow\`) loaded with the warning "no plugin provides channel <id>" |`,
       );
     }
   }

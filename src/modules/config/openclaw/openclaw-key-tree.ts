@@ -27,6 +27,8 @@ export interface OpenClawKey {
   readonly each?: { readonly kind: 'map' | 'list'; readonly node: OpenClawKey };
   /** `channels`: a key named like a plugin of the same file (plugins.entries, installs, allow) is that plugin's chat channel. */
   readonly pluginChannels?: boolean;
+  /** A chat channel OpenClaw knows (`channels.telegram`): a plugin provides it; while none does, it loads with a warning. */
+  readonly chatChannel?: boolean;
   /** refused: why clawgate does not ignore it; legacy: what became of it ("moved to …", "removed by OpenClaw …"). */
   readonly note?: string;
 }
@@ -58,6 +60,16 @@ export function refused(why: string): OpenClawKey {
 /** An old OpenClaw spelling; `fate` says what became of it ("moved to …", "removed by OpenClaw …"). */
 export function legacy(fate: string): OpenClawKey {
   return { status: 'legacy', note: fate };
+}
+
+/** Space-separated chat channel names: recognised, their contents the providing plugin's to check. */
+export function chatChannels(names: string): Keys {
+  return Object.fromEntries(
+    names
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((name) => [name, { status: 'unsupported', chatChannel: true } satisfies OpenClawKey]),
+  );
 }
 
 /** Space-separated names, each an unsupported key whose contents are not checked. */

@@ -1,6 +1,7 @@
 import {
   implemented,
   implementedEach,
+  chatChannels,
   legacy,
   OpenClawKey,
   refused,
@@ -93,7 +94,7 @@ const agentDefaults = implemented({
 });
 
 /** The chat channels OpenClaw documents (bundled, and the external ones of its catalog). */
-const CHAT_CHANNELS = unsupportedNames(`
+const CHAT_CHANNELS = chatChannels(`
   bluebubbles buzz clickclack discord feishu googlechat imessage irc line matrix mattermost msteams nextcloud-talk nostr
   openclaw-weixin qqbot raft reef signal slack sms synology-chat telegram tlon twitch wecom whatsapp yuanbao zalo zalouser`);
 
@@ -219,8 +220,18 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
     ...unsupportedNames('authStatus bedrockDiscovery catalogRefresh pricing'),
   }),
 
-  // Chat channels wait for the channel plugins; clawgate's own (a2a, http) are the schema's.
+  // A chat channel is a plugin's (its manifest's channelConfigs); one no plugin provides loads with a warning.
+  // clawgate's own (a2a, http) are the schema's.
   channels: implemented({ ...CHAT_CHANNELS, ...unsupportedNames('defaults modelByChannel') }, { pluginChannels: true }),
+
+  plugins: implemented({
+    enabled: implemented(),
+    allow: implemented(),
+    deny: implemented(),
+    load: implemented({ paths: implemented() }),
+    entries: implementedEach('map', implemented({ enabled: implemented(), config: implemented(), ...unsupportedNames('apiKey env hooks llm subagent') })),
+    ...unsupportedNames('bundledDiscovery installs slots'),
+  }),
 
   // ── Sections clawgate does not implement: recognised, reported, not read ──
   meta: unsupported(unsupportedNames('lastTouchedAt lastTouchedVersion'), { moreKeys: true }),
@@ -231,7 +242,6 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
   env: unsupported(unsupportedNames('shellEnv vars'), { moreKeys: true }),
   auth: unsupported(unsupportedNames('cooldowns order profiles')),
   secrets: unsupported(unsupportedNames('defaults egressProxy providers resolution')),
-  plugins: unsupported(unsupportedNames('allow bundledDiscovery deny enabled entries installs load slots')),
   skills: unsupported(unsupportedNames('allowBundled entries install limits load workshop')),
   mcp: unsupported(unsupportedNames('apps servers sessionIdleTtlMs')),
   acp: unsupported(unsupportedNames('allowedAgents backend defaultAgent dispatch enabled fallbacks maxConcurrentSessions runtime stream')),

@@ -41,9 +41,10 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
       'recognised OpenClaw settings, not supported by clawgate (2): meta, wizard',
       'gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.mode, gateway.tailscale',
       'agents: recognised OpenClaw settings, not supported by clawgate (3): agents.defaults.heartbeat, agents.list[0].subagents, agents.list[1].identity.theme',
-      'channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
     ]);
-    expect(warningsOf({ plugins: { entries: {} } })).toEqual(['recognised OpenClaw setting, not supported by clawgate: plugins']);
+    // A chat channel is a plugin's: while none provides it, it is listed apart (load-config warns per channel).
+    expect(setAsideOpenClawSettings(doc).unprovidedChannels).toEqual(['telegram']);
+    expect(warningsOf({ plugins: { slots: {} } })).toEqual(['plugins: recognised OpenClaw setting, not supported by clawgate: plugins.slots']);
     expect(warningsOf({ gateway: { port: 1 } })).toEqual([]);
   });
 
@@ -94,25 +95,30 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
 
   it('recognises a chat channel of OpenClaw\'s catalog, or of a plugin the same file names', () => {
     const channels = { dingtalk: { enabled: true }, htpp: {} };
-    expect(warningsOf({ channels })).toEqual([]);
+    expect(setAsideOpenClawSettings({ channels }).unprovidedChannels).toEqual([]);
     expect(setAsideOpenClawSettings({ channels }).document).toEqual({ channels });
     const withPlugins = { channels, plugins: { entries: { dingtalk: { enabled: true } } } };
-    expect(warningsOf(withPlugins)).toEqual([
-      'recognised OpenClaw setting, not supported by clawgate: plugins',
-      'channels: recognised OpenClaw setting, not supported by clawgate: channels.dingtalk',
-    ]);
-    // htpp is nobody's channel: it stays for the schema to reject.
-    expect(setAsideOpenClawSettings(withPlugins).document).toEqual({ channels: { htpp: {} } });
-    expect(setAsideOpenClawSettings({ channels, plugins: { installs: { dingtalk: {} } } }).unsupported).toContainEqual(['channels', 'dingtalk']);
-    expect(setAsideOpenClawSettings({ channels, plugins: { allow: ['dingtalk'] } }).unsupported).toContainEqual(['channels', 'dingtalk']);
+    expect(warningsOf(withPlugins)).toEqual([]);
+    expect(setAsideOpenClawSettings(withPlugins).unprovidedChannels).toEqual(['dingtalk']);
+    // htpp is nobody's channel: it stays for the schema to reject; the plugins section is clawgate's own now.
+    expect(setAsideOpenClawSettings(withPlugins).document).toEqual({ channels: { htpp: {} }, plugins: withPlugins.plugins });
+    expect(setAsideOpenClawSettings({ channels, plugins: { installs: { dingtalk: {} } } }).unprovidedChannels).toEqual(['dingtalk']);
+    expect(setAsideOpenClawSettings({ channels, plugins: { allow: ['dingtalk'] } }).unprovidedChannels).toEqual(['dingtalk']);
     // wecom is in OpenClaw's channel catalog (an external plugin): recognised without plugins.
     expect(setAsideOpenClawSettings({ channels: { wecom: {} } }).document).toEqual({ channels: {} });
+  });
+
+  it('leaves a channel a found plugin provides in place, for the plugin\'s schema to check', () => {
+    const doc = { channels: { telegram: { botToken: '${T}' }, wecom: {} } };
+    const result = setAsideOpenClawSettings(doc, undefined, new Set(['telegram']));
+    expect(result.document).toEqual({ channels: { telegram: { botToken: '${T}' } } });
+    expect(result.unprovidedChannels).toEqual(['wecom']);
   });
 
   it('never takes a built-in object property for a key', () => {
     const doc = JSON.parse('{"constructor": {}, "gateway": {"toString": 1}, "agents": {"list": [{"__proto__": {}}]}}') as unknown;
     const result = setAsideOpenClawSettings(doc);
-    expect(result).toEqual({ document: doc, unsupported: [], errors: [] });
+    expect(result).toEqual({ document: doc, unsupported: [], unprovidedChannels: [], errors: [] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../../common/is-record';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { ConfigIssue, toDottedPath } from '../pipeline/config-issue';
-import { OpenClawKey, unsupported } from './openclaw-key-tree';
+import { OpenClawKey } from './openclaw-key-tree';
 import { OPENCLAW_KEYS } from './openclaw-keys';
 
 type Segment = string | number;
@@ -11,31 +11,42 @@ export interface SetAsideResult {
   document: unknown;
   /** Where each setting set aside was, in document order (a whole section counts once). */
   unsupported: Segment[][];
+  /** Chat channels configured under `channels` that OpenClaw knows and no plugin found provides (set aside too). */
+  unprovidedChannels: string[];
   /** Refused and legacy settings, and unknown keys inside a recognised setting. */
   errors: ConfigIssue[];
 }
 
-/** A channel a plugin of the same file provides: recognised, its contents the plugin's. */
-const PLUGIN_CHANNEL = unsupported();
+/** A channel named like a plugin of the same file: recognised, its contents the plugin's. */
+const PLUGIN_CHANNEL: OpenClawKey = { status: 'unsupported', chatChannel: true };
 
 /**
  * Takes out of a config document the settings OpenClaw documents and clawgate does not use (marked
  * `unsupported` in openclaw-keys.ts), so that strict validation sees only what clawgate implements and
  * the caller can report them as warnings. Runs before `${VAR}` substitution: a setting that is never read
  * needs none of its variables. Keys the data does not know are left in place for the schema to accept
- * (clawgate's own) or reject with did-you-mean (typos, inventions).
+ * (clawgate's own) or reject with did-you-mean (typos, inventions). A chat channel a found plugin provides
+ * (`providedChannels`) is left in place too: the plugin's schema checks it after `${VAR}` substitution.
  */
-export function setAsideOpenClawSettings(doc: unknown, root: OpenClawKey = OPENCLAW_KEYS): SetAsideResult {
-  const walk = new SettingsWalk(pluginIdsOf(doc));
+export function setAsideOpenClawSettings(
+  doc: unknown,
+  root: OpenClawKey = OPENCLAW_KEYS,
+  providedChannels: ReadonlySet<string> = new Set(),
+): SetAsideResult {
+  const walk = new SettingsWalk(pluginIdsOf(doc), providedChannels);
   const document = walk.implemented(doc, root, []);
-  return { document, unsupported: walk.unsupported, errors: walk.errors };
+  return { document, unsupported: walk.unsupported, unprovidedChannels: walk.unprovidedChannels, errors: walk.errors };
 }
 
 class SettingsWalk {
   readonly unsupported: Segment[][] = [];
   readonly errors: ConfigIssue[] = [];
+  readonly unprovidedChannels: string[] = [];
 
-  constructor(private readonly pluginIds: ReadonlySet<string>) {}
+  constructor(
+    private readonly pluginIds: ReadonlySet<string>,
+    private readonly providedChannels: ReadonlySet<string>,
+  ) {}
 
   /** Visits a value clawgate's schema owns; returns it, or a copy without the settings set aside. */
   implemented(value: unknown, node: OpenClawKey, path: Segment[]): unknown {
@@ -48,6 +59,7 @@ class SettingsWalk {
     let out: Record<string, unknown> | undefined;
     const change = () => (out ??= { ...value });
     for (const [key, child] of Object.entries(value)) {
+      if (node.pluginChannels && this.providedChannels.has(key)) continue;
       const known = this.keyOf(node, key);
       if (!known) continue;
       const at = [...path, key];
@@ -56,7 +68,9 @@ class SettingsWalk {
         if (next !== child) change()[key] = next;
         continue;
       }
-      if (known.status === 'unsupported') {
+      if (known.status === 'unsupported' && known.chatChannel) {
+        this.unprovidedChannels.push(key);
+      } else if (known.status === 'unsupported') {
         this.unsupported.push(at);
         this.checkInside(child, known, at);
       } else if (known.status === 'refused') {

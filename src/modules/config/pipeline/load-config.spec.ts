@@ -168,7 +168,7 @@ describe('loadConfig', () => {
         ': recognised OpenClaw settings, not supported by clawgate (2): meta, commands',
         'gateway: recognised OpenClaw setting, not supported by clawgate: gateway.controlUi',
         'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents',
-        'channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
+        'channels.telegram: no plugin provides channel telegram: its settings are not used',
       ]);
       // Neither variable is set: a setting clawgate never reads needs none of its variables.
       expect(r.snapshot.warnings).toEqual(r.warnings);

@@ -3,8 +3,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { LoadResult, RuntimeSnapshot } from '../config.types';
 import { normalizeConfig } from '../normalize/normalize-config';
-import { defaultHomeDir, NormalizeContext } from '../normalize/normalize-context';
-import { ConfigIssue, ConfigLoadError } from './config-issue';
+import { defaultHomeDir, NormalizeContext, resolveUserPath } from '../normalize/normalize-context';
+import type { PluginCatalog } from '../plugins/plugin-catalog.types';
+import { explainUnknownChannels, findPlugins, takePluginChannels } from '../plugins/find-plugins';
+import { checkPluginSettings } from '../plugins/plugin-settings';
+import { buildCatalog } from '../plugins/build-catalog';
+import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
 import { fileStamp, FileStamp } from './file-stamp';
 import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
 import { stableJson } from './stable-json';
@@ -27,11 +31,14 @@ export interface LoadConfigInput {
   /** Texts to use for included files instead of reading them, by real path (a candidate edit of several files). */
   fileTexts?: ReadonlyMap<string, string>;
   now?: () => Date;
+  /** Directories of the plugins that ship with clawgate (discovered after load paths and the state dir's extensions). */
+  bundledPluginRoots?: ReadonlyArray<string>;
 }
 
 /**
- * The whole pipeline: read → parse → includes → OpenClaw settings clawgate does not use set aside →
- * ${VAR} → strict validation → normalization → snapshot.
+ * The whole pipeline: read → parse → includes → plugins found (manifests read, trust checked; no plugin code
+ * runs) → OpenClaw settings clawgate does not use set aside → ${VAR} → strict validation (the plugins'
+ * sections by their manifests' schemas) → normalization → the plugin catalog → snapshot.
  * Never throws for a bad config: errors and warnings come back in the result.
  */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
@@ -41,9 +48,18 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     const root = input.rootText === undefined ? await readRootFile(input.configPath) : { text: input.rootText, stamp: undefined };
     const rootText = root.text;
     const included = await resolveIncludes(input.configPath, rootText, input.fileTexts);
+    const homeDir = input.homeDir ?? defaultHomeDir(env);
+    const found = await findPlugins({
+      document: included.value,
+      stateDir: input.stateDir,
+      env,
+      resolvePath: (written) => resolveUserPath({ configPath: input.configPath, homeDir }, written),
+      bundledRoots: input.bundledPluginRoots,
+    });
+    warnings.push(...found.warnings);
     // Before ${VAR}: a setting clawgate never reads needs none of its variables.
-    const openclaw = setAsideOpenClawSettings(included.value);
-    warnings.push(...unsupportedSettingWarnings(openclaw.unsupported));
+    const openclaw = setAsideOpenClawSettings(included.value, undefined, new Set(found.providers.keys()));
+    warnings.push(...unsupportedSettingWarnings(openclaw.unsupported), ...unprovidedChannelWarnings(openclaw.unprovidedChannels));
     const substituted = substituteEnv(openclaw.document, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);
     if (substituted.errors.length) return { ok: false, errors: [...openclaw.errors, ...substituted.errors], warnings };
@@ -52,15 +68,16 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     // of a value that came from the environment instead of showing it.
     const quoter = new ConfigValueQuoter(substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
-    const validated = validateConfig(substituted.value, unusable, quoter);
+    const pluginChannels = takePluginChannels(substituted.value, found.providers);
+    const validated = validateConfig(pluginChannels.document, unusable, quoter);
     if (!validated.config || openclaw.errors.length) {
-      return { ok: false, errors: [...openclaw.errors, ...validated.errors], warnings };
+      return { ok: false, errors: [...openclaw.errors, ...explainUnknownChannels(validated.errors, found)], warnings };
     }
 
     const ctx: NormalizeContext = {
       configPath: input.configPath,
       stateDir: input.stateDir,
-      homeDir: input.homeDir ?? defaultHomeDir(env),
+      homeDir,
       env,
       unusableSecretPaths: unusable,
       quoter,
@@ -70,12 +87,16 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     };
     const config = normalizeConfig(ctx, validated.config);
     if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
+    const pluginSettings = checkPluginSettings(found.plugins, config.plugins, pluginChannels.sections, found.providers, quoter);
+    warnings.push(...pluginSettings.warnings);
+    if (pluginSettings.errors.length) return { ok: false, errors: pluginSettings.errors, warnings };
+    const plugins = buildCatalog(found.plugins, config.plugins, pluginChannels.sections, found.providers);
 
     const contents = await Promise.all(
       included.files.map((f, i) => Promise.resolve(i === 0 ? rootText : (input.fileTexts?.get(f) ?? fs.readFile(f, 'utf8')))),
     );
     const snapshot: RuntimeSnapshot = {
-      revision: sha256(stableJson(config)).slice(0, 12),
+      revision: sha256(stableJson(config) + catalogFingerprint(plugins)).slice(0, 12),
       loadedAt: (input.now ?? (() => new Date()))(),
       configPath: input.configPath,
       stateDir: input.stateDir,
@@ -88,7 +109,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       document: included.value,
       config: deepFreeze(config),
       agentsById: new Map(config.agents.map((a) => [a.id, a])),
-      plugins: new Map(),
+      plugins,
       warnings,
     };
     return { ok: true, snapshot, warnings };
@@ -135,6 +156,28 @@ function snapshotStamps(
     stamps.set(rootReal, rootStamp);
   }
   return stamps;
+}
+
+/** One warning per chat channel configured that OpenClaw knows and no plugin found provides. */
+function unprovidedChannelWarnings(channels: ReadonlyArray<string>): ConfigIssue[] {
+  return channels.map((id) => ({ path: toDottedPath(['channels', id]), message: `no plugin provides channel ${id}: its settings are not used` }));
+}
+
+/**
+ * What of the catalog the revision covers besides the normalized config: each plugin's state and its
+ * channels' settings, so enabling one or editing its channel is a change. Empty without plugins, so the
+ * revision of a config without any is what it always was.
+ */
+function catalogFingerprint(plugins: PluginCatalog): string {
+  if (!plugins.size) return '';
+  const digest = [...plugins.values()].map((p) => ({
+    id: p.id,
+    state: p.state,
+    reason: p.reason,
+    version: p.manifest?.version,
+    channels: p.channels,
+  }));
+  return stableJson(digest);
 }
 
 export function sha256(text: string): string {

@@ -102,13 +102,15 @@ function checkContainerShapes(doc: Record<string, unknown>): ConfigIssue[] {
   };
   const get = (obj: unknown, key: string) => (isPlainRecord(obj) ? obj[key] : undefined);
 
-  for (const key of ['gateway', 'agents', 'tools', 'session', 'memory', 'models', 'channels']) {
+  for (const key of ['gateway', 'agents', 'tools', 'session', 'memory', 'models', 'channels', 'plugins']) {
     expectObject([key], doc[key]);
   }
   expectArray(['bindings'], doc.bindings);
   expectArray(['agents', 'list'], get(doc.agents, 'list'));
   expectObject(['agents', 'entries'], get(doc.agents, 'entries'));
   expectObject(['models', 'providers'], get(doc.models, 'providers'));
+  expectObject(['plugins', 'load'], get(doc.plugins, 'load'));
+  expectObject(['plugins', 'entries'], get(doc.plugins, 'entries'));
   const a2a = get(doc.channels, 'a2a');
   const http = get(doc.channels, 'http');
   expectObject(['channels', 'a2a', 'peers'], get(a2a, 'peers'));

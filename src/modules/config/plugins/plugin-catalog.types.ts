@@ -75,6 +75,8 @@ export interface CatalogPlugin {
   reason?: string;
   /** Its validated `plugins.entries.<id>.config` (`{}` when absent). */
   config: Record<string, unknown>;
+  /** The `channels.<id>` sections of the channels it provides that are configured, validated by its manifest's schemas. */
+  channels?: Record<string, Record<string, unknown>>;
 }
 
 /** Every plugin the gateway found, by id, in discovery order. */

@@ -4,6 +4,7 @@ import { ChannelsConfig } from './channels.schema';
 import { GatewayConfig } from './gateway.schema';
 import { MemoryConfig } from './memory.schema';
 import { ModelsConfig } from './models.schema';
+import { PluginsConfig } from './plugins.schema';
 import { BindingConfig, SessionConfig, ToolsConfig } from './routing.schema';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedArray, NestedObject, StrictObject } from './schema-decorators';
@@ -24,4 +25,5 @@ export class OpenClawConfig {
   @IsOptional() @NestedObject(() => MemoryConfig) memory?: MemoryConfig;
   @IsOptional() @NestedObject(() => ModelsConfig) models?: ModelsConfig;
   @IsOptional() @NestedObject(() => ChannelsConfig) channels?: ChannelsConfig;
+  @IsOptional() @NestedObject(() => PluginsConfig) plugins?: PluginsConfig;
 }

@@ -1,0 +1,65 @@
+import type { PluginsSettings } from '../config.types';
+import type { FoundPlugin } from './discover-plugins';
+import type { CatalogPlugin, CatalogState, PluginCatalog } from './plugin-catalog.types';
+
+/**
+ * Whether a found plugin may run, and why not. In this order: `plugins.deny` and `plugins.allow` first
+ * (they win over everything else), then a plugin that is not valid or not trusted is refused, then the
+ * switches (`plugins.enabled`, `plugins.entries.<id>.enabled`). A plugin in the state dir's `extensions/`
+ * runs only once the operator names it (`entries.<id>.enabled: true` or `allow`): being on disk is not
+ * consent. One activated by its channel waits until one of its channels is configured.
+ */
+export function pluginState(
+  plugin: FoundPlugin,
+  settings: PluginsSettings,
+  configuredChannels: ReadonlySet<string>,
+): { state: CatalogState; reason?: string } {
+  const id = plugin.id;
+  const entry = settings.entries[id];
+  if (settings.deny.includes(id)) return { state: 'disabled', reason: 'on plugins.deny' };
+  if (settings.allow && !settings.allow.includes(id)) return { state: 'disabled', reason: 'not on plugins.allow' };
+  if (plugin.problem || !plugin.manifest) return { state: 'refused', reason: plugin.problem ?? 'no manifest' };
+  if (!settings.enabled) return { state: 'disabled', reason: 'plugins.enabled is false' };
+  if (entry?.enabled === false) return { state: 'disabled', reason: `plugins.entries.${id}.enabled is false` };
+  if (plugin.source === 'extensions' && entry?.enabled !== true && !settings.allow?.includes(id)) {
+    return {
+      state: 'disabled',
+      reason: `installed in the state dir's extensions/ but not enabled: set plugins.entries.${id}.enabled to true (clawgate plugins enable ${id})`,
+    };
+  }
+  const channels = plugin.manifest.contracts.channels;
+  if (plugin.manifest.activation === 'channel' && !channels.some((c) => configuredChannels.has(c))) {
+    return { state: 'disabled', reason: `activated by its channel: none of ${channels.map((c) => `channels.${c}`).join(', ') || '(no channel)'} is configured` };
+  }
+  return { state: 'enabled' };
+}
+
+/** The catalog the snapshot carries: every plugin found, in discovery order, with its state and its settings. */
+export function buildCatalog(
+  found: ReadonlyMap<string, FoundPlugin>,
+  settings: PluginsSettings,
+  channelSections: ReadonlyMap<string, unknown>,
+  providers: ReadonlyMap<string, string>,
+): PluginCatalog {
+  const configured = new Set(channelSections.keys());
+  const catalog = new Map<string, CatalogPlugin>();
+  for (const plugin of found.values()) {
+    const { state, reason } = pluginState(plugin, settings, configured);
+    const channels = Object.fromEntries(
+      [...channelSections].filter(([channel]) => providers.get(channel) === plugin.id) as Array<[string, Record<string, unknown>]>,
+    );
+    catalog.set(plugin.id, {
+      id: plugin.id,
+      source: plugin.source,
+      root: plugin.root,
+      ...(plugin.manifestFile ? { manifestFile: plugin.manifestFile } : {}),
+      ...(plugin.entryFile ? { entryFile: plugin.entryFile } : {}),
+      ...(plugin.manifest ? { manifest: plugin.manifest } : {}),
+      state,
+      ...(reason ? { reason } : {}),
+      config: settings.entries[plugin.id]?.config ?? {},
+      channels,
+    });
+  }
+  return catalog;
+}
