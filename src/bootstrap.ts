@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { INestApplication, Logger as NestLogger, ValidationPipe } from '@nestjs/common';
+import { INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { StrictValidationPipe } from './common/http/strict-validation-pipe';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -149,8 +150,8 @@ function configureHttp(app: NestExpressApplication): void {
   app.use(bodyShapeLimits);
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ProblemDetailsFilter());
-  // DTOs are strict like the config: unknown fields are rejected with their names.
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, forbidUnknownValues: true }));
+  // DTOs are strict like the config: unknown fields are rejected with their names, and a did-you-mean.
+  app.useGlobalPipes(new StrictValidationPipe());
   const document = buildOpenApiDocument(app);
   const undeclared = undeclaredAdminOperations(document);
   if (undeclared.length) {
