@@ -44,7 +44,7 @@ export function buildCli(): Command {
   const config = program.command('config').description('check and describe openclaw.json');
   config
     .command('validate [path]')
-    .description('validate a config file; prints "ok (revision <hash>)" or every error (exit 1)')
+    .description('validate a config file; prints "ok (revision <hash>; config <path>, state dir <dir>)" or every error (exit 1)')
     .option('--state-dir <dir>', 'state directory used to resolve default paths')
     .action(runConfigValidate);
   config.command('schema').description('print the JSON Schema of openclaw.json').action(runConfigSchema);

@@ -14,7 +14,7 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
   agents: { list: [{ id: "main" }] },
 }
 `);
-  });
+  }, 120_000);
   afterAll(async () => {
     await gw.stop();
     await build.remove();
@@ -27,7 +27,7 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
   it('adds, names, binds and deletes an agent; the running gateway applies each edit by hot reload', async () => {
     const add = await cli('agents', 'add', 'coding', '--model', 'echo/default', '--name', 'Coder');
     expect(add.code).toBe(0);
-    expect(add.stdout).toMatch(/added agent coding \(revision [0-9a-f]{12}\)/);
+    expect(add.stdout).toMatch(/added agent coding \(revision [0-9a-f]{12}; /);
     await waitFor('coding in the gateway', async () => (await request(gw.url).get('/admin/agents/coding')).status === 200, 4000);
 
     const identity = await cli('agents', 'set-identity', '--name', '代码助手', '--emoji', '💻', 'coding');
@@ -65,7 +65,7 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
 
     const unbind = await cli('agents', 'unbind', 'coding', '--channel', 'telegram', '--account', 'work', '--peer', 'group:dev-team');
     expect(unbind.code).toBe(0);
-    expect(unbind.stdout).toMatch(/^unbound coding from .*"telegram".* \(revision [0-9a-f]{12}\)/);
+    expect(unbind.stdout).toMatch(/^unbound coding from .*"telegram".* \(revision [0-9a-f]{12}; /);
     expect(unbind.stderr).toBe('');
     await waitFor('binding removed', async () => (await request(gw.url).get('/admin/agents/coding')).body?.bindings?.length === 0, 4000);
 
@@ -74,6 +74,28 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     await waitFor('coding removed', async () => (await request(gw.url).get('/admin/agents/coding')).status === 404, 4000);
     expect(await fs.readFile(gw.configPath, 'utf8')).toContain('// kept by the CLI');
   });
+
+  it('names the config and state dir of every edit, and the revision the gateway running there applied', async () => {
+    const add = await cli('agents', 'add', 'named');
+    expect(add.code).toBe(0);
+    const lines = add.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      new RegExp(`^added agent named \\(revision [0-9a-f]{12}; config ${escape(gw.configPath)}, state dir ${escape(gw.stateDir)}\\)$`),
+    );
+    // The gateway (in this process, holding gw.stateDir) applied the edit: its revision, the one status shows.
+    const status = await waitFor(
+      'named applied',
+      async () => {
+        const body = (await request(gw.url).get('/admin/config/status')).body;
+        return (await request(gw.url).get('/admin/agents/named')).status === 200 ? body : undefined;
+      },
+      4000,
+    );
+    expect(lines[1]).toBe(`the gateway running on this state dir (pid ${process.pid}) applied it as revision ${status.revision}`);
+    const history = (await request(gw.url).get('/admin/config/history?limit=1')).body.items[0];
+    expect(history).toMatchObject({ revision: status.revision, source: 'cli' });
+    expect((await cli('agents', 'delete', 'named')).code).toBe(0);
+  }, 60_000);
 
   it('binds to a channel this gateway serves without a warning, and lists which config and state dir it used', async () => {
     const bind = await cli('agents', 'bind', 'main', '--channel', 'http', '--account', 'ops');
@@ -94,7 +116,7 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
   it('adds an id starting with _ under the id the gateway and the admin API give it', async () => {
     const add = await cli('agents', 'add', '_ops');
     expect(add.code).toBe(0);
-    expect(add.stdout).toMatch(/added agent ops \(revision [0-9a-f]{12}\)/);
+    expect(add.stdout).toMatch(/added agent ops \(revision [0-9a-f]{12}; /);
     expect(await fs.readFile(gw.configPath, 'utf8')).toContain('id: "ops"');
     await waitFor('ops in the gateway', async () => (await request(gw.url).get('/admin/agents/_ops')).body?.id === 'ops', 4000);
     const del = await cli('agents', 'delete', '_ops');
@@ -106,7 +128,8 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     const before = await fs.readFile(gw.configPath, 'utf8');
     const dup = await cli('agents', 'add', 'MAIN');
     expect(dup.code).toBe(1);
-    expect(dup.stderr).toContain('duplicate agent id "main"');
+    // Said once, in the user's terms: not the writer's duplicate-id error at a list index the user never typed.
+    expect(dup.stderr).toBe(`clawgate: agent main already exists (config ${gw.configPath}, state dir ${gw.stateDir}); nothing written\n`);
     const peer = await cli('agents', 'bind', 'main', '--channel', 'http', '--peer', 'nokind');
     expect(peer.code).toBe(1);
     expect(peer.stderr).toContain('--peer must look like kind:id');
@@ -129,3 +152,47 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(await fs.readFile(gw.configPath, 'utf8')).toBe(before);
   });
 });
+
+describe('clawgate agents ... on the state dir of a gateway whose environment differs from the shell', () => {
+  let gw: TestGateway;
+  let build: CliBuild;
+  beforeAll(async () => {
+    build = await transpileCli();
+    // As under `npm start`: the gateway has the token's variable, the shell running the CLI does not.
+    gw = await startTestGateway(
+      `{
+  agents: { list: [{ id: "main" }] },
+  channels: { http: { enabled: true, accounts: { demo: { token: "\${CLI_DEMO_HTTP_TOKEN}" } } } },
+}
+`,
+      { env: { CLI_DEMO_HTTP_TOKEN: 'only-the-gateway-has-this' } },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await gw.stop();
+    await build.remove();
+  });
+
+  it("prints the revision the gateway applied, not only the shell's, so status, history and rollback know it", async () => {
+    const env = { HOME: gw.dir, OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_CONFIG_PATH: gw.configPath };
+    const add = await runCli(build.cliJs, ['agents', 'add', 'coding', '--model', 'echo/default'], env);
+    expect(add.code).toBe(0);
+    const [done, applied] = add.stdout.trimEnd().split('\n');
+    const shellRevision = /\(revision ([0-9a-f]{12});/.exec(done)?.[1];
+    const gatewayRevision = /applied it as revision ([0-9a-f]{12})$/.exec(applied ?? '')?.[1];
+    expect(gatewayRevision).toBeDefined();
+    expect(gatewayRevision).not.toBe(shellRevision);
+    expect((await request(gw.url).get('/admin/config/status')).body.revision).toBe(gatewayRevision);
+    expect((await request(gw.url).get('/admin/config/history?limit=1')).body.items[0]).toMatchObject({
+      revision: gatewayRevision,
+      source: 'cli',
+    });
+    // A rollback to it is found: it is a revision of the gateway's history.
+    await request(gw.url).get(`/admin/config/history/${gatewayRevision}`).expect(200);
+    expect(add.stdout + add.stderr).not.toContain('only-the-gateway-has-this');
+  }, 60_000);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

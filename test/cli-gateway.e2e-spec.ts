@@ -109,6 +109,10 @@ describe('clawgate gateway', () => {
       expect(run.code).toBe(75);
       expect(run.stderr).toContain(`clawgate: 127.0.0.1:${port} is already in use`);
       expect(run.stderr).toContain('start with --port <n> (0 picks a free one)');
+      // Started by `npm start` (npm names the script), the option goes after `--`: say it as the user types it.
+      const npm = await runCli(build.cliJs, args, { ...env(), npm_command: 'start', npm_lifecycle_event: 'start' });
+      expect(npm.code).toBe(75);
+      expect(npm.stderr).toContain('start with `npm start -- --port <n>` (0 picks a free one)');
     } finally {
       squatter.close();
     }

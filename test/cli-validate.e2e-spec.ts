@@ -174,10 +174,15 @@ describe('clawgate config validate', () => {
     });
     const stateDir = path.join(tmp, 'good-state');
     const run = await runCli(['config', 'validate', file, '--state-dir', stateDir]);
-    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringMatching(/^ok \(revision [0-9a-f]{12}\)\n$/), stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      signal: null,
+      stdout: expect.stringMatching(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)\n$/),
+      stderr: '',
+    });
     const inProcess = await loadConfig({ configPath: file, stateDir, homeDir: tmp, env: { HOME: tmp } });
     if (!inProcess.ok) throw new Error(JSON.stringify(inProcess.errors));
-    expect(run.stdout).toBe(`ok (revision ${inProcess.snapshot.revision})\n`);
+    expect(run.stdout).toBe(`ok (revision ${inProcess.snapshot.revision}; config ${file}, state dir ${stateDir})\n`);
   }, 60_000);
 
   it('prints warnings and still exits 0', async () => {
@@ -191,7 +196,7 @@ describe('clawgate config validate', () => {
     const run = await runCli(['config', 'validate', file, '--state-dir', path.join(tmp, 'state')]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines.pop()).toMatch(/^ok \(revision [0-9a-f]{12}\)$/);
+    expect(lines.pop()).toMatch(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)$/);
     expect(lines.every((l) => l.startsWith('warning: '))).toBe(true);
     expect(run.stdout).toContain('warning: agents.list[0].tools.allow: tools not provided by this gateway are ignored: "exec"');
     expect(run.stdout).toContain('warning: bindings[0].match.account: is deprecated');
@@ -211,7 +216,7 @@ describe('clawgate config validate', () => {
       'warning: gateway: recognised OpenClaw settings, not supported by clawgate (3): gateway.mode, gateway.controlUi, gateway.tailscale',
       'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
       'warning: channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
-      expect.stringMatching(/^ok \(revision [0-9a-f]{12}\)$/),
+      expect.stringMatching(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)$/),
     ]);
   }, 60_000);
 

@@ -58,12 +58,24 @@ export async function runGateway(opts: {
     if (address) {
       process.stderr.write(
         `clawgate: ${address} is already in use (another gateway or program listens there); ` +
-          `start with --port <n> (0 picks a free one) or change gateway.port in ${located.configPath}; not starting\n`,
+          `start with ${portOption()} (0 picks a free one) or change gateway.port in ${located.configPath}; not starting\n`,
       );
       process.exit(EXIT_ADDRESS_IN_USE);
     }
     throw err;
   }
+}
+
+/**
+ * The port option as the user passes it: under `npm start` or `npm run <script>` (npm says which in npm_command and
+ * npm_lifecycle_event; `npx` is npm_command "exec" and takes the option as it is) the gateway's options follow `--`,
+ * since `npm start --port 0` would be an option of npm's.
+ */
+function portOption(): string {
+  const script = process.env.npm_lifecycle_event;
+  const command = process.env.npm_command;
+  if (!script || (command !== 'start' && command !== 'run-script')) return '--port <n>';
+  return `\`npm ${command === 'start' ? 'start' : `run ${script}`} -- --port <n>\``;
 }
 
 /** `host:port` of a listen that failed with EADDRINUSE (Node's error carries both), else undefined. */
@@ -79,7 +91,8 @@ export async function runConfigValidate(file: string | undefined, opts: { stateD
   const result = await loadConfig({ configPath: located.configPath, stateDir: located.stateDir, env: process.env });
   for (const w of result.warnings) process.stdout.write(`warning: ${formatConfigIssue(w)}\n`);
   if (result.ok) {
-    process.stdout.write(`ok (revision ${result.snapshot.revision})\n`);
+    // The revision depends on the state dir (agents' default workspaces live there) and on this shell's ${VAR}s.
+    process.stdout.write(`ok (revision ${result.snapshot.revision}; config ${located.configPath}, state dir ${located.stateDir})\n`);
     return;
   }
   for (const e of result.errors) process.stdout.write(`error: ${formatConfigIssue(e)}\n`);

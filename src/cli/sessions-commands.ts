@@ -10,7 +10,7 @@ import { learnExportSecrets } from './export-secrets';
  * `clawgate sessions export <key>`: the transcript as JSONL on stdout, or in `--out <file>` (created 0600:
  * transcripts are as private as the state dir they come from), with the configured secrets masked as the gateway's
  * export endpoint masks them (export-secrets.ts). Reads the database read-only, so a running gateway is neither
- * needed nor disturbed.
+ * needed nor disturbed. Every outcome names the state dir read, on stderr (the CLI's default is not `npm start`'s).
  */
 export async function runSessionsExport(key: string, opts: { stateDir?: string; config?: string; out?: string }): Promise<void> {
   const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
@@ -19,7 +19,7 @@ export async function runSessionsExport(key: string, opts: { stateDir?: string; 
     opened = openSessionExport(located.stateDir, key);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    return refuse(err.detail);
+    return refuse(`${err.detail} (state dir ${located.stateDir})`);
   }
   // After the session is found (its errors come first), before a byte is read: nothing is written unmasked.
   const secrets = await learnExportSecrets(located);
@@ -36,10 +36,13 @@ export async function runSessionsExport(key: string, opts: { stateDir?: string; 
   } finally {
     opened.close();
   }
+  const what = `session ${opened.entry.sessionKey}, id ${opened.entry.sessionId}, from state dir ${located.stateDir}`;
   if (opts.out) {
     out.end();
     await once(out, 'finish');
-    process.stderr.write(`wrote ${opts.out} (session ${opened.entry.sessionKey}, id ${opened.entry.sessionId})\n`);
+    process.stderr.write(`wrote ${opts.out} (${what})\n`);
+  } else {
+    process.stderr.write(`exported ${what}\n`);
   }
 }
 

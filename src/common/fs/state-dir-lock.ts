@@ -147,6 +147,16 @@ async function readHolder(file: string): Promise<StateDirHolder | undefined> {
   return { pid: h.pid!, hostname: h.hostname, startedAt: h.startedAt };
 }
 
+/**
+ * The gateway running on `stateDir` on this host, as its `gateway.pid` names it, or undefined when none does
+ * (no record, or a record of a process that is gone). For callers outside the gateway (the CLI) that want to
+ * know whether an edit will be applied by someone: it never touches the lock.
+ */
+export async function runningGatewayOf(stateDir: string): Promise<StateDirHolder | undefined> {
+  const holder = await readHolder(path.join(stateDir, STATE_DIR_HOLDER_FILE));
+  return holder && holder.hostname === os.hostname() && isAlive(holder.pid) ? holder : undefined;
+}
+
 /** The holder named in `gateway.pid` once it is a live process (or one on another host, which cannot be checked). */
 async function readLiveHolder(stateDir: string, waitMs: number): Promise<StateDirHolder | undefined> {
   const file = path.join(stateDir, STATE_DIR_HOLDER_FILE);

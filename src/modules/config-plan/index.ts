@@ -2,6 +2,7 @@ export { ConfigPlanModule } from './config-plan.module';
 export { ConfigPlanService } from './config-plan.service';
 export type { ConfigPlan, PlanCandidateResult, PlanImpact } from './config-plan.service';
 export { leaveCliEditNote } from './history/cli-edit-note';
+export { appliedRevisionSince, configHistoryHighWater } from './history/applied-revision';
 export type { PlanCandidate } from './candidate-text';
 export { ConfigPlanRequestDto } from './dto/config-plan-request.dto';
 export { memoryGrants } from './memory-impact';
