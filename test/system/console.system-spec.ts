@@ -178,7 +178,7 @@ describe('web console in Chromium (system)', () => {
     expect(await text(page, '#config-revision')).toBe(before);
 
     // The file as written: its comments, line numbers, the secrets it holds literally shown redacted.
-    const shownText = await page.$eval('#config-editor', (el) => (el as HTMLTextAreaElement).value);
+    const shownText = await page.$eval('#config-editor', (el) => (el as any).value as string);
     expect(shownText).toContain('// Layers 2 and 3: who may see and message whom.');
     expect(shownText).not.toContain(ADMIN);
     expect(shownText).toContain('"[redacted]"');
@@ -188,7 +188,7 @@ describe('web console in Chromium (system)', () => {
     /** Rewrites the editor's text like an operator would (each [from, to] replaced once), and lets the input event run. */
     const edit = (...changes: Array<[string, string]>) =>
       page.evaluate((pairs) => {
-        const editor = document.getElementById('config-editor') as HTMLTextAreaElement;
+        const editor = document.getElementById('config-editor');
         for (const [from, to] of pairs) {
           if (!editor.value.includes(from)) throw new Error(`the editor does not hold ${from}`);
           editor.value = editor.value.replace(from, to);
@@ -286,7 +286,7 @@ describe('web console in Chromium (system)', () => {
       .send(JSON.stringify({ session: { agentToAgent: { maxPingPongTurns: 3 } } }))
       .expect(200);
     await page.evaluate(() => {
-      const editor = document.getElementById('config-editor') as HTMLTextAreaElement;
+      const editor = document.getElementById('config-editor');
       editor.value = editor.value.replace(/maxPingPongTurns: \d+/, 'maxPingPongTurns: 1');
       editor.dispatchEvent(new Event('input'));
     });
