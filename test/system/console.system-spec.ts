@@ -177,29 +177,43 @@ describe('web console in Chromium (system)', () => {
     const before = (await request(gw.url).get('/admin/config/status').set(bearer(VIEWER))).body.revision;
     expect(await text(page, '#config-revision')).toBe(before);
 
-    /** Rewrites the editor's JSON like an operator would (dotted path → new value), and lets the input event run. */
-    const edit = (changes: Record<string, unknown>) =>
-      page.evaluate((sets) => {
+    // The file as written: its comments, line numbers, the secrets it holds literally shown redacted.
+    const shownText = await page.$eval('#config-editor', (el) => (el as any).value as string);
+    expect(shownText).toContain('// Layers 2 and 3: who may see and message whom.');
+    expect(shownText).not.toContain(ADMIN);
+    expect(shownText).toContain('"[redacted]"');
+    const lines = shownText.split('\n').length;
+    expect(await page.$$eval('#config-editor-gutter .line', (rows) => rows.length)).toBe(lines);
+
+    /** Rewrites the editor's text like an operator would (each [from, to] replaced once), and lets the input event run. */
+    const edit = (...changes: Array<[string, string]>) =>
+      page.evaluate((pairs) => {
         const editor = document.getElementById('config-editor');
-        const doc = JSON.parse(editor.value);
-        for (const [dotted, value] of Object.entries(sets)) {
-          const keys = dotted.split('.');
-          const last = keys.pop()!;
-          keys.reduce((node, key) => node[key], doc)[last] = value;
+        for (const [from, to] of pairs) {
+          if (!editor.value.includes(from)) throw new Error(`the editor does not hold ${from}`);
+          editor.value = editor.value.replace(from, to);
         }
-        editor.value = JSON.stringify(doc, null, 2);
         editor.dispatchEvent(new Event('input'));
       }, changes);
+    const markedLines = () => page.$$eval('#config-editor-gutter .line.marked', (rows) => rows.map((r) => Number(r.textContent)));
+    const lineOf = (needle: string) => shownText.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
-    await page.type('#config-editor', '}');
+    // A syntax error: named with its line and column, and that line marked in the gutter.
+    await edit(['maxPingPongTurns: 2 }', 'maxPingPongTurns: 2 ]']);
     await page.waitForSelector('#config-syntax');
-    expect(await text(page, '#config-syntax')).toMatch(/not valid JSON/);
-    await page.keyboard.press('Backspace');
-    await edit({ 'session.agentToAgent.maxPingPongTurns': 'lots' });
+    expect(await text(page, '#config-syntax')).toMatch(/not valid JSON5 \(line \d+, column \d+\)/);
+    expect(await markedLines()).toEqual([lineOf('maxPingPongTurns: 2')]);
+    await edit(['maxPingPongTurns: 2 ]', 'maxPingPongTurns: 2 }']);
+    await edit(['maxPingPongTurns: 2', 'maxPingPongTurns: "lots"']);
     await page.waitForSelector('#config-invalid');
     expect(await text(page, '#config-checks')).toContain('session.agentToAgent.maxPingPongTurns');
-    await edit({ 'session.agentToAgent.maxPingPongTurns': 2, 'tools.agentToAgent.allow': ['support'] });
+    await screenshot(page, 'admin-config-invalid');
+    await edit(
+      ['maxPingPongTurns: "lots"', 'maxPingPongTurns: 2'],
+      ['allow: ["support", "expert"]', 'allow: ["support"] /* expert: no */'],
+    );
     await page.waitForSelector('#config-valid');
+    expect(await markedLines()).toEqual([]);
 
     await page.click('#config-plan');
     await page.waitForSelector('#plan-impact');
@@ -218,9 +232,11 @@ describe('web console in Chromium (system)', () => {
     expect(after).not.toBe(before);
     expect(await text(page, '#applied-revision')).toBe(after);
     expect(await text(page, '#config-revision')).toBe(after);
+    // The file is the text as edited: the new comment and the old ones, the admin tokens kept.
     const file = await fs.readFile(gw.configPath, 'utf8');
-    expect(file).toMatch(/allow: \[\s*"support"\s*\]/);
+    expect(file).toContain('allow: ["support"] /* expert: no */');
     expect(file).toContain('// Layers 2 and 3: who may see and message whom.');
+    expect(file).toContain(`token: "${ADMIN}"`);
     await screenshot(page, 'admin-config-applied');
     expect(problems).toEqual([]);
   });
@@ -271,9 +287,7 @@ describe('web console in Chromium (system)', () => {
       .expect(200);
     await page.evaluate(() => {
       const editor = document.getElementById('config-editor');
-      const doc = JSON.parse(editor.value);
-      doc.session.agentToAgent.maxPingPongTurns = 1;
-      editor.value = JSON.stringify(doc, null, 2);
+      editor.value = editor.value.replace(/maxPingPongTurns: \d+/, 'maxPingPongTurns: 1');
       editor.dispatchEvent(new Event('input'));
     });
     await page.click('#config-plan');
@@ -330,37 +344,5 @@ describe('web console in Chromium (system)', () => {
     expect(await page.$('#sign-out:not([hidden])')).toBeNull();
     await screenshot(page, 'sso-viewer-status');
     expect(problems).toEqual([]);
-  });
-
-  it('computes merge patches as RFC 7396 reads them (in the browser, from the served module)', async () => {
-    const { page } = await watchedPage(browser, gw.url);
-    await page.goto(`${gw.url}/console/`);
-    // A string, so that the TypeScript compiler does not rewrite the browser's dynamic import().
-    const results = (await page.evaluate(`(async () => {
-      const mp = await import('/console/js/merge-patch.js');
-      const before = { a: 'b', c: { d: 'e', f: 'g' }, list: [1, 2], keep: 1 };
-      const after = { a: 'z', c: { f: 'g' }, list: [1], keep: 1, added: { x: true } };
-      const patch = mp.createMergePatch(before, after);
-      let nullRefused = '';
-      try {
-        mp.createMergePatch({ a: 1 }, { a: null });
-      } catch (err) {
-        nullRefused = err.message;
-      }
-      return {
-        patch,
-        roundTrip: mp.applyMergePatch(before, patch),
-        rfcExample: mp.applyMergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } }),
-        unchanged: mp.createMergePatch(before, structuredClone(before)) ?? 'none',
-        nullRefused,
-        redacted: mp.redactedPaths({ gateway: { admin: { tokens: [{ name: 'a', token: '[redacted]' }] } } }),
-      };
-    })()`)) as any;
-    expect(results.patch).toEqual({ a: 'z', c: { d: null }, list: [1], added: { x: true } });
-    expect(results.roundTrip).toEqual({ a: 'z', c: { f: 'g' }, list: [1], keep: 1, added: { x: true } });
-    expect(results.rfcExample).toEqual({ a: 'z', c: { d: 'e' } });
-    expect(results.unchanged).toBe('none');
-    expect(results.nullRefused).toMatch(/^a: a merge patch cannot set null/);
-    expect(results.redacted).toEqual(['gateway.admin.tokens[0].token']);
   });
 });

@@ -1,37 +1,34 @@
-// The config editor: openclaw.json as the API serves it (includes merged, secrets as [redacted] or ${VAR}),
-// checked as you type, a plan before anything is applied, then applied as a JSON Merge Patch with If-Match.
+// The config editor: the root openclaw.json as it is written (GET /admin/config/file: JSON5 with its comments and
+// layout, literal secrets as "[redacted]"), with line numbers and a marker on each line the gateway finds fault
+// with, checked as you type; a plan before anything is applied; then the text written back whole
+// (PUT /admin/config/file with If-Match). A "[redacted]" left as it is keeps the secret the file holds there.
 import { api, ApiError, revisionOf } from '../api.js';
-import { actionButton, add, clear, errorBox, h, issueList, put } from '../dom.js';
-import { createMergePatch, redactedPaths } from '../merge-patch.js';
+import { actionButton, add, clear, errorBox, h, put } from '../dom.js';
+import { codeView } from './code-view.js';
 import { appliedView, planView } from './plan-view.js';
 import { planPictures } from './plan-pictures.js';
 
 const VALIDATE_DELAY_MS = 400;
-
-/** Line and column of a JSON.parse error position, for the message next to the editor. */
-function where(text, message) {
-  const at = /position (\d+)/.exec(message);
-  if (!at) return '';
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
-}
+const JSON5_TEXT = { 'Content-Type': 'application/json5' };
 
 export async function configPage(ctx) {
   const admin = ctx.can('admin');
-  const editor = h('textarea', { id: 'config-editor', spellcheck: 'false', rows: 30, readOnly: !admin, 'aria-label': 'openclaw.json' });
+  const code = codeView({ id: 'config-editor', label: 'openclaw.json', readOnly: !admin });
+  const editor = code.textarea;
   const checks = h('div', { id: 'config-checks', class: 'checks' });
   const planBox = h('div', { id: 'plan-box' });
   const revisionText = h('code', { id: 'config-revision' });
-  let loaded = null; // { document, revision }
-  let planned = null; // { text, patch } of the last valid plan
+  const fileText = h('code', { id: 'config-path' });
+  const includes = h('span', { id: 'config-includes', class: 'muted' });
+  let loaded = null; // { text, revision, configPath }
+  let planned = null; // the text of the last valid plan
   let timer;
 
   const applyButton = actionButton('Apply', () => apply(), { id: 'config-apply', class: 'primary', disabled: true });
   const planButton = actionButton('Preview plan', () => preview(), { id: 'config-plan' });
   const edited = () => {
     const text = editor.value;
-    if (planned && planned.text !== text) {
+    if (planned !== null && planned !== text) {
       planned = null;
       applyButton.disabled = true;
     }
@@ -39,82 +36,96 @@ export async function configPage(ctx) {
   };
 
   async function load() {
-    const { body, etag } = await api('/admin/config');
-    loaded = { document: body.document, revision: revisionOf(etag) ?? body.revision };
+    const { body, etag } = await api('/admin/config/file');
+    loaded = { text: body.text, revision: revisionOf(etag) ?? body.revision, configPath: body.configPath };
     revisionText.textContent = loaded.revision;
-    editor.value = JSON.stringify(body.document, null, 2);
+    fileText.textContent = body.configPath;
+    includes.textContent = body.includes.length ? ` · includes ${body.includes.join(', ')} (edit those files in place)` : '';
+    code.setText(body.text);
+    code.markLines([]);
     planned = null;
     applyButton.disabled = true;
     put(
       checks,
-      h('p', { class: 'muted' }, admin ? 'Edit the document; it is checked as you type.' : 'Read-only: editing needs the admin role.'),
+      h('p', { class: 'muted' }, admin ? 'Edit the file; it is checked as you type.' : 'Read-only: editing needs the admin role.'),
     );
   }
 
-  /** The edited document and its patch against what was loaded; throws a message the operator can act on. */
-  function candidate(text) {
-    let doc;
-    try {
-      doc = JSON.parse(text);
-    } catch (err) {
-      throw new Error(`not valid JSON${where(text, err.message)}: ${err.message}`);
-    }
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('the document must be a JSON object');
-    const patch = createMergePatch(loaded.document, doc);
-    const marked = patch ? redactedPaths(patch) : [];
-    if (marked.length) {
-      throw new Error(
-        `the change would write "[redacted]" over a secret at ${marked.join(', ')}: change that value in the file itself, or type the secret (or a \${VAR}) in full`,
-      );
-    }
-    return { doc, patch };
+  /** Issues of the root file get a marker on their line; those of an included file are only listed. */
+  const inRoot = (issue) => !issue.file || issue.file === loaded.configPath;
+
+  function goTo(event, line) {
+    event.preventDefault(); // the link is only a button: the page's hash route stays
+    code.goToLine(line);
+  }
+
+  /** The issues as a list; a line number jumps to the line. */
+  function issueItems(issues, cls) {
+    if (!issues?.length) return null;
+    return h(
+      'ul',
+      { class: cls },
+      issues.map((i) =>
+        h(
+          'li',
+          {},
+          i.line && inRoot(i)
+            ? h('a', { href: '#', class: 'goto', onclick: (e) => goTo(e, i.line) }, `line ${i.line}`)
+            : i.file
+              ? h('span', {}, `${i.file}${i.line ? `:${i.line}` : ''}`)
+              : null,
+          i.line || i.file ? ' ' : '',
+          h('code', {}, i.path || '(root)'),
+          ': ',
+          i.message,
+        ),
+      ),
+    );
   }
 
   async function validate() {
     const text = edited();
-    clear(checks);
-    let doc;
     try {
-      ({ doc } = candidate(text));
-    } catch (err) {
-      add(checks, h('p', { class: 'error', id: 'config-syntax' }, err.message));
-      return;
-    }
-    try {
-      const { body } = await api('/admin/config/validate', { method: 'POST', body: doc });
+      const { body } = await api('/admin/config/validate', { method: 'POST', body: text, headers: JSON5_TEXT });
       if (editor.value !== text) return;
-      add(
+      code.markLines(body.warnings.filter(inRoot));
+      put(
         checks,
         h('p', { class: 'ok', id: 'config-valid' }, `valid (would be revision ${body.revision})`),
-        issueList(body.warnings, 'issues warnings'),
+        issueItems(body.warnings, 'issues warnings'),
       );
     } catch (err) {
       if (editor.value !== text) return;
       if (err instanceof ApiError && err.status === 422) {
-        add(checks, h('p', { class: 'error', id: 'config-invalid' }, 'invalid:'), issueList(err.errors, 'issues errors'));
-      } else add(checks, errorBox(err));
+        const errors = err.errors.filter((i) => i.severity !== 'warning');
+        code.markLines(errors.filter(inRoot));
+        // A file that is not JSON5 at all is one issue at the root with a position: say so plainly.
+        const syntax = errors.length === 1 && !errors[0].path && errors[0].line;
+        put(
+          checks,
+          syntax
+            ? h('p', { class: 'error', id: 'config-syntax' }, `not valid JSON5 (line ${errors[0].line}, column ${errors[0].column ?? 1}):`)
+            : h('p', { class: 'error', id: 'config-invalid' }, 'invalid:'),
+          issueItems(errors, 'issues errors'),
+        );
+      } else put(checks, errorBox(err));
     }
   }
 
   async function preview() {
     const text = edited();
     clear(planBox);
-    let patch;
-    try {
-      ({ patch } = candidate(text));
-    } catch (err) {
-      add(planBox, h('p', { class: 'error' }, err.message));
-      return;
-    }
-    if (!patch) {
+    if (text === loaded.text) {
       add(planBox, h('p', { class: 'empty', id: 'plan-unchanged' }, 'No change from the loaded revision.'));
       return;
     }
+    const candidate = { document: text };
     try {
-      const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: { mergePatch: patch } });
-      add(planBox, planView(plan), await planPictures(plan, { mergePatch: patch }));
+      const { body: plan } = await api('/admin/config/plan', { method: 'POST', body: candidate });
+      if (!plan.valid) code.markLines(plan.errors.filter(inRoot));
+      add(planBox, planView(plan), await planPictures(plan, candidate));
       if (plan.valid && plan.revision === loaded.revision) {
-        planned = { text, patch };
+        planned = text;
         applyButton.disabled = false;
       } else if (plan.valid) {
         planBox.prepend(
@@ -127,12 +138,12 @@ export async function configPage(ctx) {
   }
 
   async function apply() {
-    if (!planned || planned.text !== editor.value) return;
+    if (planned === null || planned !== editor.value) return;
     try {
-      const { body } = await api('/admin/config', {
-        method: 'PATCH',
-        body: planned.patch,
-        headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': `"${loaded.revision}"` },
+      const { body } = await api('/admin/config/file', {
+        method: 'PUT',
+        body: planned,
+        headers: { ...JSON5_TEXT, 'If-Match': `"${loaded.revision}"` },
       });
       await load();
       put(planBox, appliedView(body));
@@ -142,7 +153,7 @@ export async function configPage(ctx) {
           h(
             'p',
             { class: 'error', id: 'config-stale' },
-            'The config changed since you loaded it (412). Reload to see it; your text is kept below the new one.',
+            'The config changed since you loaded it (412). Copy your edit, reload, and make it again on the new text.',
           ),
         );
       }
@@ -166,8 +177,10 @@ export async function configPage(ctx) {
     h(
       'div',
       { class: 'toolbar' },
-      'Revision ',
+      fileText,
+      ' · revision ',
       revisionText,
+      includes,
       actionButton('Reload', () => load().then(() => clear(planBox))),
       admin ? [planButton, applyButton] : null,
       h('a', { href: 'openclaw.schema.json', download: 'openclaw.schema.json' }, 'JSON Schema'),
@@ -175,10 +188,10 @@ export async function configPage(ctx) {
     h(
       'p',
       { class: 'muted' },
-      'The document shows the merged file (includes resolved). Secrets appear as [redacted] and stay as they are unless you replace them. ' +
-        'Applying sends only what you changed, as a JSON Merge Patch against the file, which keeps its comments.',
+      'The file as it is written, comments included. Literal secrets show as "[redacted]": leave them so to keep them, ' +
+        'or type the secret or its ${VAR}. Applying writes this text as the file.',
     ),
-    h('div', { class: 'editor' }, editor, checks),
+    h('div', { class: 'editor' }, code.root, checks),
     planBox,
   );
   await load();
