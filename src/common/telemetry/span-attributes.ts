@@ -27,6 +27,10 @@ export const CLAWGATE = {
   /** The A2A method a request to the A2A server called (either binding). */
   a2aMethod: 'clawgate.a2a.method',
   modelProvider: 'clawgate.model.provider',
+  /** The run's model: `provider/model` of the model that answered (a fallback when the ones before it failed). */
+  model: 'clawgate.model',
+  /** How many models of the run failed before one answered. */
+  modelFailovers: 'clawgate.model.failovers',
   memoryResults: 'clawgate.memory.results',
   memoryMode: 'clawgate.memory.mode',
 } as const;

@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/c
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import { AgentsService } from '../agents';
-import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent, type RuntimeSnapshot } from '../config';
 import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
 import { settleWithin } from '../../common/settle-within';
 import { AbortCascade } from './abort-cascade';
-import type { ChatMessage, ToolCall } from './model-provider.port';
+import { failsOver, ModelChainCursor } from './model-failover';
+import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
@@ -227,7 +228,7 @@ export class AgentRunner implements OnModuleDestroy {
     // Work the run's tools start elsewhere; an abort reaches it and the run ends only once it has stopped.
     const cascade = new AbortCascade(signal, (err) => this.logger.warn(`run ${runId}: stopping work it started failed: ${err.message}`));
     try {
-      const model = this.providers.resolve(snapshot, agent.model, this.options.env);
+      const models = new ModelChainCursor([agent.model, ...agent.fallbacks]);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
       // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
@@ -237,29 +238,8 @@ export class AgentRunner implements OnModuleDestroy {
         const deltas = input.onReplyDelta
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
-        if (this.hooks.has('before_model_call')) {
-          await this.hooks.emit('before_model_call', { agentId, sessionKey: input.sessionKey, model: agent.model });
-          if (signal.aborted) throw signal.reason;
-        }
-        const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
-          const callStarted = performance.now();
-          const answer = await this.timedModelCall(
-            model.settings.name,
-            callStarted,
-            model.provider.complete(model.settings, {
-              agentId,
-              model: model.model,
-              system,
-              messages,
-              tools,
-              signal,
-              onTextDelta: deltas?.push,
-              traceHeaders: this.tracing.headers(),
-            }),
-          );
-          recordModelUsage(span, answer);
-          return answer;
-        });
+        const request = { agentId, system, messages, tools, signal, onTextDelta: deltas?.push };
+        const response = await this.callModels(runId, input.sessionKey, snapshot, models, request, deltas);
         deltas?.finish(response.text);
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;
@@ -268,7 +248,7 @@ export class AgentRunner implements OnModuleDestroy {
             role: 'assistant',
             text: response.text,
             runId,
-            meta: { ...input.meta, model: agent.model, durationMs: Date.now() - started, usage },
+            meta: { ...input.meta, model: models.current, durationMs: Date.now() - started, usage },
           });
           return {
             settled: answered.then(
@@ -297,6 +277,50 @@ export class AgentRunner implements OnModuleDestroy {
     } catch (err) {
       // Holds the lane until the work the run started has stopped and the failure is written.
       return ran(await this.fail(runId, input, signal, err as Error, cascade));
+    }
+  }
+
+  /**
+   * One model call of a run, on the chain's current model; when that fails in a way a fallback can help with, the
+   * next model gets the same request (docs/runtime.md#model-fallbacks). Each call is its own `chat <model>` span;
+   * the run record names the model that answered and the ones that failed before it.
+   */
+  private async callModels(
+    runId: string,
+    sessionKey: string,
+    snapshot: RuntimeSnapshot,
+    models: ModelChainCursor,
+    request: Omit<ModelRequest, 'model' | 'traceHeaders'>,
+    deltas: RoundDeltas | undefined,
+  ): Promise<ModelResponse> {
+    for (;;) {
+      if (this.hooks.has('before_model_call')) {
+        // Each model tried hears of it, a fallback too: a plugin counting or refusing calls sees every one.
+        await this.hooks.emit('before_model_call', { agentId: request.agentId, sessionKey, model: models.current });
+        if (request.signal.aborted) throw request.signal.reason;
+      }
+      try {
+        const model = this.providers.resolve(snapshot, models.current, this.options.env);
+        const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
+          const answer = await this.timedModelCall(
+            model.settings.name,
+            performance.now(),
+            model.provider.complete(model.settings, { ...request, model: model.model, traceHeaders: this.tracing.headers() }),
+          );
+          recordModelUsage(span, answer);
+          return answer;
+        });
+        this.runs.update(runId, { model: models.current, ...(models.failed.length ? { failovers: [...models.failed] } : {}) });
+        return response;
+      } catch (err) {
+        // Text already passed on to the caller cannot be taken back: another model would answer after part of this reply.
+        if (!failsOver(err, request.signal) || deltas?.started) throw err;
+        const failed = models.current;
+        const next = models.advance(err);
+        this.runs.update(runId, { failovers: [...models.failed] });
+        if (!next) throw models.exhausted(err);
+        this.logger.warn(`run ${runId}: model ${failed} failed, trying ${models.current}: ${(err as Error).message}`);
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { ModelProviderSettings } from '../config';
+import type { ModelApi, ModelProviderSettings } from '../config';
 
 /**
  * The ModelProvider port: one interface over the echo model, OpenAI-compatible chat completions
@@ -60,13 +60,21 @@ export function wantsStream(
 
 export interface ModelProvider {
   /** The `api` value this provider speaks (`echo`, `openai-chat`, `anthropic-messages`). */
-  readonly api: ModelProviderSettings['api'];
+  readonly api: ModelApi;
   complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse>;
 }
 
-/** A failed model call, with a message that names the provider and what to fix. Ends the run as failed. */
+/**
+ * A failed model call, with a message that names the provider and what to fix. The run goes on to its next
+ * fallback model (docs/runtime.md#model-fallbacks), or ends as failed when there is none or when the provider
+ * refused the request itself (`httpStatus` 400, 413, 422: another model would be sent the same request).
+ */
 export class ModelProviderError extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The provider's HTTP status, when it answered with an error. */
+    readonly httpStatus?: number,
+  ) {
     super(ErrorCode.UpstreamFailed, message);
     this.name = 'ModelProviderError';
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { providerApiKey, type ModelProviderSettings, type RuntimeSnapshot } from '../config';
+import { providerApiKey, type ModelProviderSettings, type ProviderModelSettings, type RuntimeSnapshot } from '../config';
 import { MODEL_PROVIDERS, ModelProvider, ModelProviderError } from './model-provider.port';
 import { EchoProvider } from './providers/echo.provider';
 
@@ -7,7 +7,12 @@ export interface ResolvedModel {
   provider: ModelProvider;
   /** Settings with the API key filled in from the environment when the config has none. */
   settings: ModelProviderSettings;
+  /** The part after `provider/`. */
   model: string;
+  /** `provider/model`. */
+  ref: string;
+  /** The model's entry of the provider's catalog (models.providers.<name>.models), if it has one. */
+  entry?: ProviderModelSettings;
 }
 
 /** Maps an agent's `provider/model` to a provider implementation and its settings from the snapshot. */
@@ -33,10 +38,17 @@ export class ProviderRegistry {
       const fromEnv = settings.apiKeyEnv ? `set ${settings.apiKeyEnv} or ` : 'set ';
       throw new ModelProviderError(`no API key for provider ${providerName}: ${fromEnv}models.providers.${providerName}.apiKey`);
     }
-    const provider = this.byApi.get(settings.api);
+    // A model of the provider's catalog may speak another protocol than the provider (models[].api).
+    const entry = settings.models.find((m) => m.id === model);
+    const api = entry?.api ?? settings.api;
+    const apiAsWritten = entry?.api ? entry.apiAsWritten : settings.apiAsWritten;
+    const provider = api === 'unsupported' ? undefined : this.byApi.get(api);
     if (!provider) {
-      throw new ModelProviderError(`model provider ${providerName} uses api "${settings.api}", which this gateway cannot call yet`);
+      const where = entry?.api ? `models.providers.${providerName}.models (${model}).api` : `models.providers.${providerName}.api`;
+      throw new ModelProviderError(
+        `model provider ${providerName} uses api "${apiAsWritten ?? api}", which clawgate does not speak (${where}: openai-chat, openai-completions, ollama, anthropic-messages)`,
+      );
     }
-    return { provider, settings: { ...settings, apiKey }, model };
+    return { provider, settings: { ...settings, api: provider.api, apiKey }, model, ref: `${providerName}/${model}`, entry };
   }
 }

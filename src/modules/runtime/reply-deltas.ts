@@ -20,6 +20,11 @@ export type ReplyDeltaListener = (delta: ReplyDelta) => void;
 export class RoundDeltas {
   private sent = '';
 
+  /** True once some text has gone to the listener: it cannot be taken back (no other model may answer this round). */
+  get started(): boolean {
+    return this.sent.length > 0;
+  }
+
   constructor(
     private readonly listener: ReplyDeltaListener,
     private readonly round: number,

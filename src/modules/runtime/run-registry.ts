@@ -1,3 +1,4 @@
+import type { FailedModel } from './model-failover';
 import { newRunId } from './run-id';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'aborted';
@@ -24,8 +25,13 @@ export interface RunRecord {
   /** Who asked for the abort: a cancel (operator, peer, a run that started this one) or the gateway shutting down. */
   abortedBy?: 'cancel' | 'shutdown';
   usage?: { inputTokens: number; outputTokens: number };
-  /** The agent's model (`provider/model`) once the run has started. */
+  /**
+   * The model (`provider/model`) once the run has started: the agent's primary, and after a model call the model
+   * that answered it (a fallback when the ones before it failed).
+   */
   model?: string;
+  /** The models that failed before one answered, in order, each with its error (docs/runtime.md#model-fallbacks). */
+  failovers?: FailedModel[];
 }
 
 /** Finished runs kept for status queries; older ones are forgotten first. */

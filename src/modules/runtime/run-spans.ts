@@ -35,6 +35,8 @@ export function runSpanOptions(
 /** Ends the run's span with its outcome: `failed` is an error (typed by what failed), `aborted` is not. */
 export function endRunSpan(span: Span, record: RunRecord): void {
   span.setAttribute(CLAWGATE.runStatus, record.status);
+  if (record.model) span.setAttribute(CLAWGATE.model, record.model);
+  if (record.failovers?.length) span.setAttribute(CLAWGATE.modelFailovers, record.failovers.length);
   if (record.usage) {
     span.setAttribute(GEN_AI.inputTokens, record.usage.inputTokens);
     span.setAttribute(GEN_AI.outputTokens, record.usage.outputTokens);

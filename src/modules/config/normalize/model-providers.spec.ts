@@ -312,7 +312,7 @@ describe('model providers', () => {
       [{ primary: 'echo/x', fallback: ['echo/y'] }, 'unknown key "fallback" (the object form has primary and fallbacks)'],
       [{ fallbacks: ['echo/y'] }, 'primary is required in the object form'],
       [{ primary: 'echo/x', fallbacks: 'echo/y' }, 'fallbacks must be a list of "provider/model" references'],
-      [{ primary: 'echo/x', fallbacks: ['echo/y', 'has space'] }, 'fallbacks[1] must be "provider/model" (e.g. "echo/default") or an alias of agents.defaults.models'],
+      [{ primary: 'echo/x', fallbacks: ['echo/y', '/y'] }, 'fallbacks[1] must be "provider/model" (e.g. "echo/default") or an alias of agents.defaults.models'],
       [42, 'must be "provider/model" or { primary, fallbacks } (got 42)'],
     ])('refuses the model %j with a message naming what is wrong', (model, message) => {
       expect(messages(validateConfig({ agents: { defaults: { model } } }).errors)).toEqual([`agents.defaults.model: ${message}`]);

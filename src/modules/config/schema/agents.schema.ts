@@ -88,7 +88,7 @@ export class AgentToolsConfig {
 export class AgentModelEntryConfig {
   @IsOptional()
   @IsString()
-  @Matches(MODEL_ALIAS_PATTERN, { message: 'must be a short name without "/" or spaces' })
+  @Matches(MODEL_ALIAS_PATTERN, { message: 'must be a name of at most 64 characters without "/"' })
   @Describe('A short name usable wherever a model reference is (model, primary, fallbacks).')
   alias?: string;
 }

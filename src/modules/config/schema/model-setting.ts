@@ -3,8 +3,8 @@ import { isRecord } from '../../../common/is-record';
 
 /** `provider/model`, e.g. `echo/default`, `anthropic/claude-sonnet-4-6`, `ollama/qwen3:8b`. */
 export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
-/** An alias of agents.defaults.models (`opus`), usable wherever a model reference is. */
-export const MODEL_ALIAS_PATTERN = /^[^\s/]{1,64}$/;
+/** An alias of agents.defaults.models (`opus`, `Kimi K2.5`: OpenClaw's own examples have spaces), usable wherever a model reference is. */
+export const MODEL_ALIAS_PATTERN = /^[^\s/][^/]{0,63}$/;
 
 /** `model` in its object form: the primary model and the ones tried, in order, when it fails. */
 export interface ModelChainConfig {

@@ -80,7 +80,7 @@ export async function postToModel<T>(input: PostJsonInput, readBody: (res: Respo
       } catch (err) {
         throw transportError(err, input, timeout.signal, fail);
       }
-      throw fail(httpErrorMessage(settings, res.status, text));
+      throw providerError(settings, httpErrorMessage(settings, res.status, text), res.status);
     }
     try {
       // The body read is covered by the same signal: a server that sends headers then stalls still times out.
@@ -121,8 +121,8 @@ export function apiKeySetting(settings: ModelProviderSettings): string {
 }
 
 /** A ModelProviderError with every secret of the provider (API key, header values) scrubbed out. */
-export function providerError(settings: ModelProviderSettings, message: string): ModelProviderError {
-  return new ModelProviderError(maskSecretValues(message, secretsOf(settings)));
+export function providerError(settings: ModelProviderSettings, message: string, httpStatus?: number): ModelProviderError {
+  return new ModelProviderError(maskSecretValues(message, secretsOf(settings)), httpStatus);
 }
 
 /** A malformed (but JSON) success body: the shape check failed. */
