@@ -108,6 +108,16 @@ const COMMENTED_IN_TEMPLATE: Record<string, string> = {
   'gateway.cluster.redis': '//   redis: {',
   'gateway.cluster.redis.url': '//     url: "${REDIS_URL}"',
   'gateway.cluster.redis.password': '//     password: "${REDIS_PASSWORD}"',
+  // Only read with bind "custom", which the template does not use.
+  'gateway.customBindHost': '// customBindHost:',
+  // Set, OpenClaw's auth would add an admin token (or replace admin.sso) beside the template's own.
+  'gateway.auth': '// auth: {',
+  'gateway.auth.mode': '//   mode: "token"',
+  'gateway.auth.token': '//   token: "${OPENCLAW_GATEWAY_TOKEN}"',
+  'gateway.auth.password': '//   password: "${OPENCLAW_GATEWAY_PASSWORD}"',
+  'gateway.auth.trustedProxy': '//   trustedProxy: {',
+  'gateway.auth.trustedProxy.userHeader': 'userHeader: "x-forwarded-user"',
+  'gateway.auth.trustedProxy.allowLoopback': 'allowLoopback: false',
 };
 
 describe('examples/full-template/openclaw.json', () => {

@@ -36,7 +36,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
       { path: '', message: 'recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp' },
       {
         path: 'gateway',
-        message: 'recognised OpenClaw settings, not supported by clawgate (3): gateway.mode, gateway.controlUi, gateway.tailscale',
+        message: 'recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
       },
       {
         path: 'agents',

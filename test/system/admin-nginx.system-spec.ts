@@ -97,3 +97,62 @@ describe('admin SSO behind nginx (e2e)', () => {
     expect(entries.some((e) => String(e.subject).includes('mallory'))).toBe(false);
   });
 });
+
+/**
+ * The same proxy for a file written for OpenClaw: `gateway.auth.mode: "trusted-proxy"` with `gateway.trustedProxies`
+ * and `trustedProxy.userHeader` is the SSO-proxy mode (docs/admin-security.md#12-openclaw-gatewayauth). nginx sits on
+ * this host, so its address is loopback and OpenClaw's `allowLoopback` must say it may be believed.
+ */
+describe('OpenClaw trusted-proxy auth behind nginx (e2e)', () => {
+  const PASSWORD = 'nginx-suite-local-password-5d21e0';
+  let gw: TestGateway;
+  let nginx: TestNginx;
+
+  beforeAll(async () => {
+    gw = await startTestGateway(`{
+      agents: { list: [{ id: "main" }] },
+      gateway: {
+        mode: "local",
+        bind: "lan",
+        trustedProxies: ["127.0.0.2"],
+        auth: { mode: "trusted-proxy", password: "${PASSWORD}", trustedProxy: { userHeader: "x-forwarded-user", allowLoopback: true } },
+      },
+    }`);
+    nginx = await startNginx(
+      (port) => `
+      map $cookie_demo_session $sso_user { "s-alice" "alice@corp.example"; default ""; }
+      server {
+        listen 127.0.0.1:${port};
+        location / {
+          proxy_pass http://127.0.0.1:${gw.port};
+          proxy_bind 127.0.0.2;
+          proxy_set_header X-Forwarded-User $sso_user;
+          proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }
+      }`,
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await nginx?.stop();
+    await gw?.stop();
+  });
+
+  it('lets the user the proxy signed in administer the gateway', async () => {
+    await request(nginx.url).post('/admin/config/reload').set(API_CLIENT).set('Cookie', 'demo_session=s-alice').expect(200);
+    const who = await request(nginx.url).get('/admin/whoami').set('Cookie', 'demo_session=s-alice').expect(200);
+    expect(who.body).toMatchObject({ subject: 'sso:alice@corp.example', role: 'admin' });
+  });
+
+  it('refuses a caller the proxy did not sign in, and headers smuggled through it or sent around it', async () => {
+    await request(nginx.url).get('/admin/agents').expect(401);
+    await request(nginx.url).get('/admin/agents').set('X-Forwarded-User', 'mallory').expect(401);
+    await request(`http://127.0.0.1:${gw.port}`)
+      .get('/admin/agents')
+      .set({ 'X-Forwarded-User': 'alice@corp.example', 'X-Forwarded-For': '127.0.0.2' })
+      .expect(401);
+  });
+
+  it('takes the password from same-host callers that bypass the proxy', async () => {
+    await request(`http://127.0.0.1:${gw.port}`).get('/admin/agents').set('Authorization', `Bearer ${PASSWORD}`).expect(200);
+  });
+});

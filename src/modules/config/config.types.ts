@@ -1,3 +1,4 @@
+import type { GatewayAuthMode } from './schema/gateway-auth.schema';
 import type { ConfigIssue } from './pipeline/config-issue';
 import type { FileStamp } from './pipeline/file-stamp';
 import type { PluginCatalog } from './plugins/plugin-catalog.types';
@@ -46,14 +47,18 @@ export type PeerKind = 'direct' | 'group' | 'channel';
 
 export interface GatewaySettings {
   port: number;
+  /** The address listened on: gateway.bind's mode (loopback, lan, auto, custom, tailnet) resolved, or its IP. */
   bind: string;
+  /** OpenClaw's gateway.auth mode in effect, inferred when unset (its credentials are among admin.tokens, or admin.sso). */
+  auth: { mode: GatewayAuthMode };
   trustedProxies: string[];
   publicUrl?: string;
   reload: { mode: 'hybrid' | 'off'; debounceMs: number };
   /** How long a stop lets the runs in flight finish before aborting them (0: at once). */
   drainMs: number;
   admin: {
-    tokens: Array<{ name: string; token: string; role: AdminRole }>;
+    /** `token` is undefined when its ${VAR} is unset: the entry counts as configured and matches nobody. */
+    tokens: Array<{ name: string; token?: string; role: AdminRole }>;
     sso: {
       enabled: boolean;
       trustedProxies: string[];

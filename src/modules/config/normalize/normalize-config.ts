@@ -16,6 +16,7 @@ import { normalizeModelProviders } from './model-providers';
 import { agentIdPath, normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
 import { normalizeGatewayHttp } from './normalize-gateway-http';
+import { normalizeGatewayAccess } from './normalize-gateway-auth';
 import { rejectSharedTokens } from './shared-tokens';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
@@ -108,14 +109,7 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
 function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, agentIds: string[]): NormalizedConfig['gateway'] {
   const defaults = CONFIG_DEFAULTS.gateway;
   const sso = g?.admin?.sso;
-  return {
-    port: g?.port ?? defaults.port,
-    bind: g?.bind ?? defaults.bind,
-    trustedProxies: [...(g?.trustedProxies ?? defaults.trustedProxies)],
-    publicUrl: g?.publicUrl,
-    reload: { mode: g?.reload?.mode ?? defaults.reload.mode, debounceMs: g?.reload?.debounceMs ?? defaults.reload.debounceMs },
-    drainMs: g?.drainMs ?? defaults.drainMs,
-    admin: {
+  const admin: NormalizedConfig['gateway']['admin'] = {
       tokens: (g?.admin?.tokens ?? defaults.admin.tokens).map((t) => ({ name: t.name, token: t.token, role: t.role })),
       sso: {
         enabled: sso?.enabled ?? defaults.admin.sso.enabled,
@@ -136,7 +130,17 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
         defaultRole: sso?.defaultRole ?? defaults.admin.sso.defaultRole,
       },
       publicDocs: g?.admin?.publicDocs ?? defaults.admin.publicDocs,
-    },
+  };
+  const access = normalizeGatewayAccess(ctx, g, admin);
+  return {
+    port: g?.port ?? defaults.port,
+    bind: access.bind,
+    auth: access.auth,
+    trustedProxies: [...(g?.trustedProxies ?? defaults.trustedProxies)],
+    publicUrl: g?.publicUrl,
+    reload: { mode: g?.reload?.mode ?? defaults.reload.mode, debounceMs: g?.reload?.debounceMs ?? defaults.reload.debounceMs },
+    drainMs: g?.drainMs ?? defaults.drainMs,
+    admin: access.admin,
     http: normalizeGatewayHttp(ctx, g?.http, agentIds),
     telemetry: {
       enabled: g?.telemetry?.enabled ?? defaults.telemetry.enabled,

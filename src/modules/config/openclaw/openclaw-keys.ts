@@ -114,12 +114,30 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
       }),
       securityHeaders: unsupported(),
     }),
-    auth: refused("ignoring it could open the gateway to callers it turns away (clawgate's admin API tokens: gateway.admin.tokens)"),
+    mode: implemented(),
+    customBindHost: implemented(),
+    auth: implemented({
+      mode: implemented(),
+      token: implemented(),
+      password: implemented(),
+      trustedProxy: implemented({
+        userHeader: implemented(),
+        allowLoopback: implemented(),
+        requiredHeaders: refused('ignoring it would believe requests without the headers it requires of the proxy'),
+        allowUsers: refused('ignoring it would let in every user the proxy authenticates, not only those listed'),
+        deviceAutoApprove: unsupported(),
+      }),
+      // Tailscale identity serves OpenClaw's Control UI and WebSocket, which clawgate does not have; ignoring it admits nobody.
+      allowTailscale: unsupported(),
+      identityScopes: unsupported(),
+      // clawgate compares admin tokens by digest; a failed-auth limiter is defense in depth it does not have (docs/admin-security.md).
+      rateLimit: unsupported(unsupportedNames('exemptLoopback lockoutMs maxAttempts windowMs')),
+    }),
     tls: refused('clawgate serves plain HTTP, so ignoring it would serve in clear (terminate TLS in front of clawgate)'),
     webchat: legacy('removed by OpenClaw (WebChat is retired)'),
     ...unsupportedNames(`
       allowRealIpFallback channelHealthCheckMinutes channelMaxRestartsPerHour channelStaleEventThresholdMinutes cliAgents
-      controlUi customBindHost handshakeTimeoutMs identity mode nodes publicOrigin push remote tailscale terminal tools`),
+      controlUi handshakeTimeoutMs identity nodes publicOrigin push remote tailscale terminal tools`),
   }),
 
   agents: implemented({

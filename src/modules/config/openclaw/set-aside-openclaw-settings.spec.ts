@@ -32,14 +32,14 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
   it('warns once per section with a count: whole sections under the root, the rest under their section', () => {
     const doc = {
       meta: {},
-      gateway: { mode: 'local', tailscale: { mode: 'off' }, port: 1 },
+      gateway: { controlUi: { enabled: true }, tailscale: { mode: 'off' }, port: 1 },
       wizard: { lastRunAt: 'x' },
       agents: { defaults: { heartbeat: {} }, list: [{ id: 'a', subagents: {} }, { id: 'b', identity: { theme: 'calm' } }] },
       channels: { telegram: { enabled: true } },
     };
     expect(warningsOf(doc)).toEqual([
       'recognised OpenClaw settings, not supported by clawgate (2): meta, wizard',
-      'gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.mode, gateway.tailscale',
+      'gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
       'agents: recognised OpenClaw settings, not supported by clawgate (3): agents.defaults.heartbeat, agents.list[0].subagents, agents.list[1].identity.theme',
     ]);
     // A chat channel is a plugin's: while none provides it, it is listed apart (load-config warns per channel).
@@ -78,14 +78,14 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
 
   it('keeps refused and legacy settings as errors that say why, and takes them out of what the schema sees', () => {
     const result = setAsideOpenClawSettings({
-      gateway: { auth: { mode: 'token', token: 'x' }, port: 1 },
-      tools: { profile: 'coding', agentToAgent: { enabled: true } },
+      gateway: { tls: { enabled: true }, port: 1 },
+      tools: { byProvider: { anthropic: { profile: 'minimal' } }, agentToAgent: { enabled: true } },
       routing: { groupChat: {} },
       bindings: [{ agentId: 'main', match: { provider: 'whatsapp' } }],
     });
     expect(result.errors.map(formatConfigIssue)).toEqual([
-      expect.stringMatching(/^gateway\.auth: recognised OpenClaw setting, not supported by clawgate and not ignored: .*gateway\.admin\.tokens/),
-      expect.stringMatching(/^tools\.profile: recognised OpenClaw setting, not supported by clawgate and not ignored: .*agents\.\*\.tools\.allow/),
+      expect.stringMatching(/^gateway\.tls: recognised OpenClaw setting, not supported by clawgate and not ignored: .*terminate TLS in front/),
+      expect.stringMatching(/^tools\.byProvider: recognised OpenClaw setting, not supported by clawgate and not ignored: .*agents\.\*\.tools\.allow/),
       'routing: old OpenClaw setting, no longer accepted: moved to bindings, messages.groupChat and channels.<id>',
       'bindings[0].match.provider: old OpenClaw setting, no longer accepted: renamed to bindings[].match.channel',
     ]);

@@ -193,8 +193,8 @@ describe('loadConfig', () => {
     });
 
     it('reports refused settings and typos inside recognised ones together with the schema errors', async () => {
-      const r = await load('{ gateway: { auth: { mode: "none" }, prot: 1 }, messages: { ackReactoinScope: "all" } }');
-      expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['gateway.auth', 'messages.ackReactoinScope', 'gateway.prot']);
+      const r = await load('{ gateway: { tls: { enabled: true }, prot: 1 }, messages: { ackReactoinScope: "all" } }');
+      expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['gateway.tls', 'messages.ackReactoinScope', 'gateway.prot']);
       expect(r.warnings.map((w) => w.message)).toEqual(['recognised OpenClaw setting, not supported by clawgate: messages']);
     });
   });

@@ -1,12 +1,13 @@
 import { IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Max, Min, MinLength, IsArray, IsDefined } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import { Default, Describe, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
+import { Default, Describe, IsBind, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
 import { ADMIN_ROLES, AdminRole } from '../../../common/auth/roles';
 import { GatewayHttpConfig } from './gateway-http.schema';
 import { GatewayStateConfig } from './gateway-state.schema';
 import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
 import { GatewayClusterConfig } from './gateway-cluster.schema';
 import { GatewayMetricsConfig } from './gateway-metrics.schema';
+import { GatewayAuthConfig } from './gateway-auth.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -140,10 +141,26 @@ export class GatewayConfig {
   port?: number;
 
   @IsOptional()
-  @IsIP()
-  @Describe('Listening address. Restart needed.')
+  @IsString()
+  @Describe('OpenClaw: "local" runs the gateway, which is what clawgate does; "remote" (a client of another gateway) is refused, any other value warned about.')
+  mode?: string;
+
+  @IsOptional()
+  @IsBind()
+  @Describe(
+    'Listening address: loopback (127.0.0.1), lan (0.0.0.0), auto (0.0.0.0 in a container, else loopback), custom (customBindHost), tailnet (loopback, with a warning), or an IP address. Beyond loopback the gateway needs auth (gateway.auth or gateway.admin). Restart needed.',
+  )
   @Default(CONFIG_DEFAULTS.gateway.bind)
   bind?: string;
+
+  @IsOptional()
+  @IsIP()
+  @Describe('The address bind "custom" listens on. Restart needed.')
+  customBindHost?: string;
+
+  @IsOptional()
+  @NestedObject(() => GatewayAuthConfig)
+  auth?: GatewayAuthConfig;
 
   @IsOptional()
   @IsArray()

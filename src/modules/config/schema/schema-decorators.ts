@@ -6,6 +6,8 @@ import { hasUrlCredentials } from '../../../common/net/url-credentials';
 import { parseRedisUrl } from '../../../common/net/redis-url';
 import { urlPatternProblem } from '../../../common/net/url-patterns';
 import { isRecord } from '../../../common/is-record';
+import { suggestClosest } from '../../../common/text/did-you-mean';
+import { BIND_MODES, isBindValue } from '../normalize/gateway-bind';
 
 /**
  * Decorators shared by the config schema classes. They exist so each class states its rules once and the
@@ -215,6 +217,25 @@ export function NoUrlCredentials(hint: string): PropertyDecorator {
         defaultMessage: () => `must not contain credentials (user:password@); ${hint}`,
       },
     });
+}
+
+/** `gateway.bind`: one of OpenClaw's bind modes or an IP address; a near miss of a mode gets a did-you-mean. */
+export function IsBind(): PropertyDecorator {
+  return (target, key) => {
+    registerDecorator({
+      name: 'isBind',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => isBindValue(value),
+        defaultMessage: (args: ValidationArguments) => {
+          const hint = typeof args.value === 'string' ? suggestClosest(args.value, BIND_MODES) : undefined;
+          return `must be ${BIND_MODES.join(', ')} or an IP address${hint ? ` (did you mean "${hint}"?)` : ''}`;
+        },
+      },
+    });
+    addToSchema(target, key, { type: 'string', anyOf: [{ enum: [...BIND_MODES] }, { format: 'ipv4' }, { format: 'ipv6' }] });
+  };
 }
 
 /** A `redis://` or `rediss://` URL (src/common/net/redis-url.ts); the message says what is wrong with it. */
