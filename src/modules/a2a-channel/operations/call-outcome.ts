@@ -1,5 +1,6 @@
 import type { AppError } from '../../../common/errors/app-error';
 import type { StreamItem, TaskEventStream } from '../streaming/task-event-stream';
+import type { A2aResult } from './a2a-result';
 
 /** A streaming call's answer: the task's events, each rendered as the call's version has its result. */
 export interface A2aStreamResult {
@@ -9,7 +10,7 @@ export interface A2aStreamResult {
 }
 
 /**
- * What one A2A call came to: its result (in the call's version), its stream (SendStreamingMessage, SubscribeToTask),
- * or the error to answer with (never anything internal).
+ * What one A2A call came to: its result (domain objects; the binding renders them in the call's version), its stream
+ * (SendStreamingMessage, SubscribeToTask), or the error to answer with (never anything internal).
  */
-export type A2aCallOutcome = { ok: true; result: unknown } | { ok: true; stream: A2aStreamResult } | { ok: false; error: AppError };
+export type A2aCallOutcome = { ok: true; result: A2aResult } | { ok: true; stream: A2aStreamResult } | { ok: false; error: AppError };

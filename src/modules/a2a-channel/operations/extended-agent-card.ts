@@ -7,7 +7,6 @@ import { buildAgentCard } from '../card/agent-card';
 import { AgentCardSigner } from '../push/agent-card-signature';
 import type { AgentCard } from '../card/agent-card.types';
 import { toV03AgentCard, type V03AgentCard } from '../card/agent-card-v03';
-import { invalidParams } from '../protocol/errors';
 
 const EXTENDED_DESCRIPTION =
   'clawgate multi-agent gateway, as this peer sees it. Each skill is an agent your conversations can reach; ' +
@@ -33,14 +32,6 @@ export function buildExtendedAgentCard(config: NormalizedConfig, origin: string,
   };
 }
 
-/** GetExtendedAgentCard params: none, or `{tenant}` (accepted and ignored, as for every method). */
-function checkExtendedCardParams(params: unknown): void {
-  if (params === undefined || params === null) return;
-  if (typeof params !== 'object' || Array.isArray(params)) throw invalidParams('params must be an object');
-  const { tenant } = params as Record<string, unknown>;
-  if (tenant !== undefined && typeof tenant !== 'string') throw invalidParams('tenant must be a string');
-}
-
 /**
  * GetExtendedAgentCard for an authenticated peer, from the snapshot of the call: in the form of the call's version
  * (0.3 or 1.0) and signed in that form, since a signature covers exactly the card the peer reads.
@@ -53,8 +44,7 @@ export class ExtendedAgentCardService {
     private readonly signer: AgentCardSigner,
   ) {}
 
-  extendedCard(peer: string, origin: string, params: unknown, wire: A2aWireVersion = '1.0'): Promise<AgentCard | V03AgentCard> {
-    checkExtendedCardParams(params);
+  extendedCard(peer: string, origin: string, wire: A2aWireVersion = '1.0'): Promise<AgentCard | V03AgentCard> {
     const snapshot = this.config.current();
     const agents = reachableAgents(snapshot, (inbound) => this.routing.resolve(inbound), peer);
     const card = buildExtendedAgentCard(snapshot.config, origin, agents);

@@ -3,21 +3,19 @@ import { trace } from '@opentelemetry/api';
 import { AppError } from '../../../common/errors/app-error';
 import { CLAWGATE } from '../../../common/telemetry/span-attributes';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { jsonDepthExceeds } from '../../../common/json-depth';
 import type { A2aWireVersion } from '../../../common/a2a-protocol';
 import { ConfigStore } from '../../config';
 import { GatewayMetrics, type A2aBinding } from '../../metrics';
 import type { A2aCallOutcome } from './call-outcome';
+import type { A2aRequest, A2aStreamCall, A2aUnaryCall } from './a2a-request';
+import type { A2aResult } from './a2a-result';
 import { A2aRequestLog } from './request-log';
-import { A2A_MESSAGES, MAX_PARAMS_DEPTH, RATE_LIMIT_WINDOW_MS } from '../protocol/limits-and-messages';
-import { type A2aOperation, isStreamingOperation, resolveA2aMethod } from '../protocol/methods';
+import { A2A_MESSAGES, RATE_LIMIT_WINDOW_MS } from '../protocol/limits-and-messages';
 import { A2aTaskService } from './task.service';
 import { A2aTaskStreams } from './task-streams.service';
 import { A2aPushConfigs } from './push-configs.service';
-import { wireCodec } from '../protocol/wire-codec';
 import type { TaskEventStream } from '../streaming/task-event-stream';
 import { ExtendedAgentCardService } from './extended-agent-card';
-import { invalidParams } from '../protocol/errors';
 import type { RateLimitWindows } from '../../../common/rate-limit/rate-limit-windows';
 
 /**
@@ -37,21 +35,6 @@ export interface A2aCaller {
 export interface A2aCallOptions {
   /** A call that is answered (not a JSON-RPC notification): SendMessage then blocks for the reply. */
   wait: boolean;
-  /**
-   * The A2A version the call is read and answered in: its params and result cross that version's codec
-   * (wire-codec.ts), so the task service sees 1.0 only. The error's form is the binding's to translate.
-   */
-  wire: A2aWireVersion;
-  /** The request asked for an A2A version this endpoint does not speak: the call gets that error, whatever it is. */
-  versionError?: AppError;
-  /**
-   * The call's params, built only once the method is known to be offered: an unsupported operation answers as
-   * such whatever its parameters look like, and a binding's translation errors (a bad query parameter) come after
-   * the version and method checks, exactly where a JSON-RPC caller's params errors come.
-   */
-  params: () => unknown;
-  /** The binding can answer this call with an event stream (a single JSON-RPC call, an SSE route); else streaming is refused. */
-  stream?: boolean;
   /** The request's `Last-Event-ID` (a client resuming a stream). */
   lastEventId?: string;
   /** Which binding the call came in on, for its log line and series. */
@@ -60,10 +43,10 @@ export interface A2aCallOptions {
 
 /**
  * The A2A operations as both bindings call them (JSON-RPC in A2aRpcService, HTTP+JSON in A2aRestEndpoint): the
- * per-peer rate limit, then for each call the version check, the method, the params depth limit, the version's
- * codec and the task service (or the extended Agent Card). A binding only translates its wire format to a method
- * name and params and the outcome back, so the two answer every request the same way. Limits and errors:
- * docs/a2a.md#limits-and-errors.
+ * per-peer rate limit, then each call as the binding read it (readA2aRequest: version, method, params as domain types)
+ * to the task service, the streams, the push configs or the extended Agent Card, and its domain result back (A2aResult),
+ * logged once. A binding only reads its wire format into a request and renders the outcome with the request's codec,
+ * so the two answer every request the same way. Limits and errors: docs/a2a.md#limits-and-errors.
  */
 @Injectable()
 export class A2aOperations implements OnModuleInit, OnModuleDestroy {
@@ -74,7 +57,7 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     // Typed to the operations it dispatches, so the bindings can run over a stand-in task service.
-    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'>,
+    @Inject(A2aTaskService) private readonly tasks: Pick<A2aTaskService, 'accept' | 'getTask' | 'cancelTask' | 'listTasks'>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimitWindows,
     @Inject(ExtendedAgentCardService) private readonly cards: Pick<ExtendedAgentCardService, 'extendedCard'>,
     @Inject(A2aTaskStreams) private readonly streams: Pick<A2aTaskStreams, 'sendStreamingMessage' | 'subscribeToTask'>,
@@ -120,81 +103,70 @@ export class A2aOperations implements OnModuleInit, OnModuleDestroy {
     return typeof taken === 'number' ? counted(taken) : taken.then(counted);
   }
 
-  /** One call by its A2A method name (1.0 or 0.3). Never rejects: a failure is an outcome with the error to answer. */
-  async call(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
+  /**
+   * One call, as the binding read it (readA2aRequest): its refusal, or the domain result of the task service, the
+   * streams, the push configs or the extended Agent Card. The binding renders it with the request's codec. Never
+   * rejects: a failure is an outcome with the error to answer.
+   */
+  async call(caller: A2aCaller, request: A2aRequest, options: A2aCallOptions): Promise<A2aCallOutcome> {
     const startedAt = performance.now();
-    const outcome = await this.dispatch(caller, method, options);
-    this.requestLog.served(caller.peer, method, options.binding, outcome, startedAt);
+    const outcome = await this.dispatch(caller, request, options);
+    this.requestLog.served(caller.peer, request, options.binding, outcome, startedAt);
     return outcome;
   }
 
-  private async dispatch(caller: A2aCaller, method: string, options: A2aCallOptions): Promise<A2aCallOutcome> {
+  private async dispatch(caller: A2aCaller, request: A2aRequest, options: A2aCallOptions): Promise<A2aCallOutcome> {
     // The request's server span (while tracing is on) names the method and the authenticated peer.
-    trace.getActiveSpan()?.setAttributes({ [CLAWGATE.a2aMethod]: method, [CLAWGATE.peer]: caller.peer });
+    trace.getActiveSpan()?.setAttributes({ [CLAWGATE.a2aMethod]: request.called, [CLAWGATE.peer]: caller.peer });
     try {
-      // Before the method: what a method means depends on the version it is asked in.
-      if (options.versionError) throw options.versionError;
-      const operation = resolveA2aMethod(method);
-      const params = options.params();
-      if (jsonDepthExceeds(params, MAX_PARAMS_DEPTH)) throw invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`);
-      const codec = wireCodec(options.wire);
-      if (isStreamingOperation(operation)) {
-        if (!options.stream) throw new AppError(ErrorCode.UnsupportedOperation, A2A_MESSAGES.streamNotBatched);
-        const stream = await this.openStream(operation, caller, codec.params(operation, params), options.lastEventId, options.wire);
+      if (!request.ok) throw request.error;
+      const { call, codec } = request;
+      if (call.operation === 'sendStreamingMessage' || call.operation === 'subscribeToTask') {
+        const stream = await this.openStream(call, caller.peer, options.lastEventId, request.version);
         return { ok: true, stream: { stream, render: (item) => codec.streamItem(item.body, item.closes) } };
       }
-      const result = await this.run(operation, caller, codec.params(operation, params), options);
-      return { ok: true, result: codec.result(operation, result) };
+      return { ok: true, result: await this.run(call, caller, options, request.version) };
     } catch (err) {
       if (err instanceof AppError && err.code !== ErrorCode.Internal) return { ok: false, error: err };
       // Internals stay in the log; the peer learns only that it failed.
-      this.logger.error(`A2A ${method} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
+      this.logger.error(`A2A ${request.called} from peer ${caller.peer} failed: ${(err as Error)?.stack ?? String(err)}`);
       return { ok: false, error: new AppError(ErrorCode.Internal, A2A_MESSAGES.internal) };
     }
   }
 
-  private openStream(
-    operation: A2aOperation,
-    caller: A2aCaller,
-    params: unknown,
-    lastEventId: string | undefined,
-    wire: A2aWireVersion,
-  ): Promise<TaskEventStream> {
-    if (operation === 'sendStreamingMessage') return this.streams.sendStreamingMessage(caller.peer, params, wire);
-    return this.streams.subscribeToTask(caller.peer, params, lastEventId);
+  private openStream(call: A2aStreamCall, peer: string, lastEventId: string | undefined, wire: A2aWireVersion): Promise<TaskEventStream> {
+    if (call.operation === 'sendStreamingMessage') return this.streams.sendStreamingMessage(peer, call.params, wire);
+    return this.streams.subscribeToTask(peer, call.params, lastEventId);
   }
 
-  /**
-   * Not async: each case's own answer (a promise or a value) is returned as it is; dispatch awaits it inside its
-   * try, so a throw here is caught too.
-   */
-  private run(operation: A2aOperation, caller: A2aCaller, params: unknown, options: A2aCallOptions): unknown {
+  /** Each operation's service, its answer as the domain result of that operation. */
+  private async run(call: A2aUnaryCall, caller: A2aCaller, options: A2aCallOptions, wire: A2aWireVersion): Promise<A2aResult> {
     const { peer } = caller;
-    switch (operation) {
-      case 'sendMessage':
-        return this.tasks.sendMessage(peer, params, { wait: options.wait, wire: options.wire });
+    switch (call.operation) {
+      case 'sendMessage': {
+        const task = await this.tasks.accept(peer, call.params, { wait: options.wait, wire });
+        return { operation: call.operation, task, historyLength: call.params.historyLength };
+      }
       case 'getTask':
-        return this.tasks.getTask(peer, params);
+        return { operation: call.operation, task: await this.tasks.getTask(peer, call.params), historyLength: call.params.historyLength };
       case 'cancelTask':
-        return this.tasks.cancelTask(peer, params);
+        return { operation: call.operation, task: await this.tasks.cancelTask(peer, call.params) };
       case 'listTasks':
-        return this.tasks.listTasks(peer, params);
+        return { operation: call.operation, page: await this.tasks.listTasks(peer, call.params) };
       case 'getExtendedAgentCard':
-        return this.cards.extendedCard(peer, caller.origin(), params, options.wire);
-      case 'sendStreamingMessage':
-      case 'subscribeToTask':
-        throw new Error(`${operation} is answered with a stream (openStream)`);
+        return { operation: call.operation, card: await this.cards.extendedCard(peer, caller.origin(), wire) };
       case 'createPushConfig':
-        return this.pushConfigs.create(peer, params, options.wire);
+        return { operation: call.operation, config: await this.pushConfigs.create(peer, call.params, wire) };
       case 'getPushConfig':
-        return this.pushConfigs.get(peer, params);
+        return { operation: call.operation, config: await this.pushConfigs.get(peer, call.params) };
       case 'listPushConfigs':
-        return this.pushConfigs.list(peer, params);
+        return { operation: call.operation, configs: await this.pushConfigs.list(peer, call.params) };
       case 'deletePushConfig':
-        return this.pushConfigs.remove(peer, params);
+        await this.pushConfigs.remove(peer, call.params);
+        return { operation: call.operation };
       default: {
-        const unknown: never = operation;
-        throw new Error(`no handler for A2A operation ${String(unknown)}`);
+        const unknown: never = call;
+        throw new Error(`no handler for A2A operation ${JSON.stringify(unknown)}`);
       }
     }
   }

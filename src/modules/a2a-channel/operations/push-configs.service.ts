@@ -5,14 +5,8 @@ import { ErrorCode } from '../../../common/errors/error-code';
 import { ConfigStore } from '../../config';
 import { A2aTaskService } from './task.service';
 import { invalidParams } from '../protocol/errors';
-import {
-  MAX_PUSH_CONFIGS_PER_TASK,
-  readCreateParams,
-  readPushConfig,
-  readPushConfigRef,
-  toWirePushConfig,
-} from '../push/push-config-params';
-import { PUSH_STORE, type PushStore } from '../store/push-store.port';
+import { type CreatePushConfigInput, MAX_PUSH_CONFIGS_PER_TASK, type PushConfigRefInput, readPushConfig } from '../push/push-config-params';
+import { PUSH_STORE, type PushConfigRow, type PushStore } from '../store/push-store.port';
 
 const CONFIG_NOT_FOUND = 'Push notification config not found';
 
@@ -29,35 +23,29 @@ export class A2aPushConfigs {
     @Inject(PUSH_STORE) private readonly push: PushStore,
   ) {}
 
-  async create(peer: string, params: unknown, wire: A2aWireVersion): Promise<Record<string, unknown>> {
-    const { taskId, config } = readCreateParams(params);
+  async create(peer: string, { taskId, config }: CreatePushConfigInput, wire: A2aWireVersion): Promise<PushConfigRow> {
     const task = await this.tasks.ownStoredTask(peer, taskId);
     const input = readPushConfig(config, this.peerSettings(peer), wire);
     const saved = await this.push.save(task, input, MAX_PUSH_CONFIGS_PER_TASK);
     if (saved === 'full') throw invalidParams(`a task has at most ${MAX_PUSH_CONFIGS_PER_TASK} push notification configs`);
     if (saved === 'no-task') throw new AppError(ErrorCode.TaskNotFound, 'Task not found', [{ taskId }]);
-    return toWirePushConfig(saved);
+    return saved;
   }
 
-  async get(peer: string, params: unknown): Promise<Record<string, unknown>> {
-    const ref = readPushConfigRef(params, true);
+  async get(peer: string, ref: PushConfigRefInput): Promise<PushConfigRow> {
     const seq = await this.taskSeq(peer, ref.taskId);
     const row = await this.push.get(seq, ref.id);
     if (!row) throw new AppError(ErrorCode.TaskNotFound, CONFIG_NOT_FOUND, [{ taskId: ref.taskId }]);
-    return toWirePushConfig(row);
+    return row;
   }
 
-  async list(peer: string, params: unknown): Promise<{ configs: Array<Record<string, unknown>>; nextPageToken: string }> {
-    const ref = readPushConfigRef(params, false);
-    // At most MAX_PUSH_CONFIGS_PER_TASK: always one page.
-    return { configs: (await this.push.list(await this.taskSeq(peer, ref.taskId))).map(toWirePushConfig), nextPageToken: '' };
+  async list(peer: string, ref: PushConfigRefInput): Promise<PushConfigRow[]> {
+    return this.push.list(await this.taskSeq(peer, ref.taskId));
   }
 
   /** Idempotent: a config that is already gone is deleted all the same (the task must still be the caller's). */
-  async remove(peer: string, params: unknown): Promise<Record<string, never>> {
-    const ref = readPushConfigRef(params, true);
+  async remove(peer: string, ref: PushConfigRefInput): Promise<void> {
     await this.push.remove(await this.taskSeq(peer, ref.taskId), ref.id);
-    return {};
   }
 
   private async taskSeq(peer: string, taskId: string): Promise<number> {

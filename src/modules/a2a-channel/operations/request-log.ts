@@ -2,14 +2,9 @@ import { Logger } from '@nestjs/common';
 import { A2A_METHODS } from '../../../common/a2a-protocol';
 import { logsAt } from '../../../common/logging/log-level-gate';
 import type { A2aBinding, GatewayMetrics } from '../../metrics';
-import type { AppError } from '../../../common/errors/app-error';
-import { a2aOperationOf, type A2aOperation } from '../protocol/methods';
-
-/**
- * What the line reads of a call's outcome (an A2aCallOutcome is one): declared here so the log does not import the
- * operations that write it.
- */
-type ServedOutcome = { ok: true; result: unknown } | { ok: true; stream: unknown } | { ok: false; error: AppError };
+import type { A2aOperation } from '../protocol/methods';
+import type { A2aRequest } from './a2a-request';
+import type { A2aCallOutcome } from './call-outcome';
 
 /** The A2A 1.0 name of each operation: the `method` of the request's line and series, whichever name was called. */
 const METHOD_OF: Record<A2aOperation, string> = {
@@ -38,26 +33,25 @@ export class A2aRequestLog {
 
   constructor(private readonly metrics: GatewayMetrics) {}
 
-  served(peer: string, called: string, binding: A2aBinding, outcome: ServedOutcome, startedAt: number): void {
+  /** `request`: the method as called and its operation, read once by the binding (a2a-request.ts). */
+  served(
+    peer: string,
+    { called, operation }: Pick<A2aRequest, 'called' | 'operation'>,
+    binding: A2aBinding,
+    outcome: A2aCallOutcome,
+    startedAt: number,
+  ): void {
     const durationMs = Math.round((performance.now() - startedAt) * 100) / 100;
-    const operation = a2aOperationOf(called);
     const method = operation ? METHOD_OF[operation] : 'other';
     const code = outcome.ok ? 'OK' : outcome.error.code;
     this.metrics.a2aRequest(method, binding, code, durationMs / 1000);
     if (!logsAt('info')) return;
-    const task = outcome.ok && 'result' in outcome ? taskOf(outcome.result) : undefined;
+    // The task the call answered with (SendMessage, GetTask, CancelTask), as the domain has it: its id and state as stored.
+    const task = outcome.ok && 'result' in outcome && 'task' in outcome.result ? outcome.result.task : undefined;
     const state = task ? taskStateLabel(task.state) : outcome.ok && 'stream' in outcome ? 'streaming' : null;
     this.logger.log(
       { event: 'a2a.request', method, called, binding, peer, taskId: task?.id ?? null, state, code, durationMs },
       `A2A ${method} from ${peer} (${binding}): ${code}${task ? `, task ${task.id} ${state}` : ''} in ${durationMs} ms`,
     );
   }
-}
-
-/** The task in a result: 1.0 `{task}` or a Task, 0.3 a `kind: "task"`; undefined for a message or anything else. */
-function taskOf(result: unknown): { id: string; state: string } | undefined {
-  const r = result as { task?: unknown } | null;
-  const t = (r && typeof r === 'object' && 'task' in r ? r.task : r) as { id?: unknown; status?: { state?: unknown } } | null;
-  if (!t || typeof t.id !== 'string' || typeof t.status?.state !== 'string') return undefined;
-  return { id: t.id, state: t.status.state };
 }

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../../common/errors/error-code';
 import { A2A_MESSAGES } from '../protocol/limits-and-messages';
 import { A2aTaskService } from './task.service';
 import { invalidParams } from '../protocol/errors';
-import { parseTaskIdParams } from '../protocol/method-params';
+import type { SendMessageInput, TaskIdInput } from '../protocol/method-params';
 import { TaskEventBus } from '../streaming/task-event-bus';
 import { TaskEventStream } from '../streaming/task-event-stream';
 import { taskSnapshotBody } from '../model/task-events';
@@ -26,9 +26,9 @@ export class A2aTaskStreams {
   ) {}
 
   /** The message is accepted as SendMessage does (same checks, same errors), its task streamed from its first state. */
-  async sendStreamingMessage(peer: string, params: unknown, wire: A2aWireVersion = '1.0'): Promise<TaskEventStream> {
-    const { task, historyLength } = await this.tasks.accept(peer, params, { wait: false, stream: true, wire });
-    return this.fromSnapshot(task, historyLength);
+  async sendStreamingMessage(peer: string, input: SendMessageInput, wire: A2aWireVersion = '1.0'): Promise<TaskEventStream> {
+    const task = await this.tasks.accept(peer, input, { wait: false, stream: true, wire });
+    return this.fromSnapshot(task, input.historyLength);
   }
 
   /**
@@ -36,8 +36,7 @@ export class A2aTaskStreams {
    * the events after that number (a task that is over included: its last events are replayed, then the stream ends).
    * Another peer's or an unknown task is -32001, as for GetTask.
    */
-  async subscribeToTask(peer: string, params: unknown, lastEventId?: string): Promise<TaskEventStream> {
-    const { id } = parseTaskIdParams(params);
+  async subscribeToTask(peer: string, { id }: TaskIdInput, lastEventId?: string): Promise<TaskEventStream> {
     const task = await this.tasks.ownTask(peer, id);
     if (lastEventId === undefined) {
       if (isTerminalState(task.state)) {

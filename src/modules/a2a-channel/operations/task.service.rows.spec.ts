@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../../test/support/serving-config-store';
+import { taskAnswers } from '../../../../test/support/a2a-task-answers';
 import { RoutingService } from '../../routing/routing.service';
 import type { AgentRunner } from '../../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../../runtime/run-registry';
@@ -68,7 +69,8 @@ async function setup(replyTimeoutMs = 60_000) {
     finish(runs.update(runId, { status: 'completed', reply: text }));
   };
   return {
-    service,
+    // Raw params in, tasks in their 1.0 form out, as a binding has them.
+    service: taskAnswers(service, config.current().config.channels.a2a.files),
     store,
     writes,
     reply,

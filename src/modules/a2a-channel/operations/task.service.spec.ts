@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../../test/support/serving-config-store';
+import { taskAnswers } from '../../../../test/support/a2a-task-answers';
 import { RoutingService } from '../../routing/routing.service';
 import type { AgentRunner } from '../../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../../runtime/run-registry';
@@ -74,7 +75,7 @@ describe('A2aTaskService shutdown', () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const service = await setup();
     const message = { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } };
-    const pending = service.sendMessage('hermes', message, { wait: true });
+    const pending = taskAnswers(service, { maxBytes: 0, mediaTypes: [] }).sendMessage('hermes', message, { wait: true });
     await service.onModuleDestroy();
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting'), 1000)));

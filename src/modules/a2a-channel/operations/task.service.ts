@@ -7,15 +7,15 @@ import { A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from '../protocol/limits-and-mes
 import { routeA2aConversation } from '../tasks/session-route';
 import { A2A_CLOCK, Clock } from '../model/clock';
 import { isTerminalState } from '../../../common/a2a-protocol';
-import type { AcceptOptions, Accepted } from '../tasks/accept-options';
+import type { AcceptOptions } from '../tasks/accept-options';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { isSlashCommand } from '../protocol/message-text';
-import { parseTaskIdParams, parseGetTaskParams, parseSendMessageParams, SendMessageInput } from '../protocol/method-params';
+import type { GetTaskInput, ListTasksInput, SendMessageInput, TaskIdInput } from '../protocol/method-params';
 import { MAX_INPUT_REQUESTS } from '../tasks/task-input';
 import { TaskInputAnswers } from '../tasks/task-input-answers';
-import { A2aTask, type ListTasksResult, toWireTask, WireTask } from '../model/task';
-import { listTasksPage } from '../tasks/task-list-page';
+import type { A2aTask } from '../model/task';
+import { listTasksPage, type TaskListPage } from '../tasks/task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from '../store/task-store.port';
 import { settledOutcome, statusMessage, withStatus } from '../tasks/task-outcome';
 import { TaskWaiters } from '../tasks/task-waiters';
@@ -104,18 +104,12 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * SendMessage for an authenticated peer: the `{task}` result. `wait: false` (notifications) never blocks;
-   * otherwise the caller waits up to replyTimeoutMs unless the request asked to return immediately.
+   * SendMessage and SendStreamingMessage for an authenticated peer: the task the message created (or answered), as the
+   * caller is to see it first. `wait: false` (notifications, streams) never blocks; otherwise the caller waits up to
+   * replyTimeoutMs unless the message asked to return immediately.
    */
-  async sendMessage(peer: string, params: unknown, options: AcceptOptions): Promise<{ task: WireTask }> {
-    const { task, historyLength } = await this.accept(peer, params, options);
-    return { task: toWireTask(task, historyLength) };
-  }
-
-  /** SendMessage and SendStreamingMessage: the task the message created (or answered), as the caller is to see it first. */
-  async accept(peer: string, params: unknown, options: AcceptOptions): Promise<Accepted> {
+  async accept(peer: string, input: SendMessageInput, options: AcceptOptions): Promise<A2aTask> {
     const snapshot = this.config.current();
-    const input = parseSendMessageParams(params, snapshot.config.channels.a2a.files);
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
     if (input.taskId !== undefined) return this.answerInput(peer, { ...input, taskId: input.taskId }, options);
     const peerSettings = snapshot.config.channels.a2a.peers[peer];
@@ -125,13 +119,12 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       : undefined;
     const base = newTaskOf(peer, input, this.clock.now());
     const { contextId } = base;
-    const wire = (task: A2aTask): Accepted => ({ task, historyLength: input.historyLength });
 
     const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
-    if ('refused' in route) return wire(await insertRejected(this.store, base, A2A_MESSAGES.noExposedAgent));
+    if ('refused' in route) return insertRejected(this.store, base, A2A_MESSAGES.noExposedAgent);
     const routed = { ...base, agentId: route.agentId, sessionKey: route.sessionKey };
     // A peer submits tasks, not commands: its role field proves nothing about a human being behind it.
-    if (isSlashCommand(input.text)) return wire(await insertRejected(this.store, routed, A2A_MESSAGES.slashCommand));
+    if (isSlashCommand(input.text)) return insertRejected(this.store, routed, A2A_MESSAGES.slashCommand);
     // Files are on disk before the run starts, so every path the agent is told about exists. Without files
     // nothing is awaited: the hot path stays one synchronous step from routing to dispatch.
     const message = input.files.length
@@ -148,7 +141,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       this.logger.error(`A2A task ${routed.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
       const failed = withStatus(routed, 'TASK_STATE_FAILED', A2A_MESSAGES.runNotStarted);
       await this.store.insert(failed);
-      return wire(failed);
+      return failed;
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
     const blocking = options.wait && !input.returnImmediately && !options.stream;
@@ -182,9 +175,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     reply?.open();
     this.settleWhenDone(working.id, handle);
     // A shutdown that began while the write was pending has already released its waiters: do not become a new one.
-    if (!blocking) return wire(working);
-    if (this.closing) return wire((await this.rows.written(working.id)) ?? working);
-    return wire(await this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs));
+    if (!blocking) return working;
+    if (this.closing) return (await this.rows.written(working.id)) ?? working;
+    return this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs);
   }
 
   /**
@@ -227,7 +220,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * The waiting run — here, or on the replica that owns the task — continues with the text; the caller then waits as
    * for a new task.
    */
-  private async answerInput(peer: string, input: SendMessageInput & { taskId: string }, options: AcceptOptions): Promise<Accepted> {
+  private async answerInput(peer: string, input: SendMessageInput & { taskId: string }, options: AcceptOptions): Promise<A2aTask> {
     const task = await this.ownTask(peer, input.taskId);
     const refuse = (code: ErrorCode, message: string) => new AppError(code, message, [{ taskId: task.id }]);
     if (input.contextId !== undefined && input.contextId !== task.contextId)
@@ -238,16 +231,14 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const answer = { messageId: input.messageId, text: input.text, files: input.files };
     const runsHere = this.settlingByTask.has(task.id);
     const answered = await this.answers.deliver(task, answer, { runsHere, blockMs: blocks() ? replyTimeoutMs : undefined });
-    const wire = (t: A2aTask): Accepted => ({ task: t, historyLength: input.historyLength });
-    if (!answered.waitHere || !blocks()) return wire(answered.task);
-    return wire(await this.waitSettled(answered.task, replyTimeoutMs));
+    if (!answered.waitHere || !blocks()) return answered.task;
+    return this.waitSettled(answered.task, replyTimeoutMs);
   }
 
   /** GetTask: only the peer that created a task can read it; anyone else gets the same -32001 as for an unknown id. */
-  async getTask(peer: string, params: unknown): Promise<WireTask> {
-    const { id, historyLength } = parseGetTaskParams(params);
+  async getTask(peer: string, input: GetTaskInput): Promise<A2aTask> {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    return toWireTask(await this.ownTask(peer, id), historyLength);
+    return this.ownTask(peer, input.id);
   }
 
   /**
@@ -257,10 +248,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * The abort reaches the work the run started elsewhere (a sessions_send or sessions_spawn run in another session,
    * an outbound task at a peer), and the run — so the task — ends only once that has stopped too.
    */
-  async cancelTask(peer: string, params: unknown): Promise<WireTask> {
-    const { id } = parseTaskIdParams(params);
+  async cancelTask(peer: string, input: TaskIdInput): Promise<A2aTask> {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    return toWireTask(await this.cancel(await this.ownTask(peer, id), A2A_MESSAGES.canceledByPeer));
+    return this.cancel(await this.ownTask(peer, input.id), A2A_MESSAGES.canceledByPeer);
   }
 
   /** The operator's cancel (admin API): any peer's task, the same outcome as the peer's CancelTask. */
@@ -297,9 +287,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
    * ListTasks: the calling peer's tasks only, most recently updated first, a page at a time; `nextPageToken`
    * is "" on the last page; an unreadable page token is -32602.
    */
-  async listTasks(peer: string, params: unknown): Promise<ListTasksResult> {
+  async listTasks(peer: string, input: ListTasksInput): Promise<TaskListPage> {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
-    return listTasksPage(this.store, peer, params);
+    return listTasksPage(this.store, peer, input);
   }
 
   /** ownTask, with its row written first if it had none yet (something is about to refer to the row). */

@@ -92,11 +92,23 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
   };
 }
 
+/** A validated GetTask request. */
+export interface GetTaskInput {
+  id: string;
+  /** The last that many messages of the history; unset: all. */
+  historyLength?: number;
+}
+
+/** A validated CancelTask or SubscribeToTask request. */
+export interface TaskIdInput {
+  id: string;
+}
+
 /**
  * GetTask params: `{id}` (A2A 1.0 and 0.3 alike); `historyLength` must be a non-negative integer when given (the
  * last that many messages of the history; unset: all); `tenant` is accepted and ignored.
  */
-export function parseGetTaskParams(params: unknown): { id: string; historyLength?: number } {
+export function parseGetTaskParams(params: unknown): GetTaskInput {
   const p = withJsonFieldNames(asObject(params, 'params'), PROTO_NAMED_FIELDS.getTask);
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   const historyLength = readHistoryLength(p.historyLength);
@@ -111,7 +123,7 @@ function readHistoryLength(value: unknown, name = 'historyLength'): number | und
 }
 
 /** CancelTask and SubscribeToTask params: `{id}`. */
-export function parseTaskIdParams(params: unknown): { id: string } {
+export function parseTaskIdParams(params: unknown): TaskIdInput {
   const p = asObject(params, 'params');
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required');
   return { id: p.id };
@@ -173,4 +185,13 @@ export function parseListTasksParams(params: unknown): ListTasksInput {
     out.includeArtifacts = p.includeArtifacts;
   }
   return out;
+}
+
+/** GetExtendedAgentCard params: none, or `{tenant}` (accepted and ignored, as for every method); nothing to keep. */
+export function parseExtendedCardParams(params: unknown): undefined {
+  if (params === undefined || params === null) return undefined;
+  if (typeof params !== 'object' || Array.isArray(params)) throw invalidParams('params must be an object');
+  const { tenant } = params as Record<string, unknown>;
+  if (tenant !== undefined && typeof tenant !== 'string') throw invalidParams('tenant must be a string');
+  return undefined;
 }

@@ -97,8 +97,20 @@ export function readPushConfig(raw: unknown, peer: PeerSettings, wire: PushConfi
   };
 }
 
+/** A push-config call's params: the task and, for Get/Delete, the config's id (List: ''). */
+export interface PushConfigRefInput {
+  taskId: string;
+  id: string;
+}
+
+/** CreateTaskPushNotificationConfig's params: the task, and the config as sent (readPushConfig checks it for the peer). */
+export interface CreatePushConfigInput {
+  taskId: string;
+  config: Record<string, unknown>;
+}
+
 /** `{taskId, id}` of Get/DeleteTaskPushNotificationConfig; `{taskId}` of List (`needsId` false). */
-export function readPushConfigRef(params: unknown, needsId: boolean): { taskId: string; id: string } {
+export function readPushConfigRef(params: unknown, needsId: boolean): PushConfigRefInput {
   const { taskId, config: p } = readCreateParams(params);
   if (!needsId) return { taskId, id: '' };
   if (typeof p.id !== 'string' || !p.id) throw invalidParams('id is required (the push notification config id)');
@@ -106,7 +118,7 @@ export function readPushConfigRef(params: unknown, needsId: boolean): { taskId: 
 }
 
 /** CreateTaskPushNotificationConfig params (and the `taskId` every push-config call names): the config with its `taskId`. */
-export function readCreateParams(params: unknown): { taskId: string; config: Record<string, unknown> } {
+export function readCreateParams(params: unknown): CreatePushConfigInput {
   if (!isRecord(params)) throw invalidParams('params must be an object');
   const p = withJsonFieldNames(params, ['taskId']);
   if (typeof p.taskId !== 'string' || !p.taskId) throw invalidParams('taskId is required');

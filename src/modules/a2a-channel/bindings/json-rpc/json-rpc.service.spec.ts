@@ -12,9 +12,20 @@ import { ErrorCode } from '../../../../common/errors/error-code';
 import type { A2aWireVersion } from '../../../../common/a2a-protocol';
 import { InProcessRateLimitWindows } from '../../../../common/rate-limit/rate-limit-windows';
 import { SlidingWindowRateLimiter } from '../../../../common/rate-limit/sliding-window-rate-limiter';
-import type { WireTask } from '../../model/task';
+import type { A2aTask, WireTask } from '../../model/task';
 
-/** What the fake task service answers: a completed task whose artifact is `reply`. */
+/** What the fake task service answers: a completed task whose artifact is `reply`, as kept and as answered in 1.0. */
+const completedTaskKept = (reply: string): A2aTask => ({
+  id: 't1',
+  peer: 'hermes',
+  contextId: 'ctx-1',
+  messageId: 'm-1',
+  state: 'TASK_STATE_COMPLETED',
+  artifact: { artifactId: 'a1', text: reply },
+  history: [],
+  createdAt: Date.parse('2026-01-01T00:00:00.000Z'),
+  updatedAt: Date.parse('2026-01-01T00:00:00.000Z'),
+});
 const completedTask = (reply: string): WireTask => ({
   id: 't1',
   contextId: 'ctx-1',
@@ -29,11 +40,12 @@ async function setup(rateLimitPerMinute = 0) {
   const config = new ServingConfigStore(await snapshotFrom({ channels: { a2a: { rateLimitPerMinute } } }));
   const calls: Array<{ op: string; peer: string; params: unknown; wait?: boolean }> = [];
   let reply = 'ok';
-  const tasks: Pick<A2aTaskService, 'sendMessage' | 'getTask' | 'cancelTask' | 'listTasks'> = {
-    sendMessage: async (peer, params, options) => {
+  // The typed seam: each method gets its params as the domain reads them and answers domain objects.
+  const tasks: Pick<A2aTaskService, 'accept' | 'getTask' | 'cancelTask' | 'listTasks'> = {
+    accept: async (peer, params, options) => {
       calls.push({ op: 'send', peer, params, wait: options.wait });
-      if ((params as { boom?: boolean })?.boom) throw new Error('disk on fire at /var/secret/path');
-      return { task: completedTask(reply) };
+      if (params.text === 'boom') throw new Error('disk on fire at /var/secret/path');
+      return completedTaskKept(reply);
     },
     getTask: async (peer, params) => {
       calls.push({ op: 'get', peer, params });
@@ -41,7 +53,7 @@ async function setup(rateLimitPerMinute = 0) {
     },
     listTasks: async (peer, params) => {
       calls.push({ op: 'list', peer, params });
-      return { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 };
+      return { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0, includeArtifacts: params.includeArtifacts };
     },
     cancelTask: async (peer, params) => {
       calls.push({ op: 'cancel', peer, params });
@@ -50,7 +62,7 @@ async function setup(rateLimitPerMinute = 0) {
   };
   const cards = {
     // As the service does: the card in the call's version (what it then signs, as the peer reads it).
-    extendedCard: async (peer: string, origin: string, _params: unknown, wire: A2aWireVersion = '1.0') => {
+    extendedCard: async (peer: string, origin: string, wire: A2aWireVersion = '1.0') => {
       calls.push({ op: 'card', peer, params: `${origin} ${wire}` });
       const card = buildExtendedAgentCard(config.current().config, origin, []);
       return Promise.resolve(wire === '0.3' ? toV03AgentCard(card) : card);
@@ -67,6 +79,7 @@ async function setup(rateLimitPerMinute = 0) {
     remove: () => Promise.reject(new Error('no push configs in this spec')),
   };
   const service = new A2aRpcService(
+    config,
     new A2aOperations(config, tasks, new InProcessRateLimitWindows(new SlidingWindowRateLimiter(clock)), cards, streams, pushConfigs),
   );
   const handle = async (body: unknown) => {
@@ -80,13 +93,18 @@ async function setup(rateLimitPerMinute = 0) {
   return { handle, calls, clock, setReply: (r: string) => (reply = r), service };
 }
 
-const call = (id: unknown, method = 'SendMessage', params: unknown = { m: 1 }) => ({ jsonrpc: '2.0', id, method, params });
+const MESSAGE = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+/** Params every method of this spec can read: SendMessage's message and GetTask's id. */
+const PARAMS = { id: 'nope', message: MESSAGE };
+/** MESSAGE as the task service receives it. */
+const READ_MESSAGE = { messageId: 'm-1', text: 'hi', truncated: false, files: [], returnImmediately: false };
+const call = (id: unknown, method = 'SendMessage', params: unknown = PARAMS) => ({ jsonrpc: '2.0', id, method, params });
 
 describe('A2aRpcService', () => {
   it('answers a call with its id and passes the authenticated peer, never anything from the body', async () => {
     const { handle, calls } = await setup();
     expect(await handle(call('r-1'))).toEqual({ jsonrpc: '2.0', id: 'r-1', result: { task: completedTask('ok') } });
-    expect(calls).toEqual([{ op: 'send', peer: 'hermes', params: { m: 1 }, wait: true }]);
+    expect(calls).toEqual([{ op: 'send', peer: 'hermes', params: READ_MESSAGE, wait: true }]);
   });
 
   it('maps errors: -32700, -32600 (with the id when readable), -32601, -32004, domain errors, and internals as -32000', async () => {
@@ -118,7 +136,7 @@ describe('A2aRpcService', () => {
         },
       ],
     });
-    const internal = await handle(call(11, 'SendMessage', { boom: true }));
+    const internal = await handle(call(11, 'SendMessage', { message: { ...MESSAGE, parts: [{ text: 'boom' }] } }));
     expect(internal).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32000, message: 'A2A request could not be processed' } });
     expect(JSON.stringify(internal)).not.toContain('secret');
     // The detail goes to the log only.
@@ -141,11 +159,8 @@ describe('A2aRpcService', () => {
         history: [],
       },
     });
-    // The task service got the 1.0 form.
-    expect(calls[0].params).toEqual({
-      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
-      configuration: { returnImmediately: true },
-    });
+    // The task service got the message as read from its 0.3 form.
+    expect(calls[0].params).toEqual({ messageId: 'm', text: 'hi', truncated: false, files: [], returnImmediately: true });
     // 0.3 errors: the same codes, no ErrorInfo.
     expect((await handle(call(2, 'tasks/get', { id: 'x' }))).error).toEqual({ code: -32001, message: 'Task not found' });
     expect((await handle(call(3, 'tasks/cancel', { id: 'x' }))).error).toEqual({
@@ -165,7 +180,7 @@ describe('A2aRpcService', () => {
     const answer = async (method: string, declared: '0.3' | '1.0') => {
       const out = await service.handle(
         { peer: 'hermes', origin: () => 'https://claw.example' },
-        Buffer.from(JSON.stringify(call(1, method, { m: 1 }))),
+        Buffer.from(JSON.stringify(call(1, method))),
         { declared },
       );
       if (typeof out !== 'string') throw new Error('a stream was not expected here');
@@ -191,7 +206,7 @@ describe('A2aRpcService', () => {
 
   it('answers batches in order, skips notifications, and sends an empty body when only notifications came', async () => {
     const { handle, calls } = await setup();
-    const out = await handle([call(1), { jsonrpc: '2.0', method: 'SendMessage', params: {} }, call(2, 'Nope'), 17]);
+    const out = await handle([call(1), { jsonrpc: '2.0', method: 'SendMessage', params: PARAMS }, call(2, 'Nope'), 17]);
     expect(out).toEqual([
       { jsonrpc: '2.0', id: 1, result: { task: completedTask('ok') } },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { A2A_MESSAGES, MAX_BATCH_ENTRIES, MAX_RESPONSE_BYTES } from '../../protocol/limits-and-messages';
 import { AppError } from '../../../../common/errors/app-error';
+import { ConfigStore } from '../../../config';
+import { readA2aRequest } from '../../operations/a2a-request';
+import { renderResult } from '../../operations/a2a-result';
 import type { A2aStreamResult } from '../../operations/call-outcome';
 import { type A2aCaller, A2aOperations } from '../../operations/operations.service';
-import { type RequestVersion, wireVersionOf } from '../../protocol/versions';
-import { wireCodec } from '../../protocol/wire-codec';
+import type { RequestVersion } from '../../protocol/versions';
 import { errorResponse, JsonRpcId, jsonRpcErrorOf, JsonRpcResponse, ParsedEntry, parseEntry, resultResponse, RPC_CODES } from './json-rpc';
 
 const PARSE_ERROR = { code: RPC_CODES.parseError, message: 'Parse error' };
@@ -22,13 +24,16 @@ export interface RpcStreamAnswer {
 
 /**
  * JSON-RPC 2.0 processing of one authenticated request body: parsing, batches, per-peer rate limiting (a slot
- * per entry), the mapping of each entry to an A2A call (A2aOperations) and of its outcome back, and the response
- * size cap. Returns the response body; an empty string when every entry was a notification. Limits and error
- * codes: docs/a2a.md#limits-and-errors.
+ * per entry), each entry read once into an A2A request (readA2aRequest) that A2aOperations answers, its outcome
+ * rendered with the request's codec, and the response size cap. Returns the response body; an empty string when every
+ * entry was a notification. Limits and error codes: docs/a2a.md#limits-and-errors.
  */
 @Injectable()
 export class A2aRpcService {
-  constructor(private readonly operations: A2aOperations) {}
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly operations: A2aOperations,
+  ) {}
 
   /**
    * `version`: what the request declared (`A2A-Version`); each call is answered in that version, or, without
@@ -82,24 +87,23 @@ export class A2aRpcService {
     if (!allowed) return entry.kind === 'notification' ? undefined : errorResponse(id, RATE_LIMITED);
     if (entry.kind === 'invalid') return errorResponse(id, INVALID_REQUEST);
     const call = entry.kind === 'call';
-    const wire = wireCodec(wireVersionOf(version, entry.method));
-    const outcome = await this.operations.call(caller, entry.method, {
-      wait: call,
-      wire: wire.version,
-      versionError: version.problem,
+    // Read once: the version the call is answered in, its codec, the operation and its params.
+    const a2a = readA2aRequest({
+      method: entry.method,
+      version,
       params: () => entry.params,
-      stream: request.single && call,
-      lastEventId: request.lastEventId,
-      binding: 'jsonrpc',
+      canStream: request.single && call,
+      files: this.config.current().config.channels.a2a.files,
     });
+    const outcome = await this.operations.call(caller, a2a, { wait: call, lastEventId: request.lastEventId, binding: 'jsonrpc' });
     if (!call) {
       if (outcome.ok && 'stream' in outcome) outcome.stream.stream.close();
       return undefined;
     }
-    const errorOf = (error: AppError) => errorResponse(id, wire.error(jsonRpcErrorOf(error)));
+    const errorOf = (error: AppError) => errorResponse(id, a2a.codec.error(jsonRpcErrorOf(error)));
     if (!outcome.ok) return errorOf(outcome.error);
     if ('stream' in outcome) return { id, result: outcome.stream, error: (error) => JSON.stringify(errorOf(error)) };
-    return resultResponse(id, outcome.result);
+    return resultResponse(id, renderResult(outcome.result, a2a.codec));
   }
 }
 

@@ -7,6 +7,8 @@ import type { NormalizedConfig } from '../../../config';
 import { AuthRefusals } from '../../../metrics';
 import { A2A_MESSAGES, MAX_RESPONSE_BYTES } from '../../protocol/limits-and-messages';
 import { A2aOperations } from '../../operations/operations.service';
+import { readA2aRequest } from '../../operations/a2a-request';
+import { renderResult } from '../../operations/a2a-result';
 import { readRequestVersion, REST_A2A_VERSIONS, requestedA2aVersion } from '../../protocol/versions';
 import { passFrontDoor } from '../front-door';
 import { cardOrigin } from '../../card/request-origin';
@@ -26,8 +28,9 @@ const MAX_ECHOED_PATH = 128;
  * The HTTP+JSON binding of A2A 1.0 (docs/a2a.md#httpjson-rest): `POST /a2a/v1/message:send`, `GET /a2a/v1/tasks/{id}`,
  * `GET /a2a/v1/tasks`, `POST /a2a/v1/tasks/{id}:cancel`, `GET /a2a/v1/extendedAgentCard` and the routes of the
  * operations this gateway does not offer. 1.0 only: a request declaring another `A2A-Version` (0.3 included) is refused.
- * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, A2aOperations makes the
- * call (rate limit, version, method, validation, the task service), and the outcome becomes a status and a JSON body
+ * It only translates: a route becomes the A2A method and params a JSON-RPC caller would send, read once into an A2A
+ * request (readA2aRequest: version, method, validation), A2aOperations makes the call (the task service), and the
+ * outcome becomes a status and a JSON body
  * (errors as `google.rpc.Status` with their ErrorInfo). Order of checks, as on the JSON-RPC endpoint: route (404, 405),
  * the front door both bindings share (front-door.ts: bearer token 401, before a byte of the body is read; body size 413,
  * the JSON-RPC limit: 1 MiB plus room for files), rate limit (429), JSON (400), then the call.
@@ -89,15 +92,15 @@ export class A2aRestEndpoint {
     const url = req.url ?? '';
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1).split('#')[0] : '';
     const caller = { peer, origin: () => cardOrigin(config, req) };
-    const outcome = await this.operations.call(caller, route.a2aMethod, {
-      wait: true,
-      wire: '1.0',
-      versionError: readRequestVersion(requestedA2aVersion(req), REST_A2A_VERSIONS).problem,
+    // Read once, in 1.0 (the only version this binding serves, and its routes' method names are 1.0 names).
+    const a2a = readA2aRequest({
+      method: route.a2aMethod,
+      version: readRequestVersion(requestedA2aVersion(req), REST_A2A_VERSIONS),
       params: () => restCallParams(route, vars, query, parsed),
-      stream: true,
-      lastEventId: lastEventIdOf(req),
-      binding: 'http-json',
+      canStream: true,
+      files: settings.files,
     });
+    const outcome = await this.operations.call(caller, a2a, { wait: true, lastEventId: lastEventIdOf(req), binding: 'http-json' });
     if (outcome.ok && 'stream' in outcome) {
       if (res.destroyed || res.headersSent) return outcome.stream.stream.close();
       // Events carry the StreamResponse as it is; an error that ends the stream is an `error` event with the binding's body.
@@ -108,7 +111,7 @@ export class A2aRestEndpoint {
     }
     if (res.destroyed || res.headersSent) return;
     if (!outcome.ok) return sendError(res, outcome.error);
-    const text = maskSecrets(JSON.stringify(outcome.result));
+    const text = maskSecrets(JSON.stringify(renderResult(outcome.result, a2a.codec)));
     if (Buffer.byteLength(text, 'utf8') > MAX_RESPONSE_BYTES) {
       return sendError(res, new AppError(ErrorCode.Internal, A2A_MESSAGES.responseTooLarge));
     }
