@@ -49,9 +49,12 @@ async function main(): Promise<void> {
   try {
     const greet = await fetch(gateway.url + '/plugins/hello/greet/ada');
     const nobody = await fetch(gateway.url + '/plugins/hello/greet/nobody');
+    const esm = await fetch(gateway.url + '/plugins/esm-hello/');
     const admin = await fetch(gateway.url + '/admin/plugins/hello');
     const record = (await admin.json()) as { status: string; errors: string[] };
-    console.log(JSON.stringify({ greet: await greet.json(), nobody: nobody.status, status: record.status, errors: record.errors }));
+    console.log(
+      JSON.stringify({ greet: await greet.json(), nobody: nobody.status, esm: await esm.text(), status: record.status, errors: record.errors }),
+    );
   } finally {
     await gateway.close();
   }
@@ -119,8 +122,23 @@ describe('clawgate as a library: the packed package (e2e)', () => {
       throw new Error(`tsc failed:\n${err.stdout}`);
     });
 
+    // Beside the plugin given in code, one found on disk as an ES module (its default export), as Node.js imports it.
+    const esm = path.join(dir, 'plugins', 'esm-hello');
+    await fs.mkdir(esm, { recursive: true });
+    await fs.writeFile(
+      path.join(esm, 'clawgate.plugin.json'),
+      JSON.stringify({ id: 'esm-hello', version: '0.1.0', configSchema: { type: 'object' } }),
+    );
+    await fs.writeFile(
+      path.join(esm, 'index.mjs'),
+      'export default { register(api) { api.registerHttpRoute({ method: "GET", path: "/", auth: "public", handle: () => ({ body: "esm" }) }); } };\n',
+    );
+    await fs.writeFile(path.join(esm, 'package.json'), JSON.stringify({ name: 'esm-hello', main: 'index.mjs' }));
+    for (const file of await fs.readdir(esm)) await fs.chmod(path.join(esm, file), 0o644);
+    await fs.chmod(esm, 0o755);
+    await fs.chmod(path.join(dir, 'plugins'), 0o755);
     const configPath = path.join(dir, 'openclaw.json');
-    await fs.writeFile(configPath, '{ agents: { list: [{ id: "main" }] } }');
+    await fs.writeFile(configPath, '{ agents: { list: [{ id: "main" }] }, plugins: { load: { paths: ["./plugins"] } } }');
     const { stdout } = await run(process.execPath, [path.join(dir, 'out', 'main.js'), configPath, path.join(dir, 'state')], {
       cwd: dir,
       env: { PATH: process.env.PATH, HOME: dir },
@@ -128,6 +146,7 @@ describe('clawgate as a library: the packed package (e2e)', () => {
     expect(JSON.parse(stdout.trim().split('\n').at(-1) as string)).toEqual({
       greet: { hello: 'ada', plugin: 'hello' },
       nobody: 404,
+      esm: 'esm',
       status: 'active',
       errors: [],
     });

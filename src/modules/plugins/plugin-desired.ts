@@ -1,5 +1,5 @@
 import type { CodePlugin } from '../../plugin-sdk';
-import type { CatalogPlugin, PluginCatalog, PluginManifest, PluginSource } from '../config';
+import type { CatalogPlugin, PluginCatalog, PluginManifest, PluginsSettings, PluginSource } from '../config';
 
 /** One plugin as the applied config wants it: what to load, or why not. */
 export interface DesiredPlugin {
@@ -18,9 +18,15 @@ export interface DesiredPlugin {
 /**
  * The plugins of an applied config: the catalog's (discovered and checked by the config pipeline), then those given
  * in code that the catalog does not name. An id is the first place's it is found in (docs/plugins.md#the-catalog): a
- * plugin given in code whose id is already taken is left out, and `ignored` says so (the host logs it).
+ * plugin given in code whose id is already taken is left out, and `ignored` says so (the host logs it). One given in
+ * code obeys the same switches as one found (`plugins.enabled`, `allow`, `deny`, `entries.<id>.enabled`) and gets its
+ * `entries.<id>.config`; having no manifest, it has no schema to check that config against.
  */
-export function desiredPlugins(catalog: PluginCatalog, code: readonly CodePlugin[] = []): { plugins: DesiredPlugin[]; ignored: string[] } {
+export function desiredPlugins(
+  catalog: PluginCatalog,
+  settings: PluginsSettings | undefined,
+  code: readonly CodePlugin[] = [],
+): { plugins: DesiredPlugin[]; ignored: string[] } {
   const plugins: DesiredPlugin[] = [...catalog.values()].map((entry) => fromCatalog(entry, code));
   const ignored: string[] = [];
   const seen = new Set(plugins.map((d) => d.id));
@@ -34,9 +40,20 @@ export function desiredPlugins(catalog: PluginCatalog, code: readonly CodePlugin
       continue;
     }
     seen.add(plugin.id);
-    plugins.push({ id: plugin.id, source: 'code', state: 'enabled', config: {}, code: plugin });
+    const { state, reason } = codePluginState(plugin.id, settings);
+    plugins.push({ id: plugin.id, source: 'code', state, reason, config: settings?.entries[plugin.id]?.config ?? {}, code: plugin });
   }
   return { plugins, ignored };
+}
+
+/** The catalog's switches, for a plugin given in code: `deny` and `allow` first, then `enabled`. */
+function codePluginState(id: string, settings: PluginsSettings | undefined): { state: 'enabled' | 'disabled'; reason?: string } {
+  if (!settings) return { state: 'enabled' };
+  if (settings.deny.includes(id)) return { state: 'disabled', reason: 'on plugins.deny' };
+  if (settings.allow && !settings.allow.includes(id)) return { state: 'disabled', reason: 'not on plugins.allow' };
+  if (!settings.enabled) return { state: 'disabled', reason: 'plugins.enabled is false' };
+  if (settings.entries[id]?.enabled === false) return { state: 'disabled', reason: `plugins.entries.${id}.enabled is false` };
+  return { state: 'enabled' };
 }
 
 function fromCatalog(entry: CatalogPlugin, code: readonly CodePlugin[]): DesiredPlugin {

@@ -23,6 +23,8 @@ export function asAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** The message of what a plugin threw: an Error of any realm (not only this one's `instanceof Error`), else the value. */
 export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
 }

@@ -101,7 +101,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async reconcile(snapshot: RuntimeSnapshot): Promise<void> {
     if (this.stopping) return;
-    const { plugins, ignored } = desiredPlugins(snapshot.plugins, this.options.plugins);
+    const { plugins, ignored } = desiredPlugins(snapshot.plugins, snapshot.config.plugins, this.options.plugins);
     for (const line of ignored) this.logger.warn(line);
     const wanted = new Map(plugins.map((p) => [p.id, p]));
     // First unload what must go (disabled, gone, other code), so a tool name a new plugin takes over is free.
