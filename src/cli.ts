@@ -116,8 +116,9 @@ export function buildCli(): Command {
     .action(runSessionsList);
   sessions
     .command('show <key>')
-    .description('one session entry, e.g. agent:main:main')
-    .option('--json', 'print the entry as the JSON the gateway answered')
+    .description('one session entry, e.g. agent:main:main; with --transcript its last lines too')
+    .option('--transcript [lines]', 'also print the last lines of the transcript (default 20, at most 1000)')
+    .option('--json', 'print the entry (with --transcript: {entry, history}) as the JSON the gateway answered')
     .action(runSessionsShow);
   locate(
     sessions

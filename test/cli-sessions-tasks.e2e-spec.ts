@@ -63,6 +63,12 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       const slow = await cli(['sessions', 'list', '--agent', 'slow']);
       expect(slow.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^agent:slow:\S+ {2}slow {2}/)]);
       expect((await cli(['sessions', 'list', '--label', 'nobody-has-this'])).stdout).toBe('no sessions\n');
+      // An agent the config does not have is an error, not "no sessions" (a typo would read as an empty agent).
+      const nobody = await cli(['sessions', 'list', '--agent', 'slwo']);
+      expect(nobody).toMatchObject({ code: 1, stdout: '' });
+      expect(nobody.stderr).toContain(
+        'answered HTTP 404: no agent "slwo" in the config and no session of one by that id (did you mean "slow"?)',
+      );
 
       const first = await cli(['sessions', 'list', '--limit', '1']);
       const cursor = /^more: --cursor (\S+)$/m.exec(first.stdout)?.[1];
@@ -88,6 +94,14 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       expect(JSON.parse((await cli(['sessions', 'show', key, '--json'])).stdout)).toEqual(
         (await admin(`/admin/sessions/${encodeURIComponent(key)}`)).body,
       );
+      // The transcript on request: its last lines, oldest first.
+      const transcript = await cli(['sessions', 'show', key, '--transcript']);
+      expect(transcript.code).toBe(0);
+      expect(transcript.stdout).toContain('transcript (last lines, oldest first):\n');
+      expect(transcript.stdout).toMatch(/^ {2}\d{4}-\S+ {2}user: .*hello there/m);
+      expect(transcript.stdout).toMatch(/^ {2}\d{4}-\S+ {2}assistant: /m);
+      const lastOne = await cli(['sessions', 'show', key, '--transcript', '1', '--json']);
+      expect(JSON.parse(lastOne.stdout).history.lines).toHaveLength(1);
 
       const exported = (
         await request(gw.url)
@@ -123,13 +137,19 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
     async () => {
       const list = await cli(['tasks', 'list']);
       expect(list.code).toBe(0);
-      expect(list.stdout).toMatch(new RegExp(`^${doneTask} {2}TASK_STATE_COMPLETED {2}hermes {2}main {2}`, 'm'));
-      expect(list.stdout).toMatch(new RegExp(`^${workingTask} {2}TASK_STATE_WORKING {2}iris {2}slow {2}`, 'm'));
+      expect(list.stdout).toMatch(new RegExp(`^${doneTask} {2}completed {2}hermes {2}main {2}`, 'm'));
+      expect(list.stdout).toMatch(new RegExp(`^${workingTask} {2}working {2}iris {2}slow {2}`, 'm'));
       expect((await cli(['tasks', 'list', '--peer', 'iris'])).stdout.trim().split('\n')).toHaveLength(1);
+      // The states it prints are the ones --state takes (the protocol's names too).
+      for (const state of ['completed', 'TASK_STATE_COMPLETED']) {
+        expect((await cli(['tasks', 'list', '--state', state])).stdout.trim().split('\n')).toEqual([
+          expect.stringMatching(new RegExp(`^${doneTask} {2}completed `)),
+        ]);
+      }
       expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toEqual((await admin('/admin/a2a/tasks')).body);
 
       const shown = await cli(['tasks', 'show', doneTask]);
-      expect(shown.stdout).toContain(`task ${doneTask}: TASK_STATE_COMPLETED\n`);
+      expect(shown.stdout).toContain(`task ${doneTask}: completed\n`);
       expect(shown.stdout).toMatch(/^ {2}reply: {4}.*hello there/m);
       expect(JSON.parse((await cli(['tasks', 'show', doneTask, '--json'])).stdout)).toEqual(
         (await admin(`/admin/a2a/tasks/${doneTask}`)).body,
@@ -138,7 +158,7 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       const canceled = await cli(['tasks', 'cancel', workingTask]);
       expect(canceled).toMatchObject({ code: 0, stderr: '' });
       expect(canceled.stdout).toContain(`canceled task ${workingTask} on ${gw.url}\n`);
-      expect(canceled.stdout).toContain(`task ${workingTask}: TASK_STATE_CANCELED\n`);
+      expect(canceled.stdout).toContain(`task ${workingTask}: canceled\n`);
       // Over now: the gateway's 400, exit 1.
       const over = await cli(['tasks', 'cancel', workingTask]);
       expect(over.code).toBe(1);
@@ -184,7 +204,10 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       expect(badLimit.stderr).toMatch(/answered HTTP 400: .*limit/);
       const badState = await cli(['tasks', 'list', '--state', 'bogus']);
       expect(badState.code).toBe(1);
-      expect(badState.stderr).toMatch(/answered HTTP 400: .*state must be one of/);
+      expect(badState).toMatchObject({ code: 1, stdout: '' });
+      expect(badState.stderr).toBe(
+        'clawgate: --state "bogus" is not a task state; use one of submitted, working, completed, failed, canceled, rejected, input_required, auth_required\n',
+      );
       // The gateway answered every one of them and is still up.
       await admin('/admin/config/status');
     },

@@ -32,11 +32,27 @@ export async function runSessionsList(opts: {
   if (page.nextCursor) out(`more: --cursor ${page.nextCursor}`);
 }
 
-export async function runSessionsShow(key: string, opts: { json?: boolean }): Promise<void> {
-  const res = await callGateway('GET', `/admin/sessions/${encodeURIComponent(key)}`);
+interface TranscriptPage {
+  lines: { ts: string; role: string; text: string }[];
+  warnings: string[];
+}
+
+/** `--transcript` alone, or with a number of lines (the gateway checks the number and names what is wrong). */
+type TranscriptOption = boolean | string | undefined;
+
+export async function runSessionsShow(key: string, opts: { json?: boolean; transcript?: TranscriptOption }): Promise<void> {
+  const path = `/admin/sessions/${encodeURIComponent(key)}`;
+  const res = await callGateway('GET', path);
   if (!res) return;
   const entry = res.body as SessionEntry;
-  if (opts.json) return out(JSON.stringify(entry, null, 2));
+  let history: TranscriptPage | undefined;
+  if (opts.transcript !== undefined && opts.transcript !== false) {
+    const limit = typeof opts.transcript === 'string' ? `?limit=${encodeURIComponent(opts.transcript)}` : '';
+    const page = await callGateway('GET', `${path}/history${limit}`);
+    if (!page) return;
+    history = page.body as TranscriptPage;
+  }
+  if (opts.json) return out(JSON.stringify(history ? { entry, history } : entry, null, 2));
   out(`session ${entry.sessionKey}`);
   out(`  id:       ${entry.sessionId}`);
   out(`  agent:    ${entry.agentId}`);
@@ -45,6 +61,14 @@ export async function runSessionsShow(key: string, opts: { json?: boolean }): Pr
   out(`  created:  ${entry.createdAt}`);
   out(`  updated:  ${entry.updatedAt}`);
   if (entry.deliveryContext) out(`  delivery: ${JSON.stringify(entry.deliveryContext)}`);
+  if (history) printTranscript(history);
+}
+
+/** One line per transcript line (continuation lines indented under it), oldest first, then what could not be read. */
+function printTranscript(history: TranscriptPage): void {
+  out(history.lines.length ? 'transcript (last lines, oldest first):' : 'transcript: empty');
+  for (const line of history.lines) out(`  ${line.ts}  ${line.role}: ${line.text.replace(/\n/g, '\n    ')}`);
+  for (const warning of history.warnings) out(`  (skipped: ${warning})`);
 }
 
 /** The transcript as JSONL from the gateway: on stdout, or in a new file created 0600 like the local export. */

@@ -1,4 +1,5 @@
-import { callGateway } from './gateway-client';
+import { TASK_STATES } from '../common/a2a-protocol';
+import { callGateway, fail } from './gateway-client';
 
 /**
  * `clawgate tasks list|show|cancel`: the A2A tasks peers created on a running gateway, through its admin API
@@ -24,17 +25,32 @@ interface TaskSummary {
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const taskPath = (id: string) => `/admin/a2a/tasks/${encodeURIComponent(id)}`;
 
+const STATE_PREFIX = 'TASK_STATE_';
+/** What the CLI prints for a state and takes in `--state`: `working` for TASK_STATE_WORKING. */
+const shortState = (state: string): string => (state.startsWith(STATE_PREFIX) ? state.slice(STATE_PREFIX.length) : state).toLowerCase();
+const SHORT_STATES = TASK_STATES.map(shortState);
+
+/** `--state` as printed (`working`), in any case, or the protocol's name (`TASK_STATE_WORKING`); undefined otherwise. */
+export function parseStateFilter(value: string): string | undefined {
+  const short = shortState(value.trim().toUpperCase());
+  return SHORT_STATES.includes(short) ? short : undefined;
+}
+
 export async function runTasksList(opts: { peer?: string; state?: string; limit?: string; json?: boolean }): Promise<void> {
   const query = new URLSearchParams();
   if (opts.peer !== undefined) query.set('peer', opts.peer);
-  if (opts.state !== undefined) query.set('state', opts.state);
+  if (opts.state !== undefined) {
+    const state = parseStateFilter(opts.state);
+    if (!state) return void fail(`--state ${JSON.stringify(opts.state)} is not a task state; use one of ${SHORT_STATES.join(', ')}`);
+    query.set('state', state);
+  }
   if (opts.limit !== undefined) query.set('limit', opts.limit);
   const res = await callGateway('GET', `/admin/a2a/tasks${query.size ? `?${query.toString()}` : ''}`);
   if (!res) return;
   const list = res.body as { count: number; tasks: TaskSummary[] };
   if (opts.json) return out(JSON.stringify(list, null, 2));
   if (!list.tasks.length) out('no tasks');
-  for (const t of list.tasks) out([t.id, t.state, t.peer, t.agentId ?? '-', t.updatedAt].join('  '));
+  for (const t of list.tasks) out([t.id, shortState(t.state), t.peer, t.agentId ?? '-', t.updatedAt].join('  '));
 }
 
 export async function runTasksShow(id: string, opts: { json?: boolean }): Promise<void> {
@@ -55,7 +71,7 @@ export async function runTasksCancel(id: string, opts: { json?: boolean }): Prom
 }
 
 function printTask(task: TaskSummary): void {
-  out(`task ${task.id}: ${task.state}`);
+  out(`task ${task.id}: ${shortState(task.state)}`);
   out(`  peer:     ${task.peer} (context ${task.contextId}, message ${task.messageId})`);
   if (task.agentId) out(`  agent:    ${task.agentId}${task.sessionKey ? ` (session ${task.sessionKey})` : ''}`);
   if (task.runId) out(`  run:      ${task.runId}`);
