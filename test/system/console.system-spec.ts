@@ -207,6 +207,7 @@ describe('web console in Chromium (system)', () => {
     await edit(['maxPingPongTurns: 2', 'maxPingPongTurns: "lots"']);
     await page.waitForSelector('#config-invalid');
     expect(await text(page, '#config-checks')).toContain('session.agentToAgent.maxPingPongTurns');
+    expect(await markedLines()).toEqual([lineOf('maxPingPongTurns: 2')]);
     await screenshot(page, 'admin-config-invalid');
     await edit(
       ['maxPingPongTurns: "lots"', 'maxPingPongTurns: 2'],
