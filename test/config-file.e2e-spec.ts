@@ -73,6 +73,18 @@ describe('GET/PUT /admin/config/file (e2e)', () => {
     const plan = await request(gw.url).post('/admin/config/plan').set(bearer(ADMIN)).send({ document: file.text }).expect(200);
     expect(plan.body).toMatchObject({ valid: true, candidateRevision: file.revision, diff: '' });
     expect(plan.body.impact.admin.tokensChanged).toEqual([]);
+    // An issue comes with the line of the text it is about: what the editor marks.
+    const typo = file.text.replace('{ id: "coding" }', '{ id: "coding", modle: "x" }');
+    const line = typo.split('\n').findIndex((l: string) => l.includes('modle')) + 1;
+    const invalid = await request(gw.url)
+      .post('/admin/config/validate')
+      .set(bearer(ADMIN))
+      .set('Content-Type', 'application/json5')
+      .send(typo)
+      .expect(422);
+    expect(invalid.body.errors).toContainEqual(expect.objectContaining({ path: 'agents.list[1].modle', line }));
+    const planned = await request(gw.url).post('/admin/config/plan').set(bearer(ADMIN)).send({ document: typo }).expect(200);
+    expect(planned.body.errors).toContainEqual(expect.objectContaining({ path: 'agents.list[1].modle', line }));
   });
 
   it('refuses what it cannot write, naming why, and writes nothing', async () => {

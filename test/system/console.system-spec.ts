@@ -207,6 +207,8 @@ describe('web console in Chromium (system)', () => {
     await edit(['maxPingPongTurns: 2', 'maxPingPongTurns: "lots"']);
     await page.waitForSelector('#config-invalid');
     expect(await text(page, '#config-checks')).toContain('session.agentToAgent.maxPingPongTurns');
+    expect(await markedLines()).toEqual([lineOf('maxPingPongTurns: 2')]);
+    await page.click('#config-checks a.goto'); // "line N": the editor scrolls to the marked line
     await screenshot(page, 'admin-config-invalid');
     await edit(
       ['maxPingPongTurns: "lots"', 'maxPingPongTurns: 2'],

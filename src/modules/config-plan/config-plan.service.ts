@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
-import { ConfigStore, type ConfigFileText, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
+import { ConfigStore, locateIssues, type ConfigFileText, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
@@ -68,13 +68,16 @@ export class ConfigPlanService {
         return redactedDiff(name, f.text, changes.get(f.path) ?? f.text);
       })
       .join('');
+    // Each issue with the line of the candidate's root text it is about (what the console's editor marks).
+    const rootText = changes.get(root.path) ?? root.text;
+    const locate = (issues: ConfigIssue[]) => locateIssues(issues, rootText, current.configPath);
     if (!result.ok) {
       return {
         valid: false,
         revision: current.revision,
         candidateRevision: null,
-        errors: result.errors,
-        warnings: result.warnings,
+        errors: locate(result.errors),
+        warnings: locate(result.warnings),
         diff,
         pendingRestart: [],
         impact: null,
@@ -86,7 +89,7 @@ export class ConfigPlanService {
       revision: current.revision,
       candidateRevision: next.revision,
       errors: [],
-      warnings: result.warnings,
+      warnings: locate(result.warnings),
       diff,
       pendingRestart: this.store.pendingRestartFor(next),
       impact: await this.impact(current, next),

@@ -6,6 +6,7 @@ import { ConfigStore, ReloadOutcome } from './config.store';
 import type { ConfigIssue } from './pipeline/config-issue';
 import { redactSecretFields } from '../../common/secrets/redact-document';
 import { restoreRedactedSecrets } from './writer/restore-redacted';
+import { locateIssues } from './writer/locate-issues';
 
 /** What the admin config endpoints do; the controller only maps HTTP onto it. */
 @Injectable()
@@ -26,8 +27,10 @@ export class ConfigAdminService {
     const restored = restoreRedactedSecrets(text, served);
     if (restored.issues.length) throw invalidConfig(restored.issues);
     const result = await this.store.validateText(restored.text);
-    if (!result.ok) throw invalidConfig(result.errors, result.warnings);
-    return { valid: true, revision: result.snapshot.revision, warnings: result.warnings };
+    // Each issue with the line of the text it is about, so an editor can mark it.
+    const root = this.store.current().configPath;
+    if (!result.ok) throw invalidConfig(locateIssues(result.errors, text, root), locateIssues(result.warnings, text, root));
+    return { valid: true, revision: result.snapshot.revision, warnings: locateIssues(result.warnings, text, root) };
   }
 
   async reload(): Promise<Omit<ReloadOutcome, 'errors' | 'trigger'>> {

@@ -60,6 +60,7 @@ export { applyEditPlan, editConfigFile, parseRoot } from './writer/edit-config-f
 export { mergePatchEdits } from './writer/merge-patch-edits';
 export { applyJson5Edits } from './writer/json5-edit';
 export { restoreRedactedSecrets } from './writer/restore-redacted';
+export { locateIssues } from './writer/locate-issues';
 export type { EditPlan } from './writer/edit-config-file';
 export type { Json5Edit, JsonPath } from './writer/json5-edit';
 export { CONFIG_DEFAULTS } from './config-defaults';

@@ -288,7 +288,11 @@ function titleAndLegend(title: string, shown: { plan: boolean; traffic: boolean 
   for (let i = 0; i < entries.length; i += LEGEND_PER_ROW) {
     const cells = entries
       .slice(i, i + LEGEND_PER_ROW)
-      .map((e) => `<td align="right"><font color="${e.color}">${e.sample}</font></td><td align="left">${htmlText(e.text)}</td>`);
+      // The spacer cell keeps entries apart where the viewer's font is wider than the one Graphviz measured with.
+      .map(
+        (e) =>
+          `<td align="right"><font color="${e.color}">${e.sample}</font></td><td align="left">${htmlText(e.text)}</td><td width="18"></td>`,
+      );
     rows.push(`<tr>${cells.join('')}</tr>`);
   }
   const legend = `<font point-size="9">${rows.length ? `<table border="0" cellborder="0" cellspacing="0" cellpadding="1">${rows.join('')}</table>` : ''}</font>`;
