@@ -1,6 +1,3 @@
-import * as os from 'node:os';
-import { leaveCliEditNote } from '../modules/config-plan';
-import { AppError } from '../common/errors/app-error';
 import { normalizeAgentId } from '../common/agent-id';
 import {
   planAddAgent,
@@ -11,13 +8,7 @@ import {
   type AgentFields,
   type BindingMatchInput,
 } from '../modules/agents';
-import { editConfigFile, formatConfigIssue, loadConfig, locateConfig, type EditPlan } from '../modules/config';
-
-/** Options every `agents` verb accepts to find the config. */
-export interface LocateOptions {
-  config?: string;
-  stateDir?: string;
-}
+import { editConfigFromCli as edit, type LocateOptions } from './cli-config-edit';
 
 export function runAgentsAdd(id: string, opts: LocateOptions & { name?: string; workspace?: string; model?: string }): Promise<void> {
   const fields: AgentFields = { name: opts.name, workspace: opts.workspace, model: opts.model };
@@ -65,44 +56,6 @@ function parseMatch(opts: MatchOptions): BindingMatchInput | string {
 
 export function runAgentsDelete(id: string, opts: LocateOptions): Promise<void> {
   return edit(opts, planDeleteAgent(id), `deleted agent ${normalizeAgentId(id)} (workspace and sessions stay on disk)`);
-}
-
-/** Same writer as the admin API; a running gateway picks the change up by hot reload. */
-async function edit(opts: LocateOptions, plan: EditPlan, done: string): Promise<void> {
-  const { configPath, stateDir } = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
-  const current = await loadConfig({ configPath, stateDir, env: process.env });
-  try {
-    const result = await editConfigFile({
-      configPath,
-      stateDir,
-      env: process.env,
-      plan,
-      includedPaths: current.ok ? current.snapshot.includedPaths : undefined,
-      // So the gateway's config history says who made this edit (source cli) when it applies it.
-      beforeWrite: (contentHash) => leaveCliEditNote(stateDir, contentHash, `cli:${cliUser()}`),
-    });
-    process.stdout.write(`${done} (revision ${result.revision}) in ${configPath}\n`);
-    // Only what this edit introduced: the loader's own wording (e.g. a channel without an adapter here).
-    const before = new Set((current.warnings ?? []).map(formatConfigIssue));
-    for (const w of result.warnings) {
-      if (!before.has(formatConfigIssue(w))) process.stderr.write(`warning: ${formatConfigIssue(w)}\n`);
-    }
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    process.stderr.write(`clawgate: ${err.detail}\n`);
-    for (const e of err.errors ?? []) {
-      if (e.severity !== 'warning') process.stderr.write(`  ${formatConfigIssue(e as never)}\n`);
-    }
-    process.exitCode = 1;
-  }
-}
-
-function cliUser(): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return 'unknown';
-  }
 }
 
 function fail(message: string): Promise<void> {
