@@ -18,7 +18,7 @@ import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, swaggerClientHeader, undeclaredAdminOperations } from './modules/admin';
 import { mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
-import { ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
+import { composeConfigSchema, ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
 import { ClusterService } from './modules/cluster';
 import { mountConsole } from './modules/console';
@@ -141,7 +141,11 @@ function configureHttp(app: NestExpressApplication): void {
   // Plugins' routes under /plugins/<id>/: each route checks its caller (public, or an admin role) and reads its own body.
   mountPluginRoutes(app);
   // The web console's static files (no data in them; the page calls /admin with the caller's credentials).
-  mountConsole(app);
+  const configStore = app.get(ConfigStore);
+  mountConsole(app, () => {
+    const snapshot = configStore.current();
+    return snapshot.plugins.size ? composeConfigSchema(snapshot) : undefined;
+  });
   // Last of the 'request' listeners, so it wraps them all (the /a2a fast path included); only when tracing is on.
   const tracing = app.get(Tracing);
   if (tracing.enabled) traceInboundHttp(app.getHttpServer(), tracing);

@@ -7,6 +7,7 @@ import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
 import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
+import { runPluginsDisable, runPluginsEnable, runPluginsInfo, runPluginsList } from './cli/plugins-commands';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
@@ -47,7 +48,13 @@ export function buildCli(): Command {
     .description('validate a config file; prints "ok (revision <hash>; config <path>, state dir <dir>)" or every error (exit 1)')
     .option('--state-dir <dir>', 'state directory used to resolve default paths')
     .action(runConfigValidate);
-  config.command('schema').description('print the JSON Schema of openclaw.json').action(runConfigSchema);
+  config
+    .command('schema')
+    .description("print the JSON Schema of openclaw.json, with the config's plugins in it when the config loads")
+    .option('--config <path>', 'config file whose plugins to include')
+    .option('--state-dir <dir>', 'state directory (its extensions/ are searched for plugins)')
+    .option('--no-plugins', 'the schema of clawgate alone')
+    .action(runConfigSchema);
   config
     .command('plan <path>')
     .description(
@@ -100,6 +107,32 @@ export function buildCli(): Command {
       .option('--peer <kind:id>', 'peer of the binding'),
   ).action(runAgentsUnbind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
+
+  const plugins = program.command('plugins').description('the plugins this config finds, and switching them on or off');
+  locate(
+    plugins
+      .command('list')
+      .description('every plugin found, with its state (enabled, disabled, refused) and why')
+      .option('--json', 'one JSON document on stdout: configPath, stateDir, plugins'),
+  ).action(runPluginsList);
+  locate(
+    plugins
+      .command('info <id>')
+      .description('one plugin: its manifest, state, contracts and config (secrets masked)')
+      .option('--json', 'one JSON document on stdout'),
+  ).action(runPluginsInfo);
+  locate(
+    plugins
+      .command('enable <id>')
+      .description('set plugins.entries.<id>.enabled to true (comments kept)')
+      .option('--json', 'print id, enabled, configPath and revision as one JSON document'),
+  ).action(runPluginsEnable);
+  locate(
+    plugins
+      .command('disable <id>')
+      .description('set plugins.entries.<id>.enabled to false (comments kept)')
+      .option('--json', 'print id, enabled, configPath and revision as one JSON document'),
+  ).action(runPluginsDisable);
 
   const remote = '($CLAWGATE_URL, default http://127.0.0.1:18789; $CLAWGATE_TOKEN)';
   const sessions = program

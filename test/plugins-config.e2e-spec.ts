@@ -54,6 +54,7 @@ describe('plugins: manifests, trust and config (e2e)', () => {
       beforeStart: async (stateDir) => {
         const plugins = path.join(path.dirname(stateDir), 'plugins');
         await writePluginDir(path.join(plugins, 'greeter'), { manifest: greetingManifest('greeter') });
+        await writePluginDir(path.join(plugins, 'sticky'), { manifest: greetingManifest('sticky', { restartRequired: true }) });
         await writePluginDir(path.join(plugins, 'no-manifest'), {});
         const { configSchema: _dropped, ...noSchema } = greetingManifest('no-schema');
         await writePluginDir(path.join(plugins, 'no-schema'), { manifest: noSchema });
@@ -132,6 +133,17 @@ describe('plugins: manifests, trust and config (e2e)', () => {
     expect(rejected.text).not.toContain(secret);
     const { lastError } = await status(gw);
     expect(lastError?.errors).toEqual([{ path: 'plugins.entries.greeter.config.signingKey', message: 'expected string (got an array)' }]);
+  });
+
+  it('lists a plugin whose manifest needs a restart in pendingRestart while its config differs from the start', async () => {
+    await gw.writeConfig(configText('greeter: { config: { greeting: "changed" } }, sticky: { config: { greeting: "changed" } }'));
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200)).body.pendingRestart).toEqual([
+      'plugins.entries.sticky',
+    ]);
+    expect(((await status(gw)) as Status & { pendingRestart: string[] }).pendingRestart).toEqual(['plugins.entries.sticky']);
+    // Back to what it started with (no settings): nothing waits any more, whatever the hot plugin has.
+    await gw.writeConfig(configText('greeter: { config: { greeting: "again" } }'));
+    expect((await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200)).body.pendingRestart).toEqual([]);
   });
 
   it('names a plugin entry that no plugin answers, with did-you-mean, as a warning', async () => {

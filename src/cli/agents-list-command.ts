@@ -1,5 +1,5 @@
 import { formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
-import type { LocateOptions } from './agents-commands';
+import type { LocateOptions } from './cli-config-edit';
 
 /**
  * `clawgate agents list`: the agents as the gateway would load them from this config. The first line (or the

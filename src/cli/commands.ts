@@ -1,7 +1,15 @@
 import { StateDirInUseError } from '../common/fs/state-dir-lock';
 import { PostgresUnavailableError } from '../common/storage/postgres-errors';
 import { LogSettingsError } from '../common/logging/log-settings';
-import { buildConfigJsonSchema, ConfigLoadError, formatConfigIssue, loadConfig, locateConfig } from '../modules/config';
+import { promises as fs } from 'node:fs';
+import {
+  buildConfigJsonSchema,
+  composeConfigSchema,
+  ConfigLoadError,
+  formatConfigIssue,
+  loadConfig,
+  locateConfig,
+} from '../modules/config';
 import { ClusterRedisUnreachableError } from '../modules/cluster';
 
 /** sysexits EX_CONFIG: the gateway refuses to start on an invalid config. */
@@ -100,6 +108,23 @@ export async function runConfigValidate(file: string | undefined, opts: { stateD
   process.exitCode = 1;
 }
 
-export function runConfigSchema(): void {
-  process.stdout.write(`${JSON.stringify(buildConfigJsonSchema(), null, 2)}\n`);
+/**
+ * The JSON Schema of openclaw.json. With a config that loads, the plugins it finds are in it (their config
+ * and channel schemas); without one (or `--no-plugins`), the generated schema alone.
+ */
+export async function runConfigSchema(opts: { config?: string; stateDir?: string; plugins?: boolean }): Promise<void> {
+  let schema = buildConfigJsonSchema();
+  if (opts.plugins !== false) {
+    const located = locateConfig({ cliConfig: opts.config, cliStateDir: opts.stateDir, env: process.env });
+    const exists = await fs.stat(located.configPath).then(
+      () => true,
+      () => false,
+    );
+    if (exists) {
+      const result = await loadConfig({ configPath: located.configPath, stateDir: located.stateDir, env: process.env });
+      if (result.ok) schema = composeConfigSchema(result.snapshot);
+      else process.stderr.write(`warning: ${located.configPath} is invalid; the schema has no plugins in it\n`);
+    }
+  }
+  process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
 }

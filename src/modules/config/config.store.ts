@@ -6,6 +6,7 @@ import type { LoadResult, RuntimeSnapshot } from './config.types';
 import { GATEWAY_OPTIONS, GatewayOptions } from './gateway-options';
 import { ConfigIssue, ConfigLoadError, formatConfigIssue } from './pipeline/config-issue';
 import { loadConfig } from './pipeline/load-config';
+import { stableJson } from './pipeline/stable-json';
 import { writeFileAtomic } from '../../common/fs/atomic-write';
 import { removeStaleTempFiles } from '../../common/fs/stale-temp-files';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
@@ -64,6 +65,8 @@ export class ConfigStore {
   private snapshot?: RuntimeSnapshot;
   /** The values of RESTART_KEYS the gateway was started with. */
   private listener?: Record<RestartKey, unknown>;
+  /** What the gateway started with of each plugin whose manifest says its config needs a restart. */
+  private startedPlugins?: ReadonlyMap<string, string>;
   private lastError: ConfigStatus['lastError'] = null;
   private pendingRestart: string[] = [];
   /** Reloads run one after another so two edits can never interleave their swaps. */
@@ -85,6 +88,7 @@ export class ConfigStore {
     if (!result.ok) throw new ConfigLoadError(result.errors);
     this.serve(result.snapshot);
     this.listener = restartValues(result.snapshot);
+    this.startedPlugins = restartRequiredPlugins(result.snapshot);
     await this.saveLastGood(result.snapshot);
     this.logger.log(`config loaded (revision ${result.snapshot.revision}) from ${this.options.configPath}`);
     this.events.emit('reloaded', this.outcome('applied', 'boot', [], result.warnings));
@@ -280,7 +284,14 @@ export class ConfigStore {
     const then = this.listener;
     if (!then) return [];
     const now = restartValues(next);
-    return RESTART_KEYS.filter((k) => now[k] !== then[k]);
+    const keys: string[] = RESTART_KEYS.filter((k) => now[k] !== then[k]);
+    // A plugin whose manifest says `restartRequired` runs with what it was started with until a restart.
+    const started = this.startedPlugins ?? new Map<string, string>();
+    const current = restartRequiredPlugins(next);
+    for (const id of new Set([...started.keys(), ...current.keys()])) {
+      if (started.get(id) !== current.get(id)) keys.push(`plugins.entries.${id}`);
+    }
+    return keys;
   }
 
   private outcome(status: ReloadOutcome['status'], trigger: ReloadTrigger, errors: ConfigIssue[], warnings: ConfigIssue[]): ReloadOutcome {
@@ -327,6 +338,16 @@ function sameSources(a: RuntimeSnapshot, b: RuntimeSnapshot): boolean {
 
 function sameList(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Per plugin whose manifest says `restartRequired`: its state, config and channel sections, as comparable text. */
+function restartRequiredPlugins(snapshot: RuntimeSnapshot): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const plugin of snapshot.plugins.values()) {
+    if (!plugin.manifest?.restartRequired) continue;
+    out.set(plugin.id, stableJson({ state: plugin.state, config: plugin.config, channels: plugin.channels ?? {} }));
+  }
+  return out;
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {

@@ -48,6 +48,8 @@ export * as configPipelineSteps from './pipeline/pipeline-steps';
 export { MODEL_REF_PATTERN } from './schema/agents.schema';
 export { PEER_NAME_INPUT_PATTERN, PEER_NAME_PATTERN } from './schema/channels.schema';
 export { buildConfigJsonSchema } from './schema/export-schema';
+export { composeConfigSchema } from './schema/compose-schema';
+export { planSetPluginEnabled } from './plugins/plugin-edits';
 export { renderCompatibilityDoc } from './openclaw/compatibility-doc';
 export { PEER_KINDS } from './schema/routing.schema';
 export { ConfigWriter } from './writer/config-writer.service';

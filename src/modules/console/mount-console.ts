@@ -22,13 +22,17 @@ function setConsoleHeaders(res: Response): void {
 /**
  * Serves the web console's files at /console (GET and HEAD; anything else falls through to a 404). Outside the admin
  * gate on purpose: the files are the same for everyone, and every call the page makes goes to /admin, which
- * authenticates it. No directory listings, no dotfiles, `/console` redirects to `/console/`.
+ * authenticates it. No directory listings, no dotfiles, `/console` redirects to `/console/`. `configSchema`
+ * gives the config's JSON Schema with the running config's plugins in it, or undefined when there are none.
  */
-export function mountConsole(app: INestApplication): void {
+export function mountConsole(app: INestApplication, configSchema?: () => Record<string, unknown> | undefined): void {
   app.use(CONSOLE_PATH + '/openclaw.schema.json', (req: Request, res: Response, next: () => void) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     setConsoleHeaders(res);
-    res.sendFile(CONFIG_SCHEMA_FILE, { headers: { 'Content-Type': 'application/schema+json' } });
+    // With plugins, the schema of the running config (their schemas in it); the generated file otherwise.
+    const composed = configSchema?.();
+    if (composed) res.type('application/schema+json').send(JSON.stringify(composed));
+    else res.sendFile(CONFIG_SCHEMA_FILE, { headers: { 'Content-Type': 'application/schema+json' } });
   });
   app.use(
     CONSOLE_PATH,

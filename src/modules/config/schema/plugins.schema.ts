@@ -4,9 +4,10 @@ import { Default, Describe, NestedMap, NestedObject, StrictObject } from './sche
 
 /**
  * A plugin id: its key under `plugins.entries`, the `id` of its manifest and the prefix of its routes
- * (`/plugins/<id>/`), so it is URL-safe. OpenClaw's ids (`voice-call`, `memory-core`) fit.
+ * (`/plugins/<id>/`), so it is URL-safe. OpenClaw's ids (`voice-call`, `memory-core`) fit, and so do the
+ * upper-case placeholders its doctor leaves in files (`REMOVED_STALE_PLUGIN_REFERENCE`).
  */
-export const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const PLUGIN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 @StrictObject("One plugin's settings; its config is checked against the configSchema of the plugin's manifest.")
 export class PluginEntryConfig {
