@@ -1,6 +1,7 @@
 import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
 
 /** `provider/model`, e.g. `echo/default`, `anthropic/claude-sonnet-4-6`, `ollama/qwen3:8b`. */
 export const MODEL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
@@ -80,6 +81,17 @@ export class AgentToolsConfig {
   @Describe('Tool names the agent may not use (deny wins over allow).')
   @Default(CONFIG_DEFAULTS.agents.defaults.tools.deny)
   deny?: string[];
+
+  @IsOptional()
+  @IsIn(TOOL_PROFILES)
+  @Describe("OpenClaw's tool profile of this agent, instead of tools.profile: minimal, coding, messaging or full.")
+  profile?: ToolProfile;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Describe("Tools added to the agent's profile (not with allow).")
+  alsoAllow?: string[];
 }
 
 /** Fields shared by `agents.defaults` and every agent entry. */
