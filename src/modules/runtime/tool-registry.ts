@@ -114,9 +114,9 @@ function isOffered(tool: AgentTool, perRunTools: readonly string[]): boolean {
   return !tool.perRun || perRunTools.includes(tool.name);
 }
 
-/** `tools.allow/deny` of an agent: deny wins; an empty allow list allows everything. */
+/** `tools.allow/deny` of an agent: deny wins (`*` denies every tool); an empty allow list allows everything. */
 export function isToolAllowed(agent: Pick<ResolvedAgent, 'tools'>, name: string): boolean {
-  if (agent.tools.deny.includes(name)) return false;
+  if (agent.tools.deny.includes(name) || agent.tools.deny.includes('*')) return false;
   return agent.tools.allow.length === 0 || agent.tools.allow.includes(name);
 }
 

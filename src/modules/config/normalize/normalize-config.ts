@@ -1,5 +1,4 @@
 import { normalizeAgentId } from '../../../common/agent-id';
-import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { A2aPeerSettings, NormalizedConfig, PluginsSettings, ResolvedAgent, ResolvedBinding, StateSettings } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
@@ -17,6 +16,8 @@ import { agentIdPath, normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
 import { normalizeGatewayHttp } from './normalize-gateway-http';
 import { normalizeGatewayAccess } from './normalize-gateway-auth';
+import { isProvidedOrPattern } from './openclaw-tool-catalog';
+import { resolveToolPolicies, usesOpenClawToolPolicy } from './openclaw-tool-policy';
 import { rejectSharedTokens } from './shared-tokens';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
@@ -28,7 +29,10 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   const providers = normalizeModelProviders(ctx, cfg.models?.providers, mode);
   const catalog = normalizeModelCatalog(ctx, cfg.agents?.defaults?.models);
   const models = new ModelRefResolver(ctx, providers, catalog);
-  const { agents, defaultAgentId } = normalizeAgents(ctx, cfg.agents, (setting, path) => models.chain(setting, path));
+  const normalized = normalizeAgents(ctx, cfg.agents, (setting, path) => models.chain(setting, path));
+  const { defaultAgentId } = normalized;
+  // OpenClaw's tool policy (profiles, groups, top-level allow/deny) resolved into each agent's own lists.
+  const agents = usesOpenClawToolPolicy(cfg) ? resolveToolPolicies(ctx, cfg, normalized.agents) : normalized.agents;
   const agentIds = agents.map((a) => a.id);
   warnUnknownTools(ctx, cfg.agents);
 
@@ -83,7 +87,6 @@ function normalizePlugins(ctx: NormalizeContext, plugins: PluginsConfig | undefi
  * so the path can be found in the file and an inherited defaults list is not reported once per agent.
  */
 function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined): void {
-  const known = new Set<string>(BUILT_IN_TOOL_NAMES);
   const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
     [['agents', 'defaults'], agents?.defaults?.tools],
     ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
@@ -97,7 +100,7 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
       const list = [...owner, 'tools', key];
       const unknown = new Set<string>();
       (tools?.[key] ?? []).forEach((tool, i) => {
-        if (!known.has(tool)) unknown.add(ctx.quoter.quote([...list, i], tool));
+        if (!isProvidedOrPattern(tool)) unknown.add(ctx.quoter.quote([...list, i], tool));
       });
       if (unknown.size) {
         ctx.warnings.push({ path: toDottedPath(list), message: `tools not provided by this gateway are ignored: ${[...unknown].join(', ')}` });

@@ -2,6 +2,7 @@ import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, Max
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { IsModelSetting, MODEL_ALIAS_PATTERN, MODEL_SETTING_SCHEMA, type ModelSettingConfig } from './model-setting';
 import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
+import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
 
 export { MODEL_REF_PATTERN } from './model-setting';
 /** A key of agents.defaults.models: `provider/model`, or `provider/*` for every model of a provider. */
@@ -82,6 +83,17 @@ export class AgentToolsConfig {
   @Describe('Tool names the agent may not use (deny wins over allow).')
   @Default(CONFIG_DEFAULTS.agents.defaults.tools.deny)
   deny?: string[];
+
+  @IsOptional()
+  @IsIn(TOOL_PROFILES)
+  @Describe("OpenClaw's tool profile of this agent, instead of tools.profile: minimal, coding, messaging or full.")
+  profile?: ToolProfile;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Describe("Tools added to the agent's profile (not with allow).")
+  alsoAllow?: string[];
 }
 
 @StrictObject('A model of agents.defaults.models (OpenClaw\'s model catalog and allowlist).')

@@ -1,6 +1,7 @@
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, IsArray, IsBoolean } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedObject, StrictObject } from './schema-decorators';
+import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
 
 export const PEER_KINDS = ['direct', 'group', 'channel'] as const;
 export const DM_SCOPES = ['main', 'per-peer', 'per-channel-peer', 'per-account-channel-peer'] as const;
@@ -71,6 +72,29 @@ export class SessionsToolsConfig {
 export class ToolsConfig {
   @IsOptional() @NestedObject(() => AgentToAgentToolsConfig) agentToAgent?: AgentToAgentToolsConfig;
   @IsOptional() @NestedObject(() => SessionsToolsConfig) sessions?: SessionsToolsConfig;
+
+  @IsOptional()
+  @IsIn(TOOL_PROFILES)
+  @Describe("OpenClaw's tool profile for every agent (an agent's own tools.profile wins): minimal, coding, messaging or full (no restriction).")
+  profile?: ToolProfile;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Describe('Tools every agent may use (empty or unset: all); names, group:<name>, * patterns. Agents narrow it further.')
+  allow?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Describe('Tools no agent may use (deny wins); names, group:<name>, * patterns.')
+  deny?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Describe('Tools added to tools.profile (not with tools.allow).')
+  alsoAllow?: string[];
 }
 
 @StrictObject()

@@ -1,0 +1,197 @@
+import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
+import { suggestClosest } from '../../../common/text/did-you-mean';
+import type { ResolvedAgent } from '../config.types';
+import { toDottedPath } from '../pipeline/config-issue';
+import type { AgentMapEntryConfig, AgentToolsConfig } from '../schema/agents.schema';
+import type { OpenClawConfig } from '../schema/openclaw.schema';
+import { isOpenClawOnlyTool, KNOWN_TOOL_NAMES, PROFILE_TOOLS, TOOL_ALIASES, TOOL_GROUPS } from './openclaw-tool-catalog';
+import type { NormalizeContext } from './normalize-context';
+
+type Path = Array<string | number>;
+
+/** The tool-policy keys of one scope: `tools`, `agents.defaults.tools` or an agent's `tools`. */
+interface PolicyScope {
+  profile?: string;
+  allow?: string[];
+  deny?: string[];
+  alsoAllow?: string[];
+}
+
+/** What one level of the policy lets through: `all`, or the names it allows; and what it denies. */
+interface Level {
+  allow: Set<string> | 'all';
+  deny: Set<string>;
+}
+
+/** Whether the file uses OpenClaw's tool policy (a profile, alsoAllow, groups, patterns or the top-level lists). */
+export function usesOpenClawToolPolicy(cfg: OpenClawConfig): boolean {
+  const scopes: Array<PolicyScope | undefined> = [cfg.tools, cfg.agents?.defaults?.tools, ...agentEntries(cfg).map(([, e]) => e.tools)];
+  return scopes.some(
+    (s) =>
+      s?.profile !== undefined ||
+      s?.alsoAllow !== undefined ||
+      (s === cfg.tools && (s?.allow !== undefined || s?.deny !== undefined)) ||
+      [...(s?.allow ?? []), ...(s?.deny ?? [])].some((name) => name.startsWith('group:') || name.includes('*')),
+  );
+}
+
+/**
+ * Each agent's tools under OpenClaw's tool policy, as clawgate's `tools.allow`/`deny` of the agent (deny wins, an
+ * empty allow list allows all, a deny of `*` denies every tool). The levels, each only narrowing the one before
+ * (OpenClaw's filtering order without the provider and sandbox levels, which clawgate refuses):
+ *
+ * 1. the profile: the agent's `tools.profile` (else `agents.defaults.tools.profile`, else `tools.profile`) with its
+ *    `alsoAllow` (`tools.alsoAllow` too when the profile is the top-level one); `full` or none restricts nothing;
+ * 2. `tools.allow` / `tools.deny`;
+ * 3. the agent's `tools.allow` / `tools.deny` (else those of `agents.defaults.tools`).
+ *
+ * `group:<name>` stands for its tools, `*` patterns match the tools OpenClaw and clawgate name, names are
+ * case-insensitive. Tools OpenClaw documents that clawgate lacks drop out of the result (with a warning where a
+ * list names them); a name neither knows (a plugin's tool) is kept as written.
+ */
+export function resolveToolPolicies(ctx: NormalizeContext, cfg: OpenClawConfig, agents: readonly ResolvedAgent[]): ResolvedAgent[] {
+  const global = cfg.tools ?? {};
+  const defaults = cfg.agents?.defaults?.tools ?? {};
+  const expander = new Expander(ctx);
+  checkScope(ctx, global, ['tools']);
+  checkScope(ctx, defaults, ['agents', 'defaults', 'tools']);
+  const entries = new Map(agentEntries(cfg).map(([source, entry]) => [toDottedPath(source), { source, tools: entry.tools ?? {} }]));
+  for (const { source, tools } of entries.values()) checkScope(ctx, tools, [...source, 'tools']);
+
+  const globalLevel = listLevel(expander, global, ['tools']);
+  return agents.map((agent) => {
+    const own = entries.get(toDottedPath(agent.source)) ?? { source: agent.source, tools: {} };
+    const levels = [
+      profileLevel(expander, global, defaults, own.tools, own.source),
+      globalLevel,
+      listLevel(expander, pick(own.tools, defaults), own.tools.allow || own.tools.deny ? [...own.source, 'tools'] : ['agents', 'defaults', 'tools']),
+    ].filter((level): level is Level => level !== undefined);
+    return { ...agent, tools: combine(levels) };
+  });
+}
+
+function agentEntries(cfg: OpenClawConfig): Array<[Path, AgentMapEntryConfig]> {
+  if (cfg.agents?.entries) return [...cfg.agents.entries].map(([id, entry]): [Path, AgentMapEntryConfig] => [['agents', 'entries', id], entry]);
+  return (cfg.agents?.list ?? []).map((entry, i): [Path, AgentMapEntryConfig] => [['agents', 'list', i], entry]);
+}
+
+/** The agent's allow and deny, each from the agent or else from agents.defaults (clawgate's rule for agent fields). */
+function pick(own: AgentToolsConfig, defaults: AgentToolsConfig): PolicyScope {
+  return { allow: own.allow ?? defaults.allow, deny: own.deny ?? defaults.deny };
+}
+
+/** As OpenClaw: `allow` and `alsoAllow` in one scope contradict each other (merge them, or use profile + alsoAllow). */
+function checkScope(ctx: NormalizeContext, scope: PolicyScope, at: Path): void {
+  if (scope.allow !== undefined && scope.alsoAllow !== undefined) {
+    ctx.errors.push({
+      path: toDottedPath([...at, 'alsoAllow']),
+      message: `cannot be set together with ${toDottedPath([...at, 'allow'])}: merge its entries into allow, or drop allow and use profile + alsoAllow`,
+    });
+  }
+}
+
+function profileLevel(expander: Expander, global: PolicyScope, defaults: PolicyScope, own: PolicyScope, source: Path): Level | undefined {
+  const ownAlso: [string[] | undefined, Path] = [own.alsoAllow ?? defaults.alsoAllow, [...source, 'tools', 'alsoAllow']];
+  let profile: string | undefined;
+  let at: Path;
+  let alsoAllow: Array<[string[] | undefined, Path]>;
+  if (own.profile !== undefined) [profile, at, alsoAllow] = [own.profile, [...source, 'tools'], [[own.alsoAllow, ownAlso[1]]]];
+  else if (defaults.profile !== undefined) [profile, at, alsoAllow] = [defaults.profile, ['agents', 'defaults', 'tools'], [ownAlso]];
+  else [profile, at, alsoAllow] = [global.profile, ['tools'], [[global.alsoAllow, ['tools', 'alsoAllow']], ownAlso]];
+  if (profile === undefined || profile === 'full') return undefined;
+  const allowed = new Set(PROFILE_TOOLS[profile as keyof typeof PROFILE_TOOLS].flatMap((name) => TOOL_ALIASES[name] ?? [name]));
+  expander.reportProfile(profile, [...at, 'profile']);
+  for (const [list, path] of alsoAllow) {
+    const expanded = expander.expand(list, path);
+    if (expanded === 'all') return undefined;
+    expanded.forEach((name) => allowed.add(name));
+  }
+  return { allow: allowed, deny: new Set() };
+}
+
+function listLevel(expander: Expander, scope: PolicyScope, at: Path): Level | undefined {
+  if (scope.allow === undefined && scope.deny === undefined) return undefined;
+  const allow = scope.allow?.length ? expander.expand(scope.allow, [...at, 'allow']) : 'all';
+  const deny = expander.expand(scope.deny, [...at, 'deny']);
+  return { allow, deny: deny === 'all' ? new Set(['*']) : deny };
+}
+
+/** The levels as one allow and one deny list: what every level allows and none denies. */
+function combine(levels: readonly Level[]): ResolvedAgent['tools'] {
+  const deny = new Set(levels.flatMap((l) => [...l.deny]));
+  const restricting = levels.map((l) => l.allow).filter((a): a is Set<string> => a !== 'all');
+  const kept = (name: string) => !isOpenClawOnlyTool(name);
+  if (deny.has('*')) return { allow: [], deny: ['*'] };
+  if (restricting.length === 0) return { allow: [], deny: [...deny].filter(kept).sort() };
+  const [first, ...rest] = restricting;
+  const allow = [...first].filter((name) => rest.every((set) => set.has(name)) && !deny.has(name) && kept(name)).sort();
+  // Nothing left: deny everything (an empty allow list would mean every tool).
+  return allow.length ? { allow, deny: [...deny].filter(kept).sort() } : { allow: [], deny: ['*'] };
+}
+
+/** Expands the entries of policy lists, reporting each unknown group and each list's missing tools once. */
+class Expander {
+  private readonly reported = new Set<string>();
+
+  constructor(private readonly ctx: NormalizeContext) {}
+
+  /** The tool names a list stands for; `all` when it holds `*`. */
+  expand(list: readonly string[] | undefined, at: Path): Set<string> | 'all' {
+    const out = new Set<string>();
+    const missing: string[] = [];
+    let all = false;
+    (list ?? []).forEach((entry, i) => {
+      const name = entry.trim().toLowerCase();
+      if (name === '*') all = true;
+      else if (name.startsWith('group:')) {
+        const members = TOOL_GROUPS[name];
+        if (members) members.forEach((m) => (TOOL_ALIASES[m] ?? [m]).forEach((t) => out.add(t)));
+        else this.unknownGroup(entry, [...at, i]);
+      } else if (name.includes('*')) {
+        const pattern = new RegExp(`^${name.split('*').map(escapeRegExp).join('.*')}$`);
+        KNOWN_TOOL_NAMES.filter((t) => pattern.test(t)).forEach((t) => out.add(t));
+      } else {
+        (TOOL_ALIASES[name] ?? [name]).forEach((t) => out.add(t));
+        const lacking = isOpenClawOnlyTool(name) && !TOOL_ALIASES[name]?.some((t) => !isOpenClawOnlyTool(t));
+        if (lacking) missing.push(this.ctx.quoter.quote([...at, i], entry));
+      }
+    });
+    const key = toDottedPath(at);
+    // An agent's own allow/deny lists are checked where every agent's are (normalize-config.ts, warnUnknownTools).
+    const agentList = at[0] === 'agents' && (at[at.length - 1] === 'allow' || at[at.length - 1] === 'deny');
+    if (missing.length && !agentList && !this.reported.has(key)) {
+      this.reported.add(key);
+      this.ctx.warnings.push({ path: key, message: `tools not provided by this gateway are ignored: ${missing.join(', ')}` });
+    }
+    return all ? 'all' : out;
+  }
+
+  /** Once per place a profile is written: which of its tools this gateway has. */
+  reportProfile(profile: string, at: Path): void {
+    const key = toDottedPath(at);
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const tools = PROFILE_TOOLS[profile as keyof typeof PROFILE_TOOLS].flatMap((name) => TOOL_ALIASES[name] ?? [name]);
+    const has = tools.filter((t) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(t));
+    const lacks = tools.filter((t) => isOpenClawOnlyTool(t));
+    if (lacks.length === 0) return;
+    this.ctx.warnings.push({
+      path: key,
+      message:
+        `"${profile}" gives ${has.length ? has.join(', ') : 'no tool'} of this gateway; ` +
+        `${lacks.length} of its tools are not provided by clawgate (${lacks.slice(0, 6).join(', ')}${lacks.length > 6 ? ', …' : ''})`,
+    });
+  }
+
+  private unknownGroup(entry: string, at: Path): void {
+    const hint = suggestClosest(entry.toLowerCase(), Object.keys(TOOL_GROUPS));
+    this.ctx.errors.push({
+      path: toDottedPath(at),
+      message: `unknown tool group ${this.ctx.quoter.quote(at, entry)}${hint ? ` (did you mean "${hint}"?)` : ''}`,
+    });
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
