@@ -67,7 +67,7 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       const nobody = await cli(['sessions', 'list', '--agent', 'slwo']);
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
       expect(nobody.stderr).toContain(
-        'answered HTTP 404: no agent "slwo" in the config and no session of one by that id (did you mean "slow"?)',
+        'clawgate: no agent "slwo" in the config and no session of one by that id (did you mean "slow"?)',
       );
 
       const first = await cli(['sessions', 'list', '--limit', '1']);

@@ -215,7 +215,7 @@ describe('clawgate config validate', () => {
       'warning: recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp',
       'warning: gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
       'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
-      'warning: channels: recognised OpenClaw setting, not supported by clawgate: channels.telegram',
+      'warning: channels.telegram: no plugin provides channel telegram: its settings are not used',
       expect.stringMatching(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)$/),
     ]);
   }, 60_000);

@@ -118,6 +118,19 @@ const COMMENTED_IN_TEMPLATE: Record<string, string> = {
   'gateway.auth.trustedProxy': '//   trustedProxy: {',
   'gateway.auth.trustedProxy.userHeader': 'userHeader: "x-forwarded-user"',
   'gateway.auth.trustedProxy.allowLoopback': 'allowLoopback: false',
+  // Set, OpenClaw's tool policy would change the tools the template's agents have.
+  'agents.defaults.tools.profile': '//   tools: { profile: "coding", alsoAllow: ["a2a_send"] }',
+  'agents.defaults.tools.alsoAllow': 'alsoAllow: ["a2a_send"] }',
+  'agents.list[].tools.profile': 'profile: "coding"',
+  'agents.list[].tools.alsoAllow': 'alsoAllow: ["a2a_send"]',
+  'tools.profile': '//   profile: "coding", alsoAllow: ["a2a_send"], allow: ["group:fs"], deny: ["exec"],',
+  'tools.alsoAllow': 'alsoAllow: ["a2a_send"], allow',
+  'tools.allow': 'allow: ["group:fs"]',
+  'tools.deny': 'deny: ["exec"],',
+  // Set, an entry would name a plugin the template does not ship (a warning at every load).
+  'plugins.entries': '//   entries: { greeter:',
+  'plugins.entries.<name>.enabled': 'greeter: { enabled: true',
+  'plugins.entries.<name>.config': 'config: { greeting: "hi" }',
 };
 
 describe('examples/full-template/openclaw.json', () => {

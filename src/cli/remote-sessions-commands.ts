@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../common/fs/private-files';
 import type { SessionEntry } from '../modules/sessions';
+import { suggestClosest } from '../common/text/did-you-mean';
 import { callGateway, fail } from './gateway-client';
 
 /**
@@ -26,6 +27,8 @@ export async function runSessionsList(opts: {
   const res = await callGateway('GET', `/admin/sessions${query.size ? `?${query.toString()}` : ''}`);
   if (!res) return;
   const page = res.body as { count: number; sessions: SessionEntry[]; nextCursor?: string };
+  // A misspelt agent would read as "no sessions"; a removed agent's sessions are still listed (the page is not empty).
+  if (opts.agent !== undefined && !page.sessions.length && !opts.cursor && !(await agentConfigured(opts.agent))) return;
   if (opts.json) return out(JSON.stringify(page, null, 2));
   if (!page.sessions.length) out('no sessions');
   for (const s of page.sessions) out([s.sessionKey, s.agentId, s.label ?? '-', s.updatedAt].join('  '));
@@ -39,6 +42,19 @@ interface TranscriptPage {
 
 /** `--transcript` alone, or with a number of lines (the gateway checks the number and names what is wrong). */
 type TranscriptOption = boolean | string | undefined;
+
+/** Whether the running gateway's config has the agent; if not, an error naming its agents and the one probably meant. */
+async function agentConfigured(agentId: string): Promise<boolean> {
+  const res = await callGateway('GET', '/admin/agents');
+  if (!res) return false;
+  const agents = (res.body as { id: string }[]).map((a) => a.id);
+  if (agents.includes(agentId.toLowerCase())) return true;
+  const meant = suggestClosest(agentId, agents);
+  fail(
+    `no agent "${agentId}" in the config and no session of one by that id${meant ? ` (did you mean "${meant}"?)` : ''}; agents: ${agents.join(', ')}`,
+  );
+  return false;
+}
 
 export async function runSessionsShow(key: string, opts: { json?: boolean; transcript?: TranscriptOption }): Promise<void> {
   const path = `/admin/sessions/${encodeURIComponent(key)}`;

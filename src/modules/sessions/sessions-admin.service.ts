@@ -1,8 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
-import { suggestClosest } from '../../common/text/did-you-mean';
-import { ConfigStore } from '../config';
 import {
   DEFAULT_HISTORY_LIMIT,
   ListSessionsQueryDto,
@@ -21,10 +17,7 @@ import { SESSION_STORE, SessionStore } from './session-store.port';
  */
 @Injectable()
 export class SessionsAdminService {
-  constructor(
-    @Inject(SESSION_STORE) private readonly store: SessionStore,
-    private readonly config: ConfigStore,
-  ) {}
+  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
 
   async list(query: ListSessionsQueryDto): Promise<SessionListDto> {
     const { sessions, nextCursor } = await this.store.page({
@@ -34,22 +27,7 @@ export class SessionsAdminService {
       limit: query.limit,
       cursor: query.cursor,
     });
-    // A misspelt agent would read as "no sessions"; a removed agent's sessions are still listed.
-    if (query.agentId !== undefined && !sessions.length && !query.cursor) this.checkAgentExists(query.agentId);
     return { count: sessions.length, sessions, ...(nextCursor ? { nextCursor } : {}) };
-  }
-
-  /** 404 naming the configured agents (and the one meant, when close) for an agent the config does not have. */
-  private checkAgentExists(agentId: string): void {
-    const agents = [...this.config.current().agentsById.keys()];
-    if (agents.includes(agentId.toLowerCase())) return;
-    const meant = suggestClosest(agentId, agents);
-    throw new AppError(
-      ErrorCode.NotFound,
-      `no agent "${agentId}" in the config and no session of one by that id` +
-        (meant ? ` (did you mean "${meant}"?)` : '') +
-        `; agents: ${agents.join(', ')}`,
-    );
   }
 
   /**

@@ -43,7 +43,7 @@ export class SessionsController {
   @ApiOperation({
     summary: 'List sessions, most recently updated first, a page at a time',
     description:
-      'All configured agents unless agentId is given (an agentId the config does not have and no session has is a 404). Follow `nextCursor` (as `cursor`) for the next page; each page is ' +
+      'All configured agents unless agentId is given. Follow `nextCursor` (as `cursor`) for the next page; each page is ' +
       'one index range read, however many sessions exist. Unknown query fields are rejected.',
   })
   @ApiOkResponse({
@@ -64,7 +64,6 @@ export class SessionsController {
     },
   })
   @ApiBadRequestResponse(BAD_REQUEST)
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'agentId names no configured agent and no session has it.' })
   list(@Query() query: ListSessionsQueryDto): Promise<SessionListDto> {
     return this.sessions.list(query);
   }

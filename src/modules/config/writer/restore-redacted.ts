@@ -2,6 +2,7 @@ import JSON5 from 'json5';
 import { REDACTED } from '../../../common/secrets/redact-document';
 import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { toDottedPath, type ConfigIssue } from '../pipeline/config-issue';
+import { MAX_NESTING_DEPTH } from '../pipeline/nesting-limit';
 import { applyJson5Edits, type Json5Edit, type JsonPath } from './json5-edit';
 
 /** Fields that say which entry of a list a secret belongs to: `[redacted]` keeps a secret only for the same entry. */
@@ -48,6 +49,8 @@ export function restoreRedactedSecrets(candidate: string, served: string): { tex
 function redactedSecretPaths(document: unknown): JsonPath[] {
   const out: JsonPath[] = [];
   const walk = (value: unknown, at: JsonPath) => {
+    // No secret sits that deep, and the pipeline reports the depth: walking on would only exhaust the stack.
+    if (at.length > MAX_NESTING_DEPTH) return;
     if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i]));
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);
     else if (value === REDACTED && at.length && isSecretConfigPath(at)) out.push(at);
