@@ -1,7 +1,7 @@
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MinLength } from 'class-validator';
 import { Describe, NestedObject, StrictObject } from './schema-decorators';
 
-/** OpenClaw's gateway auth modes (docs/admin-security.md#openclaw-gatewayauth). */
+/** OpenClaw's gateway auth modes (docs/admin-security.md#12-openclaw-gatewayauth). */
 export const GATEWAY_AUTH_MODES = ['none', 'token', 'password', 'trusted-proxy'] as const;
 export type GatewayAuthMode = (typeof GATEWAY_AUTH_MODES)[number];
 
