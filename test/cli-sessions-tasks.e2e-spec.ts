@@ -66,9 +66,7 @@ describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
       // An agent the config does not have is an error, not "no sessions" (a typo would read as an empty agent).
       const nobody = await cli(['sessions', 'list', '--agent', 'slwo']);
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
-      expect(nobody.stderr).toContain(
-        'clawgate: no agent "slwo" in the config and no session of one by that id (did you mean "slow"?)',
-      );
+      expect(nobody.stderr).toContain('clawgate: no agent "slwo" in the config and no session of one by that id (did you mean "slow"?)');
 
       const first = await cli(['sessions', 'list', '--limit', '1']);
       const cursor = /^more: --cursor (\S+)$/m.exec(first.stdout)?.[1];
