@@ -3,7 +3,7 @@ import { A2aChannelModule } from './modules/a2a-channel';
 import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
-import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
+import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
 import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { ClusterModule } from './modules/cluster';
@@ -52,6 +52,7 @@ export class AppModule {
         ConfigPlanModule,
         TopologyModule,
         PluginsModule,
+        PluginChannelsModule,
       ],
     };
   }

@@ -6,3 +6,4 @@ export { HttpChannelModule } from './http/http-channel.module';
 export { mountHttpChannelGate } from './http/http-channel.gate';
 export { OpenAiEndpointModule } from './openai/openai-endpoint.module';
 export { mountOpenAiEndpoint } from './openai/openai-endpoint';
+export { PluginChannelsModule } from './plugin-channels/plugin-channels.module';

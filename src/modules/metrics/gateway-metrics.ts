@@ -60,6 +60,9 @@ export class GatewayMetrics {
   private readonly authRefusals = new BoundCounter(this.defs.authRefusals);
   private readonly pluginEvents = new BoundCounter(this.defs.pluginEvents);
   private readonly pluginHookFailures = new BoundCounter(this.defs.pluginHookFailures);
+  private readonly channelMessages = new BoundCounter(this.defs.channelMessages);
+  private readonly channelDeliveryFailures = new BoundCounter(this.defs.channelDeliveryFailures);
+  private readonly channelReconnects = new BoundCounter(this.defs.channelReconnects);
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
@@ -138,6 +141,22 @@ export class GatewayMetrics {
   /** A plugin's hook handler was skipped: it threw, or overran its budget. */
   pluginHookFailure(plugin: string, hook: string, reason: 'error' | 'timeout'): void {
     this.pluginHookFailures.inc(plugin, hook, reason);
+  }
+
+  /**
+   * A chat channel's message in or out. The channel id comes from the channels module (a registered channel), the
+   * account is one its `channels.<id>` section names or `default` (the caller maps others to `other`).
+   */
+  channelMessage(channel: string, account: string, direction: 'in' | 'out'): void {
+    this.channelMessages.inc(channel, account, direction);
+  }
+
+  channelDeliveryFailure(channel: string, account: string): void {
+    this.channelDeliveryFailures.inc(channel, account);
+  }
+
+  channelReconnect(channel: string, account: string): void {
+    this.channelReconnects.inc(channel, account);
   }
 
   /** The memory module hands in how to read its index sizes; read at every scrape. */

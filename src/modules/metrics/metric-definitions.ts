@@ -109,6 +109,24 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['plugin', 'hook', 'reason'],
       registers,
     }),
+    channelMessages: new Counter({
+      name: 'clawgate_channel_messages_total',
+      help: 'Chat channel messages by channel, account and direction (in: handed to the gateway; out: delivered to the platform).',
+      labelNames: ['channel', 'account', 'direction'],
+      registers,
+    }),
+    channelDeliveryFailures: new Counter({
+      name: 'clawgate_channel_delivery_failures_total',
+      help: 'Chat channel deliveries the platform did not accept (after the plugin retried), by channel and account.',
+      labelNames: ['channel', 'account'],
+      registers,
+    }),
+    channelReconnects: new Counter({
+      name: 'clawgate_channel_reconnects_total',
+      help: 'Chat channel reconnections (an account reported reconnecting, or the channel was restarted after failing), by channel and account.',
+      labelNames: ['channel', 'account'],
+      registers,
+    }),
     memoryChunks: new Gauge({
       name: 'clawgate_memory_index_chunks',
       help: 'Chunks in the memory index of each agent whose memory is open.',
