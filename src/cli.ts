@@ -8,6 +8,9 @@ import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-command
 import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
 import { runPluginsDisable, runPluginsEnable, runPluginsInfo, runPluginsList } from './cli/plugins-commands';
+import { runPluginsDoctor } from './cli/plugins/plugins-doctor';
+import { runPluginsInstall } from './cli/plugins/plugins-install';
+import { runPluginsUninstall } from './cli/plugins/plugins-uninstall';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
@@ -109,7 +112,9 @@ export function buildCli(): Command {
   ).action(runAgentsUnbind);
   locate(agents.command('delete <id>').description('remove an agent and its bindings')).action(runAgentsDelete);
 
-  const plugins = program.command('plugins').description('the plugins this config finds, and switching them on or off');
+  const plugins = program
+    .command('plugins')
+    .description('the plugins this config finds: switching them on or off, installing them into the state dir, checking them');
   locate(
     plugins
       .command('list')
@@ -134,6 +139,28 @@ export function buildCli(): Command {
       .description('set plugins.entries.<id>.enabled to false (comments kept)')
       .option('--json', 'print id, enabled, configPath and revision as one JSON document'),
   ).action(runPluginsDisable);
+  locate(
+    plugins
+      .command('install <source>')
+      .description(
+        'copy a plugin (a directory, a .tgz or an npm spec) into <state dir>/extensions/<id>/, manifest checked first, dependencies installed without scripts; it stays disabled unless --enable',
+      )
+      .option('--link', 'symlink the plugin directory instead of copying it (its dependencies are its own)')
+      .option('--enable', 'also set plugins.entries.<id>.enabled to true (comments kept)')
+      .option('--json', 'one JSON document on stdout: id, version, dir, source, dependencies, enabled'),
+  ).action(runPluginsInstall);
+  locate(
+    plugins
+      .command('uninstall <id>')
+      .description('remove plugins.entries.<id> (comments kept), then <state dir>/extensions/<id>/')
+      .option('--json', 'one JSON document on stdout: id, dir, configPath, revision'),
+  ).action(runPluginsUninstall);
+  locate(
+    plugins
+      .command('doctor')
+      .description('check every plugin found (manifest, entry, owner, modes, symlinks); each problem with its fix, exit 1 if any')
+      .option('--json', 'one JSON document on stdout: ok, plugins, problems'),
+  ).action(runPluginsDoctor);
 
   const remote = '($CLAWGATE_URL, default http://127.0.0.1:18789; $CLAWGATE_TOKEN)';
   const sessions = program

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 /**
  * `npm run openapi`: writes schemas/openapi.json, the document a gateway serves at /docs-json (the same
  * bytes, pretty-printed), from a gateway booted for the purpose on a loopback port with a throwaway config
- * and state dir. test/openapi-document.e2e-spec.ts fails when the file is stale.
+ * and state dir. test/openapi/openapi-document.e2e-spec.ts fails when the file is stale.
  */
 export const OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'schemas', 'openapi.json');
 

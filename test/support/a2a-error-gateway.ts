@@ -4,7 +4,7 @@ import { FakeOpenAiServer } from './fake-openai-server';
 import { startTestGateway, TestGateway } from './gateway-harness';
 
 /**
- * The gateway the A2A error-path suites share (test/a2a-errors.e2e-spec.ts for JSON-RPC, test/a2a-rest-errors.e2e-spec.ts
+ * The gateway the A2A error-path suites share (test/a2a/a2a-errors.e2e-spec.ts for JSON-RPC, test/a2a/a2a-rest-errors.e2e-spec.ts
  * for HTTP+JSON): peers hermes and iris on the echo agent, bigmouth routed to an agent whose model answers with more than
  * 1 MiB, ghost whose token's ${VAR} is unset, and one finished task of iris.
  */

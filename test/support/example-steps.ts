@@ -5,7 +5,7 @@ import * as path from 'node:path';
  * The runnable examples in examples/<name>/: each has its openclaw.json (or one per gateway), a README.md
  * and a requests.json listing what the README tells the reader to do. This module renders every request as
  * the exact curl command (and expected-output comment) the README shows, and runs it over HTTP the way curl
- * would, so test/examples.e2e-spec.ts keeps the README, the config and the gateway's behaviour in step.
+ * would, so test/first-hour/examples.e2e-spec.ts keeps the README, the config and the gateway's behaviour in step.
  */
 
 export const EXAMPLES_DIR = path.resolve(__dirname, '../../examples');

@@ -1,6 +1,6 @@
 /**
  * A config with `agents` agents shaped like a larger deployment, for the topology's picture at scale
- * (test/topology.e2e-spec.ts and bench/topology.bench.ts): four teams whose members may message each other
+ * (test/topology/topology.e2e-spec.ts and bench/topology.bench.ts): four teams whose members may message each other
  * (agent-to-agent allow patterns per team prefix), a sandboxed agent per team, one binding per agent on a few
  * channels and accounts, memory grants from each team lead to its members' notes, and A2A peers in and out.
  * Names carry characters the picture has to escape.

@@ -6,7 +6,7 @@ import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { lockStateDir, STATE_DIR_HOLDER_FILE, STATE_DIR_LOCK_FILE, StateDirHolder, StateDirInUseError } from './state-dir-lock';
 
-/** In-process behaviour of the state dir lock; test/state-dir-lock.e2e-spec.ts runs it across real processes. */
+/** In-process behaviour of the state dir lock; test/gateway/state-dir-lock.e2e-spec.ts runs it across real processes. */
 
 let tmp: string;
 beforeEach(async () => {

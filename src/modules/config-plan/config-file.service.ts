@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
 import { ConfigStore, ConfigWriter, invalidConfig, restoreRedactedSecrets } from '../config';
 import { ConfigWriteService, type ConfigWriteAnswer, type ConfigWriteOptions } from './config-write.service';
-import { newLiteralSecrets } from './literal-secrets';
+import { refuseNewLiteralSecrets } from './literal-secrets';
 import { redactedText } from './redacted-diff';
 
 /** `GET /admin/config/file`: the root file as written, for an editor. */
@@ -58,11 +58,7 @@ export class ConfigFileService {
       },
       {
         ifMatch: options.ifMatch,
-        verify: (candidate, current) => {
-          if (options.allowLiteralSecrets) return;
-          const literals = newLiteralSecrets(candidate.document, current.document);
-          if (literals.length) throw invalidConfig(literals);
-        },
+        verify: refuseNewLiteralSecrets(options.allowLiteralSecrets),
       },
     );
     return this.writes.answer(result);

@@ -1,4 +1,4 @@
-import { toDottedPath, type ConfigIssue } from '../config';
+import { invalidConfig, toDottedPath, type ConfigIssue, type RuntimeSnapshot } from '../config';
 import { isSecretConfigPath } from '../../common/secrets/secret-paths';
 
 type Segments = Array<string | number>;
@@ -30,6 +30,18 @@ export function newLiteralSecrets(candidate: unknown, current: unknown): ConfigI
     if (valueAt(current, segments) !== value) out.push({ path: toDottedPath(segments), message: messageFor(value) });
   });
   return out;
+}
+
+/**
+ * The `verify` step of a whole-file write (an edited file, a rollback): refuses a candidate that brings in a
+ * literal secret the current file does not hold, unless the caller allowed literal secrets.
+ */
+export function refuseNewLiteralSecrets(allowLiteralSecrets: boolean): (candidate: RuntimeSnapshot, current: RuntimeSnapshot) => void {
+  return (candidate, current) => {
+    if (allowLiteralSecrets) return;
+    const literals = newLiteralSecrets(candidate.document, current.document);
+    if (literals.length) throw invalidConfig(literals);
+  };
 }
 
 function messageFor(value: unknown): string {

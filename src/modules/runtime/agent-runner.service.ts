@@ -2,13 +2,14 @@ import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/c
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import { AgentsService } from '../agents';
-import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent, type RuntimeSnapshot } from '../config';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
 import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
 import { settleWithin } from '../../common/settle-within';
 import { AbortCascade } from './abort-cascade';
-import { failsOver, ModelChainCursor } from './model-failover';
-import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from './model-provider.port';
+import { ModelChainCursor } from './model-failover';
+import { ModelCalls } from './model-calls';
+import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
 import { RunRecord, RunRegistry } from './run-registry';
@@ -16,16 +17,7 @@ import { ClusterService } from '../cluster';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
 import { RunLog, type RunOrigin } from './run-log';
-import {
-  endRunSpan,
-  modelCallSpanName,
-  modelCallSpanOptions,
-  recordModelUsage,
-  recordToolResult,
-  RUN_SPAN,
-  runSpanOptions,
-  toolSpanOptions,
-} from './run-spans';
+import { endRunSpan, recordToolResult, RUN_SPAN, runSpanOptions, toolSpanOptions } from './run-spans';
 import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
 import { HISTORY_LINES, historyWindow } from './history-window';
 import { ToolRegistry, type ToolResult } from './tool-registry';
@@ -75,6 +67,8 @@ export class AgentRunner implements OnModuleDestroy {
   private readonly runLog: RunLog;
   private readonly lanes: SessionLanes;
   private readonly runs = new RunRegistry();
+  /** Each round's model call, over the agent's fallback chain. */
+  private readonly modelCalls: ModelCalls;
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
   private closing?: Promise<void>;
@@ -83,12 +77,12 @@ export class AgentRunner implements OnModuleDestroy {
   constructor(
     private readonly config: ConfigStore,
     private readonly agents: AgentsService,
-    private readonly providers: ProviderRegistry,
+    providers: ProviderRegistry,
     private readonly tools: ToolRegistry,
     /** Prompt files are re-read only when their directory reports a change. */
     private readonly promptFiles: PromptFileCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
-    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    @Inject(GATEWAY_OPTIONS) options: GatewayOptions,
     private readonly tracing: Tracing,
     @Optional() private readonly metrics: GatewayMetrics = new GatewayMetrics(),
     @Optional() cluster?: ClusterService,
@@ -96,6 +90,7 @@ export class AgentRunner implements OnModuleDestroy {
     @Optional() private readonly hooks: RunHooks = new RunHooks(),
   ) {
     this.runLog = new RunLog(metrics);
+    this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs: this.runs, env: options.env, logger: this.logger });
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
   }
 
@@ -239,7 +234,7 @@ export class AgentRunner implements OnModuleDestroy {
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
         const request = { agentId, system, messages, tools, signal, onTextDelta: deltas?.push };
-        const response = await this.callModels(runId, input.sessionKey, snapshot, models, request, deltas);
+        const response = await this.modelCalls.call({ runId, sessionKey: input.sessionKey }, snapshot, models, request, deltas);
         deltas?.finish(response.text);
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;
@@ -277,50 +272,6 @@ export class AgentRunner implements OnModuleDestroy {
     } catch (err) {
       // Holds the lane until the work the run started has stopped and the failure is written.
       return ran(await this.fail(runId, input, signal, err as Error, cascade));
-    }
-  }
-
-  /**
-   * One model call of a run, on the chain's current model; when that fails in a way a fallback can help with, the
-   * next model gets the same request (docs/runtime.md#model-fallbacks). Each call is its own `chat <model>` span;
-   * the run record names the model that answered and the ones that failed before it.
-   */
-  private async callModels(
-    runId: string,
-    sessionKey: string,
-    snapshot: RuntimeSnapshot,
-    models: ModelChainCursor,
-    request: Omit<ModelRequest, 'model' | 'traceHeaders'>,
-    deltas: RoundDeltas | undefined,
-  ): Promise<ModelResponse> {
-    for (;;) {
-      if (this.hooks.has('before_model_call')) {
-        // Each model tried hears of it, a fallback too: a plugin counting or refusing calls sees every one.
-        await this.hooks.emit('before_model_call', { agentId: request.agentId, sessionKey, model: models.current });
-        if (request.signal.aborted) throw request.signal.reason;
-      }
-      try {
-        const model = this.providers.resolve(snapshot, models.current, this.options.env);
-        const response = await this.tracing.inSpan(modelCallSpanName(model), modelCallSpanOptions(model), async (span: Span) => {
-          const answer = await this.timedModelCall(
-            model.settings.name,
-            performance.now(),
-            model.provider.complete(model.settings, { ...request, model: model.model, traceHeaders: this.tracing.headers() }),
-          );
-          recordModelUsage(span, answer);
-          return answer;
-        });
-        this.runs.update(runId, { model: models.current, ...(models.failed.length ? { failovers: [...models.failed] } : {}) });
-        return response;
-      } catch (err) {
-        // Text already passed on to the caller cannot be taken back: another model would answer after part of this reply.
-        if (!failsOver(err, request.signal) || deltas?.started) throw err;
-        const failed = models.current;
-        const next = models.advance(err);
-        this.runs.update(runId, { failovers: [...models.failed] });
-        if (!next) throw models.exhausted(err);
-        this.logger.warn(`run ${runId}: model ${failed} failed, trying ${models.current}: ${(err as Error).message}`);
-      }
     }
   }
 
@@ -384,21 +335,6 @@ export class AgentRunner implements OnModuleDestroy {
   private afterRunHook(run: RunRecord): void {
     const status = run.status === 'completed' ? 'completed' : run.status === 'aborted' ? 'canceled' : 'failed';
     void this.hooks.emit('after_run', { agentId: run.agentId, sessionKey: run.sessionKey, runId: run.runId, status, reply: run.reply });
-  }
-
-  /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */
-  private timedModelCall<T>(provider: string, started: number, call: Promise<T>): Promise<T> {
-    // One reaction rather than an async function around an await: this sits on every model call.
-    return call.then(
-      (answer) => {
-        this.metrics.modelCall(provider, true, (performance.now() - started) / 1000);
-        return answer;
-      },
-      (err: unknown) => {
-        this.metrics.modelCall(provider, false, (performance.now() - started) / 1000);
-        throw err;
-      },
-    );
   }
 
   /**

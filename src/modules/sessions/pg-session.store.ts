@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { Pool, PoolClient } from 'pg';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
-import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
+import type { Pool } from 'pg';
+import { createPostgresPool, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
-import { LABEL_INDEX, PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
+import { PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
 import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
+import { PgSessionWriteQueue } from './pg-session-write-queue';
 import { appendPgLine, appendPgLineAlone, type AppendedLine, Sql, upsertPgSession } from './pg-session-writes';
 import { entryFromRow, type LineRow, type SessionRow } from './session-database';
 import { assertLabelFree, changes, copyEntry, sessionNotFound } from './session-entry-rules';
@@ -65,19 +64,20 @@ const FIXED_CACHE_SIZE = 20_000;
 export class PgSessionStore implements SessionStore, OnApplicationShutdown {
   private readonly logger = new Logger('sessions');
   private closed = false;
-  private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly inFlight = new Set<Promise<unknown>>();
   private readonly fixed = new LRUCache<string, FixedFacts>({ max: FIXED_CACHE_SIZE });
   private readonly appendListeners = new Set<(event: TranscriptAppended) => void>();
 
   /** Names this store in its append notices, so it does not hear its own. */
   private readonly origin = randomUUID();
   private notices?: AppendNotices;
+  private readonly writes: PgSessionWriteQueue;
 
   protected constructor(
     private readonly pool: Pool,
     private readonly options: PgSessionStoreOptions,
-  ) {}
+  ) {
+    this.writes = new PgSessionWriteQueue(pool, (text, params = {}) => this.query(text, params));
+  }
 
   /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */
   static async open(url: string, options: PgSessionStoreOptions): Promise<PgSessionStore> {
@@ -109,7 +109,7 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
     const { key, agentId } = canonicalSessionKey(sessionKey);
     const wanted = checkSessionInit(init, key);
     // The existing session that needs no change (the common case) is one read, no transaction.
-    if (!this.chains.has(key)) {
+    if (!this.writes.pending(key)) {
       const current = await this.readEntry(key);
       if (current && !changes(current, wanted.label, wanted.deliveryContext)) return current;
     }
@@ -265,7 +265,7 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
     if (this.closed) return;
     this.closed = true;
     await this.notices?.stop();
-    await Promise.allSettled([...this.inFlight]);
+    await this.writes.drain();
     await this.pool.end();
   }
 
@@ -323,70 +323,15 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
   }
 
   /** Waits for the writes of `key` already requested in this process (their outcome is their callers' business). */
-  private async settled(key: string): Promise<void> {
-    await this.chains.get(key);
+  private settled(key: string): Promise<void> {
+    return this.writes.settled(key);
   }
 
-  /**
-   * After the writes of the same session called before it: one transaction, or (`'statement'`) one statement that
-   * is a transaction by itself, sent without BEGIN and COMMIT.
-   */
+  /** After the writes of the same session called before it: see PgSessionWriteQueue.run. */
   private write<T>(key: string, fn: (sql: Sql) => Promise<T>, as: 'transaction' | 'statement' = 'transaction'): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the session store is closed'));
-    const run = as === 'statement' ? () => fn((text, params = {}) => this.query(text, params)) : () => this.transaction(fn);
-    const done = (this.chains.get(key) ?? Promise.resolve()).then(run, run);
-    const tail = done.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.chains.set(key, tail);
-    void tail.then(() => this.chains.get(key) === tail && this.chains.delete(key));
-    this.inFlight.add(tail);
-    void tail.then(() => this.inFlight.delete(tail));
-    return done;
+    return this.writes.run(key, fn, as);
   }
-
-  /**
-   * One transaction. A claim of a label that a concurrent writer took first trips the unique index; the write is run
-   * once more, and its own check then names the holder (409).
-   */
-  private async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    try {
-      return await this.attempt(fn);
-    } catch (err) {
-      if (!isLabelRace(err)) throw err;
-    }
-    try {
-      return await this.attempt(fn);
-    } catch (err) {
-      if (!isLabelRace(err)) throw err;
-      throw new AppError(ErrorCode.Conflict, 'the label was taken by another session of the agent meanwhile; try again');
-    }
-  }
-
-  /** BEGIN … COMMIT around `fn` on a pooled connection. */
-  private async attempt<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    const client: PoolClient = await this.pool.connect();
-    let broken = false;
-    try {
-      const sql: Sql = async (text, params = {}) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
-      };
-      return await inTransaction(client, () => fn(sql));
-    } catch (err) {
-      // A driver error (no SQLSTATE) may leave the connection unusable; an AppError is a rule the write refused.
-      broken = !(err instanceof AppError) && !(err as { code?: string }).code;
-      throw err;
-    } finally {
-      client.release(broken);
-    }
-  }
-}
-
-function isLabelRace(err: unknown): boolean {
-  const { code, constraint } = err as { code?: string; constraint?: string };
-  return code === '23505' && constraint === LABEL_INDEX;
 }
 
 function lineRows(rows: Array<Record<string, unknown>>): LineRow[] {

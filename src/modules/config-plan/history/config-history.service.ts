@@ -3,9 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, notFound } from '../../../common/errors/app-error';
 import { currentConfigActor, runAsConfigActor } from '../../../common/auth/config-actor';
 import { decodePosition, encodePosition } from '../../../common/text/position-token';
-import { ConfigWriter, invalidConfig } from '../../config';
+import { ConfigWriter } from '../../config';
 import { ConfigWriteService, type ConfigWriteAnswer, type ConfigWriteOptions } from '../config-write.service';
-import { newLiteralSecrets } from '../literal-secrets';
+import { refuseNewLiteralSecrets } from '../literal-secrets';
 import { redactedDiff, redactedText } from '../redacted-diff';
 import { ConfigHistoryRecorder } from './config-history.recorder';
 import type { HistoryEntry, HistoryFile } from './config-history-store.port';
@@ -85,11 +85,7 @@ export class ConfigHistoryService {
         },
         {
           ifMatch: options.ifMatch,
-          verify: (candidate, current) => {
-            if (options.allowLiteralSecrets) return;
-            const literals = newLiteralSecrets(candidate.document, current.document);
-            if (literals.length) throw invalidConfig(literals);
-          },
+          verify: refuseNewLiteralSecrets(options.allowLiteralSecrets),
         },
       ),
     );

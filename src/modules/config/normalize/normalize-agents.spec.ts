@@ -60,7 +60,7 @@ describe('normalizeAgents', () => {
     it('inherits agents.defaults and checks the defaults model once', () => {
       const { agents, checked } = run({ defaults: { model: 'openai/gpt-4o', workspace: '~/agents' } });
       expect(agents[0]).toEqual(
-        expect.objectContaining({ id: 'main', model: 'openai/gpt-4o', workspace: path.join(HOME, 'agents', 'main') }),
+        expect.objectContaining({ id: 'main', model: 'openai/gpt-4o', workspace: path.join(HOME, 'agents') }),
       );
       expect(checked).toEqual([['openai/gpt-4o', 'agents.defaults.model']]);
     });
@@ -216,9 +216,14 @@ describe('normalizeAgents', () => {
   });
 
   describe('workspace and agentDir', () => {
-    it('joins agents.defaults.workspace with the id and expands ~', () => {
-      const { agents } = run({ defaults: { workspace: '~/agents' }, list: [{ id: 'a' }, { id: 'b', workspace: '/opt/b' }] });
-      expect(agents.map((a) => a.workspace)).toEqual([path.join(HOME, 'agents', 'a'), path.resolve('/opt/b')]);
+    it('gives the default agent agents.defaults.workspace itself and joins it with the id for the others, as OpenClaw does', () => {
+      const { agents } = run({ defaults: { workspace: '~/agents' }, list: [{ id: 'a' }, { id: 'b', workspace: '/opt/b' }, { id: 'c' }] });
+      expect(agents.map((a) => a.workspace)).toEqual([path.join(HOME, 'agents'), path.resolve('/opt/b'), path.join(HOME, 'agents', 'c')]);
+    });
+
+    it('takes the agent marked default, not the first, for agents.defaults.workspace itself', () => {
+      const { agents } = run({ defaults: { workspace: '~/.openclaw/workspace' }, list: [{ id: 'a' }, { id: 'Ops', default: true }] });
+      expect(agents.map((a) => a.workspace)).toEqual([path.join(HOME, '.openclaw', 'workspace', 'a'), path.join(HOME, '.openclaw', 'workspace')]);
     });
 
     it('falls back to <stateDir>/workspace-<id>', () => {

@@ -38,6 +38,8 @@ export function normalizeAgents(
   const inherited: ModelChain =
     defaults.model !== undefined && inherits ? resolveModel(defaults.model, 'agents.defaults.model') : { primary: FALLBACK_MODEL };
 
+  // Known before any agent is resolved: the default agent's workspace is agents.defaults.workspace itself.
+  const defaultId = normalizeAgentId((raw.find((r) => r.entry.default) ?? raw[0])?.rawId ?? DEFAULT_AGENT_ID);
   for (const { rawId, entry, source } of raw) {
     const id = normalizeAgentId(rawId);
     const idPath = agentIdPath(source);
@@ -56,11 +58,11 @@ export function normalizeAgents(
     }
     seen.set(id, source);
     const own = entry.model !== undefined ? resolveModel(entry.model, toDottedPath([...source, 'model'])) : undefined;
-    resolved.push(resolveAgent(ctx, id, entry, defaults, source, modelOf(own, inherited)));
+    resolved.push(resolveAgent(ctx, id, id === defaultId, entry, defaults, source, modelOf(own, inherited)));
   }
 
   if (resolved.length === 0) {
-    resolved.push(resolveAgent(ctx, DEFAULT_AGENT_ID, {}, defaults, ['agents'], modelOf(undefined, inherited)));
+    resolved.push(resolveAgent(ctx, DEFAULT_AGENT_ID, true, {}, defaults, ['agents'], modelOf(undefined, inherited)));
   }
   const isFlagged = (id: string) => raw.find((r) => normalizeAgentId(r.rawId) === id)?.entry.default ?? CONFIG_DEFAULTS.each.agent.default;
   const flagged = resolved.filter((a) => isFlagged(a.id));
@@ -74,6 +76,17 @@ export function normalizeAgents(
   const defaultAgent = flagged[0] ?? resolved[0];
   defaultAgent.isDefault = true;
   return { agents: resolved, defaultAgentId: defaultAgent.id };
+}
+
+/**
+ * An agent without a workspace of its own, as OpenClaw places it (resolveAgentWorkspaceDir): the default agent works
+ * in agents.defaults.workspace itself (`~/.openclaw/workspace` in OpenClaw's own files), every other agent in
+ * `<that>/<id>`; without agents.defaults.workspace, `<stateDir>/workspace-<id>`.
+ */
+function inheritedWorkspace(ctx: NormalizeContext, id: string, isDefault: boolean, parent: string | undefined): string {
+  if (!parent) return path.join(ctx.stateDir, `workspace-${id}`);
+  const dir = resolveUserPath(ctx, parent);
+  return isDefault ? dir : path.join(dir, id);
 }
 
 /** Where an agent's id is written: its `id` in agents.list, its key in agents.entries. */
@@ -106,16 +119,13 @@ function modelOf(own: ModelChain | undefined, inherited: ModelChain): { model: s
 function resolveAgent(
   ctx: NormalizeContext,
   id: string,
+  isDefault: boolean,
   entry: AgentMapEntryConfig,
   defaults: AgentDefaultsConfig,
   source: Source,
   models: { model: string; fallbacks: string[] },
 ): ResolvedAgent {
-  const workspace = entry.workspace
-    ? resolveUserPath(ctx, entry.workspace)
-    : defaults.workspace
-      ? path.join(resolveUserPath(ctx, defaults.workspace), id)
-      : path.join(ctx.stateDir, `workspace-${id}`);
+  const workspace = entry.workspace ? resolveUserPath(ctx, entry.workspace) : inheritedWorkspace(ctx, id, isDefault, defaults.workspace);
   const agentDir = entry.agentDir ? resolveUserPath(ctx, entry.agentDir) : path.join(ctx.stateDir, 'agents', id, 'agent');
   const collections = [
     ...resolveCollections(ctx, defaults.memorySearch?.qmd?.extraCollections, workspace, ['agents', 'defaults']),

@@ -23,6 +23,8 @@ import { rejectSharedTokens } from './shared-tokens';
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
 export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
 
+const NO_TOOLS: ReadonlySet<string> = new Set();
+
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
   const mode = cfg.models?.mode ?? CONFIG_DEFAULTS.models.mode;
@@ -31,10 +33,12 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   const models = new ModelRefResolver(ctx, providers, catalog);
   const normalized = normalizeAgents(ctx, cfg.agents, (setting, path) => models.chain(setting, path));
   const { defaultAgentId } = normalized;
+  const plugins = normalizePlugins(ctx, cfg.plugins);
+  const pluginTools = ctx.enabledPluginTools?.(plugins) ?? NO_TOOLS;
   // OpenClaw's tool policy (profiles, groups, top-level allow/deny) resolved into each agent's own lists.
-  const agents = usesOpenClawToolPolicy(cfg) ? resolveToolPolicies(ctx, cfg, normalized.agents) : normalized.agents;
+  const agents = usesOpenClawToolPolicy(cfg) ? resolveToolPolicies(ctx, cfg, normalized.agents, pluginTools) : normalized.agents;
   const agentIds = agents.map((a) => a.id);
-  warnUnknownTools(ctx, cfg.agents);
+  warnUnknownTools(ctx, cfg.agents, pluginTools);
 
   return {
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
@@ -60,7 +64,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     memory: normalizeMemory(ctx, cfg.memory),
     models: { mode, providers, aliases: catalog.aliases, allowed: catalog.allowed },
     channels: normalizeChannels(ctx, cfg.channels, agentIds),
-    plugins: normalizePlugins(ctx, cfg.plugins),
+    plugins,
   };
 }
 
@@ -86,7 +90,7 @@ function normalizePlugins(ctx: NormalizeContext, plugins: PluginsConfig | undefi
  * Warns once per list where it is written (agents.defaults.tools.allow, agents.list[0].tools.deny, ...),
  * so the path can be found in the file and an inherited defaults list is not reported once per agent.
  */
-function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined): void {
+function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefined, pluginTools: ReadonlySet<string>): void {
   const owners: Array<[Array<string | number>, AgentToolsConfig | undefined]> = [
     [['agents', 'defaults'], agents?.defaults?.tools],
     ...(agents?.list ?? []).map((e, i): [Array<string | number>, AgentToolsConfig | undefined] => [['agents', 'list', i], e.tools]),
@@ -100,7 +104,7 @@ function warnUnknownTools(ctx: NormalizeContext, agents: AgentsConfig | undefine
       const list = [...owner, 'tools', key];
       const unknown = new Set<string>();
       (tools?.[key] ?? []).forEach((tool, i) => {
-        if (!isProvidedOrPattern(tool)) unknown.add(ctx.quoter.quote([...list, i], tool));
+        if (!isProvidedOrPattern(tool, pluginTools)) unknown.add(ctx.quoter.quote([...list, i], tool));
       });
       if (unknown.size) {
         ctx.warnings.push({ path: toDottedPath(list), message: `tools not provided by this gateway are ignored: ${[...unknown].join(', ')}` });

@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { PluginsSettings } from '../config.types';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import type { ConfigValueQuoter } from '../pipeline/config-value-quoter';
 
@@ -20,6 +21,11 @@ export interface NormalizeContext {
    * clawgate sets aside): a model on one is recognised, not a typo.
    */
   providersNamedElsewhere?: ReadonlySet<string>;
+  /**
+   * The tools (lower case) the plugins this config enables declare in their manifests' `contracts.tools`, given its
+   * normalized `plugins` settings: a tool policy naming one names a tool of this gateway.
+   */
+  enabledPluginTools?: (settings: PluginsSettings) => ReadonlySet<string>;
 }
 
 /** Expands `~` and resolves relative paths against `base` (the config file's directory unless given). */

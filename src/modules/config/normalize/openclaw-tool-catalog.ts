@@ -40,8 +40,8 @@ const OPENCLAW_TOOLS: ReadonlySet<string> = new Set(Object.values(OPENCLAW_TOOL_
 
 /**
  * `group:openclaw`: OpenClaw's built-in tools except the file and shell ones and canvas — here with clawgate's own
- * built-in tools (`a2a_send`, `request_input`), which are built in the same way. `group:plugins` (tools of loaded
- * plugins) names none yet: clawgate loads no plugin tools.
+ * built-in tools (`a2a_send`, `request_input`), which are built in the same way. `group:plugins` stands for the
+ * tools the enabled plugins declare; it is filled per config (openclaw-tool-policy.ts), empty here.
  */
 const OPENCLAW_GROUP: readonly string[] = [
   ...[...OPENCLAW_TOOLS].filter((t) => !['read', 'write', 'edit', 'apply_patch', 'exec', 'process', 'canvas'].includes(t)),
@@ -53,6 +53,9 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'group:openclaw': OPENCLAW_GROUP,
   'group:plugins': [],
 };
+
+/** The tools of `group:sessions` that suggest or dismiss tasks: OpenClaw leaves them out of the `messaging` profile. */
+const SESSION_TASK_TOOLS: readonly string[] = ['suggest_task', 'dismiss_task'];
 
 export const TOOL_PROFILES = ['minimal', 'coding', 'messaging', 'full'] as const;
 export type ToolProfile = (typeof TOOL_PROFILES)[number];
@@ -78,20 +81,10 @@ export const PROFILE_TOOLS: Readonly<Record<Exclude<ToolProfile, 'full'>, readon
     'music_generate',
     'video_generate',
   ],
+  // OpenClaw's table lists the session tools one by one: `group:sessions` without the task suggestions, plus `ask_user`.
   messaging: [
     ...OPENCLAW_TOOL_GROUPS['group:messaging'],
-    'sessions',
-    'sessions_list',
-    'sessions_history',
-    'sessions_search',
-    'conversations_list',
-    'conversations_send',
-    'conversations_turn',
-    'sessions_send',
-    'sessions_spawn',
-    'sessions_yield',
-    'subagents',
-    'session_status',
+    ...OPENCLAW_TOOL_GROUPS['group:sessions'].filter((t) => !SESSION_TASK_TOOLS.includes(t)),
     'ask_user',
   ],
 };
@@ -113,9 +106,12 @@ export function isOpenClawOnlyTool(name: string): boolean {
 /** Every tool name a policy pattern (`sessions_*`) is matched against. */
 export const KNOWN_TOOL_NAMES: readonly string[] = [...new Set([...OPENCLAW_TOOLS, ...BUILT_IN_TOOL_NAMES])];
 
-/** Whether a policy entry needs no "not provided" warning: a tool of this gateway (or an alias of one), a group or a pattern. */
-export function isProvidedOrPattern(entry: string): boolean {
+/**
+ * Whether a policy entry needs no "not provided" warning: a tool of this gateway (or an alias of one), a tool an
+ * enabled plugin declares (`pluginTools`, lower case), a group or a pattern.
+ */
+export function isProvidedOrPattern(entry: string, pluginTools: ReadonlySet<string> = new Set()): boolean {
   const name = entry.trim().toLowerCase();
-  if (name.startsWith('group:') || name.includes('*')) return true;
+  if (name.startsWith('group:') || name.includes('*') || pluginTools.has(name)) return true;
   return (TOOL_ALIASES[name] ?? [name]).some((t) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(t));
 }

@@ -49,10 +49,16 @@ export function usesOpenClawToolPolicy(cfg: OpenClawConfig): boolean {
  * case-insensitive. Tools OpenClaw documents that clawgate lacks drop out of the result (with a warning where a
  * list names them); a name neither knows (a plugin's tool) is kept as written.
  */
-export function resolveToolPolicies(ctx: NormalizeContext, cfg: OpenClawConfig, agents: readonly ResolvedAgent[]): ResolvedAgent[] {
+export function resolveToolPolicies(
+  ctx: NormalizeContext,
+  cfg: OpenClawConfig,
+  agents: readonly ResolvedAgent[],
+  pluginTools: ReadonlySet<string> = new Set(),
+): ResolvedAgent[] {
   const global = cfg.tools ?? {};
   const defaults = cfg.agents?.defaults?.tools ?? {};
-  const expander = new Expander(ctx);
+  const lacks = (name: string) => isOpenClawOnlyTool(name) && !pluginTools.has(name);
+  const expander = new Expander(ctx, pluginTools, lacks);
   checkScope(ctx, global, ['tools']);
   checkScope(ctx, defaults, ['agents', 'defaults', 'tools']);
   const entries = new Map(agentEntries(cfg).map(([source, entry]) => [toDottedPath(source), { source, tools: entry.tools ?? {} }]));
@@ -66,7 +72,7 @@ export function resolveToolPolicies(ctx: NormalizeContext, cfg: OpenClawConfig, 
       globalLevel,
       listLevel(expander, pick(own.tools, defaults), own.tools.allow || own.tools.deny ? [...own.source, 'tools'] : ['agents', 'defaults', 'tools']),
     ].filter((level): level is Level => level !== undefined);
-    return { ...agent, tools: combine(levels) };
+    return { ...agent, tools: combine(levels, lacks) };
   });
 }
 
@@ -117,10 +123,10 @@ function listLevel(expander: Expander, scope: PolicyScope, at: Path): Level | un
 }
 
 /** The levels as one allow and one deny list: what every level allows and none denies. */
-function combine(levels: readonly Level[]): ResolvedAgent['tools'] {
+function combine(levels: readonly Level[], lacks: (name: string) => boolean): ResolvedAgent['tools'] {
   const deny = new Set(levels.flatMap((l) => [...l.deny]));
   const restricting = levels.map((l) => l.allow).filter((a): a is Set<string> => a !== 'all');
-  const kept = (name: string) => !isOpenClawOnlyTool(name);
+  const kept = (name: string) => !lacks(name);
   if (deny.has('*')) return { allow: [], deny: ['*'] };
   if (restricting.length === 0) return { allow: [], deny: [...deny].filter(kept).sort() };
   const [first, ...rest] = restricting;
@@ -133,7 +139,13 @@ function combine(levels: readonly Level[]): ResolvedAgent['tools'] {
 class Expander {
   private readonly reported = new Set<string>();
 
-  constructor(private readonly ctx: NormalizeContext) {}
+  constructor(
+    private readonly ctx: NormalizeContext,
+    /** The tools the enabled plugins declare: what `group:plugins` stands for, and names this gateway has. */
+    private readonly pluginTools: ReadonlySet<string>,
+    /** A tool OpenClaw documents that neither clawgate nor an enabled plugin provides. */
+    private readonly lacks: (name: string) => boolean,
+  ) {}
 
   /** The tool names a list stands for; `all` when it holds `*`. */
   expand(list: readonly string[] | undefined, at: Path): Set<string> | 'all' {
@@ -144,7 +156,7 @@ class Expander {
       const name = entry.trim().toLowerCase();
       if (name === '*') all = true;
       else if (name.startsWith('group:')) {
-        const members = TOOL_GROUPS[name];
+        const members = name === 'group:plugins' ? [...this.pluginTools] : TOOL_GROUPS[name];
         if (members) members.forEach((m) => (TOOL_ALIASES[m] ?? [m]).forEach((t) => out.add(t)));
         else this.unknownGroup(entry, [...at, i]);
       } else if (name.includes('*')) {
@@ -152,7 +164,7 @@ class Expander {
         KNOWN_TOOL_NAMES.filter((t) => pattern.test(t)).forEach((t) => out.add(t));
       } else {
         (TOOL_ALIASES[name] ?? [name]).forEach((t) => out.add(t));
-        const lacking = isOpenClawOnlyTool(name) && !TOOL_ALIASES[name]?.some((t) => !isOpenClawOnlyTool(t));
+        const lacking = this.lacks(name) && !TOOL_ALIASES[name]?.some((t) => !this.lacks(t));
         if (lacking) missing.push(this.ctx.quoter.quote([...at, i], entry));
       }
     });
@@ -172,8 +184,8 @@ class Expander {
     if (this.reported.has(key)) return;
     this.reported.add(key);
     const tools = PROFILE_TOOLS[profile as keyof typeof PROFILE_TOOLS].flatMap((name) => TOOL_ALIASES[name] ?? [name]);
-    const has = tools.filter((t) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(t));
-    const lacks = tools.filter((t) => isOpenClawOnlyTool(t));
+    const has = tools.filter((t) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(t) || this.pluginTools.has(t));
+    const lacks = tools.filter(this.lacks);
     if (lacks.length === 0) return;
     this.ctx.warnings.push({
       path: key,

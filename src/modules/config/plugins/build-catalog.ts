@@ -34,6 +34,23 @@ export function pluginState(
   return { state: 'enabled' };
 }
 
+/**
+ * The tools (lower case) the plugins these settings enable declare in `contracts.tools`: what a tool policy may name
+ * besides the built-in tools without the "not provided" warning, and what `group:plugins` stands for.
+ */
+export function enabledPluginTools(
+  found: ReadonlyMap<string, FoundPlugin>,
+  settings: PluginsSettings,
+  configuredChannels: ReadonlySet<string>,
+): Set<string> {
+  const tools = new Set<string>();
+  for (const plugin of found.values()) {
+    if (!plugin.manifest || pluginState(plugin, settings, configuredChannels).state !== 'enabled') continue;
+    for (const tool of plugin.manifest.contracts.tools) tools.add(tool.toLowerCase());
+  }
+  return tools;
+}
+
 /** The catalog the snapshot carries: every plugin found, in discovery order, with its state and its settings. */
 export function buildCatalog(
   found: ReadonlyMap<string, FoundPlugin>,

@@ -16,3 +16,13 @@ export function planSetPluginEnabled(id: string, enabled: boolean): EditPlan {
     return [{ op: 'set', path: ['plugins', 'entries', id, 'enabled'], value: enabled }];
   };
 }
+
+/** The edit that removes `plugins.entries.<id>` (its switch and its config); nothing when the file has no such entry. */
+export function planRemovePluginEntry(id: string): EditPlan {
+  return (root) => {
+    const plugins = root.plugins;
+    const entries = isPlainObject(plugins) ? plugins.entries : undefined;
+    if (!isPlainObject(entries) || !(id in entries)) return [];
+    return [{ op: 'remove', path: ['plugins', 'entries', id] }];
+  };
+}

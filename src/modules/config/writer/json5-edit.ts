@@ -23,33 +23,34 @@ export class Json5EditError extends Error {
 /** Internal: a value the serializer cannot write; re-thrown as Json5EditError with the edit's path. */
 class SerializeError extends Error {}
 
+/** The parse tree below is shared with `line-of-path.ts`, which reads positions from it. */
 /** One object property (key set) or array element; start/end cover `key: value` or the element. */
-interface Entry {
+export interface Entry {
   start: number;
   end: number;
   key?: string;
   value: JNode;
 }
-interface Container {
+export interface Container {
   kind: 'object' | 'array';
   start: number;
   end: number;
   entries: Entry[];
 }
-interface Scalar {
+export interface Scalar {
   kind: 'scalar';
   start: number;
   end: number;
   quote?: string;
 }
-type JNode = Container | Scalar;
+export type JNode = Container | Scalar;
 /** Layout conventions detected from the file so inserted text looks like the rest of it. */
 interface Style {
   unit: string;
   eol: string;
   trailing: boolean;
 }
-interface Doc {
+export interface Doc {
   text: string;
   root: Container;
   style: Style;
@@ -128,7 +129,7 @@ function findEntry(node: JNode, seg: string | number, label: string, fail: (m: s
   return { container: node, index, entry: index < 0 ? undefined : node.entries[index] };
 }
 
-function parseDoc(text: string): Doc {
+export function parseDoc(text: string): Doc {
   let program: Program;
   try {
     // The newline before `)` keeps a trailing line comment from swallowing the parenthesis.
@@ -375,46 +376,3 @@ const isEol = (text: string, pos: number) => text[pos] === '\n' || text[pos] ===
 const lineStart = (text: string, pos: number) => text.lastIndexOf('\n', pos - 1) + 1;
 const lineIndent = (text: string, pos: number) => /^[ \t]*/.exec(text.slice(lineStart(text, pos), pos))![0];
 const firstOnLine = (text: string, pos: number) => /^[ \t]*$/.test(text.slice(lineStart(text, pos), pos));
-
-/**
- * The line (1-based) where a dotted path of the document (`agents.list[2].modle`) is written in this text: the
- * entry itself, or the deepest of its parents the text holds (a missing key is reported where it would go). For
- * pointing at an issue found in the merged document; undefined when the text is not a JSON5 object.
- */
-export function lineOfPath(text: string, dottedPath: string): number | undefined {
-  let doc: Doc;
-  try {
-    doc = parseDoc(text);
-  } catch {
-    return undefined;
-  }
-  let node: JNode = doc.root;
-  let at: number | undefined;
-  for (const seg of pathSegments(dottedPath)) {
-    if (node.kind === 'scalar') break;
-    const entry: Entry | undefined =
-      typeof seg === 'number' ? (node.kind === 'array' ? node.entries[seg] : undefined) : node.kind === 'object' ? lastWithKey(node, seg) : undefined;
-    if (!entry) break;
-    at = entry.start;
-    node = entry.value;
-  }
-  if (at === undefined) return undefined;
-  return text.slice(0, at).split('\n').length;
-}
-
-function lastWithKey(node: Container, key: string): Entry | undefined {
-  // JSON5 keeps the last of duplicate keys, so that is the one an issue is about.
-  return [...node.entries].reverse().find((e) => e.key === key);
-}
-
-/** `a.b[2]["x.y"]` → ['a', 'b', 2, 'x.y'] (the form toDottedPath writes). */
-function pathSegments(dotted: string): Array<string | number> {
-  const out: Array<string | number> = [];
-  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|([^.[\]]+)/g;
-  for (const [, index, quoted, plain] of dotted.matchAll(re)) {
-    if (index !== undefined) out.push(Number(index));
-    else if (quoted !== undefined) out.push(JSON.parse(`"${quoted}"`) as string);
-    else out.push(plain);
-  }
-  return out;
-}

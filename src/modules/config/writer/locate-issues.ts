@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../pipeline/config-issue';
-import { lineOfPath } from './json5-edit';
+import { lineOfPath } from './line-of-path';
 
 /**
  * The issues of a candidate root file, each one that names a path but no position given the line where that path

@@ -1,0 +1,3 @@
+export { FakeTelegramServer } from './fake-telegram-server';
+export { FakeBot } from './fake-bot';
+export type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
