@@ -4,6 +4,7 @@ import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
 import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
+import { McpServerModule } from './modules/mcp-server';
 import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { ClusterModule } from './modules/cluster';
@@ -47,6 +48,7 @@ export class AppModule {
         MemoryModule,
         HttpChannelModule,
         OpenAiEndpointModule,
+        McpServerModule,
         A2aChannelModule,
         OutboundModule,
         ConfigPlanModule,

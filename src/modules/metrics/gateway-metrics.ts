@@ -9,12 +9,12 @@ import { type PublicNames, publicMetricsText } from './public-series';
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
-export type RateLimitedChannel = 'a2a' | 'openai';
+export type RateLimitedChannel = 'a2a' | 'openai' | 'mcp';
 /** Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API. */
-export type AuthEdge = 'a2a' | 'http' | 'openai' | 'admin';
+export type AuthEdge = 'a2a' | 'http' | 'openai' | 'mcp' | 'admin';
 /** `missing`: no credential was sent; `invalid`: one was, and it matches nothing (or could not be verified). */
 export type AuthRefusalReason = 'missing' | 'invalid';
-const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'admin'];
+const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'mcp', 'admin'];
 const AUTH_REFUSAL_REASONS: readonly AuthRefusalReason[] = ['missing', 'invalid'];
 /** What a scrape may see: every name (the metrics token, docs/operations.md#who-may-scrape), or only the public ones. */
 export type MetricsView = 'every-name' | 'public-names';
@@ -114,7 +114,7 @@ export class GatewayMetrics {
   }
 
   rateLimited(channel: RateLimitedChannel, peer: string): void {
-    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.openAiKey(peer));
+    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.endpointKey(channel, peer));
   }
 
   /** A request refused for its credential (recorded by AuthRefusals, which also logs it). */
@@ -216,8 +216,10 @@ export class GatewayMetrics {
     return peers && Object.prototype.hasOwnProperty.call(peers, name) ? name : OTHER;
   }
 
-  private openAiKey(name: string): string {
-    const keys = this.snapshot()?.config.gateway.http.endpoints.chatCompletions.keys ?? [];
+  /** A key of the OpenAI-compatible endpoint or of the MCP server. */
+  private endpointKey(endpoint: 'openai' | 'mcp', name: string): string {
+    const endpoints = this.snapshot()?.config.gateway.http.endpoints;
+    const keys = (endpoint === 'openai' ? endpoints?.chatCompletions : endpoints?.mcp)?.keys ?? [];
     return keys.some((key) => key.name === name) ? name : OTHER;
   }
 }

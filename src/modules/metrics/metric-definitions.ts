@@ -80,13 +80,13 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
     }),
     rateLimited: new Counter({
       name: 'clawgate_rate_limited_total',
-      help: 'Requests refused by a rate limit, by channel (a2a, openai) and peer (the A2A peer or the key name).',
+      help: 'Requests refused by a rate limit, by channel (a2a, openai, mcp) and peer (the A2A peer or the key name).',
       labelNames: ['channel', 'peer'],
       registers,
     }),
     authRefusals: new Counter({
       name: 'clawgate_auth_refusals_total',
-      help: 'Requests refused for their credential, by edge (a2a, http, openai, admin) and reason (missing, invalid).',
+      help: 'Requests refused for their credential, by edge (a2a, http, openai, mcp, admin) and reason (missing, invalid).',
       labelNames: ['edge', 'reason'],
       registers,
     }),
