@@ -12,17 +12,19 @@ import { startTestGateway, waitFor, type TestGateway } from '../support/gateway-
  */
 const ALL_KEY = 'mcp-all-0123456789abcdef';
 const DESK_KEY = 'mcp-desk-0123456789abcdef';
+/** The scrape that sees every name (an anonymous one sees key names as "other"). */
+const METRICS_TOKEN = 'metrics-0123456789abcdef';
 
-const config = (upstream: string, deskAgents = '["support", "gpt"]') => `{
+const config = (upstream: string, deskAgents = '["support", "gpt"]', rateLimitPerMinute = 1000) => `{
   models: { providers: { upstream: { api: "openai-chat", baseUrl: "${upstream}" } } },
   agents: { list: [
     { id: "main", default: true },
     { id: "support", description: "Answers customers." },
     { id: "gpt", model: "upstream/gpt-test" },
   ] },
-  gateway: { http: { endpoints: { mcp: {
+  gateway: { metrics: { token: "${METRICS_TOKEN}" }, http: { endpoints: { mcp: {
     enabled: true,
-    rateLimitPerMinute: 1000,
+    rateLimitPerMinute: ${rateLimitPerMinute},
     keys: [
       { name: "all", token: "\${ALL_KEY}", agents: ["*"] },
       { name: "desk", token: "\${DESK_KEY}", agents: ${deskAgents} },
@@ -186,7 +188,7 @@ describe('MCP server at /mcp with the official SDK client (e2e)', () => {
       requestInit: { headers: { Authorization: 'Bearer not-a-key' } },
     });
     await expect(refusedClient.connect(transport)).rejects.toThrow();
-    const metrics = await request(gw.url).get('/metrics').expect(200);
+    const metrics = await request(gw.url).get('/metrics').set('authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
     expect(metrics.text).toMatch(/clawgate_auth_refusals_total\{edge="mcp",reason="missing"\} [1-9]/);
     expect(metrics.text).toMatch(/clawgate_auth_refusals_total\{edge="mcp",reason="invalid"\} [1-9]/);
 
@@ -242,5 +244,22 @@ describe('MCP server at /mcp with the official SDK client (e2e)', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_agents', 'ask_support']);
     await gw.writeConfig(config(upstream.baseUrl));
     await waitFor('the key widened again', async () => (await client.listTools()).tools.length === 3);
+  });
+
+  it('a key over its rate is refused with 429 and counted, before its body is read', async () => {
+    await gw.writeConfig(config(upstream.baseUrl, undefined, 2));
+    const initialize = () => request(gw.url).post('/mcp').set(ACCEPT).set('authorization', `Bearer ${DESK_KEY}`).send(INITIALIZE);
+    const refused = await waitFor('a 429 once the rate of 2 a minute applies', async () => {
+      const res = await initialize();
+      return res.status === 429 && res;
+    });
+    expect(refused.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringContaining('Rate limit reached for key "desk": 2 requests per minute') },
+    });
+    const metrics = await request(gw.url).get('/metrics').set('authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+    expect(metrics.text).toMatch(/clawgate_rate_limited_total\{channel="mcp",peer="desk"\} [1-9]/);
+    await gw.writeConfig(config(upstream.baseUrl));
   });
 });

@@ -10,19 +10,20 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Routes served outside express's router (the `/a2a` fast path, the OpenAI-compatible endpoint's own mount), named
+ * Routes served outside express's router (the `/a2a` fast path, the OpenAI-compatible endpoint's and the MCP server's own mounts), named
  * by their template so span names stay few; Nest's routes are named by express's matched route at the end.
  */
 function routeOfPath(path: string): string | undefined {
   if (path === '/a2a/v1' || path === '/a2a/v1/') return '/a2a/v1';
   if (path.startsWith('/a2a/v1/')) return '/a2a/v1/{rest}';
   if (path === '/v1/chat/completions' || path === '/v1/models') return path;
+  if (path === '/mcp' || path === '/mcp/') return '/mcp';
   return undefined;
 }
 
 /**
  * Puts a server span around every request of `server` — the admin API, the channels, `/a2a` (served ahead of
- * express) and `/v1` alike — continuing the caller's W3C trace context (`traceparent`, `tracestate`; an invalid
+ * express), `/v1` and `/mcp` alike — continuing the caller's W3C trace context (`traceparent`, `tracestate`; an invalid
  * header starts a new trace); health probes and the metrics scrape are left out. The span is active while the
  * request is handled, so every run it starts is its child. HTTP semantic conventions; no query string, header or
  * body is recorded. Install it after every other
