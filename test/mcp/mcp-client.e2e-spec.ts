@@ -238,14 +238,15 @@ describe('MCP client (e2e: real MCP servers over stdio and Streamable HTTP, a sc
       model.textFromToolResult((r) => r),
     );
     const pending = send('long work');
-    await waitFor('the tool call to start', async () => model.requests.length >= 1);
-    // The call is on its way to the server (the model asked for it); the server dies under it.
-    await new Promise((r) => setTimeout(r, 500));
+    // The call is running at the server when it dies (the first run also waits for the lazy servers to start).
+    await waitFor('the call running at the server', async () => (await admin('/admin/mcp/everything')).body.callsInFlight === 1, 30_000);
     process.kill(pid, 'SIGKILL');
     const task = await pending;
     const result = JSON.parse(task.artifacts[0].parts[0].text);
     expect(result.status).toBe('error');
-    expect(result.error).toMatch(/MCP server "everything" (stopped during the call of "trigger-long-running-operation"|is not running)/);
+    expect(result.error).toMatch(
+      /^mcp__everything__trigger-long-running-operation failed: MCP server "everything" stopped during the call of "trigger-long-running-operation" \(the server stopped.*\); it is restarted for the next calls$/,
+    );
 
     model.reset();
     expect(await toolResult('mcp__everything__echo', { message: 'back' })).toEqual({ status: 'ok', result: 'Echo: back' });

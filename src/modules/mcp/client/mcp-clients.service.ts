@@ -80,6 +80,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
         state: 'stopped',
         transport: settings.transport,
         restarts: 0,
+        callsInFlight: 0,
         stderr: [],
       };
       return {

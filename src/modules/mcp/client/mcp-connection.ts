@@ -33,6 +33,8 @@ export interface McpConnectionStatus {
   pid?: number;
   startedAt?: string;
   restarts: number;
+  /** Tool calls running now. */
+  callsInFlight: number;
   lastError?: string;
   lastErrorAt?: string;
   stderr: string[];
@@ -78,6 +80,7 @@ export class McpConnection {
       ...(this.handle?.pid() !== undefined && this.state !== 'stopped' ? { pid: this.handle.pid() } : {}),
       ...(this.startedAt ? { startedAt: this.startedAt } : {}),
       restarts: this.restarts,
+      callsInFlight: this.inFlight,
       ...(this.lastError ? { lastError: this.lastError.message, lastErrorAt: this.lastError.at } : {}),
       stderr: (this.handle?.stderrTail() ?? []).map(maskSecrets),
     };

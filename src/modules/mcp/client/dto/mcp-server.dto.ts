@@ -36,6 +36,8 @@ export class McpServerDto {
   startedAt?: string;
   @ApiProperty({ description: 'How many times it was restarted after a failure.' })
   restarts!: number;
+  @ApiProperty({ description: 'Tool calls running now (a retired connection’s are not counted).' })
+  callsInFlight!: number;
   @ApiPropertyOptional({ description: 'Why it last failed (secrets masked).' })
   lastError?: string;
   @ApiPropertyOptional({ description: 'When it last failed.' })
