@@ -11,7 +11,7 @@ const LAYERS = [
   ['cluster'],
   ['agents', 'sessions', 'admin', 'health', 'telemetry'],
   ['routing', 'session-policy', 'runtime'],
-  ['memory', 'outbound', 'plugins'],
+  ['memory', 'outbound', 'plugins', 'mcp'],
   ['channels', 'config-plan'],
   ['session-tools', 'a2a-channel', 'mcp-server'],
   ['topology'],

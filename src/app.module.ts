@@ -10,6 +10,7 @@ import { ConfigPlanModule } from './modules/config-plan';
 import { ClusterModule } from './modules/cluster';
 import { HealthModule } from './modules/health';
 import { MetricsModule } from './modules/metrics';
+import { McpModule } from './modules/mcp';
 import { MemoryModule } from './modules/memory';
 import { OutboundModule } from './modules/outbound';
 import { PluginsModule } from './modules/plugins';
@@ -55,6 +56,7 @@ export class AppModule {
         TopologyModule,
         PluginsModule,
         PluginChannelsModule,
+        McpModule,
       ],
     };
   }

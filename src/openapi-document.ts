@@ -37,6 +37,10 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   { name: 'a2a', description: 'The A2A server: Agent Cards, the push signing keys, the tasks peers created and their push deliveries.' },
   { name: 'outbound', description: 'Configured A2A peers and sending them a message as an agent.' },
   { name: 'plugins', description: 'Plugins found or given in code: source, version, status and why, what they registered.' },
+  {
+    name: 'mcp',
+    description: 'The MCP servers whose tools agents use: state, transport, tools, last error, settings with secrets redacted.',
+  },
   { name: 'audit', description: 'The admin audit log: who changed what, a page at a time.' },
 ];
 

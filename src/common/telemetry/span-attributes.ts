@@ -33,6 +33,13 @@ export const CLAWGATE = {
   modelFailovers: 'clawgate.model.failovers',
   memoryResults: 'clawgate.memory.results',
   memoryMode: 'clawgate.memory.mode',
+  /** The `mcp.servers` name a tool call went to. */
+  mcpServer: 'clawgate.mcp.server',
+} as const;
+
+/** The MCP semantic conventions (client spans of tool calls). */
+export const MCP = {
+  methodName: 'mcp.method.name',
 } as const;
 
 /** GenAI semantic conventions (model calls and tool calls). */

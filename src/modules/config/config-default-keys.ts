@@ -10,6 +10,7 @@ const EACH_APPLIES_TO: Record<keyof typeof CONFIG_DEFAULTS.each, string[]> = {
   memoryCollection: ['memory.qmd.paths[]', 'agents.defaults.memorySearch.qmd.extraCollections[]'],
   modelProvider: ['models.providers.<name>'],
   a2aPeer: ['channels.a2a.peers.<name>'],
+  mcpServer: ['mcp.servers.<name>'],
 };
 
 /**

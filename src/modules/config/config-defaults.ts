@@ -97,10 +97,23 @@ export const CONFIG_DEFAULTS = deepFreeze({
   },
   // Plugins are found, but only the ones the operator names may run (docs/plugins.md#the-catalog).
   plugins: { enabled: true, deny: [], load: { paths: [] }, entries: {} },
+  mcp: { servers: {} },
   each: {
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
     modelProvider: { headers: {}, timeoutMs: 120_000, stream: true, streamDelayMs: 0 },
     a2aPeer: { protocolVersion: '1.0', pushUrls: [] },
+    // An MCP server starts when a run first needs it; a call gets a minute, the model at most 256 KiB of its result.
+    mcpServer: {
+      enabled: true,
+      args: [],
+      env: {},
+      headers: {},
+      startup: 'lazy',
+      requestTimeoutMs: 60_000,
+      connectionTimeoutMs: 30_000,
+      maxOutputBytes: 256 * 1024,
+      toolFilter: { exclude: [] },
+    },
   },
 } as const);

@@ -30,6 +30,9 @@ export interface MemoryIndexStats {
 /** Hops above this share one series: a chain that long is the alert, not its exact length. */
 const MAX_HOPS_LABEL = 16;
 const TOOL_NAMES: ReadonlySet<string> = new Set(BUILT_IN_TOOL_NAMES);
+/** Distinct tool names per MCP server with series of their own. */
+export const MAX_MCP_TOOL_NAMES = 100;
+export type McpCallOutcome = 'ok' | 'error' | 'timeout' | 'failed' | 'cancelled';
 /** Distinct event names one plugin may count; more share `other` (a plugin cannot grow the registry without bound). */
 export const MAX_PLUGIN_EVENT_NAMES = 50;
 const PLUGIN_EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -53,6 +56,10 @@ export class GatewayMetrics {
   private readonly modelCalls = new BoundHistogram(this.defs.modelCalls);
   private readonly toolCalls = new BoundCounter(this.defs.toolCalls);
   private readonly sessionsSends = new BoundCounter(this.defs.sessionsSend);
+  private readonly mcpCalls = new BoundCounter(this.defs.mcpCalls);
+  private readonly mcpCallDuration = new BoundHistogram(this.defs.mcpCallDuration);
+  /** Per MCP server: the tool names recorded so far (a server's list is its own, so it is bounded here). */
+  private readonly mcpToolNames = new Map<string, Set<string>>();
   private readonly a2aRequests = new BoundHistogram(this.defs.a2aRequests);
   private readonly a2aTasks = new BoundCounter(this.defs.a2aTasks);
   private readonly rateLimits = new BoundCounter(this.defs.rateLimited);
@@ -97,6 +104,21 @@ export class GatewayMetrics {
   /** `outcome` is the result's status, a fixed set (tool-result.ts). */
   toolCall(tool: string, outcome: string): void {
     this.toolCalls.inc(TOOL_NAMES.has(tool) ? tool : OTHER, outcome);
+  }
+
+  /**
+   * An MCP tool call ended. The server is checked against `mcp.servers`; a server's first MAX_MCP_TOOL_NAMES tool names
+   * are its own series, the others share `other` (a server cannot grow the registry without bound).
+   */
+  mcpCall(server: string, tool: string, outcome: McpCallOutcome, seconds: number): void {
+    const known = this.config?.current().config.mcp.servers[server] !== undefined;
+    const serverLabel = known ? server : OTHER;
+    let names = this.mcpToolNames.get(serverLabel);
+    if (!names) this.mcpToolNames.set(serverLabel, (names = new Set()));
+    if (!names.has(tool) && names.size < MAX_MCP_TOOL_NAMES) names.add(tool);
+    const toolLabel = known && names.has(tool) ? tool : OTHER;
+    this.mcpCalls.inc(serverLabel, toolLabel, outcome);
+    this.mcpCallDuration.observe(seconds, serverLabel, toolLabel, outcome);
   }
 
   sessionsSend(outcome: string, hops: number): void {

@@ -5,6 +5,7 @@ export {
   type A2aBinding,
   type AuthEdge,
   type AuthRefusalReason,
+  type McpCallOutcome,
   type MemoryIndexStats,
   type MetricsView,
   type RateLimitedChannel,

@@ -59,6 +59,19 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['tool', 'outcome'],
       registers,
     }),
+    mcpCalls: new Counter({
+      name: 'clawgate_mcp_calls_total',
+      help: 'MCP tool calls by server, tool and outcome (ok, error: the tool reported one, timeout, failed: no answer, cancelled).',
+      labelNames: ['server', 'tool', 'outcome'],
+      registers,
+    }),
+    mcpCallDuration: new Histogram({
+      name: 'clawgate_mcp_call_duration_seconds',
+      help: 'MCP tool call latency by server, tool and outcome.',
+      labelNames: ['server', 'tool', 'outcome'],
+      buckets: CALL_BUCKETS,
+      registers,
+    }),
     sessionsSend: new Counter({
       name: 'clawgate_sessions_send_total',
       help: 'sessions_send calls by outcome (the status of the result) and hops (the chain hop of the message sent).',

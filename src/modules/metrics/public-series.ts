@@ -1,4 +1,5 @@
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client';
+import { BUILT_IN_TOOL_NAMES } from '../../common/built-in-tools';
 import { OTHER } from './bound-series';
 
 /** The label values an anonymous scrape may see, per label that names something the operator configured. */
@@ -18,6 +19,9 @@ const NAMING_LABELS: Record<string, (value: string, names: PublicNames) => boole
   peer: () => false,
   provider: () => false,
   plugin: () => false,
+  // MCP servers and their tools are the operator's; the built-in tool names are the gateway's own.
+  server: () => false,
+  tool: (value) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(value),
 };
 
 /**

@@ -226,6 +226,8 @@ export class AgentRunner implements OnModuleDestroy {
       const models = new ModelChainCursor([agent.model, ...agent.fallbacks]);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
+      // Sources of tools that start on demand (an MCP server started lazily) get ready for this agent first.
+      await this.tools.prepare(agent, signal);
       // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
       const tools = this.tools.toolsFor(agent, input.perRunTools);
       for (let round = 0; ; round++) {

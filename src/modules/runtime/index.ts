@@ -10,5 +10,5 @@ export { RuntimeModule } from './runtime.module';
 export { RunHooks } from './run-hooks';
 export type { RunHookDispatcher, RunHookOutcome } from './run-hooks';
 export { isToolAllowed, ToolRegistry } from './tool-registry';
-export type { AgentTool, ToolContext, ToolResult } from './tool-registry';
+export type { AgentTool, ToolContext, ToolPreparer, ToolResult } from './tool-registry';
 export { toolResultFromError } from './tool-result';

@@ -63,3 +63,22 @@ describe('ToolRegistry', () => {
     );
   });
 });
+
+describe('isToolAllowed and MCP tools (mcp:<server>:<tool>)', () => {
+  const agent = (allow: string[], deny: string[] = []) => ({ tools: { allow, deny } });
+
+  it('offers an MCP tool only to an agent whose allow list has a matching mcp: entry', () => {
+    expect(isToolAllowed(agent([]), 'mcp:files:read')).toBe(false);
+    expect(isToolAllowed(agent(['mcp:files:*']), 'mcp:files:read')).toBe(true);
+    expect(isToolAllowed(agent(['mcp:files:read']), 'mcp:files:write')).toBe(false);
+    expect(isToolAllowed(agent(['mcp:*']), 'mcp:github:search')).toBe(true);
+    expect(isToolAllowed(agent(['mcp:files:*'], ['mcp:files:write']), 'mcp:files:write')).toBe(false);
+    expect(isToolAllowed(agent(['mcp:files:*'], ['*']), 'mcp:files:read')).toBe(false);
+  });
+
+  it('mcp: entries restrict no other tool; other names still do', () => {
+    expect(isToolAllowed(agent(['mcp:files:*']), 'session_status')).toBe(true);
+    expect(isToolAllowed(agent(['sessions_list', 'mcp:files:*']), 'session_status')).toBe(false);
+    expect(isToolAllowed(agent(['sessions_list', 'mcp:files:*']), 'sessions_list')).toBe(true);
+  });
+});

@@ -6,6 +6,7 @@ import type { ToolSpec } from './model-provider.port';
 import type { StopWork } from './abort-cascade';
 import { ToolResult, toolResultFromError } from './tool-result';
 import { AppError } from '../../common/errors/app-error';
+import { isMcpToolEntry, mcpEntryMatches } from '../../common/mcp-tool-policy';
 
 /** Who is calling a tool: the session whose model asked for it. */
 export interface ToolContext {
@@ -33,8 +34,20 @@ export interface AgentTool<A = Record<string, unknown>> extends ToolSpec {
    * (request_input needs an A2A task to ask through). Other tools are offered to every run.
    */
   perRun?: boolean;
+  /**
+   * The name `tools.allow`/`deny` match, when it is not `name`: an MCP tool is `mcp:<server>:<tool>` to the policy and
+   * `mcp__<server>__<tool>` to the model, whose function names cannot hold `:` (docs/mcp.md).
+   */
+  policyName?: string;
   handler(ctx: ToolContext, args: A): Promise<ToolResult>;
 }
+
+/**
+ * Makes tools ready before a run of `agent` is offered them: a source of tools that starts on demand (an MCP server
+ * started lazily) connects and registers them here. It should not throw; a source that cannot get ready leaves its
+ * tools out of the run.
+ */
+export type ToolPreparer = (agent: Pick<ResolvedAgent, 'id' | 'tools'>, signal: AbortSignal) => Promise<void>;
 
 interface RegisteredTool {
   tool: AgentTool;
@@ -50,6 +63,7 @@ interface RegisteredTool {
 export class ToolRegistry {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   private readonly tools = new Map<string, RegisteredTool>();
+  private readonly preparers = new Set<ToolPreparer>();
 
   register<A>(tool: AgentTool<A>): void {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
@@ -59,6 +73,18 @@ export class ToolRegistry {
   /** Takes a tool out (a plugin's, when the plugin is unloaded): runs started after this are not offered it. */
   unregister(name: string): boolean {
     return this.tools.delete(name);
+  }
+
+  /** Adds a preparer the runner awaits before each run takes its tools; returns its removal. */
+  addPreparer(preparer: ToolPreparer): () => void {
+    this.preparers.add(preparer);
+    return () => this.preparers.delete(preparer);
+  }
+
+  /** Awaits every preparer for a run of `agent` (none: nothing to await). */
+  async prepare(agent: Pick<ResolvedAgent, 'id' | 'tools'>, signal: AbortSignal): Promise<void> {
+    if (this.preparers.size === 0) return;
+    await Promise.all([...this.preparers].map((prepare) => prepare(agent, signal).catch(() => undefined)));
   }
 
   has(name: string): boolean {
@@ -71,7 +97,9 @@ export class ToolRegistry {
 
   /** The tools this agent may use in a run offered `perRunTools`, in registration order. */
   toolsFor(agent: Pick<ResolvedAgent, 'tools'>, perRunTools: readonly string[] = []): AgentTool[] {
-    return [...this.tools.values()].map((t) => t.tool).filter((t) => isOffered(t, perRunTools) && isToolAllowed(agent, t.name));
+    return [...this.tools.values()]
+      .map((t) => t.tool)
+      .filter((t) => isOffered(t, perRunTools) && isToolAllowed(agent, t.policyName ?? t.name));
   }
 
   /**
@@ -87,7 +115,7 @@ export class ToolRegistry {
   /** Runs a tool call from the model; never throws — every failure becomes an error result. */
   async call(agent: Pick<ResolvedAgent, 'tools'>, name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.tools.get(name);
-    if (!entry || !isOffered(entry.tool, ctx.perRunTools ?? []) || !isToolAllowed(agent, name)) {
+    if (!entry || !isOffered(entry.tool, ctx.perRunTools ?? []) || !isToolAllowed(agent, entry.tool.policyName ?? name)) {
       return {
         status: 'error',
         error: `unknown tool "${name}"; available: ${
@@ -114,10 +142,21 @@ function isOffered(tool: AgentTool, perRunTools: readonly string[]): boolean {
   return !tool.perRun || perRunTools.includes(tool.name);
 }
 
-/** `tools.allow/deny` of an agent: deny wins (`*` denies every tool); an empty allow list allows everything. */
+/**
+ * `tools.allow/deny` of an agent: deny wins (`*` denies every tool); an allow list without other entries than `mcp:`
+ * ones (or none) allows every tool that is not an MCP tool. An MCP tool (`mcp:<server>:<tool>`) is allowed only when an
+ * `mcp:` entry of the allow list matches it (docs/mcp.md#which-agents-get-which-tools): a server's tools reach no
+ * agent the operator did not name.
+ */
 export function isToolAllowed(agent: Pick<ResolvedAgent, 'tools'>, name: string): boolean {
-  if (agent.tools.deny.includes(name) || agent.tools.deny.includes('*')) return false;
-  return agent.tools.allow.length === 0 || agent.tools.allow.includes(name);
+  const { allow, deny } = agent.tools;
+  if (deny.includes('*')) return false;
+  if (isMcpToolEntry(name)) {
+    const matches = (entry: string) => isMcpToolEntry(entry) && mcpEntryMatches(entry, name);
+    return !deny.some(matches) && allow.some(matches);
+  }
+  if (deny.includes(name)) return false;
+  return allow.includes(name) || allow.every(isMcpToolEntry);
 }
 
 function describeErrors(errors: ErrorObject[]): string {

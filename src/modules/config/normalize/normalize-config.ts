@@ -16,6 +16,7 @@ import { agentIdPath, normalizeAgents } from './normalize-agents';
 import { NormalizeContext, resolveUserPath } from './normalize-context';
 import { normalizeGatewayHttp } from './normalize-gateway-http';
 import { normalizeGatewayAccess } from './normalize-gateway-auth';
+import { normalizeMcp, warnUnknownMcpServers } from './normalize-mcp';
 import { isProvidedOrPattern } from './openclaw-tool-catalog';
 import { resolveToolPolicies, usesOpenClawToolPolicy } from './openclaw-tool-policy';
 import { rejectSharedTokens } from './shared-tokens';
@@ -39,6 +40,8 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   const agents = usesOpenClawToolPolicy(cfg) ? resolveToolPolicies(ctx, cfg, normalized.agents, pluginTools) : normalized.agents;
   const agentIds = agents.map((a) => a.id);
   warnUnknownTools(ctx, cfg.agents, pluginTools);
+  const mcp = normalizeMcp(ctx, cfg.mcp);
+  warnUnknownMcpServers(ctx, agents, mcp);
 
   return {
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
@@ -65,6 +68,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     models: { mode, providers, aliases: catalog.aliases, allowed: catalog.allowed },
     channels: normalizeChannels(ctx, cfg.channels, agentIds),
     plugins,
+    mcp,
   };
 }
 

@@ -1,4 +1,5 @@
 import { BUILT_IN_TOOLS, BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
+import { isMcpToolEntry } from '../../../common/mcp-tool-policy';
 
 /**
  * OpenClaw's tool groups and profiles (its docs: gateway/config-tools.md, "Tool profiles" and "Tool groups"),
@@ -112,6 +113,6 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [...new Set([...OPENCLAW_TOOL
  */
 export function isProvidedOrPattern(entry: string, pluginTools: ReadonlySet<string> = new Set()): boolean {
   const name = entry.trim().toLowerCase();
-  if (name.startsWith('group:') || name.includes('*') || pluginTools.has(name)) return true;
+  if (name.startsWith('group:') || name.includes('*') || pluginTools.has(name) || isMcpToolEntry(entry.trim())) return true;
   return (TOOL_ALIASES[name] ?? [name]).some((t) => (BUILT_IN_TOOL_NAMES as readonly string[]).includes(t));
 }

@@ -1,4 +1,5 @@
 import { BUILT_IN_TOOL_NAMES } from '../../../common/built-in-tools';
+import { isMcpToolEntry } from '../../../common/mcp-tool-policy';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { ResolvedAgent } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
@@ -31,7 +32,8 @@ export function usesOpenClawToolPolicy(cfg: OpenClawConfig): boolean {
       s?.profile !== undefined ||
       s?.alsoAllow !== undefined ||
       (s === cfg.tools && (s?.allow !== undefined || s?.deny !== undefined)) ||
-      [...(s?.allow ?? []), ...(s?.deny ?? [])].some((name) => name.startsWith('group:') || name.includes('*')),
+      // `mcp:<server>:*` is clawgate's own pattern (docs/mcp.md), matched when the run starts, not OpenClaw's.
+      [...(s?.allow ?? []), ...(s?.deny ?? [])].some((name) => !isMcpToolEntry(name) && (name.startsWith('group:') || name.includes('*'))),
   );
 }
 
@@ -122,17 +124,25 @@ function listLevel(expander: Expander, scope: PolicyScope, at: Path): Level | un
   return { allow, deny: deny === 'all' ? new Set(['*']) : deny };
 }
 
-/** The levels as one allow and one deny list: what every level allows and none denies. */
+/**
+ * The levels as one allow and one deny list: what every level allows and none denies. `mcp:` entries are grants of
+ * their own (docs/mcp.md: an MCP tool is offered only where an entry names it), so they are not intersected: an
+ * allow list's `mcp:` entries are kept whichever level wrote them, and a list holding only those restricts no other tool.
+ */
 function combine(levels: readonly Level[], lacks: (name: string) => boolean): ResolvedAgent['tools'] {
   const deny = new Set(levels.flatMap((l) => [...l.deny]));
-  const restricting = levels.map((l) => l.allow).filter((a): a is Set<string> => a !== 'all');
+  const mcpGrants = new Set(levels.flatMap((l) => (l.allow === 'all' ? [] : [...l.allow].filter(isMcpToolEntry))));
+  const restricting = levels
+    .map((l) => (l.allow === 'all' ? l.allow : new Set([...l.allow].filter((name) => !isMcpToolEntry(name)))))
+    .filter((a): a is Set<string> => a !== 'all' && (a.size > 0 || mcpGrants.size === 0));
   const kept = (name: string) => !lacks(name);
+  const grants = [...mcpGrants].filter((name) => !deny.has(name)).sort();
   if (deny.has('*')) return { allow: [], deny: ['*'] };
-  if (restricting.length === 0) return { allow: [], deny: [...deny].filter(kept).sort() };
+  if (restricting.length === 0) return { allow: grants, deny: [...deny].filter(kept).sort() };
   const [first, ...rest] = restricting;
   const allow = [...first].filter((name) => rest.every((set) => set.has(name)) && !deny.has(name) && kept(name)).sort();
   // Nothing left: deny everything (an empty allow list would mean every tool).
-  return allow.length ? { allow, deny: [...deny].filter(kept).sort() } : { allow: [], deny: ['*'] };
+  return allow.length ? { allow: [...allow, ...grants], deny: [...deny].filter(kept).sort() } : { allow: [], deny: ['*'] };
 }
 
 /** Expands the entries of policy lists, reporting each unknown group and each list's missing tools once. */
@@ -154,7 +164,9 @@ class Expander {
     let all = false;
     (list ?? []).forEach((entry, i) => {
       const name = entry.trim().toLowerCase();
-      if (name === '*') all = true;
+      // MCP tools are found when their server answers, and their names are case-sensitive: kept as written.
+      if (isMcpToolEntry(entry.trim())) out.add(entry.trim());
+      else if (name === '*') all = true;
       else if (name.startsWith('group:')) {
         const members = name === 'group:plugins' ? [...this.pluginTools] : TOOL_GROUPS[name];
         if (members) members.forEach((m) => (TOOL_ALIASES[m] ?? [m]).forEach((t) => out.add(t)));

@@ -251,6 +251,29 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
     ...unsupportedNames('bundledDiscovery installs slots'),
   }),
 
+  // OpenClaw's MCP client registry (docs/cli/mcp.md): the servers are clawgate's too (docs/mcp.md); OAuth, TLS and
+  // the runtime projections are OpenClaw's.
+  mcp: implemented({
+    servers: implementedEach(
+      'map',
+      implemented({
+        enabled: implemented(),
+        transport: implemented(),
+        command: implemented(),
+        args: implemented(),
+        env: implemented(),
+        cwd: implemented(),
+        url: implemented(),
+        headers: implemented(),
+        requestTimeoutMs: implemented(),
+        connectionTimeoutMs: implemented(),
+        toolFilter: implemented({ include: implemented(), exclude: implemented() }),
+        ...unsupportedNames('auth codex oauth supportsParallelToolCalls tls'),
+      }),
+    ),
+    ...unsupportedNames('apps sessionIdleTtlMs'),
+  }),
+
   // ── Sections clawgate does not implement: recognised, reported, not read ──
   meta: unsupported(unsupportedNames('lastTouchedAt lastTouchedVersion'), { moreKeys: true }),
   wizard: unsupported(
@@ -261,7 +284,6 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
   auth: unsupported(unsupportedNames('cooldowns order profiles')),
   secrets: unsupported(unsupportedNames('defaults egressProxy providers resolution')),
   skills: unsupported(unsupportedNames('allowBundled entries install limits load workshop')),
-  mcp: unsupported(unsupportedNames('apps servers sessionIdleTtlMs')),
   acp: unsupported(unsupportedNames('allowedAgents backend defaultAgent dispatch enabled fallbacks maxConcurrentSessions runtime stream')),
   messages: unsupported(
     unsupportedNames(`

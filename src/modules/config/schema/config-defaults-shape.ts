@@ -1,6 +1,7 @@
 import type { CONFIG_DEFAULTS } from '../config-defaults';
 import type { AgentMapEntryConfig, MemoryCollectionConfig } from './agents.schema';
 import type { A2aPeerConfig } from './channels.schema';
+import type { McpServerConfig } from './mcp.schema';
 import type { ModelProviderConfig } from './models.schema';
 import type { OpenClawConfig } from './openclaw.schema';
 
@@ -39,6 +40,8 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
     modelProvider: DefaultsFor<ModelProviderConfig>;
     /** `channels.a2a.peers.<name>`. */
     a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion' | 'pushUrls'>>;
+    /** `mcp.servers.<name>`. */
+    mcpServer: DefaultsFor<McpServerConfig>;
   };
 }
 

@@ -2,6 +2,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { AgentsConfig } from './agents.schema';
 import { ChannelsConfig } from './channels.schema';
 import { GatewayConfig } from './gateway.schema';
+import { McpConfig } from './mcp.schema';
 import { MemoryConfig } from './memory.schema';
 import { ModelsConfig } from './models.schema';
 import { PluginsConfig } from './plugins.schema';
@@ -26,4 +27,5 @@ export class OpenClawConfig {
   @IsOptional() @NestedObject(() => ModelsConfig) models?: ModelsConfig;
   @IsOptional() @NestedObject(() => ChannelsConfig) channels?: ChannelsConfig;
   @IsOptional() @NestedObject(() => PluginsConfig) plugins?: PluginsConfig;
+  @IsOptional() @NestedObject(() => McpConfig) mcp?: McpConfig;
 }

@@ -1,0 +1,227 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SpanKind, type Span } from '@opentelemetry/api';
+import { isDeepStrictEqual } from 'node:util';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { isMcpToolEntry, mcpEntryMatches, mcpToolPolicyName, MCP_TOOL_PREFIX } from '../../../common/mcp-tool-policy';
+import { redactSecretFields } from '../../../common/secrets/redact-document';
+import { CLAWGATE, GEN_AI, MCP } from '../../../common/telemetry/span-attributes';
+import { Tracing } from '../../../common/telemetry/tracing';
+import { ConfigStore, type McpServerSettings, type McpSettings, type ResolvedAgent } from '../../config';
+import { GatewayMetrics, type McpCallOutcome } from '../../metrics';
+import { type AgentTool, type ToolContext, ToolRegistry, type ToolResult } from '../../runtime';
+import { McpConnection, type McpConnectionStatus } from './mcp-connection';
+import { mcpFunctionName } from './mcp-function-names';
+import { toolResultOf } from './mcp-tool-result';
+
+/** A tool of a server as the registry has it. */
+interface RegisteredMcpTool {
+  /** The name the model calls (the registry's key). */
+  functionName: string;
+  policyName: string;
+  tool: Tool;
+}
+
+interface ServerEntry {
+  connection: McpConnection;
+  tools: Map<string, RegisteredMcpTool>;
+}
+
+/** One server in `/admin/mcp`. */
+export interface McpServerView extends McpConnectionStatus {
+  name: string;
+  enabled: boolean;
+  startup: McpServerSettings['startup'];
+  tools: Array<{ name: string; functionName: string; policyName: string; description?: string }>;
+  /** The server's settings with `env` and `headers` values redacted. */
+  config: Record<string, unknown>;
+}
+
+/**
+ * The MCP client side (docs/mcp.md): follows `mcp.servers` through every applied config (a server added, changed or
+ * removed applies without a restart), keeps one connection per enabled server, and puts each server's tools into the
+ * runtime's ToolRegistry — the registration plugins' tools take — as `mcp:<server>:<tool>` for `tools.allow`/`deny`,
+ * called `mcp__<server>__<tool>` by the model. A lazy server is started by the first run of an agent its tools are
+ * offered to (the registry's preparer).
+ */
+@Injectable()
+export class McpClients implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('mcp');
+  private readonly servers = new Map<string, ServerEntry>();
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly registry: ToolRegistry,
+    private readonly metrics: GatewayMetrics,
+    private readonly tracing: Tracing,
+  ) {}
+
+  onModuleInit(): void {
+    this.apply(this.config.current().config.mcp);
+    this.cleanups.push(
+      this.config.onApplied((_prev, next) => this.apply(next.config.mcp)),
+      this.registry.addPreparer((agent) => this.prepare(agent)),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.cleanups.splice(0).forEach((cleanup) => cleanup());
+    await Promise.all([...this.servers.keys()].map((name) => this.remove(name)));
+  }
+
+  /** Every configured server with its state and tools, in the order of the config. */
+  list(): McpServerView[] {
+    const configured = this.config.current().config.mcp.servers;
+    return Object.values(configured).map((settings) => {
+      const entry = this.servers.get(settings.name);
+      const status: McpConnectionStatus = entry?.connection.status() ?? {
+        state: 'stopped',
+        transport: settings.transport,
+        restarts: 0,
+        callsInFlight: 0,
+        stderr: [],
+      };
+      return {
+        name: settings.name,
+        enabled: settings.enabled,
+        startup: settings.startup,
+        ...status,
+        tools: [...(entry?.tools.values() ?? [])].map((t) => ({
+          name: t.tool.name,
+          functionName: t.functionName,
+          policyName: t.policyName,
+          ...(t.tool.description ? { description: t.tool.description } : {}),
+        })),
+        config: redactSecretFields(settings, ['mcp', 'servers', settings.name]) as Record<string, unknown>,
+      };
+    });
+  }
+
+  /** Brings the connections in line with `mcp.servers`: a changed server is a new connection; the old one is retired. */
+  private apply(settings: McpSettings): void {
+    for (const name of [...this.servers.keys()]) {
+      const next = settings.servers[name];
+      if (!next?.enabled || !isDeepStrictEqual(next, this.servers.get(name)?.connection.settings)) void this.remove(name);
+    }
+    for (const server of Object.values(settings.servers)) {
+      if (!server.enabled || this.servers.has(server.name)) continue;
+      const entry: ServerEntry = { connection: undefined as unknown as McpConnection, tools: new Map() };
+      entry.connection = new McpConnection(server, {
+        toolsChanged: (tools) => this.register(server.name, entry, tools),
+        warn: (message) => this.logger.warn(`MCP server "${server.name}": ${message}`),
+        debug: (message) => this.logger.debug(`MCP server "${server.name}": ${message}`),
+      });
+      this.servers.set(server.name, entry);
+      if (server.startup === 'boot') void entry.connection.start();
+    }
+  }
+
+  /** Its tools leave the registry at once; the connection closes once its calls in flight have ended. */
+  private async remove(name: string): Promise<void> {
+    const entry = this.servers.get(name);
+    if (!entry) return;
+    this.servers.delete(name);
+    for (const t of entry.tools.values()) this.registry.unregister(t.functionName);
+    entry.tools.clear();
+    await entry.connection.retire();
+  }
+
+  /** The registry's tools of a server made to match its list: gone ones out, new or changed ones in. */
+  private register(server: string, entry: ServerEntry, tools: readonly Tool[]): void {
+    if (this.servers.get(server) !== entry) return;
+    const listed = new Map(tools.map((t) => [t.name, t]));
+    for (const [name, registered] of entry.tools) {
+      if (isDeepStrictEqual(listed.get(name), registered.tool)) continue;
+      this.registry.unregister(registered.functionName);
+      entry.tools.delete(name);
+    }
+    for (const tool of tools) {
+      if (entry.tools.has(tool.name)) continue;
+      const functionName = mcpFunctionName(server, tool.name, new Set(this.registry.names()));
+      const registered = { functionName, policyName: mcpToolPolicyName(server, tool.name), tool };
+      try {
+        this.registry.register(this.agentTool(server, entry, registered, argumentsSchema(tool)));
+      } catch (err) {
+        // A schema the validator cannot compile: the server checks the arguments itself.
+        this.logger.warn(
+          `MCP server "${server}": the input schema of "${tool.name}" is not usable (${(err as Error).message}); its arguments are not checked here`,
+        );
+        this.registry.register(this.agentTool(server, entry, registered, { type: 'object' }));
+      }
+      entry.tools.set(tool.name, registered);
+    }
+  }
+
+  private agentTool(server: string, entry: ServerEntry, t: RegisteredMcpTool, parameters: Record<string, unknown>): AgentTool {
+    return {
+      name: t.functionName,
+      policyName: t.policyName,
+      description: `${t.tool.description ?? t.tool.title ?? t.tool.name} (MCP server "${server}", tool "${t.tool.name}")`,
+      parameters,
+      handler: (ctx, args) => this.call(server, entry.connection, t.tool.name, args, ctx),
+    };
+  }
+
+  /** One `tools/call`: a client span, the metrics, the result as the model reads it; failures as AppErrors. */
+  private async call(
+    server: string,
+    connection: McpConnection,
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolResult> {
+    const started = performance.now();
+    let outcome: McpCallOutcome = 'failed';
+    try {
+      const result = await this.tracing.inSpan(
+        `tools/call ${tool}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            [MCP.methodName]: 'tools/call',
+            [GEN_AI.toolName]: tool,
+            [CLAWGATE.mcpServer]: server,
+            [GEN_AI.operationName]: 'execute_tool',
+          },
+        },
+        async (span: Span) => {
+          const answer = await connection.callTool(tool, args, ctx.signal);
+          if (answer.isError) span.setAttribute('error.type', 'tool_error');
+          return answer;
+        },
+      );
+      outcome = result.isError ? 'error' : 'ok';
+      return toolResultOf(result, connection.settings.maxOutputBytes, `mcp.servers.${server}.`);
+    } catch (err) {
+      outcome = ctx.signal.aborted ? 'cancelled' : err instanceof AppError && err.code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed';
+      throw err;
+    } finally {
+      this.metrics.mcpCall(server, tool, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** Before a run takes its tools: the servers whose tools the agent may be offered, started (lazy) or restarted. */
+  private async prepare(agent: Pick<ResolvedAgent, 'id' | 'tools'>): Promise<void> {
+    const grants = agent.tools.allow.filter(isMcpToolEntry);
+    if (grants.length === 0 || agent.tools.deny.includes('*')) return;
+    const wanted = [...this.servers.values()].filter((entry) => grants.some((g) => grantsServer(g, entry.connection.name)));
+    await Promise.all(wanted.map((entry) => entry.connection.ensureStarted()));
+  }
+}
+
+/** Whether an allow entry may match some tool of `server` (`mcp:files:*`, `mcp:*`, `mcp:fi*:read`). */
+function grantsServer(entry: string, server: string): boolean {
+  const rest = entry.slice(MCP_TOOL_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const serverPart = colon < 0 ? rest : rest.slice(0, colon);
+  if (!serverPart.includes('*')) return serverPart === server;
+  return colon < 0 || mcpEntryMatches(`${MCP_TOOL_PREFIX}${serverPart}`, `${MCP_TOOL_PREFIX}${server}`);
+}
+
+/** The tool's input schema as the registry validates it: an object schema, without the `$schema` ajv may not know. */
+function argumentsSchema(tool: Tool): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = tool.inputSchema as Record<string, unknown>;
+  return { ...schema, type: 'object' };
+}
