@@ -133,7 +133,10 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
 
     // SUBMITTED lasts only until the run is queued, and no peer can observe it.
-    const reply = options.stream ? new StreamedReply((chunk) => this.store.appendArtifact(routed.id, chunk)) : undefined;
+    const blocking = options.wait && !input.returnImmediately && !options.stream;
+    // A caller that does not wait may follow the task (SubscribeToTask, push, here or on another replica): its reply is
+    // written as the model streams it. A blocked caller is answered with the whole task, so its run does not stream.
+    const reply = blocking ? undefined : new StreamedReply((chunk) => this.store.appendArtifact(routed.id, chunk));
     let handle: RunHandle;
     try {
       handle = this.runner.startRun(a2aRunInput({ ...routed, sessionKey: route.sessionKey }, message, input.truncated, reply?.delta));
@@ -144,7 +147,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       return failed;
     }
     const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
-    const blocking = options.wait && !input.returnImmediately && !options.stream;
     // A caller that waits is told nothing before the task settles: its row is written once, then — unless a push
     // config refers to the row (saved in the same commit, before any event can be recorded).
     const deferred = blocking && !push;
