@@ -24,10 +24,10 @@ describe('A2A push notifications (e2e)', () => {
   const rpc = (token: string, method: string, params: unknown) => a2aRpc(gw.url, token, method, params);
   const jose = hostJose();
 
-  /** A task whose model answer waits for release(); WORKING until then. */
-  const heldTask = async (text = 'the answer'): Promise<string> => {
+  /** A task whose model answer (`text`, streamed word by word unless `step` says otherwise) waits for release(); WORKING until then. */
+  const heldTask = async (text = 'the answer', step = model.text(text)): Promise<string> => {
     const gate = new Promise<void>((resolve) => (release = resolve));
-    model.script(model.held(gate, model.text(text)));
+    model.script(model.held(gate, step));
     const before = model.requests.length;
     const task = (await rpc(HERMES, 'SendMessage', { ...userMessage('report please'), configuration: { returnImmediately: true } })).result
       .task;
@@ -86,11 +86,18 @@ describe('A2A push notifications (e2e)', () => {
     });
 
     release();
-    await waitFor('both events delivered', async () => allowed.received.filter((r) => r.path === `/hooks/${taskId}`).length >= 2);
+    await waitFor('the completion delivered', async () =>
+      allowed.bodiesFor(taskId).some((b) => b.statusUpdate?.status.state === 'TASK_STATE_COMPLETED'),
+    );
     const got = allowed.received.filter((r) => r.path === `/hooks/${taskId}`);
     const bodies = got.map((r) => JSON.parse(r.body));
-    expect(bodies[0].artifactUpdate).toMatchObject({ taskId, artifact: { parts: [{ text: 'signed answer' }] } });
-    expect(bodies[1].statusUpdate).toMatchObject({ taskId, status: { state: 'TASK_STATE_COMPLETED' } });
+    // The reply as the model streamed it (the task did not block its caller), chunk by chunk, then COMPLETED.
+    const chunks = bodies.slice(0, -1).map((b) => b.artifactUpdate);
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    expect(chunks.every((c) => c?.taskId === taskId)).toBe(true);
+    expect(chunks.map((c) => c.artifact.parts[0].text).join('')).toBe('signed answer');
+    expect(chunks.at(-1).lastChunk).toBe(true);
+    expect(bodies.at(-1).statusUpdate).toMatchObject({ taskId, status: { state: 'TASK_STATE_COMPLETED' } });
     const keys = jose.createRemoteJWKSet(new URL(`${gw.url}/.well-known/a2a-push-jwks.json`));
     for (const [i, r] of got.entries()) {
       expect(r.headers.authorization).toBe('Bearer receiver-credential-1');
@@ -110,7 +117,8 @@ describe('A2A push notifications (e2e)', () => {
   });
 
   it('a receiver that answers 500 twice gets the event on the third try; the operator sees it all', async () => {
-    const taskId = await heldTask('third time lucky');
+    // An answer in one piece (not streamed): one artifact event, then the status.
+    const taskId = await heldTask('third time lucky', model.ignoringStream('third time lucky'));
     expect((await register(taskId, { id: 'retry' })).result.id).toBe('retry');
     allowed.answer(500, 500);
     release();

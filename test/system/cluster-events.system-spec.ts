@@ -128,6 +128,31 @@ describe('A2A task events and cancels across replicas (system)', () => {
     expect(after.filter((item) => item.$case === 'artifactUpdate').length).toBeGreaterThan(TOKENS / 4);
   }, 60_000);
 
+  it('a task A runs without its caller waiting (returnImmediately) streams its reply to a subscriber on B, chunk by chunk', async () => {
+    model.script(model.tokens(TOKENS, TOKEN_GAP_MS));
+    const before = model.requests.length;
+    const started = await sendTask(await client(a), 'grow on the other replica', { returnImmediately: true });
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    await waitFor('the run on A to reach the model', async () => model.requests.length > before, 10_000);
+    const onB = await collect("B's SubscribeToTask", (await client(b)).resubscribeTask({ tenant: '', id: started.id }), 30_000);
+    expect(onB[0].$case).toBe('task');
+    expect(onB.at(-1)).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_COMPLETED } } });
+    // The reply grew on B as A's model streamed it: many chunks, not one final artifact.
+    const chunks = onB.filter((item) => item.$case === 'artifactUpdate');
+    expect(chunks.length).toBeGreaterThan(TOKENS / 4);
+    const snapshot = onB[0].value as { artifacts: Array<{ parts: Array<{ content?: { $case: string; value: unknown } }> }> };
+    const sofar = snapshot.artifacts
+      .flatMap((x) => x.parts)
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
+    const grown = artifactOf(onB.slice(1));
+    expect(chunks[0].$case === 'artifactUpdate' && chunks[0].value.append ? sofar + grown : grown).toBe(tokenText(TOKENS));
+    const done = await (await client(b)).getTask({ tenant: '', id: started.id, historyLength: undefined });
+    expect(done.artifacts.map((x) => x.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(''))).toEqual([
+      tokenText(TOKENS),
+    ]);
+  }, 60_000);
+
   it('a subscriber on B whose Redis connection is cut mid-run still gets every event once, in order (read from the store after it reconnects)', async () => {
     model.script(model.tokens(TOKENS, TOKEN_GAP_MS));
     const started = await sendTask(await client(a), 'stream through a hiccup', { returnImmediately: true });

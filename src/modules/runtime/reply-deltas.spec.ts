@@ -28,11 +28,13 @@ describe('RoundDeltas', () => {
   it('reports the whole text as one delta when the provider did not stream, and the rest when it stopped short', () => {
     const whole = collect();
     whole.deltas.finish('all at once');
-    expect(whole.seen).toEqual([{ round: 0, text: 'all at once' }]);
+    expect(whole.seen).toEqual([{ round: 0, text: 'all at once', unstreamed: true }]);
     const rest = collect();
     rest.deltas.push('all ');
     rest.deltas.finish('all at once');
     expect(rest.seen.map((d) => d.text).join('')).toBe('all at once');
+    // Only the part the stream left out is marked: it came with the answer.
+    expect(rest.seen.map((d) => d.unstreamed)).toEqual([undefined, true]);
   });
 
   it('an empty answer has no delta; a listener that throws is reported, not thrown', () => {

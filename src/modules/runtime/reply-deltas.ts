@@ -7,6 +7,12 @@
 export interface ReplyDelta {
   round: number;
   text: string;
+  /**
+   * Set when the model did not stream this text: it came only with the model's answer (all of it from a provider
+   * that does not stream, or the part a stream left out). A listener that writes each piece somewhere (an A2A
+   * task's artifact chunks) can then record the answer once instead of as a piece.
+   */
+  unstreamed?: true;
 }
 
 export type ReplyDeltaListener = (delta: ReplyDelta) => void;
@@ -40,14 +46,14 @@ export class RoundDeltas {
   /** The answer's full text, once the model call is over. */
   finish(full: string): void {
     if (full === this.sent) return;
-    if (full.startsWith(this.sent)) this.emit(full.slice(this.sent.length));
+    if (full.startsWith(this.sent)) this.emit(full.slice(this.sent.length), true);
     // A provider whose deltas are not a prefix of its own answer breaks the port's contract: say so.
     else this.onListenerError(new Error(`round ${this.round}: the streamed text differs from the answer's text`));
   }
 
-  private emit(text: string): void {
+  private emit(text: string, unstreamed = false): void {
     try {
-      this.listener({ round: this.round, text });
+      this.listener(unstreamed ? { round: this.round, text, unstreamed: true } : { round: this.round, text });
     } catch (err) {
       this.onListenerError(err as Error);
     }

@@ -17,16 +17,17 @@ import { TaskInputAnswers } from '../tasks/task-input-answers';
 import type { A2aTask } from '../model/task';
 import { listTasksPage, type TaskListPage } from '../tasks/task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from '../store/task-store.port';
-import { settledOutcome, statusMessage, withStatus } from '../tasks/task-outcome';
+import { settledOutcome } from '../tasks/task-outcome';
+import { newTask, statusMessage, taskOrigin, type NewTaskFields, type TaskOrigin } from '../model/new-task';
 import { TaskWaiters } from '../tasks/task-waiters';
 import { DeferredTaskRows } from '../tasks/deferred-task-rows';
 import { StreamedReply } from '../streaming/streamed-reply';
-import { a2aRunInput, newTaskOf } from '../tasks/task-run-input';
+import { a2aRunInput } from '../tasks/task-run-input';
 import { readPushConfig } from '../push/push-config-params';
 import { PUSH_STORE, type PushStore } from '../store/push-store.port';
 import { TaskEventBus } from '../streaming/task-event-bus';
 import { settleWithin } from '../../../common/settle-within';
-import { insertRejected, insertWithPush } from '../tasks/task-inserts';
+import { insertWithPush } from '../tasks/task-inserts';
 import { cancelUnsupported, RemoteTaskCancels } from '../replicas/remote-task-cancels';
 import { RemoteTaskInputs } from '../replicas/remote-task-inputs';
 
@@ -117,34 +118,33 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const push = input.pushConfig
       ? readPushConfig(input.pushConfig, peerSettings, options.wire ?? '1.0', 'configuration.taskPushNotificationConfig.')
       : undefined;
-    const base = newTaskOf(peer, input, this.clock.now());
-    const { contextId } = base;
+    const origin = taskOrigin(peer, input, this.clock.now());
 
-    const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, contextId);
-    if ('refused' in route) return insertRejected(this.store, base, A2A_MESSAGES.noExposedAgent);
-    const routed = { ...base, agentId: route.agentId, sessionKey: route.sessionKey };
+    const route = routeA2aConversation(snapshot, (m) => this.routing.resolve(m), peer, origin.contextId);
+    if ('refused' in route) return this.insertSettled(origin, { state: 'TASK_STATE_REJECTED', reason: A2A_MESSAGES.noExposedAgent });
     // A peer submits tasks, not commands: its role field proves nothing about a human being behind it.
-    if (isSlashCommand(input.text)) return insertRejected(this.store, routed, A2A_MESSAGES.slashCommand);
+    if (isSlashCommand(input.text))
+      return this.insertSettled(origin, { state: 'TASK_STATE_REJECTED', route, reason: A2A_MESSAGES.slashCommand });
     // Files are on disk before the run starts, so every path the agent is told about exists. Without files
     // nothing is awaited: the hot path stays one synchronous step from routing to dispatch.
     const message = input.files.length
-      ? await this.attachments.agentMessage(route.agentId, routed.id, input.text, input.files)
+      ? await this.attachments.agentMessage(route.agentId, origin.id, input.text, input.files)
       : { text: input.text, attachments: undefined };
     if (this.closing) throw new AppError(ErrorCode.Unavailable, A2A_MESSAGES.shuttingDown);
 
     // SUBMITTED lasts only until the run is queued, and no peer can observe it.
-    const reply = options.stream ? new StreamedReply((chunk) => this.store.appendArtifact(routed.id, chunk)) : undefined;
+    const blocking = options.wait && !input.returnImmediately && !options.stream;
+    // A caller that does not wait may follow the task (SubscribeToTask, push, here or on another replica): its reply is
+    // written as the model streams it. A blocked caller is answered with the whole task, so its run does not stream.
+    const reply = blocking ? undefined : new StreamedReply((chunk) => this.store.appendArtifact(origin.id, chunk));
     let handle: RunHandle;
     try {
-      handle = this.runner.startRun(a2aRunInput({ ...routed, sessionKey: route.sessionKey }, message, input.truncated, reply?.delta));
+      handle = this.runner.startRun(a2aRunInput(origin, route.sessionKey, message, input.truncated, reply?.delta));
     } catch (err) {
-      this.logger.error(`A2A task ${routed.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
-      const failed = withStatus(routed, 'TASK_STATE_FAILED', A2A_MESSAGES.runNotStarted);
-      await this.store.insert(failed);
-      return failed;
+      this.logger.error(`A2A task ${origin.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
+      return this.insertSettled(origin, { state: 'TASK_STATE_FAILED', route, reason: A2A_MESSAGES.runNotStarted });
     }
-    const working: A2aTask = { ...routed, state: 'TASK_STATE_WORKING', runId: handle.runId, updatedAt: this.clock.now() };
-    const blocking = options.wait && !input.returnImmediately && !options.stream;
+    const working = newTask(origin, { state: 'TASK_STATE_WORKING', route, runId: handle.runId, updatedAt: this.clock.now() });
     // A caller that waits is told nothing before the task settles: its row is written once, then — unless a push
     // config refers to the row (saved in the same commit, before any event can be recorded).
     const deferred = blocking && !push;
@@ -178,6 +178,13 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (!blocking) return working;
     if (this.closing) return (await this.rows.written(working.id)) ?? working;
     return this.waitSettled(working, snapshot.config.channels.a2a.replyTimeoutMs);
+  }
+
+  /** A task stored in its final state at once (refused, or its run could not start), with the reason. */
+  private async insertSettled(origin: TaskOrigin, fields: NewTaskFields): Promise<A2aTask> {
+    const settled = newTask(origin, fields);
+    await this.store.insert(settled);
+    return settled;
   }
 
   /**

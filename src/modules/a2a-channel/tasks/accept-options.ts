@@ -5,6 +5,9 @@ export interface AcceptOptions {
   wait: boolean;
   /** The A2A version of the call: a push config it registers is delivered in it. */
   wire?: A2aWireVersion;
-  /** The caller streams the task's events: the row is written at once and the reply is recorded chunk by chunk. */
+  /**
+   * The caller streams the task's events (the row is written at once). Like the task of any caller that does not wait,
+   * its reply is recorded chunk by chunk as the model streams it.
+   */
   stream?: boolean;
 }

@@ -2,7 +2,6 @@ import type { Logger } from '@nestjs/common';
 import { MAX_PUSH_CONFIGS_PER_TASK } from '../push/push-config-params';
 import type { PushConfigInput, PushStore } from '../store/push-store.port';
 import type { A2aTask } from '../model/task';
-import { withStatus } from './task-outcome';
 import type { TaskStore } from '../store/task-store.port';
 
 /**
@@ -22,11 +21,4 @@ export async function insertWithPush(
   await pushStore.save(task, push, MAX_PUSH_CONFIGS_PER_TASK).catch((err: Error) => {
     logger.error(`A2A task ${task.id}: its push config could not be stored: ${err.message}`);
   });
-}
-
-/** A task refused before any run (no agent, a slash command): stored REJECTED with the reason. */
-export async function insertRejected(store: TaskStore, task: Omit<A2aTask, 'state'>, reason: string): Promise<A2aTask> {
-  const rejected = withStatus(task, 'TASK_STATE_REJECTED', reason);
-  await store.insert(rejected);
-  return rejected;
 }

@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RunRecord } from '../../runtime';
 import { A2A_MESSAGES, MAX_STATUS_TEXT_CHARS } from '../protocol/limits-and-messages';
-import type { A2aTask, TaskTransition } from '../model/task';
-
-/** What a task says about itself: status messages, and the state a finished run leaves its task in. */
-
-export function statusMessage(text: string): { messageId: string; text: string } {
-  return { messageId: randomUUID(), text };
-}
-
-/** A task stored in its final state at once: the status message is also the last message of its history. */
-export function withStatus(task: Omit<A2aTask, 'state'>, state: A2aTask['state'], text: string): A2aTask {
-  const message = statusMessage(text);
-  return { ...task, state, statusMessage: message, history: [...task.history, { ...message, role: 'agent' }] };
-}
+import { statusMessage } from '../model/new-task';
+import type { TaskTransition } from '../model/task';
 
 /**
  * The outcome of a settled run for its task: CANCELED with the reason when it was canceled — through A2A
