@@ -3,10 +3,13 @@ import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { runAgentsAdd, runAgentsBind, runAgentsDelete, runAgentsSetIdentity, runAgentsUnbind } from './cli/agents-commands';
 import { runAgentsList } from './cli/agents-list-command';
+import type { LocateOptions } from './cli/cli-config-edit';
 import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
 import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
+import { runChannelsAdd, runChannelsList } from './cli/channels-commands';
+import { runPairingApprove, runPairingDeny, runPairingList } from './cli/pairing-commands';
 import { runPluginsDisable, runPluginsEnable, runPluginsInfo, runPluginsList } from './cli/plugins-commands';
 import { runPluginsDoctor } from './cli/plugins/plugins-doctor';
 import { runPluginsInstall } from './cli/plugins/plugins-install';
@@ -163,6 +166,41 @@ export function buildCli(): Command {
   ).action(runPluginsDoctor);
 
   const remote = '($CLAWGATE_URL, default http://127.0.0.1:18789; $CLAWGATE_TOKEN)';
+  const channels = program.command('channels').description('chat channels: their health, and setting one up in openclaw.json');
+  channels
+    .command('list')
+    .description(`every channel of a running gateway with its plugin, state and accounts' health ${remote}`)
+    .option('--json', 'print the list as the JSON the gateway answered')
+    .action(runChannelsList);
+  locate(
+    channels
+      .command('add <id>')
+      .description(
+        "write channels.<id> from the setup fields of the channel's manifest (comments kept), e.g. channels add a2a --advertised-url " +
+          'https://gw.example --peer-name hermes --peer-token-env A2A_HERMES_TOKEN; a secret only as --<flag>-env NAME or --<flag>-stdin',
+      )
+      .option('--json', 'print channel, the keys written, configPath and revision as one JSON document')
+      .allowUnknownOption()
+      .allowExcessArguments(),
+  ).action((id: string, opts: LocateOptions & { json?: boolean }, command: Command) => runChannelsAdd(id, opts, command.args.slice(1)));
+
+  const pairing = program.command('pairing').description(`DM pairing of the chat channels of a running gateway ${remote}`);
+  pairing
+    .command('list [channel]')
+    .description('pending codes and approved senders, per chat channel')
+    .option('--json', 'print the answer as the JSON the gateway answered')
+    .action(runPairingList);
+  pairing
+    .command('approve <channel> <code>')
+    .description("approve a sender's pairing code: their next message reaches the agent (operator role)")
+    .option('--json', 'print the decision as the JSON the gateway answered')
+    .action(runPairingApprove);
+  pairing
+    .command('deny <channel> <code>')
+    .description('drop a pairing code (operator role)')
+    .option('--json', 'print the decision as the JSON the gateway answered')
+    .action(runPairingDeny);
+
   const sessions = program
     .command('sessions')
     .description(`sessions of a running gateway ${remote}; export also reads a state dir directly`);

@@ -1,16 +1,11 @@
 import * as path from 'node:path';
 import request from 'supertest';
-import type {
-  ChannelContext,
-  ChannelInboundMessage,
-  ChannelInboundOutcome,
-  ChannelOutboundMessage,
-  ChannelReplyEvent,
-} from '../../src/plugin-sdk';
+import type { ChannelInboundMessage, ChannelInboundOutcome, ChannelReplyEvent } from '../../src/plugin-sdk';
 import { API_CLIENT } from '../support/admin-client';
 import { FakeOpenAiServer, tokenText } from '../support/fake-openai-server';
 import { startTestGateway, TestGateway } from '../support/gateway-harness';
 import { writePluginDir } from '../support/plugin-dirs';
+import { CHAT_CODE, CHAT_MANIFEST, chatPlatform } from '../support/chat-channel-plugin';
 
 /**
  * A chat channel plugin made by the test (docs/plugins.md#channels): a directory with a manifest and one JS file whose
@@ -20,67 +15,7 @@ import { writePluginDir } from '../support/plugin-dirs';
  * model and streams the reply back.
  */
 
-interface Platform {
-  ctx?: ChannelContext;
-  starts: number;
-  stops: number;
-  /** Starts that throw before one succeeds. */
-  failStarts: number;
-  sent: ChannelOutboundMessage[];
-}
-/**
- * Shared with the plugin's code, which Node loads outside Jest's sandbox (its own globals): a core module is the same
- * object on both sides, so the platform hangs on one under a registered symbol.
- */
-const PLATFORM = Symbol.for('clawgate.test.chatPlatform');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the very module object the plugin's require returns
-const shared = require('node:events') as Record<symbol, Platform>;
-const platform: Platform = (shared[PLATFORM] = { starts: 0, stops: 0, failStarts: 1, sent: [] });
-
-const CHAT_MANIFEST = {
-  id: 'chatkit',
-  name: 'Chat kit',
-  version: '0.1.0',
-  configSchema: { type: 'object', additionalProperties: false, properties: {} },
-  contracts: { channels: ['chat'] },
-  activation: 'channel',
-  channelConfigs: {
-    chat: {
-      schema: { type: 'object', additionalProperties: false, properties: { botToken: { type: 'string' } } },
-      secrets: ['botToken'],
-      setup: [{ flag: 'bot-token', key: 'botToken', sensitive: true }],
-    },
-  },
-};
-
-const CHAT_CODE = `
-const platform = require('node:events')[Symbol.for('clawgate.test.chatPlatform')];
-module.exports = {
-  register(api) {
-    api.registerChannel({
-      id: 'chat',
-      async start(ctx) {
-        platform.starts++;
-        if (platform.failStarts > 0) {
-          platform.failStarts--;
-          throw new Error('platform unreachable: connection refused');
-        }
-        platform.ctx = ctx;
-        const accounts = Object.keys(ctx.config().accounts || {});
-        for (const accountId of accounts.length ? accounts : ['default']) ctx.setHealth({ accountId, state: 'connected' });
-      },
-      stop() {
-        platform.stops++;
-        platform.ctx = undefined;
-      },
-      async send(message) {
-        platform.sent.push(message);
-        return { status: 'delivered', messageId: 'sent-' + platform.sent.length };
-      },
-    });
-  },
-};
-`;
+const platform = chatPlatform({ failStarts: 1 });
 
 const AGENTS = ['main', 'work', 'home', 'vip', 'guild', 'team', 'any'];
 
