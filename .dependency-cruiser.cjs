@@ -13,7 +13,7 @@ const LAYERS = [
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound', 'plugins'],
   ['channels', 'config-plan'],
-  ['session-tools', 'a2a-channel'],
+  ['session-tools', 'a2a-channel', 'mcp-server'],
   ['topology'],
 ];
 

@@ -3,7 +3,8 @@ import { A2aChannelModule } from './modules/a2a-channel';
 import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
-import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule } from './modules/channels';
+import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
+import { McpServerModule } from './modules/mcp-server';
 import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
 import { ClusterModule } from './modules/cluster';
@@ -47,11 +48,13 @@ export class AppModule {
         MemoryModule,
         HttpChannelModule,
         OpenAiEndpointModule,
+        McpServerModule,
         A2aChannelModule,
         OutboundModule,
         ConfigPlanModule,
         TopologyModule,
         PluginsModule,
+        PluginChannelsModule,
       ],
     };
   }

@@ -18,6 +18,7 @@ import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, swaggerClientHeader, undeclaredAdminOperations } from './modules/admin';
 import { mountHttpChannelGate, mountOpenAiEndpoint } from './modules/channels';
+import { mountMcpEndpoint } from './modules/mcp-server';
 import { composeConfigSchema, ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
 import { ClusterService } from './modules/cluster';
@@ -138,6 +139,8 @@ function configureHttp(app: NestExpressApplication): void {
   mountHttpChannelGate(app);
   // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
   mountOpenAiEndpoint(app);
+  // And the MCP server: the same key model, its body read by its own code, answered in JSON-RPC.
+  mountMcpEndpoint(app);
   // Plugins' routes under /plugins/<id>/: each route checks its caller (public, or an admin role) and reads its own body.
   mountPluginRoutes(app);
   // The web console's static files (no data in them; the page calls /admin with the caller's credentials).

@@ -14,6 +14,7 @@ import { runPluginsUninstall } from './cli/plugins/plugins-uninstall';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
+import { runMcpServe } from './cli/mcp-serve-command';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
@@ -209,6 +210,17 @@ export function buildCli(): Command {
     .description('cancel a task: aborts its agent run (needs the operator role); exit 1 if it is already over')
     .option('--json', 'print the canceled task as the JSON the gateway answered')
     .action(runTasksCancel);
+
+  const mcp = program.command('mcp').description('the Model Context Protocol: agents as the tools of an MCP server');
+  locate(
+    mcp
+      .command('serve')
+      .description(
+        "an MCP server on stdio for desktop clients, bridged to the running gateway's /mcp (CLAWGATE_URL, else the config's port; key: CLAWGATE_MCP_KEY, else the config's); stdout carries only protocol messages",
+      )
+      .requiredOption('--agent <id>', 'the agent offered as the tool ask_<id>')
+      .option('--key <name>', 'the key of gateway.http.endpoints.mcp.keys to present (default: the first that may reach the agent)'),
+  ).action(runMcpServe);
   return program;
 }
 

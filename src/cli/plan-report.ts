@@ -67,6 +67,13 @@ function impactLines(impact: PlanImpact): string[] {
     ...admin.ssoRoleMappingsChanged.map((m) => `SSO group ${m.group}: ${m.before} -> ${m.after}`),
     ...admin.sso.map((c) => `${c.key}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`),
   ]);
+  const plugins = impact.plugins;
+  section('plugins', [
+    ...plugins.stateChanged.map(
+      (p) => `${p.id}: ${p.before ?? 'not found'} -> ${p.after ?? 'not found'}${p.reason ? ` (${p.reason})` : ''}`,
+    ),
+    ...plugins.configChanged.map((p) => `${p.id}: settings change${p.restartRequired ? ', restart required' : ''}`),
+  ]);
   return out;
 }
 

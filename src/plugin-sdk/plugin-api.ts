@@ -4,13 +4,10 @@
  * plugin compiled against it needs only `clawgate/plugin-sdk`. See docs/plugins.md.
  */
 
-/** Lines a plugin logs: masked like every gateway line, tagged with the plugin's id. */
-export interface PluginLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+import type { ChannelDefinition } from './plugin-channel-api';
+import type { PluginLogger } from './plugin-logger';
+
+export type { PluginLogger } from './plugin-logger';
 
 /** Who is calling a plugin's tool: the run whose model asked for it. */
 export interface PluginToolContext {
@@ -103,6 +100,12 @@ export interface PluginApi {
   registerHttpRoute(route: PluginHttpRoute): void;
   registerService(service: PluginService): void;
   on<K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>): void;
+  /**
+   * A chat channel (docs/plugins.md#channels): its id must be in the manifest's `contracts.channels` and no other
+   * plugin's or the gateway's. The gateway starts it once the plugin is active and `channels.<id>` is configured
+   * (and not `enabled: false`).
+   */
+  registerChannel(channel: ChannelDefinition): void;
   /** Counters the plugin keeps, exported as `clawgate_plugin_events_total{plugin,event}`. */
   count(event: string, by?: number): void;
 }

@@ -6,7 +6,7 @@
  * bindings, sessions, the run itself — is the gateway's, the same for every channel. Like plugin-api.ts, this file
  * imports nothing of the gateway's modules. See docs/plugins.md#channels.
  */
-import type { PluginLogger } from './plugin-api';
+import type { PluginLogger } from './plugin-logger';
 
 /** Where a message was said: a direct chat, a group, a broadcast channel, or a thread inside one of them. */
 export type ChannelPeerKind = 'dm' | 'group' | 'channel' | 'thread';
@@ -28,7 +28,11 @@ export interface ChannelInboundMessage {
   guildId?: string;
   /** Slack's team (workspace) id, when there is one. */
   teamId?: string;
-  sender: { id: string; name?: string; username?: string; isBot?: boolean };
+  /**
+   * Who sent it. `isSelf`: the bot account itself (the plugin knows its own id): always ignored, so a bot never
+   * answers itself. `isBot`: another bot: ignored unless the section sets `allowBots: true`.
+   */
+  sender: { id: string; name?: string; username?: string; isBot?: boolean; isSelf?: boolean };
   /** The thread or forum topic inside the peer, when the platform has one. */
   threadId?: string;
   /** The platform's id for this message: replies thread to it, and duplicates are recognised by it. */

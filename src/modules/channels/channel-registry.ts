@@ -11,6 +11,11 @@ export class ChannelRegistry {
     this.adapters.set(adapter.id, adapter);
   }
 
+  /** Takes a channel out (a plugin's channel when its plugin unloads). */
+  unregister(id: string): void {
+    this.adapters.delete(id);
+  }
+
   get(id: string): ChannelAdapter | undefined {
     return this.adapters.get(id);
   }

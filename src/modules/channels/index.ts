@@ -6,3 +6,8 @@ export { HttpChannelModule } from './http/http-channel.module';
 export { mountHttpChannelGate } from './http/http-channel.gate';
 export { OpenAiEndpointModule } from './openai/openai-endpoint.module';
 export { mountOpenAiEndpoint } from './openai/openai-endpoint';
+export { PluginChannelsModule } from './plugin-channels/plugin-channels.module';
+export { EndpointKeyGate } from './endpoint-keys/endpoint-key-gate';
+export type { KeyGateVerdict } from './endpoint-keys/endpoint-key-gate';
+export { agentsForKey, keyMayUse } from './endpoint-keys/endpoint-keys';
+export { StoredDeliveryAdapter } from './stored-delivery.adapter';

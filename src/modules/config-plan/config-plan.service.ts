@@ -9,6 +9,7 @@ import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
 import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
+import { pluginImpact, type PluginImpact } from './plugin-impact';
 import { redactedDiff } from './redacted-diff';
 import { routingImpact, type RoutingImpactEntry } from './routing-impact';
 import { splitKeys } from './value-change';
@@ -21,6 +22,7 @@ export interface PlanImpact {
   memory: MemoryImpact;
   a2a: A2aImpact;
   admin: AdminImpact;
+  plugins: PluginImpact;
 }
 
 export interface ConfigPlan {
@@ -123,6 +125,7 @@ export class ConfigPlanService {
       memory: memoryImpact(before, after),
       a2a: a2aImpact(before.config, after.config),
       admin: adminImpact(before.config.gateway.admin, after.config.gateway.admin),
+      plugins: pluginImpact(before.plugins, after.plugins),
     };
   }
 }

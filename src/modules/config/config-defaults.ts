@@ -36,7 +36,12 @@ export const CONFIG_DEFAULTS = deepFreeze({
       },
       publicDocs: false,
     },
-    http: { endpoints: { chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 } } },
+    http: {
+      endpoints: {
+        chatCompletions: { enabled: false, keys: [], rateLimitPerMinute: 60 },
+        mcp: { enabled: false, keys: [], rateLimitPerMinute: 60 },
+      },
+    },
     // serviceName and sampleRatio have no default: unset, the OTEL_* variables decide (docs/telemetry.md).
     telemetry: { enabled: false },
     // One process with files in the state dir needs no database server.

@@ -71,7 +71,7 @@ export interface GatewaySettings {
     };
     publicDocs: boolean;
   };
-  http: { endpoints: { chatCompletions: ChatCompletionsSettings } };
+  http: { endpoints: { chatCompletions: ChatCompletionsSettings; mcp: McpEndpointSettings } };
   telemetry: TelemetrySettings;
   metrics: MetricsSettings;
   state: StateSettings;
@@ -106,14 +106,21 @@ export interface TelemetrySettings {
   sampleRatio?: number;
 }
 
-/** `gateway.http.endpoints.chatCompletions` (docs/openai-endpoint.md). */
-export interface ChatCompletionsSettings {
+/** An agent endpoint's settings: `gateway.http.endpoints.chatCompletions` and `.mcp` share the key model. */
+export interface KeyedEndpointSettings {
   enabled: boolean;
   rateLimitPerMinute: number;
-  keys: ChatCompletionsKey[];
+  keys: EndpointKey[];
 }
 
-export interface ChatCompletionsKey {
+/** `gateway.http.endpoints.chatCompletions` (docs/openai-endpoint.md). */
+export type ChatCompletionsSettings = KeyedEndpointSettings;
+/** `gateway.http.endpoints.mcp` (docs/mcp.md). */
+export type McpEndpointSettings = KeyedEndpointSettings;
+export type ChatCompletionsKey = EndpointKey;
+
+/** A bearer key of an agent endpoint and the agents it may use. */
+export interface EndpointKey {
   name: string;
   /** Undefined when its ${VAR} was unset: the key cannot authenticate until it is. */
   token?: string;

@@ -14,6 +14,7 @@ const EDGE_TEXT: Record<AuthEdge, { what: string; configured: string }> = {
   a2a: { what: 'A2A request', configured: 'no peer token (channels.a2a.peers)' },
   http: { what: 'http channel message', configured: 'no account token (channels.http.accounts)' },
   openai: { what: 'OpenAI-compatible request', configured: 'no key (gateway.http.endpoints.chatCompletions.keys)' },
+  mcp: { what: 'MCP request', configured: 'no key (gateway.http.endpoints.mcp.keys)' },
   admin: { what: 'admin API request', configured: 'no admin token (gateway.admin.tokens) nor a verified SSO identity' },
 };
 

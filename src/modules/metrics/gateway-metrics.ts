@@ -9,12 +9,12 @@ import { type PublicNames, publicMetricsText } from './public-series';
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
-export type RateLimitedChannel = 'a2a' | 'openai';
+export type RateLimitedChannel = 'a2a' | 'openai' | 'mcp';
 /** Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API. */
-export type AuthEdge = 'a2a' | 'http' | 'openai' | 'admin';
+export type AuthEdge = 'a2a' | 'http' | 'openai' | 'mcp' | 'admin';
 /** `missing`: no credential was sent; `invalid`: one was, and it matches nothing (or could not be verified). */
 export type AuthRefusalReason = 'missing' | 'invalid';
-const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'admin'];
+const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'mcp', 'admin'];
 const AUTH_REFUSAL_REASONS: readonly AuthRefusalReason[] = ['missing', 'invalid'];
 /** What a scrape may see: every name (the metrics token, docs/operations.md#who-may-scrape), or only the public ones. */
 export type MetricsView = 'every-name' | 'public-names';
@@ -60,6 +60,9 @@ export class GatewayMetrics {
   private readonly authRefusals = new BoundCounter(this.defs.authRefusals);
   private readonly pluginEvents = new BoundCounter(this.defs.pluginEvents);
   private readonly pluginHookFailures = new BoundCounter(this.defs.pluginHookFailures);
+  private readonly channelMessages = new BoundCounter(this.defs.channelMessages);
+  private readonly channelDeliveryFailures = new BoundCounter(this.defs.channelDeliveryFailures);
+  private readonly channelReconnects = new BoundCounter(this.defs.channelReconnects);
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
@@ -111,7 +114,7 @@ export class GatewayMetrics {
   }
 
   rateLimited(channel: RateLimitedChannel, peer: string): void {
-    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.openAiKey(peer));
+    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.endpointKey(channel, peer));
   }
 
   /** A request refused for its credential (recorded by AuthRefusals, which also logs it). */
@@ -138,6 +141,22 @@ export class GatewayMetrics {
   /** A plugin's hook handler was skipped: it threw, or overran its budget. */
   pluginHookFailure(plugin: string, hook: string, reason: 'error' | 'timeout'): void {
     this.pluginHookFailures.inc(plugin, hook, reason);
+  }
+
+  /**
+   * A chat channel's message in or out. The channel id comes from the channels module (a registered channel), the
+   * account is one its `channels.<id>` section names or `default` (the caller maps others to `other`).
+   */
+  channelMessage(channel: string, account: string, direction: 'in' | 'out'): void {
+    this.channelMessages.inc(channel, account, direction);
+  }
+
+  channelDeliveryFailure(channel: string, account: string): void {
+    this.channelDeliveryFailures.inc(channel, account);
+  }
+
+  channelReconnect(channel: string, account: string): void {
+    this.channelReconnects.inc(channel, account);
   }
 
   /** The memory module hands in how to read its index sizes; read at every scrape. */
@@ -197,8 +216,10 @@ export class GatewayMetrics {
     return peers && Object.prototype.hasOwnProperty.call(peers, name) ? name : OTHER;
   }
 
-  private openAiKey(name: string): string {
-    const keys = this.snapshot()?.config.gateway.http.endpoints.chatCompletions.keys ?? [];
+  /** A key of the OpenAI-compatible endpoint or of the MCP server. */
+  private endpointKey(endpoint: 'openai' | 'mcp', name: string): string {
+    const endpoints = this.snapshot()?.config.gateway.http.endpoints;
+    const keys = (endpoint === 'openai' ? endpoints?.chatCompletions : endpoints?.mcp)?.keys ?? [];
     return keys.some((key) => key.name === name) ? name : OTHER;
   }
 }

@@ -80,13 +80,13 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
     }),
     rateLimited: new Counter({
       name: 'clawgate_rate_limited_total',
-      help: 'Requests refused by a rate limit, by channel (a2a, openai) and peer (the A2A peer or the key name).',
+      help: 'Requests refused by a rate limit, by channel (a2a, openai, mcp) and peer (the A2A peer or the key name).',
       labelNames: ['channel', 'peer'],
       registers,
     }),
     authRefusals: new Counter({
       name: 'clawgate_auth_refusals_total',
-      help: 'Requests refused for their credential, by edge (a2a, http, openai, admin) and reason (missing, invalid).',
+      help: 'Requests refused for their credential, by edge (a2a, http, openai, mcp, admin) and reason (missing, invalid).',
       labelNames: ['edge', 'reason'],
       registers,
     }),
@@ -107,6 +107,24 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       name: 'clawgate_plugin_hook_failures_total',
       help: 'Plugin hook handlers skipped, by plugin, hook and reason (error: it threw; timeout: it overran its budget).',
       labelNames: ['plugin', 'hook', 'reason'],
+      registers,
+    }),
+    channelMessages: new Counter({
+      name: 'clawgate_channel_messages_total',
+      help: 'Chat channel messages by channel, account and direction (in: handed to the gateway; out: delivered to the platform).',
+      labelNames: ['channel', 'account', 'direction'],
+      registers,
+    }),
+    channelDeliveryFailures: new Counter({
+      name: 'clawgate_channel_delivery_failures_total',
+      help: 'Chat channel deliveries the platform did not accept (after the plugin retried), by channel and account.',
+      labelNames: ['channel', 'account'],
+      registers,
+    }),
+    channelReconnects: new Counter({
+      name: 'clawgate_channel_reconnects_total',
+      help: 'Chat channel reconnections (an account reported reconnecting, or the channel was restarted after failing), by channel and account.',
+      labelNames: ['channel', 'account'],
       registers,
     }),
     memoryChunks: new Gauge({

@@ -3,3 +3,4 @@ export { PluginHost, PLUGIN_START_DEADLINE_MS, PLUGIN_STOP_DEADLINE_MS } from '.
 export { HOOK_BUDGET_MS, PLUGIN_HOOKS } from './plugin-hooks';
 export type { PluginRecord, PluginStatus } from './plugin-record';
 export { PluginsModule } from './plugins.module';
+export type { PluginChannelOwner, PluginChannelRunner } from './plugin-channels.port';

@@ -11,8 +11,10 @@ export interface DesiredPlugin {
   manifest?: PluginManifest;
   root?: string;
   entryFile?: string;
-  /** The definition of a plugin given in code. */
+  /** The definition of a plugin given in code, or of a bundled one. */
   code?: CodePlugin;
+  /** Its configured channels' `channels.<id>` sections, validated by its manifest (secrets resolved). */
+  channels: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -41,7 +43,15 @@ export function desiredPlugins(
     }
     seen.add(plugin.id);
     const { state, reason } = codePluginState(plugin.id, settings);
-    plugins.push({ id: plugin.id, source: 'code', state, reason, config: settings?.entries[plugin.id]?.config ?? {}, code: plugin });
+    plugins.push({
+      id: plugin.id,
+      source: 'code',
+      state,
+      reason,
+      config: settings?.entries[plugin.id]?.config ?? {},
+      code: plugin,
+      channels: {},
+    });
   }
   return { plugins, ignored };
 }
@@ -67,6 +77,7 @@ function fromCatalog(entry: CatalogPlugin, code: readonly CodePlugin[]): Desired
     root: entry.root,
     entryFile: entry.entryFile,
     code: entry.source === 'code' ? code.find((p) => p.id === entry.id) : undefined,
+    channels: entry.channels ?? {},
   };
 }
 

@@ -1,11 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
+import { bundledPluginDefinition } from '../../bundled-plugins';
 import type { PluginDefinition, PluginService } from '../../plugin-sdk';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
 import { GatewayMetrics } from '../metrics';
 import { RunHooks, ToolRegistry } from '../runtime';
 import { maskedPluginConfig } from './masked-plugin-config';
 import { desiredPlugins, identityOf, type DesiredPlugin } from './plugin-desired';
+import type { PluginChannelRunner } from './plugin-channels.port';
 import { messageOf } from './plugin-errors';
 import { PluginHookDispatcher } from './plugin-hooks';
 import { loadPluginModule } from './plugin-module-loader';
@@ -46,6 +48,9 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly failedOn = new Map<string, { identity: unknown[]; config: Record<string, unknown> }>();
   /** Who owns each plugin tool name (the core's names are the registry's others). */
   private readonly toolOwners = new Map<string, string>();
+  /** Who owns each channel a plugin registered. */
+  private readonly channelOwners = new Map<string, string>();
+  private channelRunner?: PluginChannelRunner;
   /** Config changes are applied one after the other. */
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
@@ -76,6 +81,16 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     this.unsubscribe?.();
     await this.queue;
     await Promise.all([...this.loaded.keys()].map((id) => this.unload(id)));
+  }
+
+  /** The channels module runs the channels plugins register (attached before the plugins load, in its init). */
+  attachChannels(runner: PluginChannelRunner): void {
+    this.channelRunner = runner;
+  }
+
+  /** The plugin that registered this channel, when one did. */
+  channelPlugin(channelId: string): string | undefined {
+    return this.channelOwners.get(channelId);
   }
 
   /** Every plugin found or given, with its status (`GET /admin/plugins`). */
@@ -127,11 +142,19 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     }
   }
 
-  /** The same plugin, maybe with a new config: its listeners hear it (a plugin that needs a restart for it does not). */
+  /**
+   * The same plugin, maybe with a new config: its listeners hear it (a plugin that needs a restart for it does not);
+   * its channels hear of their sections (a channel follows its own section: started, restarted, stopped).
+   */
   private reconfigure(loaded: LoadedPlugin, desired: DesiredPlugin): void {
     const before = loaded.desired;
     loaded.desired = desired;
     const record = this.records.get(desired.id);
+    for (const channel of loaded.scope.registrations.channels) {
+      if (!isDeepStrictEqual(before.channels[channel.id], desired.channels[channel.id])) {
+        this.channelRunner?.configure(channel.id, desired.channels[channel.id]);
+      }
+    }
     if (isDeepStrictEqual(before.config, desired.config)) return;
     if (desired.manifest?.restartRequired) {
       if (record) record.reason = 'its config changed: restart required';
@@ -146,6 +169,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     const { id } = desired;
     const scope = new PluginScope(id, desired.config, this.options.stateDir, desired.manifest, {
       toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
+      channelOwner: (channelId) => this.channelOwners.get(channelId) ?? this.channelRunner?.coreOwner(channelId),
       count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
     });
     const loaded: LoadedPlugin = { desired, scope, started: [] };
@@ -192,13 +216,18 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 
   private definitionOf(desired: DesiredPlugin): Promise<PluginDefinition> {
     if (desired.code) return Promise.resolve(desired.code);
+    if (desired.source === 'bundled') {
+      const bundled = bundledPluginDefinition(desired.id);
+      if (bundled) return bundled;
+    }
     if (!desired.entryFile) throw new Error('no entry module to load');
     return loadPluginModule(desired.entryFile);
   }
 
-  /** Register has returned: its tools, routes and hooks go live together. */
-  private putInPlace({ scope }: LoadedPlugin): void {
-    const { tools, routes, hooks } = scope.registrations;
+  /** Register has returned: its tools, routes, hooks and channels go live together. */
+  private putInPlace({ scope, desired }: LoadedPlugin): void {
+    const { tools, routes, hooks, channels } = scope.registrations;
+    if (channels.length && !this.channelRunner) throw new Error('registerChannel: this gateway runs no chat channels');
     for (const tool of tools) {
       try {
         this.tools.register(pluginTool(tool, scope.logger));
@@ -209,6 +238,14 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     }
     this.routes.set(scope.id, routes);
     for (const { hook, handler } of hooks) this.hookDispatcher.add(scope.id, hook, handler);
+    for (const channel of channels) {
+      this.channelOwners.set(channel.id, scope.id);
+      this.channelRunner!.add(
+        channel,
+        { pluginId: scope.id, logger: scope.logger, stateDir: () => scope.api().stateDir },
+        desired.channels[channel.id],
+      );
+    }
   }
 
   /** Takes out everything of a plugin and stops its services (each under its deadline, the last started first). */
@@ -221,6 +258,11 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
       if (owner !== id) continue;
       this.tools.unregister(name);
       this.toolOwners.delete(name);
+    }
+    for (const [channelId, owner] of this.channelOwners) {
+      if (owner !== id) continue;
+      this.channelOwners.delete(channelId);
+      await this.channelRunner?.remove(channelId);
     }
     for (const service of [...(loaded?.started ?? [])].reverse()) {
       try {
@@ -263,8 +305,9 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 }
 
 function registeredOf(id: string, scope: PluginScope) {
-  const { tools, routes, services, hooks } = scope.registrations;
+  const { tools, routes, services, hooks, channels } = scope.registrations;
   return {
+    channels: channels.map((c) => c.id),
     tools: tools.map((t) => t.name),
     routes: routes.map((r) => `${r.method} /plugins/${id}${r.path}`),
     services: services.map((s) => s.id),

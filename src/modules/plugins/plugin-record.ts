@@ -9,6 +9,7 @@ export interface PluginRegistered {
   routes: string[];
   services: string[];
   hooks: string[];
+  channels: string[];
 }
 
 export interface PluginRecord {
@@ -34,5 +35,5 @@ export interface PluginRecord {
 }
 
 export function nothingRegistered(): PluginRegistered {
-  return { tools: [], routes: [], services: [], hooks: [] };
+  return { tools: [], routes: [], services: [], hooks: [], channels: [] };
 }

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type {
+  ChannelDefinition,
   PluginApi,
   PluginHookHandler,
   PluginHookName,
@@ -17,6 +18,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const ROUTE_AUTH: ReadonlySet<string> = new Set(['public', 'viewer', 'operator', 'admin']);
 const ROUTE_PATH = /^\/[A-Za-z0-9._~:/-]*$/;
+const CHANNEL_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** What a plugin's `register` asked for, kept until register has returned and then put in place all at once. */
 export interface PluginRegistrations {
@@ -24,11 +26,13 @@ export interface PluginRegistrations {
   routes: PluginHttpRoute[];
   services: PluginService[];
   hooks: Array<{ hook: PluginHookName; handler: PluginHookHandler<PluginHookName> }>;
+  channels: ChannelDefinition[];
 }
 
-/** What the scope asks of the host: who owns a tool name already (the core's tools are named `core`). */
+/** What the scope asks of the host: who owns a tool name or channel id already (the core's are named `core`). */
 export interface ScopeHost {
   toolOwner(name: string): string | undefined;
+  channelOwner(id: string): string | undefined;
   count(plugin: string, event: string, by: number): void;
 }
 
@@ -39,7 +43,7 @@ export interface ScopeHost {
  * while it is loaded.
  */
 export class PluginScope {
-  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [] };
+  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [], channels: [] };
   readonly logger: PluginLogger;
   private readonly configListeners: Array<(config: Record<string, unknown>) => void> = [];
   private sealed = false;
@@ -75,6 +79,7 @@ export class PluginScope {
       registerService: (service: PluginService) => scope.registerService(service),
       on: <K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>) =>
         scope.on(hook, handler as unknown as PluginHookHandler<PluginHookName>),
+      registerChannel: (channel: ChannelDefinition) => scope.registerChannel(channel),
       count: (event: string, by = 1) => {
         if (typeof event !== 'string' || !event) throw new TypeError('count(event, by): event must be a non-empty string');
         if (typeof by !== 'number' || !Number.isFinite(by) || by < 0)
@@ -160,6 +165,24 @@ export class PluginScope {
     this.registrations.services.push(service);
   }
 
+  private registerChannel(channel: ChannelDefinition): void {
+    this.open('registerChannel');
+    const id = channel?.id;
+    if (typeof id !== 'string' || !CHANNEL_ID.test(id)) {
+      throw new TypeError(`registerChannel: id must be 1-64 lowercase letters, digits, "_" or "-" (got ${JSON.stringify(id)})`);
+    }
+    if (typeof channel.start !== 'function') throw new TypeError(`registerChannel(${id}): start must be a function`);
+    if (typeof channel.send !== 'function') throw new TypeError(`registerChannel(${id}): send must be a function`);
+    if (channel.stop !== undefined && typeof channel.stop !== 'function')
+      throw new TypeError(`registerChannel(${id}): stop must be a function`);
+    this.declared('channel', id, this.manifest?.contracts.channels);
+    const owner = this.host.channelOwner(id) ?? (this.registrations.channels.some((c) => c.id === id) ? this.id : undefined);
+    if (owner) {
+      throw new Error(`registerChannel: channel "${id}" is already registered by ${owner === 'core' ? 'the gateway' : `plugin ${owner}`}`);
+    }
+    this.registrations.channels.push(channel);
+  }
+
   private on(hook: PluginHookName, handler: PluginHookHandler<PluginHookName>): void {
     this.open('on');
     if (!PLUGIN_HOOKS.includes(hook)) throw new TypeError(`on(${JSON.stringify(hook)}): not a hook; hooks are ${PLUGIN_HOOKS.join(', ')}`);
@@ -174,7 +197,8 @@ export class PluginScope {
   /** A plugin with a manifest registers only what it declares (`contracts`); one given in code declares nothing. */
   private declared(kind: string, name: string, declared: readonly string[] | undefined): void {
     if (this.manifest && !declared?.includes(name)) {
-      throw new Error(`register${kind === 'tool' ? 'Tool' : kind}: ${kind} "${name}" is not declared in the manifest's contracts.${kind}s`);
+      const call = `register${kind[0].toUpperCase()}${kind.slice(1)}`;
+      throw new Error(`${call}: ${kind} "${name}" is not declared in the manifest's contracts.${kind}s`);
     }
   }
 }

@@ -40,6 +40,7 @@ export interface Violation {
 export const OUT_OF_SCOPE: { prefix: string; reason: string }[] = [
   { prefix: '/a2a/', reason: 'the A2A protocol (JSON-RPC and HTTP+JSON bindings): its contract is the A2A specification' },
   { prefix: '/v1/', reason: "the OpenAI-compatible endpoint: its contract is OpenAI's API" },
+  { prefix: '/mcp', reason: 'the MCP server (Streamable HTTP): its contract is the Model Context Protocol specification' },
   { prefix: '/docs', reason: 'the OpenAPI document itself and its viewer' },
   { prefix: '/plugins/', reason: "plugins' own routes (docs/plugins.md): each plugin's contract is its own" },
   { prefix: '/console', reason: 'the web console: static files, not an API (docs/console.md)' },

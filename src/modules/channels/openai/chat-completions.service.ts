@@ -6,7 +6,7 @@ import { ConfigStore, type ChatCompletionsKey } from '../../config';
 import { AgentRunner, type ReplyDeltaListener, type RunHandle } from '../../runtime';
 import { canonicalSessionKey, directSessionKey, type DeliveryContext } from '../../sessions';
 import type { ChatTurn } from './chat-request';
-import { keyMayUse } from './endpoint-keys';
+import { keyMayUse } from '../endpoint-keys/endpoint-keys';
 import { OpenAiEndpointError } from './openai-errors';
 
 /** The channel id of this endpoint: session keys `agent:<id>:openai:direct:<user>`, delivery contexts. */

@@ -3,18 +3,17 @@ import type { INestApplication } from '@nestjs/common';
 import type { Request, RequestHandler, Response } from 'express';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppError } from '../../../common/errors/app-error';
-import { bearerToken } from '../../../common/http/bearer-token';
 import { readLimitedBody } from '../../../common/http/limited-body';
 import { SseResponse } from '../../../common/http/sse-response';
 import { jsonDepthExceeds } from '../../../common/json-depth';
-import { SlidingWindowRateLimiter } from '../../../common/rate-limit/sliding-window-rate-limiter';
 import { ConfigStore, type ChatCompletionsKey } from '../../config';
 import { AuthRefusals, GatewayMetrics } from '../../metrics';
 import { isTerminalRunStatus, type RunRecord } from '../../runtime';
 import { AGENT_ID_HEADER, ChatCompletionsService, SESSION_KEY_HEADER, type ChatTarget } from './chat-completions.service';
 import { parseChatRequest, type ChatTurn } from './chat-request';
 import { chatCompletion, completionChunk, completionIds, modelObject, usageChunk, type CompletionIds } from './completion-wire';
-import { agentsForKey, authenticateEndpointKey } from './endpoint-keys';
+import { EndpointKeyGate } from '../endpoint-keys/endpoint-key-gate';
+import { agentsForKey } from '../endpoint-keys/endpoint-keys';
 import { invalidRequest, openAiErrorOf, OpenAiEndpointError, writeJson, writeOpenAiError } from './openai-errors';
 
 /** Where the endpoint lives; everything below it answers in OpenAI's formats. */
@@ -23,7 +22,6 @@ export const OPENAI_ENDPOINT_PATH = '/v1';
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Deepest JSON accepted, as for every other body of the gateway. */
 const MAX_BODY_DEPTH = 64;
-const RATE_LIMIT_WINDOW_MS = 60_000;
 const CHALLENGE = 'Bearer realm="clawgate openai endpoint"';
 
 /**
@@ -36,28 +34,25 @@ const CHALLENGE = 'Bearer realm="clawgate openai endpoint"';
 @Injectable()
 export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('channel.openai');
-  private readonly limiter = new SlidingWindowRateLimiter({ now: () => Date.now() });
+  private readonly gate: EndpointKeyGate;
   /** `created` of every model: when this gateway started serving them. */
   private readonly startedAt = Math.floor(Date.now() / 1000);
-  private unsubscribe?: () => void;
 
   constructor(
     private readonly config: ConfigStore,
     private readonly chats: ChatCompletionsService,
-    private readonly metrics: GatewayMetrics,
-    private readonly refusals: AuthRefusals,
-  ) {}
+    metrics: GatewayMetrics,
+    refusals: AuthRefusals,
+  ) {
+    this.gate = new EndpointKeyGate('openai', (s) => s.config.gateway.http.endpoints.chatCompletions, { config, metrics, refusals });
+  }
 
   onModuleInit(): void {
-    // A key removed from the config takes its window with it.
-    this.unsubscribe = this.config.onApplied((_prev, next) => {
-      const names = new Set(next.config.gateway.http.endpoints.chatCompletions.keys.map((k) => k.name));
-      for (const name of this.limiter.keys()) if (!names.has(name)) this.limiter.forget(name);
-    });
+    this.gate.start();
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    this.gate.stop();
   }
 
   readonly handler: RequestHandler = (req, res) => {
@@ -84,21 +79,20 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
         'method_not_allowed',
       );
     }
-    const key = authenticateEndpointKey(settings.keys, bearerToken(req.headers.authorization, 'rest-of-value'));
-    if (!key) {
-      this.refusals.refused('openai', req);
+    const verdict = this.gate.admit(req, settings);
+    if (verdict.kind === 'unauthenticated') {
       res.setHeader('WWW-Authenticate', CHALLENGE);
       // One answer for every failure: no header, another scheme, an unknown token, a key whose variable is unset.
       throw new OpenAiEndpointError(ErrorCode.Unauthenticated, 'Incorrect API key provided', 'invalid_api_key');
     }
-    if (settings.rateLimitPerMinute > 0 && !this.limiter.tryTake(key.name, settings.rateLimitPerMinute, RATE_LIMIT_WINDOW_MS)) {
-      this.metrics.rateLimited('openai', key.name);
+    if (verdict.kind === 'rate-limited') {
       throw new OpenAiEndpointError(
         ErrorCode.RateLimited,
-        `Rate limit reached for key "${key.name}": ${settings.rateLimitPerMinute} requests per minute`,
+        `Rate limit reached for key "${verdict.key.name}": ${verdict.limit} requests per minute`,
         'rate_limit_exceeded',
       );
     }
+    const { key } = verdict;
     if (route.kind === 'models') return this.listModels(res, key);
     if (route.kind === 'model') return this.getModel(res, key, route.id);
     return this.chat(req, res, key);

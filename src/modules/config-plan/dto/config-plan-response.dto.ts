@@ -144,6 +144,37 @@ class PlanAdminImpactDto {
   sso!: PlanValueChangeDto[];
 }
 
+class PlanPluginStateChangeDto {
+  @ApiProperty({ example: 'weather' }) id!: string;
+  @ApiProperty({ enum: ['enabled', 'disabled', 'refused'], nullable: true, description: 'Null when the plugin was not found before.' })
+  before!: string | null;
+  @ApiProperty({ enum: ['enabled', 'disabled', 'refused'], nullable: true, description: 'Null when the plugin is no longer found.' })
+  after!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'plugins.entries.weather.enabled is false',
+    description: 'Why it is not enabled after.',
+  })
+  reason!: string | null;
+}
+
+class PlanPluginConfigChangeDto {
+  @ApiProperty({ example: 'weather' }) id!: string;
+  @ApiProperty({ description: 'The plugin keeps its old settings until the gateway restarts (its manifest says restartRequired).' })
+  restartRequired!: boolean;
+}
+
+class PlanPluginsImpactDto {
+  @ApiProperty({ type: [PlanPluginStateChangeDto], description: 'Plugins enabled, disabled, refused, found or no longer found.' })
+  stateChanged!: PlanPluginStateChangeDto[];
+  @ApiProperty({
+    type: [PlanPluginConfigChangeDto],
+    description: 'Enabled plugins whose config or channel settings change (names only, never the values).',
+  })
+  configChanged!: PlanPluginConfigChangeDto[];
+}
+
 export class PlanImpactDto {
   @ApiProperty({ type: PlanAgentsImpactDto }) agents!: PlanAgentsImpactDto;
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
@@ -155,6 +186,7 @@ export class PlanImpactDto {
   @ApiProperty({ type: PlanMemoryImpactDto }) memory!: PlanMemoryImpactDto;
   @ApiProperty({ type: PlanA2aImpactDto }) a2a!: PlanA2aImpactDto;
   @ApiProperty({ type: PlanAdminImpactDto }) admin!: PlanAdminImpactDto;
+  @ApiProperty({ type: PlanPluginsImpactDto }) plugins!: PlanPluginsImpactDto;
 }
 
 /** Answer of `POST /admin/config/plan` (200 whether the candidate is valid or not). */

@@ -4,7 +4,7 @@ import type { PlanImpact } from '../config-plan.service';
 /**
  * One line on what a revision changed, for the history list: the top-level sections whose content changed,
  * then each part of the impact that is not empty (agents, routes, agent-to-agent pairs, memory grants, A2A peers,
- * admin access). Names only, never a value.
+ * admin access, plugins). Names only, never a value.
  */
 export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, impact: PlanImpact): string {
   const sections = [...new Set([...Object.keys(before.document), ...Object.keys(after.document)])].filter(
@@ -32,5 +32,8 @@ export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, i
     admin.ssoRoleMappingsChanged.length +
     admin.sso.length;
   if (adminChanges) parts.push(`${adminChanges} admin access change(s)`);
+  const plugins = impact.plugins;
+  if (plugins.stateChanged.length) parts.push(`plugins ${plugins.stateChanged.map((p) => `${p.id} ${p.after ?? 'gone'}`).join(', ')}`);
+  if (plugins.configChanged.length) parts.push(`plugin settings changed: ${plugins.configChanged.map((p) => p.id).join(', ')}`);
   return parts.join('; ');
 }

@@ -4,9 +4,11 @@ import type { ConfigIssue } from '../pipeline/config-issue';
 import { validateConfig } from '../pipeline/validate-config';
 import { normalizeConfig } from './normalize-config';
 
-/** validate → normalize, as loadConfig chains them; `gateway.http.endpoints.chatCompletions` is the input. */
-function load(chatCompletions: unknown) {
-  const doc = { agents: { list: [{ id: 'main' }, { id: 'support' }] }, gateway: { http: { endpoints: { chatCompletions } } } };
+type Endpoint = 'chatCompletions' | 'mcp';
+
+/** validate → normalize, as loadConfig chains them; `gateway.http.endpoints.<endpoint>` is the input. */
+function loadEndpoint(endpoint: Endpoint, settings: unknown) {
+  const doc = { agents: { list: [{ id: 'main' }, { id: 'support' }] }, gateway: { http: { endpoints: { [endpoint]: settings } } } };
   const validated = validateConfig(doc);
   if (!validated.config) return { errors: validated.errors, warnings: [] as ConfigIssue[], settings: undefined };
   const ctx = {
@@ -20,12 +22,15 @@ function load(chatCompletions: unknown) {
     warnings: [] as ConfigIssue[],
   };
   const config = normalizeConfig(ctx, validated.config);
-  return { errors: ctx.errors, warnings: ctx.warnings, settings: config.gateway.http.endpoints.chatCompletions };
+  return { errors: ctx.errors, warnings: ctx.warnings, settings: config.gateway.http.endpoints[endpoint] };
 }
 const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.path}: ${i.message}`);
-const AT = 'gateway.http.endpoints.chatCompletions';
 
-describe('gateway.http.endpoints.chatCompletions', () => {
+// The OpenAI-compatible endpoint and the MCP server share the key model: the same rules, each at its own path.
+describe.each<Endpoint>(['chatCompletions', 'mcp'])('gateway.http.endpoints.%s', (endpoint) => {
+  const AT = `gateway.http.endpoints.${endpoint}`;
+  const load = (settings: unknown) => loadEndpoint(endpoint, settings);
+
   it('is off with no keys by default', () => {
     expect(load(undefined).settings).toEqual({ enabled: false, rateLimitPerMinute: 60, keys: [] });
   });

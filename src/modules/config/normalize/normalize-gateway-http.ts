@@ -1,13 +1,27 @@
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { GatewaySettings } from '../config.types';
-import type { GatewayHttpConfig } from '../schema/gateway-http.schema';
+import type { GatewaySettings, KeyedEndpointSettings } from '../config.types';
+import type { ChatCompletionsEndpointConfig, GatewayHttpConfig, McpEndpointConfig } from '../schema/gateway-http.schema';
 import type { NormalizeContext } from './normalize-context';
 
-/** `gateway.http`: the OpenAI-compatible endpoint and its keys (docs/openai-endpoint.md). */
+/** `gateway.http`: the OpenAI-compatible endpoint and the MCP server, each with its keys (docs/openai-endpoint.md, docs/mcp.md). */
 export function normalizeGatewayHttp(ctx: NormalizeContext, http: GatewayHttpConfig | undefined, agentIds: string[]): GatewaySettings['http'] {
-  const defaults = CONFIG_DEFAULTS.gateway.http.endpoints.chatCompletions;
-  const endpoint = http?.endpoints?.chatCompletions;
-  const at = 'gateway.http.endpoints.chatCompletions.keys';
+  return {
+    endpoints: {
+      chatCompletions: normalizeKeyedEndpoint(ctx, 'chatCompletions', http?.endpoints?.chatCompletions, agentIds),
+      mcp: normalizeKeyedEndpoint(ctx, 'mcp', http?.endpoints?.mcp, agentIds),
+    },
+  };
+}
+
+/** One endpoint of the shared key model: unique key names and tokens, agent ids that name configured agents. */
+function normalizeKeyedEndpoint(
+  ctx: NormalizeContext,
+  name: 'chatCompletions' | 'mcp',
+  endpoint: ChatCompletionsEndpointConfig | McpEndpointConfig | undefined,
+  agentIds: string[],
+): KeyedEndpointSettings {
+  const defaults = CONFIG_DEFAULTS.gateway.http.endpoints[name];
+  const at = `gateway.http.endpoints.${name}.keys`;
   const seen = new Set<string>();
   const keys = (endpoint?.keys ?? []).map((key, i) => {
     const name = ctx.quoter.quote(`${at}[${i}].name`, key.name);
@@ -33,12 +47,8 @@ export function normalizeGatewayHttp(ctx: NormalizeContext, http: GatewayHttpCon
     } else if (token) owner.set(token, i);
   });
   return {
-    endpoints: {
-      chatCompletions: {
-        enabled: endpoint?.enabled ?? defaults.enabled,
-        rateLimitPerMinute: endpoint?.rateLimitPerMinute ?? defaults.rateLimitPerMinute,
-        keys,
-      },
-    },
+    enabled: endpoint?.enabled ?? defaults.enabled,
+    rateLimitPerMinute: endpoint?.rateLimitPerMinute ?? defaults.rateLimitPerMinute,
+    keys,
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { bundledPluginRoots } from '../../../bundled-plugins';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { LoadResult, RuntimeSnapshot } from '../config.types';
@@ -31,7 +32,10 @@ export interface LoadConfigInput {
   /** Texts to use for included files instead of reading them, by real path (a candidate edit of several files). */
   fileTexts?: ReadonlyMap<string, string>;
   now?: () => Date;
-  /** Directories of the plugins that ship with clawgate (discovered after load paths and the state dir's extensions). */
+  /**
+   * Directories of the plugins that ship with clawgate (discovered after load paths and the state dir's extensions);
+   * default: those of `src/bundled-plugins/`.
+   */
   bundledPluginRoots?: ReadonlyArray<string>;
 }
 
@@ -54,7 +58,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       stateDir: input.stateDir,
       env,
       resolvePath: (written) => resolveUserPath({ configPath: input.configPath, homeDir }, written),
-      bundledRoots: input.bundledPluginRoots,
+      bundledRoots: input.bundledPluginRoots ?? bundledPluginRoots(),
     });
     warnings.push(...found.warnings);
     // Before ${VAR}: a setting clawgate never reads needs none of its variables.

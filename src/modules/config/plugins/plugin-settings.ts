@@ -4,6 +4,7 @@ import type { PluginsSettings } from '../config.types';
 import { ConfigIssue, toDottedPath } from '../pipeline/config-issue';
 import type { ConfigValueQuoter } from '../pipeline/config-value-quoter';
 import { pluginState } from './build-catalog';
+import { channelAccessProblems } from './channel-common-schema';
 import type { FoundPlugin } from './discover-plugins';
 import { compileSchema, pluginAjv, type ValidateFunction } from './plugin-ajv';
 import { schemaProblems, type SchemaIssueOptions, type Segment } from './schema-issues';
@@ -61,7 +62,12 @@ export function checkPluginSettings(
   for (const [channel, section] of channelSections) {
     const plugin = found.get(providers.get(channel) ?? '');
     const schema = plugin?.manifest?.channelConfigs[channel]?.schema;
-    if (schema) errors.push(...check(schema, section, ['channels', channel], options));
+    if (!schema) continue;
+    const problems = check(schema, section, ['channels', channel], options);
+    if (!problems.length) {
+      for (const p of channelAccessProblems(section)) problems.push({ path: toDottedPath(['channels', channel, ...p.path]), message: p.message });
+    }
+    errors.push(...problems);
   }
   return { errors, warnings };
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { isRecord } from '../../../common/is-record';
 import { toDottedPath } from '../pipeline/config-issue';
 import type { ManifestChannel, PluginManifest } from './plugin-catalog.types';
+import { withChannelCommonKeys } from './channel-common-schema';
 import { manifestSchema } from './manifest-schema';
 import { compileSchema, pluginAjv } from './plugin-ajv';
 import { schemaProblems } from './schema-issues';
@@ -99,7 +100,8 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
     const channelSchema = compileSchema(pluginAjv(), spec.schema);
     if ('problem' in channelSchema) return `${at}.schema: not a valid JSON Schema (${channelSchema.problem})`;
     channelConfigs[channel] = {
-      schema: spec.schema,
+      // The keys every channel shares (dmPolicy, allowFrom, groups, accounts, ...) join the plugin's own.
+      schema: withChannelCommonKeys(spec.schema),
       ...(spec.secrets ? { secrets: spec.secrets } : {}),
       ...(spec.setup ? { setup: spec.setup } : {}),
     };

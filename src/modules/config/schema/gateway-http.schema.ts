@@ -5,8 +5,8 @@ import { Default, Describe, NestedArray, NestedObject, StrictObject } from './sc
 /** Key names: shown in logs and the audit of who called; the same alphabet as peer and account names. */
 export const ENDPOINT_KEY_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-@StrictObject('A bearer key of the OpenAI-compatible endpoint and the agents it may use.')
-export class ChatCompletionsKeyConfig {
+@StrictObject('A bearer key of an agent endpoint (chatCompletions, mcp) and the agents it may use.')
+export class EndpointKeyConfig {
   @IsDefined()
   @IsString()
   @Matches(ENDPOINT_KEY_NAME_PATTERN, { message: 'must match ^[a-z0-9][a-z0-9._-]{0,63}$' })
@@ -29,18 +29,15 @@ export class ChatCompletionsKeyConfig {
   agents!: string[];
 }
 
-@StrictObject('POST /v1/chat/completions and GET /v1/models: agents behind the OpenAI Chat Completions API.')
-export class ChatCompletionsEndpointConfig {
+/**
+ * The key model the agent endpoints share (docs/openai-endpoint.md, docs/mcp.md): on or off, bearer keys each
+ * reaching some agents, a rate per key. Each endpoint is a subclass with its own description.
+ */
+export class KeyedEndpointConfig {
   @IsOptional()
-  @IsBoolean()
-  @Describe('Serve the endpoint; while false its routes answer 404.')
-  @Default(CONFIG_DEFAULTS.gateway.http.endpoints.chatCompletions.enabled)
-  enabled?: boolean;
-
-  @IsOptional()
-  @NestedArray(() => ChatCompletionsKeyConfig)
+  @NestedArray(() => EndpointKeyConfig)
   @Default(CONFIG_DEFAULTS.gateway.http.endpoints.chatCompletions.keys)
-  keys?: ChatCompletionsKeyConfig[];
+  keys?: EndpointKeyConfig[];
 
   @IsOptional()
   @IsInt()
@@ -50,11 +47,33 @@ export class ChatCompletionsEndpointConfig {
   rateLimitPerMinute?: number;
 }
 
+@StrictObject('POST /v1/chat/completions and GET /v1/models: agents behind the OpenAI Chat Completions API.')
+export class ChatCompletionsEndpointConfig extends KeyedEndpointConfig {
+  @IsOptional()
+  @IsBoolean()
+  @Describe('Serve the endpoint; while false its routes answer 404.')
+  @Default(CONFIG_DEFAULTS.gateway.http.endpoints.chatCompletions.enabled)
+  enabled?: boolean;
+}
+
+@StrictObject('/mcp: agents as the tools of a Model Context Protocol server (Streamable HTTP).')
+export class McpEndpointConfig extends KeyedEndpointConfig {
+  @IsOptional()
+  @IsBoolean()
+  @Describe('Serve /mcp; while false it answers 404.')
+  @Default(CONFIG_DEFAULTS.gateway.http.endpoints.mcp.enabled)
+  enabled?: boolean;
+}
+
 @StrictObject('Extra HTTP APIs the gateway can serve.')
 export class GatewayHttpEndpointsConfig {
   @IsOptional()
   @NestedObject(() => ChatCompletionsEndpointConfig)
   chatCompletions?: ChatCompletionsEndpointConfig;
+
+  @IsOptional()
+  @NestedObject(() => McpEndpointConfig)
+  mcp?: McpEndpointConfig;
 }
 
 @StrictObject('HTTP APIs of the gateway besides the admin API and the channels.')

@@ -22,6 +22,12 @@ export class PluginRegisteredDto {
   services!: string[];
   @ApiProperty({ type: [String], description: 'The hooks it listens to.', example: ['before_tool_call'] })
   hooks!: string[];
+  @ApiProperty({
+    type: [String],
+    description: 'The chat channels it registered (run by the gateway once configured).',
+    example: ['telegram'],
+  })
+  channels!: string[];
 }
 
 export class PluginDto {

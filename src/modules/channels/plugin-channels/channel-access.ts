@@ -1,0 +1,91 @@
+import type { ChannelInboundMessage } from '../../../plugin-sdk';
+import { isRecord } from '../../../common/is-record';
+
+/** The access keys of one account: its `accounts.<accountId>` entry over the section's own (docs/channels.md). */
+export interface ChannelAccess {
+  dmPolicy: 'pairing' | 'allowlist' | 'open' | 'disabled';
+  allowFrom: string[];
+  groupPolicy: 'allowlist' | 'open' | 'disabled';
+  groupAllowFrom: string[];
+  groups: Record<string, { requireMention?: boolean; enabled?: boolean }>;
+  allowBots: boolean;
+}
+
+/** What the policies decided: go on to routing, ask the sender to pair, or ignore the message (and why). */
+export type AccessDecision = { kind: 'route' } | { kind: 'pair' } | { kind: 'ignored'; reason: string };
+
+type AccessKey = 'dmPolicy' | 'allowFrom' | 'groupPolicy' | 'groupAllowFrom' | 'groups' | 'allowBots';
+
+/** The account's access settings, defaults filled: pairing for DMs, an allowlist for groups, no bots. */
+export function accessOf(section: Record<string, unknown>, accountId: string): ChannelAccess {
+  const accounts = isRecord(section.accounts) ? section.accounts : {};
+  const account = Object.prototype.hasOwnProperty.call(accounts, accountId) && isRecord(accounts[accountId]) ? accounts[accountId] : {};
+  const value = (key: AccessKey): unknown => (account[key] !== undefined ? account[key] : section[key]);
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
+  return {
+    dmPolicy: (value('dmPolicy') as ChannelAccess['dmPolicy'] | undefined) ?? 'pairing',
+    allowFrom: list(value('allowFrom')),
+    groupPolicy: (value('groupPolicy') as ChannelAccess['groupPolicy'] | undefined) ?? 'allowlist',
+    groupAllowFrom: list(value('groupAllowFrom')),
+    groups: (isRecord(value('groups')) ? value('groups') : {}) as ChannelAccess['groups'],
+    allowBots: value('allowBots') === true,
+  };
+}
+
+/** True when the account is configured off (`accounts.<id>.enabled: false`). */
+export function accountDisabled(section: Record<string, unknown>, accountId: string): boolean {
+  const accounts = isRecord(section.accounts) ? section.accounts : {};
+  const account = accounts[accountId];
+  return isRecord(account) && account.enabled === false;
+}
+
+/** A sender named on a list by its id or its username (with or without the `@`), or `"*"` for anyone. */
+function listed(list: readonly string[], sender: ChannelInboundMessage['sender']): boolean {
+  if (list.includes('*') || list.includes(sender.id)) return true;
+  const username = sender.username?.replace(/^@/, '');
+  return !!username && (list.includes(username) || list.includes(`@${username}`));
+}
+
+/**
+ * The gateway's policies, in order (docs/channels.md#who-may-talk-to-an-agent): bots (the bot's own messages always,
+ * other bots unless `allowBots`), then a DM by `dmPolicy`, a group message by `groupPolicy` and mention gating.
+ * `approved` says whether the sender has paired with this channel (asked only under `pairing`).
+ */
+export async function decideAccess(
+  access: ChannelAccess,
+  message: ChannelInboundMessage,
+  approved: () => Promise<boolean>,
+): Promise<AccessDecision> {
+  if (message.sender.isSelf) return ignored("the bot's own message");
+  if (message.sender.isBot && !access.allowBots) return ignored('sent by a bot (allowBots is false)');
+  if (message.peer.kind === 'dm') {
+    switch (access.dmPolicy) {
+      case 'disabled':
+        return ignored('direct messages are disabled (dmPolicy "disabled")');
+      case 'open':
+        return { kind: 'route' };
+      case 'allowlist':
+        return listed(access.allowFrom, message.sender) ? { kind: 'route' } : ignored('sender is not on allowFrom (dmPolicy "allowlist")');
+      default:
+        if (listed(access.allowFrom, message.sender) || (await approved())) return { kind: 'route' };
+        return { kind: 'pair' };
+    }
+  }
+  if (access.groupPolicy === 'disabled') return ignored('group messages are disabled (groupPolicy "disabled")');
+  const group = access.groups[message.peer.id] ?? access.groups['*'];
+  if (group?.enabled === false) return ignored(`group ${message.peer.id} is disabled (groups.${message.peer.id}.enabled)`);
+  if (access.groupPolicy === 'allowlist') {
+    const groupListed = Object.keys(access.groups).length > 0;
+    if (groupListed && !group) return ignored(`group ${message.peer.id} is not under groups (groupPolicy "allowlist")`);
+    if (!groupListed && !access.groupAllowFrom.length)
+      return ignored('no group is allowed: set groups or groupAllowFrom (groupPolicy "allowlist")');
+  }
+  if (access.groupAllowFrom.length && !listed(access.groupAllowFrom, message.sender)) return ignored('sender is not on groupAllowFrom');
+  const requireMention = group?.requireMention ?? true;
+  if (requireMention && !message.mentionsBot) return ignored('not mentioned (requireMention)');
+  return { kind: 'route' };
+}
+
+function ignored(reason: string): AccessDecision {
+  return { kind: 'ignored', reason };
+}

@@ -1,0 +1,113 @@
+import type { ChannelInboundMessage, ChannelInboundOutcome } from '../../../plugin-sdk';
+import { RoutingService } from '../../routing';
+import type { AgentRunner, RunRecord } from '../../runtime';
+import type { DeliveryContext } from '../../sessions';
+import type { PairingStore } from '../pairing/pairing-store';
+import { accessOf, accountDisabled, decideAccess } from './channel-access';
+import { inboundProblem, routingInbound } from './inbound-message';
+import { ReplyStream } from './reply-stream';
+
+/** What the pipeline tells the channel's bookkeeping: a message came in, and what became of it. */
+export interface InboundObserver {
+  received(accountId: string): void;
+  outcome(accountId: string, outcome: ChannelInboundOutcome['kind'], reason?: string): void;
+  /** The reply was handed to the channel (`final`), or the run failed. */
+  replied(accountId: string, ok: boolean): void;
+}
+
+/**
+ * The one way into the gateway for every chat channel (docs/channels.md#chat-channels), the same steps whatever
+ * the platform: the message's shape checked → bots dropped → the DM or group policy (pairing, allowlists, mention
+ * gating) → routing through the bindings (the resolver `/admin/routing/resolve` asks) → the session key of the
+ * existing scheme → the run, its reply streamed back as `progress` then `final` (or `failed`). The run's start fires
+ * the `message_received` hook.
+ */
+export class ChannelInbound {
+  constructor(
+    private readonly routing: RoutingService,
+    private readonly runner: Pick<AgentRunner, 'startRun'>,
+    private readonly pairing: PairingStore,
+  ) {}
+
+  async handle(
+    channel: string,
+    section: Record<string, unknown>,
+    message: ChannelInboundMessage,
+    observer: InboundObserver,
+  ): Promise<ChannelInboundOutcome> {
+    const problem = inboundProblem(message);
+    if (problem) throw new TypeError(`inbound(message): ${problem}`);
+    observer.received(message.accountId);
+    const outcome = await this.decide(channel, section, message, observer);
+    observer.outcome(message.accountId, outcome.kind, outcome.kind === 'ignored' ? outcome.reason : undefined);
+    return outcome;
+  }
+
+  private async decide(
+    channel: string,
+    section: Record<string, unknown>,
+    message: ChannelInboundMessage,
+    observer: InboundObserver,
+  ): Promise<ChannelInboundOutcome> {
+    if (accountDisabled(section, message.accountId)) return { kind: 'ignored', reason: `account ${message.accountId} is disabled` };
+    const access = accessOf(section, message.accountId);
+    const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.sender.id));
+    if (decision.kind === 'ignored') return decision;
+    if (decision.kind === 'pair') return this.pair(channel, message, observer);
+    return this.run(channel, message, observer);
+  }
+
+  private async pair(channel: string, message: ChannelInboundMessage, observer: InboundObserver): Promise<ChannelInboundOutcome> {
+    const name = message.sender.name ?? message.sender.username;
+    const asked = await this.pairing.ask(channel, message.accountId, { id: message.sender.id, ...(name ? { name } : {}) });
+    if (asked.kind === 'approved') return this.run(channel, message, observer);
+    if (asked.kind === 'full') {
+      return { kind: 'ignored', reason: `pairing: ${asked.pending} codes of channel ${channel} are already waiting for approval` };
+    }
+    const { code } = asked.request;
+    return {
+      kind: 'pairing',
+      text:
+        `This assistant does not know you yet. Your pairing code is ${code}. Ask its operator to approve it ` +
+        `(clawgate pairing approve ${channel} ${code}); the code is valid for one hour.`,
+    };
+  }
+
+  private run(channel: string, message: ChannelInboundMessage, observer: InboundObserver): ChannelInboundOutcome {
+    const inbound = routingInbound(channel, message);
+    const route = this.routing.resolve(inbound);
+    const threadId = message.threadId || undefined;
+    // The conversation's return address: announces and sessions_send results come back through the channel's send.
+    const deliveryContext: DeliveryContext = {
+      channel,
+      accountId: message.accountId,
+      to: message.peer.id,
+      ...(threadId ? { threadId } : {}),
+    };
+    const stream = new ReplyStream();
+    let round = -1;
+    let text = '';
+    const { done } = this.runner.startRun({
+      sessionKey: route.sessionKey,
+      message: message.text,
+      create: { deliveryContext },
+      meta: { channel, accountId: message.accountId, peer: inbound.peer, messageId: message.messageId, sender: message.sender.id },
+      // The reply of the last round is the answer: a new round (after tool calls) starts the text over.
+      onReplyDelta: (delta) => {
+        if (delta.round !== round) {
+          round = delta.round;
+          text = '';
+        }
+        text += delta.text;
+        stream.progress(text);
+      },
+      origin: { channel, peer: `${message.accountId}/${message.peer.id}` },
+    });
+    void done.then((run: RunRecord) => {
+      if (run.status === 'completed') stream.end({ type: 'final', text: run.reply ?? '' });
+      else stream.end({ type: 'failed', message: run.error ?? `the run ended ${run.status}` });
+      observer.replied(message.accountId, run.status === 'completed');
+    });
+    return { kind: 'reply', agentId: route.agentId, sessionKey: route.sessionKey, events: stream };
+  }
+}

@@ -1,0 +1,92 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { ChannelDefinition } from '../../../plugin-sdk';
+import { GatewayMetrics } from '../../metrics';
+import {
+  PLUGIN_START_DEADLINE_MS,
+  PLUGIN_STOP_DEADLINE_MS,
+  PluginHost,
+  type PluginChannelOwner,
+  type PluginChannelRunner,
+} from '../../plugins';
+import { RoutingService } from '../../routing';
+import { AgentRunner } from '../../runtime';
+import { ChannelRegistry } from '../channel-registry';
+import { PairingStore } from '../pairing/pairing-store';
+import { ChannelInbound } from './channel-inbound';
+import { PluginChannelAdapter } from './plugin-channel.adapter';
+import { RunningChannel, type ChannelEnvironment } from './running-channel';
+
+/**
+ * Runs the chat channels plugins register (docs/plugins.md#channels): attached to the plugin host, it takes each
+ * channel once its plugin is active, starts it when `channels.<id>` is configured and not `enabled: false`, follows
+ * the section through every applied config, puts it in the ChannelRegistry (so announces and `sessions_send` results
+ * reach its `send`), and gives its `inbound` the gateway's one pipeline (ChannelInbound).
+ */
+@Injectable()
+export class PluginChannels implements PluginChannelRunner, OnModuleInit {
+  private readonly channels = new Map<string, RunningChannel>();
+  private readonly inbound: ChannelInbound;
+  private readonly env: ChannelEnvironment;
+
+  constructor(
+    private readonly host: PluginHost,
+    private readonly registry: ChannelRegistry,
+    routing: RoutingService,
+    @Inject(AgentRunner) runner: AgentRunner,
+    readonly pairing: PairingStore,
+    metrics: GatewayMetrics,
+  ) {
+    this.inbound = new ChannelInbound(routing, runner, pairing);
+    this.env = {
+      inbound: (channel, section, message, observer) => this.inbound.handle(channel, section, message, observer),
+      startDeadlineMs: PLUGIN_START_DEADLINE_MS,
+      stopDeadlineMs: PLUGIN_STOP_DEADLINE_MS,
+      metrics: {
+        message: (channel, account, direction) => metrics.channelMessage(channel, account, direction),
+        deliveryFailure: (channel, account) => metrics.channelDeliveryFailure(channel, account),
+        reconnect: (channel, account) => metrics.channelReconnect(channel, account),
+      },
+    };
+  }
+
+  onModuleInit(): void {
+    this.host.attachChannels(this);
+  }
+
+  coreOwner(channelId: string): 'core' | undefined {
+    return this.registry.get(channelId) && !this.channels.has(channelId) ? 'core' : undefined;
+  }
+
+  add(definition: ChannelDefinition, owner: PluginChannelOwner, section: Record<string, unknown> | undefined): void {
+    const channel = new RunningChannel(definition, owner, this.env, section);
+    this.channels.set(definition.id, channel);
+    this.registry.register(new PluginChannelAdapter(channel));
+    void channel.begin();
+  }
+
+  configure(channelId: string, section: Record<string, unknown> | undefined): void {
+    void this.channels.get(channelId)?.configure(section);
+  }
+
+  async remove(channelId: string): Promise<void> {
+    const channel = this.channels.get(channelId);
+    if (!channel) return;
+    this.channels.delete(channelId);
+    this.registry.unregister(channelId);
+    await channel.remove();
+  }
+
+  /** The channels plugins registered, in the order they were. */
+  list(): RunningChannel[] {
+    return [...this.channels.values()];
+  }
+
+  get(channelId: string): RunningChannel | undefined {
+    return this.channels.get(channelId);
+  }
+
+  /** Every channel id this gateway serves (the core's and the plugins'). */
+  ids(): string[] {
+    return this.registry.ids();
+  }
+}
