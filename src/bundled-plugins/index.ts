@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { PluginDefinition } from '../plugin-sdk';
+import telegramManifest from './telegram/clawgate.plugin.json';
 
 /**
  * The plugins that ship with clawgate (docs/plugins.md#bundled-plugins): each is a folder `src/bundled-plugins/<id>/`
@@ -25,7 +26,14 @@ export interface BundledPlugin {
   load(): Promise<PluginDefinition>;
 }
 
-export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [];
+export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
+  {
+    id: 'telegram',
+    root: path.join(__dirname, 'telegram'),
+    manifest: telegramManifest,
+    load: () => import('./telegram').then(definitionOf),
+  },
+];
 
 /** The roots discovery reads (in this order, after the load paths and `extensions/`). */
 export function bundledPluginRoots(): string[] {

@@ -1,0 +1,218 @@
+import * as path from 'node:path';
+import { Bot, type Api } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import type { ChannelContext, ChannelDeliveryReceipt, ChannelOutboundMessage } from '../../plugin-sdk';
+import { ChatPacer, sleep } from './chat-pacer';
+import { floodWait } from './flood-wait';
+import type { TelegramAccountConfig } from './telegram-config';
+import { describeTelegramError, isUnauthorized } from './telegram-errors';
+import { inboundOf, isOwnMessage, messageOf, replyTargetOf } from './telegram-inbound';
+import { TelegramReply } from './telegram-reply';
+import { UpdateJournal, type PendingUpdate } from './update-journal';
+import { markdownToTelegramHtml } from './markdown-html';
+import { splitMarkdown } from './split-text';
+
+export interface TelegramAccountOptions {
+  /** Seconds a `getUpdates` long poll waits (default 25). */
+  pollTimeoutSeconds?: number;
+  /** Milliseconds between two writes in one chat (default 1000). */
+  chatIntervalMs?: number;
+}
+
+const UPDATE_KINDS = ['message', 'channel_post'] as const;
+
+/** grammY types its signal with the abort-controller package's class; Node's own is the same at run time. */
+type GrammySignal = NonNullable<Parameters<Api['getMe']>[0]>;
+
+/**
+ * One bot: its grammY `Bot` (pointed at `apiRoot`, with 429s waited out), the long-polling loop over the durable
+ * update journal, and the replies in flight. Updates are handled in order, each handed to the gateway once the
+ * previous one was decided; replies then stream side by side (one after the other within a chat).
+ */
+export class TelegramAccount {
+  private readonly bot: Bot;
+  private readonly journal: UpdateJournal;
+  private readonly pacer: ChatPacer;
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<number>();
+  private readonly chatChains = new Map<number, Promise<void>>();
+  private readonly deliveries = new Set<Promise<void>>();
+  private loop?: Promise<void>;
+  private me?: UserFromGetMe;
+
+  constructor(
+    readonly config: TelegramAccountConfig,
+    private readonly context: ChannelContext,
+    private readonly options: TelegramAccountOptions = {},
+  ) {
+    this.bot = new Bot(config.botToken, { client: { apiRoot: config.apiRoot } });
+    this.bot.api.config.use(
+      floodWait({
+        onRetry: (method, reason, waitMs) =>
+          context.logger.warn(`telegram account ${config.accountId}: ${method} retried in ${waitMs} ms (${reason})`),
+      }),
+    );
+    this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
+    this.journal = UpdateJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'));
+  }
+
+  get accountId(): string {
+    return this.config.accountId;
+  }
+
+  start(): void {
+    this.health('connecting');
+    this.loop = this.poll();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    await Promise.allSettled([...this.deliveries]);
+    this.health('stopped');
+  }
+
+  /** Says something the gateway initiated: in pieces within Telegram's limit, each retried by the transformer. */
+  async send(message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> {
+    const chatId = Number(message.peer.id);
+    if (!Number.isFinite(chatId) && !message.peer.id.startsWith('@')) {
+      return { status: 'failed', detail: `account ${this.accountId}: "${message.peer.id}" is not a Telegram chat id` };
+    }
+    const threadId = message.threadId !== undefined ? Number(message.threadId) : undefined;
+    const replyTo = message.replyToId !== undefined ? Number(message.replyToId) : undefined;
+    let firstId: number | undefined;
+    try {
+      for (const [index, piece] of splitMarkdown(message.text).entries()) {
+        const target = Number.isFinite(chatId) ? chatId : message.peer.id;
+        await this.pacer.turn(typeof target === 'number' ? target : 0, this.abort.signal);
+        const sent = await this.bot.api.sendMessage(target, markdownToTelegramHtml(piece), {
+          parse_mode: 'HTML',
+          ...(threadId !== undefined && Number.isFinite(threadId) ? { message_thread_id: threadId } : {}),
+          ...(index === 0 && replyTo !== undefined && Number.isFinite(replyTo)
+            ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } }
+            : {}),
+        });
+        firstId ??= sent.message_id;
+      }
+      return { status: 'delivered', ...(firstId !== undefined ? { messageId: String(firstId) } : {}) };
+    } catch (error) {
+      const detail = describeTelegramError(this.accountId, error);
+      this.context.logger.error(`telegram: a message to chat ${message.peer.id} was not delivered: ${detail}`);
+      return { status: 'failed', detail };
+    }
+  }
+
+  private async poll(): Promise<void> {
+    const signal = this.abort.signal;
+    const apiSignal = signal as unknown as GrammySignal;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        if (!this.me) {
+          this.me = await this.bot.api.getMe(apiSignal);
+          this.journal.bindBot(this.me.id);
+          // Long polling and a webhook exclude each other; pending updates stay queued.
+          await this.bot.api.deleteWebhook({ drop_pending_updates: false }, apiSignal);
+          this.health('connected');
+        }
+        await this.handlePending();
+        const updates = await this.bot.api.getUpdates(
+          { offset: this.journal.offset, timeout: this.options.pollTimeoutSeconds ?? 25, allowed_updates: [...UPDATE_KINDS] },
+          apiSignal,
+        );
+        this.journal.accept(updates);
+        if (failures) this.health('connected');
+        failures = 0;
+      } catch (error) {
+        if (signal.aborted) break;
+        failures++;
+        const detail = describeTelegramError(this.accountId, error);
+        if (isUnauthorized(error)) {
+          this.me = undefined;
+          this.health('failed', detail);
+        } else {
+          this.health('reconnecting', detail);
+        }
+        this.context.logger.warn(`telegram: ${detail}`);
+        await sleep(Math.min(1000 * 2 ** Math.min(failures - 1, 5), 30_000), signal);
+      }
+    }
+  }
+
+  /** Each journaled update not yet being handled, in order: decided by the gateway, its reply then under way. */
+  private async handlePending(): Promise<void> {
+    for (const entry of [...this.journal.pending()]) {
+      if (this.abort.signal.aborted) return;
+      if (this.inFlight.has(entry.update.update_id)) continue;
+      this.inFlight.add(entry.update.update_id);
+      await this.handle(entry);
+    }
+  }
+
+  private async handle(entry: PendingUpdate): Promise<void> {
+    const updateId = entry.update.update_id;
+    const message = messageOf(entry.update);
+    const finish = (): void => {
+      this.journal.done(updateId);
+      this.inFlight.delete(updateId);
+    };
+    if (!message || !this.me || isOwnMessage(message, this.me)) return finish();
+    const inbound = inboundOf(message, this.me, this.accountId);
+    if (!inbound.text.trim()) return finish();
+    let outcome;
+    try {
+      outcome = await this.context.inbound(inbound);
+    } catch (error) {
+      // The gateway could not take it (it is stopping, say): it stays in the journal for the next start.
+      this.inFlight.delete(updateId);
+      this.context.logger.error(`telegram account ${this.accountId}: update ${updateId} was not accepted: ${(error as Error).message}`);
+      throw error;
+    }
+    if (outcome.kind === 'ignored') {
+      this.context.logger.debug(`telegram account ${this.accountId}: update ${updateId} ignored: ${outcome.reason}`);
+      return finish();
+    }
+    const target = replyTargetOf(message);
+    // A reply whose send was cut short by a crash looks for the message it may have sent (see TelegramReply).
+    const probeFrom = entry.sending
+      ? Math.max(this.journal.lastSentIn(target.chatId), target.replyTo, ...entry.replyMessageIds) + 1
+      : undefined;
+    const reply = new TelegramReply(
+      this.bot.api,
+      target,
+      this.pacer,
+      entry.replyMessageIds,
+      {
+        sending: () => this.journal.markSending(updateId),
+        sent: (ids) => this.journal.recordReply(updateId, target.chatId, ids),
+      },
+      probeFrom,
+    );
+    const events =
+      outcome.kind === 'reply'
+        ? outcome.events
+        : (async function* () {
+            yield { type: 'final' as const, text: outcome.text };
+          })();
+    // Replies in one chat go out in the order the messages came; other chats' do not wait for them.
+    const previous = this.chatChains.get(target.chatId) ?? Promise.resolve();
+    const delivery = previous
+      .then(() => reply.deliver(events, this.abort.signal))
+      .then(finish, (error: unknown) => {
+        this.context.logger.error(
+          `telegram: the reply to update ${updateId} in chat ${target.chatId} was not delivered after retries: ${describeTelegramError(this.accountId, error)}`,
+        );
+        finish();
+      });
+    this.chatChains.set(target.chatId, delivery);
+    this.deliveries.add(delivery);
+    void delivery.finally(() => {
+      this.deliveries.delete(delivery);
+      if (this.chatChains.get(target.chatId) === delivery) this.chatChains.delete(target.chatId);
+    });
+  }
+
+  private health(state: 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'stopped', error?: string): void {
+    this.context.setHealth({ accountId: this.accountId, state, ...(error ? { error } : {}) });
+  }
+}

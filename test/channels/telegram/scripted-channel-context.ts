@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type {
+  ChannelAccountHealth,
+  ChannelContext,
+  ChannelInboundMessage,
+  ChannelInboundOutcome,
+  ChannelReplyEvent,
+} from '../../../src/plugin-sdk';
+
+/**
+ * The gateway's side of a channel, scripted: what `inbound` answers is the test's `decide`, and everything the
+ * plugin reports (inbound messages, health, log lines) is kept. The channel under test is the real plugin code
+ * against the fake Telegram server.
+ */
+export class ScriptedChannelContext implements ChannelContext {
+  readonly channelId = 'telegram';
+  readonly inbounds: ChannelInboundMessage[] = [];
+  readonly healths: ChannelAccountHealth[] = [];
+  readonly logs: string[] = [];
+  readonly stateDir: string;
+  private readonly controller = new AbortController();
+  private listeners: ((config: Record<string, unknown>) => void)[] = [];
+  readonly logger = {
+    debug: (m: string) => void this.logs.push(`debug ${m}`),
+    info: (m: string) => void this.logs.push(`info ${m}`),
+    warn: (m: string) => void this.logs.push(`warn ${m}`),
+    error: (m: string) => void this.logs.push(`error ${m}`),
+  };
+
+  constructor(
+    private section: Record<string, unknown>,
+    public decide: (message: ChannelInboundMessage) => ChannelInboundOutcome = (m) =>
+      replyWith([{ type: 'final', text: `echo: ${m.text}` }]),
+    stateDir?: string,
+  ) {
+    this.stateDir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'clawgate-telegram-'));
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  config<C>(): C {
+    return this.section as C;
+  }
+
+  onConfigChange<C>(listener: (config: C) => void): void {
+    this.listeners.push(listener as (config: Record<string, unknown>) => void);
+  }
+
+  change(section: Record<string, unknown>): void {
+    this.section = section;
+    for (const listener of this.listeners) listener(section);
+  }
+
+  inbound(message: ChannelInboundMessage): Promise<ChannelInboundOutcome> {
+    this.inbounds.push(message);
+    return Promise.resolve(this.decide(message));
+  }
+
+  setHealth(health: ChannelAccountHealth): void {
+    this.healths.push(health);
+  }
+
+  lastHealth(accountId: string): ChannelAccountHealth | undefined {
+    return this.healths.filter((h) => h.accountId === accountId).at(-1);
+  }
+}
+
+/** A `reply` outcome whose events come `gapMs` apart. */
+export function replyWith(events: ChannelReplyEvent[], gapMs = 0): ChannelInboundOutcome {
+  return {
+    kind: 'reply',
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    events: (async function* () {
+      for (const event of events) {
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        yield event;
+      }
+    })(),
+  };
+}
