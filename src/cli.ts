@@ -33,7 +33,7 @@ export function buildCli(): Command {
       '--config <path>',
       'config file (default: $OPENCLAW_CONFIG_PATH, then <state-dir>/openclaw.json, then ~/.openclaw/openclaw.json)',
     )
-    .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)')
+    .option('--state-dir <dir>', 'state directory (default: $OPENCLAW_STATE_DIR, then ~/.clawgate)')
     .option('--port <port>', 'listen on this port instead of gateway.port (0 = any free port)', parsePort)
     .option('--log-format <format>', 'auto (pretty on a terminal, else JSON), pretty or json (default: $CLAWGATE_LOG_FORMAT, then auto)')
     .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (default: $CLAWGATE_LOG_LEVEL, then info)')

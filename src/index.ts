@@ -21,7 +21,7 @@ export interface Gateway {
 export interface StartGatewayOptions {
   /** openclaw.json; default: as the CLI finds it (`$OPENCLAW_CONFIG_PATH`, `<stateDir>/openclaw.json`, `~/.openclaw/openclaw.json`). */
   configPath?: string;
-  /** The state directory; default: `$OPENCLAW_STATE_DIR`, then `~/.openclaw`. */
+  /** The state directory; default: `$OPENCLAW_STATE_DIR`, then `~/.clawgate`. */
   stateDir?: string;
   /** Listen on this port instead of `gateway.port` (0: any free port). */
   port?: number;

@@ -17,7 +17,7 @@ describe('locateConfig precedence', () => {
 
   it('uses OPENCLAW_CONFIG_PATH next', () => {
     const r = locateConfig({ env: { OPENCLAW_CONFIG_PATH: '/etc/b.json' }, homeDir: home, cwd });
-    expect(r).toEqual({ configPath: '/etc/b.json', stateDir: '/home/op/.openclaw', configSource: 'env' });
+    expect(r).toEqual({ configPath: '/etc/b.json', stateDir: '/home/op/.clawgate', configSource: 'env' });
   });
 
   it('then the state dir from the environment', () => {
@@ -25,12 +25,17 @@ describe('locateConfig precedence', () => {
     expect(r).toEqual({ configPath: '/home/op/state/openclaw.json', stateDir: '/home/op/state', configSource: 'state-dir' });
   });
 
-  it('falls back to ~/.openclaw/openclaw.json', () => {
+  it("falls back to ~/.openclaw/openclaw.json, keeping its state in ~/.clawgate, never in OpenClaw's ~/.openclaw", () => {
     expect(locateConfig({ env: {}, homeDir: home, cwd })).toEqual({
       configPath: '/home/op/.openclaw/openclaw.json',
-      stateDir: '/home/op/.openclaw',
+      stateDir: '/home/op/.clawgate',
       configSource: 'home',
     });
+  });
+
+  it("keeps the state out of OpenClaw's ~/.openclaw when --config names the file there", () => {
+    const r = locateConfig({ cliConfig: '~/.openclaw/openclaw.json', env: {}, homeDir: home, cwd });
+    expect(r).toEqual({ configPath: '/home/op/.openclaw/openclaw.json', stateDir: '/home/op/.clawgate', configSource: 'cli' });
   });
 
   it('a --state-dir alone also locates the config inside it', () => {

@@ -3,6 +3,9 @@ import type { CodePlugin } from '../../plugin-sdk';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/** The state dir under the home directory when none is given: clawgate's own, beside OpenClaw's `.openclaw`. */
+export const DEFAULT_STATE_DIR_NAME = '.clawgate';
+
 /** Injection token for the options the gateway was started with. */
 export const GATEWAY_OPTIONS = Symbol('GATEWAY_OPTIONS');
 
@@ -39,7 +42,9 @@ export interface LocatedConfig {
 
 /**
  * Precedence. Config: `--config` > OPENCLAW_CONFIG_PATH > $OPENCLAW_STATE_DIR/openclaw.json >
- * ~/.openclaw/openclaw.json (`--state-dir` counts like the env var). State dir: `--state-dir` > OPENCLAW_STATE_DIR > ~/.openclaw.
+ * ~/.openclaw/openclaw.json (`--state-dir` counts like the env var). State dir: `--state-dir` > OPENCLAW_STATE_DIR > ~/.clawgate:
+ * never OpenClaw's own ~/.openclaw unless asked for, so pointing clawgate at an OpenClaw install leaves that install as it
+ * was (its sessions index is not imported and renamed, nothing is added beside its files).
  * See docs/configuration.md#1-where-the-file-is-found.
  */
 export function locateConfig(input: LocateInput): LocatedConfig {
@@ -51,7 +56,7 @@ export function locateConfig(input: LocateInput): LocatedConfig {
     return path.resolve(cwd, p);
   };
   const envStateDir = input.env.OPENCLAW_STATE_DIR?.trim();
-  const stateDir = input.cliStateDir ? abs(input.cliStateDir) : envStateDir ? abs(envStateDir) : path.join(home, '.openclaw');
+  const stateDir = input.cliStateDir ? abs(input.cliStateDir) : envStateDir ? abs(envStateDir) : path.join(home, DEFAULT_STATE_DIR_NAME);
   const envConfig = input.env.OPENCLAW_CONFIG_PATH?.trim();
   if (input.cliConfig) return { configPath: abs(input.cliConfig), stateDir, configSource: 'cli' };
   if (envConfig) return { configPath: abs(envConfig), stateDir, configSource: 'env' };
