@@ -7,6 +7,7 @@ import { runConfigSchema, runConfigValidate, runGateway } from './cli/commands';
 import { runGatewayReload, runGatewayStatus } from './cli/gateway-remote-commands';
 import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
+import { runDoctor } from './cli/doctor-command';
 import { runPluginsDisable, runPluginsEnable, runPluginsInfo, runPluginsList } from './cli/plugins-commands';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
@@ -62,6 +63,16 @@ export function buildCli(): Command {
     )
     .option('--json', 'print the plan as the JSON the gateway answered')
     .action(runConfigPlan);
+
+  program
+    .command('doctor')
+    .description(
+      "find OpenClaw's legacy layout (agent, identity, routing, providers, logLevel) and retired spellings and say where each goes; --fix moves them, keeping comments, after copying the file to <file>.bak; exit 1 while the file does not load",
+    )
+    .option('--fix', 'rewrite the file')
+    .option('--config <path>', 'config file')
+    .option('--state-dir <dir>', 'state directory')
+    .action(runDoctor);
 
   const agents = program
     .command('agents')
