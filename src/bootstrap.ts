@@ -11,6 +11,7 @@ import { GatewayLogger } from './common/logging/gateway-logger';
 import { LOG_LEVELS, logSettingsFrom } from './common/logging/log-settings';
 import { gatewayLogging } from './common/logging/logging.module';
 import { startupBanner } from './startup-banner';
+import { listenerTlsOptions } from './listener-tls';
 import { problem, writeProblem } from './common/errors/problem-details';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
@@ -78,7 +79,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // once, to open the SQLite or the PostgreSQL implementation).
     const config = new ConfigStore(options);
     await config.init();
+    const httpsOptions = await listenerTlsOptions(config.current().config.gateway.tls);
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(options, config, logging), {
+      ...(httpsOptions ? { httpsOptions } : {}),
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false,
@@ -113,7 +116,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await app.listen(options.portOverride ?? port, bind);
     const address = app.getHttpServer().address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}`;
+    const scheme = snapshot.config.gateway.tls.enabled ? 'https' : 'http';
+    const url = `${scheme}://${host}:${address.port}`;
     const banner = startupBanner(url, app.get(ConfigStore).current(), {
       configPath: options.configPath,
       stateDir: options.stateDir,

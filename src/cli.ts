@@ -10,6 +10,7 @@ import { packageVersion } from './cli/package-version';
 import { runConfigPlan } from './cli/config-plan-command';
 import { runChannelsAdd, runChannelsList } from './cli/channels-commands';
 import { runPairingApprove, runPairingDeny, runPairingList } from './cli/pairing-commands';
+import { runDoctor } from './cli/doctor-command';
 import { runPluginsDisable, runPluginsEnable, runPluginsInfo, runPluginsList } from './cli/plugins-commands';
 import { runPluginsDoctor } from './cli/plugins/plugins-doctor';
 import { runPluginsInstall } from './cli/plugins/plugins-install';
@@ -69,6 +70,16 @@ export function buildCli(): Command {
     )
     .option('--json', 'print the plan as the JSON the gateway answered')
     .action(runConfigPlan);
+
+  program
+    .command('doctor')
+    .description(
+      "find OpenClaw's legacy layout (agent, identity, routing, providers, logLevel) and retired spellings and say where each goes; --fix moves them, keeping comments, after copying the file to <file>.bak; exit 1 while the file does not load",
+    )
+    .option('--fix', 'rewrite the file')
+    .option('--config <path>', 'config file')
+    .option('--state-dir <dir>', 'state directory')
+    .action(runDoctor);
 
   const agents = program
     .command('agents')

@@ -77,6 +77,20 @@ const BAD: BadCase[] = [
     ],
   },
   {
+    // Typos inside the sections clawgate implements from OpenClaw's layout: each named with the key it meant.
+    name: 'typos-in-implemented-sections',
+    files: {
+      'openclaw.json':
+        '{ gateway: { tls: { enabled: false, certPth: "/c.pem" } }, models: { providers: { local: { baseUrll: "http://127.0.0.1:1/v1" } } },' +
+        ' agents: { list: [{ id: "a" }] }, bindings: [{ agentId: "a", match: { chanell: "http" } }] }',
+    },
+    expected: [
+      'error: gateway.tls.certPth: unknown key (did you mean "certPath"?)',
+      'error: models.providers.local.baseUrll: unknown key (did you mean "baseUrl"?)',
+      'error: bindings[0].match.chanell: unknown key (did you mean "channel"?)',
+    ],
+  },
+  {
     name: 'wrong-enum',
     files: { 'openclaw.json': '{ tools: { sessions: { visibility: "everyone" } } }' },
     expected: ['tools.sessions.visibility: must be one of: self, tree, agent, all'],

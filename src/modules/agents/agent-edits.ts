@@ -1,7 +1,7 @@
 import { normalizeAgentId } from '../../common/agent-id';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { Json5Edit, JsonPath } from '../config';
+import type { Json5Edit, JsonPath, SandboxMode } from '../config';
 
 /**
  * Edit plans for agents and bindings in openclaw.json, shared by the admin API and the CLI. Each takes the
@@ -17,7 +17,7 @@ export interface AgentFields {
   model?: string | null;
   default?: boolean | null;
   identity?: { name?: string | null; emoji?: string | null; avatar?: string | null } | null;
-  sandbox?: { mode?: 'off' | 'all'; scope?: 'session' | 'agent' | 'shared' } | null;
+  sandbox?: { mode?: SandboxMode; scope?: 'session' | 'agent' | 'shared' } | null;
   tools?: { allow?: string[]; deny?: string[] } | null;
 }
 

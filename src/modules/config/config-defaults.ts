@@ -20,6 +20,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     bind: '127.0.0.1',
     trustedProxies: [],
     reload: { mode: 'hybrid', debounceMs: 300 },
+    tls: { enabled: false },
     drainMs: 0,
     admin: {
       tokens: [],

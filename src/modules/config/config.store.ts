@@ -43,6 +43,7 @@ export type ChangeSummarizer = (prev: RuntimeSnapshot, next: RuntimeSnapshot) =>
 const RESTART_KEYS = [
   'gateway.port',
   'gateway.bind',
+  'gateway.tls',
   'gateway.telemetry.enabled',
   'gateway.telemetry.serviceName',
   'gateway.telemetry.sampleRatio',
@@ -351,10 +352,12 @@ function restartRequiredPlugins(snapshot: RuntimeSnapshot): Map<string, string> 
 }
 
 function restartValues(snapshot: RuntimeSnapshot): Record<RestartKey, unknown> {
-  const { port, bind, telemetry, state, cluster } = snapshot.config.gateway;
+  const { port, bind, tls, telemetry, state, cluster } = snapshot.config.gateway;
   return {
     'gateway.port': port,
     'gateway.bind': bind,
+    // The listener reads the files once at start; a new path (or turning it on or off) needs a restart.
+    'gateway.tls': JSON.stringify(tls),
     'gateway.telemetry.enabled': telemetry.enabled,
     'gateway.telemetry.serviceName': telemetry.serviceName,
     'gateway.telemetry.sampleRatio': telemetry.sampleRatio,

@@ -71,8 +71,12 @@ export interface PluginsSettings {
 }
 
 export type SessionVisibility = 'self' | 'tree' | 'agent' | 'all';
+/** Which sessions of an agent run sandboxed: none, all but its main session, or all (OpenClaw's modes). */
+export type SandboxMode = 'off' | 'non-main' | 'all';
 export type DmScope = 'main' | 'per-peer' | 'per-channel-peer' | 'per-account-channel-peer';
 export type PeerKind = 'direct' | 'group' | 'channel';
+
+export type TlsSettings = { enabled: false } | { enabled: true; certPath: string; keyPath: string; caPath?: string };
 
 export interface GatewaySettings {
   port: number;
@@ -83,6 +87,8 @@ export interface GatewaySettings {
   trustedProxies: string[];
   publicUrl?: string;
   reload: { mode: 'hybrid' | 'off'; debounceMs: number };
+  /** HTTPS on the listener: the files' resolved paths (read at start), or off. */
+  tls: TlsSettings;
   /** How long a stop lets the runs in flight finish before aborting them (0: at once). */
   drainMs: number;
   admin: {
@@ -180,7 +186,7 @@ export interface ResolvedAgent {
   identity: { name?: string; emoji?: string; avatar?: string };
   /** Operator-written; published only on the authenticated extended Agent Card. */
   description?: string;
-  sandbox: { mode: 'off' | 'all'; scope?: 'session' | 'agent' | 'shared' };
+  sandbox: { mode: SandboxMode; scope?: 'session' | 'agent' | 'shared' };
   tools: { allow: string[]; deny: string[] };
   extraCollections: MemoryCollectionSettings[];
   /** Where the entry sits in openclaw.json (for the writer), e.g. `['agents','list',2]`. */

@@ -32,7 +32,9 @@ export type {
   ResolvedBinding,
   RuntimeSnapshot,
   SessionVisibility,
+  SandboxMode,
   TelemetrySettings,
+  TlsSettings,
   StateSettings,
 } from './config.types';
 export type {
@@ -49,6 +51,7 @@ export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
 export { providerApiKey } from './normalize/model-providers';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
+export { legacyLayoutMigration } from './openclaw/legacy-layout-migration';
 export { loadConfig } from './pipeline/load-config';
 export * as configPipelineSteps from './pipeline/pipeline-steps';
 export { MODEL_REF_PATTERN } from './schema/agents.schema';

@@ -137,6 +137,29 @@ describe('checkSessionAccess', () => {
     expect((await check('agent:expert:main', R, config('all', { enabled: true, allow: [] }, ['support']))).allowed).toBe(true);
   });
 
+  it('sandbox.mode "non-main" sandboxes every session of the agent but its main one (the configured mainKey)', async () => {
+    const nonMain = (mainKey?: string): SessionAccessConfig => ({
+      agents: [
+        { id: 'support', sandbox: { mode: 'non-main' } },
+        { id: 'expert', sandbox: { mode: 'off' } },
+      ],
+      tools: { agentToAgent: { enabled: true, allow: [] }, sessions: { visibility: 'all' } },
+      ...(mainKey ? { session: { mainKey } } : {}),
+    });
+    expect(isSandboxedRequester(nonMain(), R)).toBe(false);
+    expect(isSandboxedRequester(nonMain(), 'agent:support:main:thread:7')).toBe(true);
+    expect(isSandboxedRequester(nonMain(), 'agent:support:direct:bob')).toBe(true);
+    expect(isSandboxedRequester(nonMain(), CHILD)).toBe(true);
+    expect(isSandboxedRequester(nonMain('home'), R)).toBe(true);
+    expect(isSandboxedRequester(nonMain('home'), 'agent:support:home')).toBe(false);
+    expect(isSandboxedRequester(nonMain(), 'agent:expert:direct:bob')).toBe(false);
+    // The main session crosses agents as visibility=all allows; a direct session of the same agent does not.
+    expect((await check(R, 'agent:expert:main', nonMain())).allowed).toBe(true);
+    expect((await check('agent:support:direct:bob', 'agent:expert:main', nonMain())).rule).toBe(
+      'sandbox clamps visibility to tree: cross-agent access is forbidden',
+    );
+  });
+
   it('accepts a RuntimeSnapshot-shaped {config} as well as the config itself', async () => {
     const d = await checkSessionAccess({ requesterKey: R, targetKey: SIBLING, config: await snapshotWith('self'), isSpawnedBy });
     expect(d.allowed).toBe(false);

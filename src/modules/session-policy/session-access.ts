@@ -12,7 +12,7 @@ import {
   visibilityForbiddenMessage,
 } from './session-policy.messages';
 import { AgentToAgentSettingsInput, createAgentToAgentPolicy } from './agent-to-agent-policy';
-import { parseSessionKey } from '../sessions';
+import { parseSessionKey, type ParsedSessionKey } from '../sessions';
 
 /** The slice of NormalizedConfig the guard reads; a NormalizedConfig or a RuntimeSnapshot both fit. */
 export interface SessionAccessConfig {
@@ -21,6 +21,8 @@ export interface SessionAccessConfig {
     readonly agentToAgent: AgentToAgentSettingsInput;
     readonly sessions: { readonly visibility: SessionVisibility };
   };
+  /** The main session's name, for `sandbox.mode: "non-main"`; "main" when absent. */
+  readonly session?: { readonly mainKey: string };
 }
 
 /** True when `targetKey` descends from `ancestorKey` (SessionStore.isSpawnedBy). */
@@ -56,10 +58,13 @@ export function effectiveVisibility(configured: SessionVisibility, sandboxed: bo
   return VISIBILITY_ORDER.indexOf(configured) < VISIBILITY_ORDER.indexOf('tree') ? configured : 'tree';
 }
 
-/** Whether the agent owning `requesterKey` runs sandboxed (`sandbox.mode: "all"`). */
+/**
+ * Whether the session `requesterKey` runs sandboxed: its agent's `sandbox.mode` is `all`, or `non-main` and the
+ * session is not the agent's main one (OpenClaw's rule: direct, group, spawned and thread sessions are sandboxed).
+ */
 export function isSandboxedRequester(config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>, requesterKey: string): boolean {
-  const owner = parseSessionKey(requesterKey)?.agentId;
-  return owner !== undefined && sandboxed(accessConfig(config), owner);
+  const requester = parseSessionKey(requesterKey);
+  return requester !== null && sandboxed(accessConfig(config), requester);
 }
 
 /** The access check. Checks run in layer order, so a denial names the first layer that failed. */
@@ -69,7 +74,7 @@ export async function checkSessionAccess(input: SessionAccessInput): Promise<Ses
   // lowercase key, so `Agent:Support:Main` and `agent:support:main` are one session here as in the store.
   const requester = parseSessionKey(input.requesterKey);
   const target = parseSessionKey(input.targetKey);
-  const isSandboxed = requester !== null && sandboxed(cfg, requester.agentId);
+  const isSandboxed = requester !== null && sandboxed(cfg, requester);
   const configured = cfg.tools.sessions.visibility;
   const visibility = effectiveVisibility(configured, isSandboxed);
 
@@ -114,14 +119,15 @@ export function checkLabelLookup(input: {
   config: SessionAccessConfig | Pick<RuntimeSnapshot, 'config'>;
 }): SessionAccessDecision {
   const cfg = accessConfig(input.config);
-  const a = parseSessionKey(input.requesterKey)?.agentId;
-  if (a === undefined) {
+  const requester = parseSessionKey(input.requesterKey);
+  const a = requester?.agentId;
+  if (requester === null || a === undefined) {
     return forbidVisibility(cfg.tools.sessions.visibility, `malformed session key ${JSON.stringify(input.requesterKey)}`);
   }
   // Agent ids are canonical lowercase; a differently-cased id still names another agent only if it differs.
   const b = input.targetAgentId.trim().toLowerCase();
   if (a === b) return allow('label lookup in its own agent');
-  if (sandboxed(cfg, a)) {
+  if (sandboxed(cfg, requester)) {
     return {
       allowed: false,
       layer: 'visibility',
@@ -158,8 +164,12 @@ function accessConfig(config: SessionAccessConfig | Pick<RuntimeSnapshot, 'confi
   return 'config' in config ? config.config : config;
 }
 
-function sandboxed(cfg: SessionAccessConfig, agentId: string): boolean {
-  return cfg.agents.find((agent) => agent.id === agentId)?.sandbox.mode === 'all';
+function sandboxed(cfg: SessionAccessConfig, session: ParsedSessionKey): boolean {
+  const mode = cfg.agents.find((agent) => agent.id === session.agentId)?.sandbox.mode;
+  if (mode === 'all') return true;
+  if (mode !== 'non-main') return false;
+  const main = session.kind === 'main' && session.threadId === undefined && session.mainKey === (cfg.session?.mainKey ?? 'main');
+  return !main;
 }
 
 function allow(rule: string): SessionAccessDecision {

@@ -6,6 +6,7 @@ export {
   mainSessionKey,
   parseSessionKey,
   subagentSessionKey,
+  type ParsedSessionKey,
 } from './session-key';
 export { canonicalSessionKey, type CanonicalKey } from './session-input';
 export { SESSION_STORE } from './session-store.port';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { MODEL_REF_PATTERN } from '../../config';
+import { MODEL_REF_PATTERN, type SandboxMode } from '../../config';
 
 export class AgentIdentityDto {
   @ApiPropertyOptional({ example: 'Code helper' }) @IsOptional() @IsString() @MaxLength(200) name?: string;
@@ -10,7 +10,7 @@ export class AgentIdentityDto {
 }
 
 export class AgentSandboxDto {
-  @ApiPropertyOptional({ enum: ['off', 'all'] }) @IsOptional() @IsIn(['off', 'all']) mode?: 'off' | 'all';
+  @ApiPropertyOptional({ enum: ['off', 'non-main', 'all'] }) @IsOptional() @IsIn(['off', 'non-main', 'all']) mode?: SandboxMode;
   @ApiPropertyOptional({ enum: ['session', 'agent', 'shared'] })
   @IsOptional()
   @IsIn(['session', 'agent', 'shared'])

@@ -129,6 +129,15 @@ describe('normalizeConfig', () => {
       expect(messages(errors)).toEqual(['bindings[0].agentId: unknown agent "expret" (did you mean "expert"?)']);
     });
 
+    it('routes a binding to an agent that does not exist to the default agent, as OpenClaw does, with a warning', () => {
+      const { config, errors, warnings } = normalize({ agents, bindings: [{ agentId: 'main', match: { channel: 'http' } }] });
+      expect(errors).toEqual([]);
+      expect(config.bindings).toEqual([{ index: 0, agentId: 'support', match: { channel: 'http' } }]);
+      expect(messages(warnings)).toEqual([
+        'bindings[0].agentId: no agent "main": the binding routes to the default agent "support", as OpenClaw routes it',
+      ]);
+    });
+
     it('applies the deprecated match.account as accountId, with a warning', () => {
       const { config, warnings } = normalize({ agents, bindings: [{ agentId: 'expert', match: { channel: 'http', account: 'dev' } }] });
       expect(config.bindings[0].match).toEqual({ channel: 'http', accountId: 'dev' });

@@ -1,11 +1,20 @@
 import { normalizeAgentId } from '../../../common/agent-id';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { A2aPeerSettings, NormalizedConfig, PluginsSettings, ResolvedAgent, ResolvedBinding, StateSettings } from '../config.types';
+import type {
+  A2aPeerSettings,
+  NormalizedConfig,
+  PluginsSettings,
+  ResolvedAgent,
+  ResolvedBinding,
+  StateSettings,
+  TlsSettings,
+} from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { AgentsConfig, AgentToolsConfig } from '../schema/agents.schema';
 import type { ChannelsConfig } from '../schema/channels.schema';
 import type { GatewayConfig } from '../schema/gateway.schema';
+import type { GatewayTlsConfig } from '../schema/gateway-tls.schema';
 import type { MemoryConfig } from '../schema/memory.schema';
 import type { OpenClawConfig } from '../schema/openclaw.schema';
 import type { PluginsConfig } from '../schema/plugins.schema';
@@ -47,7 +56,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
     agents,
     defaultAgentId,
-    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agents),
+    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agents, defaultAgentId),
     tools: {
       agentToAgent: {
         enabled: cfg.tools?.agentToAgent?.enabled ?? CONFIG_DEFAULTS.tools.agentToAgent.enabled,
@@ -150,6 +159,7 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
     trustedProxies: [...(g?.trustedProxies ?? defaults.trustedProxies)],
     publicUrl: g?.publicUrl,
     reload: { mode: g?.reload?.mode ?? defaults.reload.mode, debounceMs: g?.reload?.debounceMs ?? defaults.reload.debounceMs },
+    tls: normalizeGatewayTls(ctx, g?.tls),
     drainMs: g?.drainMs ?? defaults.drainMs,
     admin: access.admin,
     http: normalizeGatewayHttp(ctx, g?.http, agentIds),
@@ -176,6 +186,31 @@ function normalizeGateway(ctx: NormalizeContext, g: GatewayConfig | undefined, a
   };
 }
 
+/**
+ * `gateway.tls`: on, it needs both files (their paths resolved like every path of the file; they are read when the
+ * listener starts). OpenClaw's `autoGenerate` makes a self-signed pair; clawgate has no certificate maker, so
+ * asking for one is an error that says how to make the files, never a silent fall back to plain HTTP.
+ */
+function normalizeGatewayTls(ctx: NormalizeContext, tls: GatewayTlsConfig | undefined): TlsSettings {
+  if (tls?.autoGenerate) {
+    ctx.errors.push({
+      path: 'gateway.tls.autoGenerate',
+      message:
+        'clawgate does not generate certificates; make a pair (e.g. `openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 365 -subj /CN=localhost`) and set certPath and keyPath',
+    });
+  }
+  if (!(tls?.enabled ?? CONFIG_DEFAULTS.gateway.tls.enabled)) return { enabled: false };
+  const missing = (['certPath', 'keyPath'] as const).filter((key) => tls?.[key] === undefined);
+  for (const key of missing) ctx.errors.push({ path: `gateway.tls.${key}`, message: 'is required when gateway.tls.enabled is true' });
+  if (missing.length || !tls?.certPath || !tls.keyPath) return { enabled: false };
+  return {
+    enabled: true,
+    certPath: resolveUserPath(ctx, tls.certPath),
+    keyPath: resolveUserPath(ctx, tls.keyPath),
+    ...(tls.caPath ? { caPath: resolveUserPath(ctx, tls.caPath) } : {}),
+  };
+}
+
 /** The postgres backend needs its URL; sqlite ignores one (so a template can carry `${DATABASE_URL}` either way). */
 function normalizeState(ctx: NormalizeContext, state: GatewayConfig['state']): StateSettings {
   const backend = state?.backend ?? CONFIG_DEFAULTS.gateway.state.backend;
@@ -193,18 +228,36 @@ function normalizeState(ctx: NormalizeContext, state: GatewayConfig['state']): S
   return { backend, url: state.url };
 }
 
-function normalizeBindings(ctx: NormalizeContext, bindings: readonly BindingConfig[], agents: readonly ResolvedAgent[]): ResolvedBinding[] {
+/**
+ * A binding naming an agent that does not exist goes to the default agent, as OpenClaw routes it
+ * (`pickFirstExistingAgentId`: OpenClaw's docs bind `main`, its default agent's name, in files that list other
+ * agents), with a warning. A name close to an agent's is a typo, not that case: an error with did-you-mean.
+ */
+function normalizeBindings(
+  ctx: NormalizeContext,
+  bindings: readonly BindingConfig[],
+  agents: readonly ResolvedAgent[],
+  defaultAgentId: string,
+): ResolvedBinding[] {
   const known = new Set<string>(KNOWN_CHANNELS);
   const agentIds = agents.map((a) => a.id);
   const out: ResolvedBinding[] = [];
   bindings.forEach((b, index) => {
     const at = `bindings[${index}]`;
-    const agentId = normalizeAgentId(b.agentId);
+    let agentId = normalizeAgentId(b.agentId);
     if (!agentIds.includes(agentId)) {
       const hint = agents.find((a) => a.id === suggestClosest(agentId, agentIds));
-      const didYouMean = hint ? ` (did you mean ${ctx.quoter.quote(agentIdPath(hint.source), hint.id)}?)` : '';
-      ctx.errors.push({ path: `${at}.agentId`, message: `unknown agent ${ctx.quoter.quote(`${at}.agentId`, b.agentId)}${didYouMean}` });
-      return;
+      const written = ctx.quoter.quote(`${at}.agentId`, b.agentId);
+      if (hint) {
+        const didYouMean = ` (did you mean ${ctx.quoter.quote(agentIdPath(hint.source), hint.id)}?)`;
+        ctx.errors.push({ path: `${at}.agentId`, message: `unknown agent ${written}${didYouMean}` });
+        return;
+      }
+      ctx.warnings.push({
+        path: `${at}.agentId`,
+        message: `no agent ${written}: the binding routes to the default agent "${defaultAgentId}", as OpenClaw routes it`,
+      });
+      agentId = defaultAgentId;
     }
     const { account, accountId, channel, peer, guildId, teamId } = b.match;
     if (account !== undefined) {

@@ -133,7 +133,13 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
       // clawgate compares admin tokens by digest; a failed-auth limiter is defense in depth it does not have (docs/admin-security.md).
       rateLimit: unsupported(unsupportedNames('exemptLoopback lockoutMs maxAttempts windowMs')),
     }),
-    tls: refused('clawgate serves plain HTTP, so ignoring it would serve in clear (terminate TLS in front of clawgate)'),
+    tls: implemented({
+      enabled: implemented(),
+      autoGenerate: implemented(),
+      certPath: implemented(),
+      keyPath: implemented(),
+      caPath: implemented(),
+    }),
     webchat: legacy('removed by OpenClaw (WebChat is retired)'),
     ...unsupportedNames(`
       allowRealIpFallback channelHealthCheckMinutes channelMaxRestartsPerHour channelStaleEventThresholdMinutes cliAgents
@@ -157,6 +163,7 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
         peer: implemented({ kind: implemented(), id: implemented() }),
         guildId: implemented(),
         teamId: implemented(),
+        // Read as `channel` with a warning when the binding has none (retired-openclaw-spellings.ts); with both, this error.
         provider: legacy('renamed to bindings[].match.channel'),
         roles: unsupported(),
       }),
@@ -341,8 +348,11 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
   cli: unsupported(unsupportedNames('banner')),
 
   // ── Old spellings OpenClaw itself no longer accepts ──
-  agent: legacy('moved to agents.defaults (its tool settings to tools.*)'),
-  identity: legacy('moved to agents.list[].identity / agents.entries.<id>.identity'),
-  routing: legacy('moved to bindings, messages.groupChat and channels.<id>'),
+  // `clawgate doctor --fix` moves these (legacy-layout-migration.ts).
+  agent: legacy('moved to agents.defaults (its tool settings to tools.*); `clawgate doctor --fix` moves it'),
+  identity: legacy('moved to agents.list[].identity / agents.entries.<id>.identity; `clawgate doctor --fix` moves it'),
+  routing: legacy('moved to bindings, messages.groupChat, messages.queue and channels.whatsapp.allowFrom; `clawgate doctor --fix` moves it'),
+  providers: legacy('moved to channels.<id> (chat channels) and models.providers.<id>; `clawgate doctor --fix` moves it'),
+  logLevel: legacy('moved to logging.level; `clawgate doctor --fix` moves it'),
   bridge: legacy('removed by OpenClaw (nodes connect over the gateway WebSocket)'),
 });

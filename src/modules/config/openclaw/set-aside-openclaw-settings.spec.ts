@@ -84,12 +84,15 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
       bindings: [{ agentId: 'main', match: { provider: 'whatsapp' } }],
     });
     expect(result.errors.map(formatConfigIssue)).toEqual([
-      expect.stringMatching(/^gateway\.tls: recognised OpenClaw setting, not supported by clawgate and not ignored: .*terminate TLS in front/),
       expect.stringMatching(/^tools\.byProvider: recognised OpenClaw setting, not supported by clawgate and not ignored: .*agents\.\*\.tools\.allow/),
-      'routing: old OpenClaw setting, no longer accepted: moved to bindings, messages.groupChat and channels.<id>',
+      'routing: old OpenClaw setting, no longer accepted: moved to bindings, messages.groupChat, messages.queue and channels.whatsapp.allowFrom; `clawgate doctor --fix` moves it',
       'bindings[0].match.provider: old OpenClaw setting, no longer accepted: renamed to bindings[].match.channel',
     ]);
-    expect(result.document).toEqual({ gateway: { port: 1 }, tools: { agentToAgent: { enabled: true } }, bindings: [{ agentId: 'main', match: {} }] });
+    expect(result.document).toEqual({
+      gateway: { tls: { enabled: true }, port: 1 },
+      tools: { agentToAgent: { enabled: true } },
+      bindings: [{ agentId: 'main', match: {} }],
+    });
     expect(result.unsupported).toEqual([]);
   });
 

@@ -50,6 +50,24 @@ describe('loadConfig', () => {
     expect(s.document).toEqual({ channels: { a2a: { peers: { hermes: { token: '${T}' } } } } });
   });
 
+  it('reads gateway.port from "${PORT:-default}", the variable or else the default, as the number', async () => {
+    expect((await ok('{ gateway: { port: "${PORT:-18789}" } }')).config.gateway.port).toBe(18789);
+    expect((await ok('{ gateway: { port: "${PORT:-18789}" } }', { PORT: '8080' })).config.gateway.port).toBe(8080);
+    const wrong = await load('{ gateway: { port: "${PORT}" } }', { PORT: 'eighty' });
+    expect(wrong.ok ? [] : wrong.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'gateway.port: must be an integer number (got the value of ${PORT})',
+    ]);
+  });
+
+  it('reads the spellings OpenClaw retired as their current form, with warnings', async () => {
+    const s = await ok(
+      '{ agents: { list: [{ id: "a" }] }, gateway: { reload: { mode: "restart" } }, bindings: [{ agentId: "a", match: { provider: "http" } }] }',
+    );
+    expect(s.config.gateway.reload.mode).toBe('hybrid');
+    expect(s.config.bindings[0].match.channel).toBe('http');
+    expect(s.warnings.map((w) => w.path)).toEqual(['gateway.reload.mode', 'bindings[0].match.provider']);
+  });
+
   it('freezes the snapshot config so no service can change it in place', async () => {
     const s = await ok('{ agents: { list: [{ id: "main", tools: { allow: ["sessions_send"] } }] } }');
     expect(Object.isFrozen(s.config)).toBe(true);

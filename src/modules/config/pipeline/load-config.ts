@@ -20,6 +20,7 @@ import { substituteEnv } from './substitute-env';
 import { validateConfig } from './validate-config';
 import { providersNamedElsewhere } from '../openclaw/openclaw-providers';
 import { setAsideOpenClawSettings } from '../openclaw/set-aside-openclaw-settings';
+import { readRetiredOpenClawSpellings } from '../openclaw/retired-openclaw-spellings';
 import { unsupportedSettingWarnings } from '../openclaw/unsupported-setting-warnings';
 
 export interface LoadConfigInput {
@@ -61,8 +62,11 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       bundledRoots: input.bundledPluginRoots ?? bundledPluginRoots(),
     });
     warnings.push(...found.warnings);
+    const current = readRetiredOpenClawSpellings(included.value);
+    warnings.push(...current.warnings);
     // Before ${VAR}: a setting clawgate never reads needs none of its variables.
-    const openclaw = setAsideOpenClawSettings(included.value, undefined, new Set(found.providers.keys()));
+    const setAside = setAsideOpenClawSettings(current.document, undefined, new Set(found.providers.keys()));
+    const openclaw = { ...setAside, errors: [...current.errors, ...setAside.errors] };
     warnings.push(...unsupportedSettingWarnings(openclaw.unsupported), ...unprovidedChannelWarnings(openclaw.unprovidedChannels));
     const substituted = substituteEnv(openclaw.document, env, isSecretConfigPath);
     warnings.push(...substituted.warnings);

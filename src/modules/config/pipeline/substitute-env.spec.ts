@@ -29,6 +29,18 @@ describe('substituteEnv', () => {
     expect(r.errors).toEqual([]);
   });
 
+  it('takes the default of ${VAR:-default} only when VAR is unset or empty', () => {
+    const r = run({ a: '${PORT:-18789}', b: '${NOT_SET_ANYWHERE:-18789}', c: '${EMPTY:-x}', d: 'http://h:${UNSET_PORT:-}/' });
+    expect(r.value).toEqual({ a: '8443', b: '18789', c: 'x', d: 'http://h:/' });
+    expect(r.errors).toEqual([]);
+    expect(r.substitutions).toEqual([
+      { path: 'a', names: ['PORT'], whole: true },
+      { path: 'b', names: ['NOT_SET_ANYWHERE'], whole: true },
+      { path: 'c', names: ['EMPTY'], whole: true },
+      { path: 'd', names: ['UNSET_PORT'], whole: false },
+    ]);
+  });
+
   it('does not scan keys or non-string values', () => {
     const r = run({ '${HOST}': 1, n: 5, t: true, z: null });
     expect(r.value).toEqual({ '${HOST}': 1, n: 5, t: true, z: null });

@@ -3,6 +3,9 @@ import { isPlainObject } from '../../../common/is-record';
 
 /**
  * Pipeline step 3: replace `${VAR}` references in string values with environment variables.
+ * `${VAR:-default}` (the shell's form, which real OpenClaw files use for ports and URLs) takes `default` when
+ * VAR is unset or empty; OpenClaw's own docs name only `${VAR}`, so this is clawgate's addition, and it never
+ * makes a value out of nothing: the default is written in the file.
  *
  * Secrets are expected to come from the environment, and a missing one should not take the whole
  * gateway down: a peer whose token is unset is simply unusable until it is set. So a missing
@@ -36,8 +39,9 @@ export interface Substitution {
 
 /** `${NAME}` or the escape `$${...}`; the name is validated separately so bad ones stay literal. */
 const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
-const VALID_NAME = /^[A-Z_][A-Z0-9_]*$/;
-const WHOLE_REFERENCE = /^\$\{[A-Z_][A-Z0-9_]*\}$/;
+/** `NAME`, or `NAME:-default` (the default may be empty; it cannot hold `}`). */
+const VALID_NAME = /^([A-Z_][A-Z0-9_]*)(?::-(.*))?$/s;
+const WHOLE_REFERENCE = /^\$\{[A-Z_][A-Z0-9_]*(?::-[^}]*)?\}$/;
 
 /** Marks a value its parent must drop (an unresolved secret). */
 const DROP = Symbol('drop');
@@ -53,12 +57,18 @@ export function substituteEnv(
     const missing: string[] = [];
     const used: string[] = [];
     // A replacer function, so `$&`-style patterns inside variable values are inserted literally.
-    const replaced = text.replace(REFERENCE, (whole: string, escape: string, name: string) => {
-      if (escape) return `\${${name}}`;
-      if (!VALID_NAME.test(name)) return whole;
+    const replaced = text.replace(REFERENCE, (whole: string, escape: string, inside: string) => {
+      if (escape) return `\${${inside}}`;
+      const reference = VALID_NAME.exec(inside);
+      if (!reference) return whole;
+      const [, name, fallback] = reference;
       const value = env[name];
       // An empty variable is almost always a deployment mistake (`FOO=` in an env file), and an
       // empty token/URL is never what the config meant, so treat it like an unset one.
+      if ((value === undefined || value === '') && fallback !== undefined) {
+        if (!used.includes(name)) used.push(name);
+        return fallback;
+      }
       if (value === undefined || value === '') {
         if (!missing.includes(name)) missing.push(name);
         return whole;

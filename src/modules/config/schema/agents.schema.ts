@@ -1,5 +1,6 @@
 import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
+import type { SandboxMode } from '../config.types';
 import { IsModelSetting, MODEL_ALIAS_PATTERN, MODEL_SETTING_SCHEMA, type ModelSettingConfig } from './model-setting';
 import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
@@ -58,10 +59,12 @@ export class AgentIdentityConfig {
 @StrictObject()
 export class AgentSandboxConfig {
   @IsOptional()
-  @IsIn(['off', 'all'])
-  @Describe('all: the agent only sees sessions it spawned and cannot reach other agents.')
+  @IsIn(['off', 'non-main', 'all'])
+  @Describe(
+    'Which sessions of the agent run sandboxed: a sandboxed session only sees sessions it spawned, cannot reach other agents and gets the tools of tools.sandbox. all: every session; non-main: every session but the agent\'s main one (OpenClaw\'s modes).',
+  )
   @Default(CONFIG_DEFAULTS.agents.defaults.sandbox.mode)
-  mode?: 'off' | 'all';
+  mode?: SandboxMode;
 
   @IsOptional()
   @IsIn(['session', 'agent', 'shared'])

@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Max, Min, MinLength, IsArray, IsDefined } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, IsBind, IsCidr, NestedArray, NestedObject, NoUrlCredentials, StrictObject, StringMap } from './schema-decorators';
@@ -8,6 +9,7 @@ import { GatewayTelemetryConfig } from './gateway-telemetry.schema';
 import { GatewayClusterConfig } from './gateway-cluster.schema';
 import { GatewayMetricsConfig } from './gateway-metrics.schema';
 import { GatewayAuthConfig } from './gateway-auth.schema';
+import { GatewayTlsConfig } from './gateway-tls.schema';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -133,10 +135,12 @@ export class AdminConfig {
 @StrictObject('The HTTP listener. port, bind, telemetry, state and cluster need a restart; everything else is hot.')
 export class GatewayConfig {
   @IsOptional()
+  // Deployments write `"${PORT}"` or `"${PORT:-18789}"` (a variable's value is a string): digits only become the number.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,5}$/.test(value) ? Number(value) : value))
   @IsInt()
   @Min(0)
   @Max(65535)
-  @Describe('Listening port; 0 picks a free port. Restart needed.')
+  @Describe('Listening port; 0 picks a free port. A string of digits (the value of `${PORT}`) is read as the number. Restart needed.')
   @Default(CONFIG_DEFAULTS.gateway.port)
   port?: number;
 
@@ -188,6 +192,10 @@ export class GatewayConfig {
   @IsOptional()
   @NestedObject(() => GatewayReloadConfig)
   reload?: GatewayReloadConfig;
+
+  @IsOptional()
+  @NestedObject(() => GatewayTlsConfig)
+  tls?: GatewayTlsConfig;
 
   @IsOptional()
   @NestedObject(() => AdminConfig)
