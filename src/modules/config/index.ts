@@ -44,7 +44,7 @@ export type {
 export { exposedAgents } from './exposed-agents';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
-export { providerApiKey } from './normalize/model-providers';
+export { isReservedModelProviderId, providerApiKey } from './normalize/model-providers';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
 export { loadConfig } from './pipeline/load-config';
 export * as configPipelineSteps from './pipeline/pipeline-steps';
