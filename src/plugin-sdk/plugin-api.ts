@@ -6,6 +6,7 @@
 
 import type { ChannelDefinition } from './plugin-channel-api';
 import type { PluginLogger } from './plugin-logger';
+import type { PluginModelProvider } from './plugin-provider-api';
 
 export type { PluginLogger } from './plugin-logger';
 
@@ -106,6 +107,12 @@ export interface PluginApi {
    * (and not `enabled: false`).
    */
   registerChannel(channel: ChannelDefinition): void;
+  /**
+   * A model API (docs/plugins.md#providers): its id must be in the manifest's `contracts.providers`, and neither a
+   * built-in provider's (`echo`, `openai`, `anthropic`, `ollama`), an api kind, nor another plugin's. Agents use it
+   * as the model reference `<id>/<model>`.
+   */
+  registerProvider(provider: PluginModelProvider): void;
   /** Counters the plugin keeps, exported as `clawgate_plugin_events_total{plugin,event}`. */
   count(event: string, by?: number): void;
 }

@@ -265,9 +265,10 @@ export interface ModelProviderSettings {
   name: string;
   /**
    * The protocol clawgate speaks to it. `unsupported`: the file names an OpenClaw kind clawgate does not speak
-   * (`apiAsWritten`); a run whose model is on it goes on to its fallbacks.
+   * (`apiAsWritten`); a run whose model is on it goes on to its fallbacks. `plugin`: a model API an enabled plugin
+   * declares in its manifest's `contracts.providers` (the provider's name is its id); called while that plugin is active.
    */
-  api: ModelApi | 'unsupported';
+  api: ModelApi | 'unsupported' | 'plugin';
   /** `api` as the file writes it, when that is an OpenClaw kind (`openai-completions`, `ollama`, `google-generative-ai`, …). */
   apiAsWritten?: string;
   baseUrl?: string;

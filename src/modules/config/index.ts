@@ -49,7 +49,7 @@ export type {
 export { exposedAgents } from './exposed-agents';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
-export { providerApiKey } from './normalize/model-providers';
+export { isReservedModelProviderId, providerApiKey } from './normalize/model-providers';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
 export { legacyLayoutMigration } from './openclaw/legacy-layout-migration';
 export { loadConfig } from './pipeline/load-config';

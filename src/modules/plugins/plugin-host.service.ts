@@ -2,9 +2,9 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { isDeepStrictEqual } from 'node:util';
 import { bundledPluginDefinition } from '../../bundled-plugins';
 import type { PluginDefinition, PluginService } from '../../plugin-sdk';
-import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type RuntimeSnapshot } from '../config';
+import { ConfigStore, GATEWAY_OPTIONS, isReservedModelProviderId, type GatewayOptions, type RuntimeSnapshot } from '../config';
 import { GatewayMetrics } from '../metrics';
-import { RunHooks, ToolRegistry } from '../runtime';
+import { ProviderRegistry, RunHooks, ToolRegistry } from '../runtime';
 import { maskedPluginConfig } from './masked-plugin-config';
 import { desiredPlugins, identityOf, type DesiredPlugin } from './plugin-desired';
 import type { PluginChannelRunner } from './plugin-channels.port';
@@ -14,6 +14,7 @@ import { loadPluginModule } from './plugin-module-loader';
 import { nothingRegistered, type PluginRecord, type PluginStatus } from './plugin-record';
 import { PluginRoutes } from './plugin-routes';
 import { PluginScope } from './plugin-scope';
+import { pluginModelProvider } from './plugin-model-provider';
 import { pluginTool } from './plugin-tool';
 import { withDeadline } from './with-deadline';
 
@@ -50,6 +51,8 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly toolOwners = new Map<string, string>();
   /** Who owns each channel a plugin registered. */
   private readonly channelOwners = new Map<string, string>();
+  /** Who owns each model provider id a plugin registered. */
+  private readonly providerOwners = new Map<string, string>();
   private channelRunner?: PluginChannelRunner;
   /** Config changes are applied one after the other. */
   private queue: Promise<void> = Promise.resolve();
@@ -63,6 +66,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly routes: PluginRoutes,
     hooks: RunHooks,
     private readonly metrics: GatewayMetrics,
+    private readonly providers: ProviderRegistry,
   ) {
     this.hookDispatcher = new PluginHookDispatcher(metrics);
     hooks.attach(this.hookDispatcher);
@@ -170,6 +174,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     const scope = new PluginScope(id, desired.config, this.options.stateDir, desired.manifest, {
       toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
       channelOwner: (channelId) => this.channelOwners.get(channelId) ?? this.channelRunner?.coreOwner(channelId),
+      providerOwner: (providerId) => this.providerOwners.get(providerId) ?? (isReservedModelProviderId(providerId) ? 'core' : undefined),
       count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
     });
     const loaded: LoadedPlugin = { desired, scope, started: [] };
@@ -226,7 +231,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 
   /** Register has returned: its tools, routes, hooks and channels go live together. */
   private putInPlace({ scope, desired }: LoadedPlugin): void {
-    const { tools, routes, hooks, channels } = scope.registrations;
+    const { tools, routes, hooks, channels, providers } = scope.registrations;
     if (channels.length && !this.channelRunner) throw new Error('registerChannel: this gateway runs no chat channels');
     for (const tool of tools) {
       try {
@@ -235,6 +240,10 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
         throw new Error(`tool ${tool.name}: ${messageOf(err)}`);
       }
       this.toolOwners.set(tool.name, scope.id);
+    }
+    for (const provider of providers) {
+      this.providers.registerPluginProvider(provider.id, pluginModelProvider(scope.id, provider, scope.logger));
+      this.providerOwners.set(provider.id, scope.id);
     }
     this.routes.set(scope.id, routes);
     for (const { hook, handler } of hooks) this.hookDispatcher.add(scope.id, hook, handler);
@@ -258,6 +267,11 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
       if (owner !== id) continue;
       this.tools.unregister(name);
       this.toolOwners.delete(name);
+    }
+    for (const [providerId, owner] of this.providerOwners) {
+      if (owner !== id) continue;
+      this.providers.unregisterPluginProvider(providerId);
+      this.providerOwners.delete(providerId);
     }
     for (const [channelId, owner] of this.channelOwners) {
       if (owner !== id) continue;

@@ -7,6 +7,7 @@ import type {
   PluginHookName,
   PluginHttpRoute,
   PluginLogger,
+  PluginModelProvider,
   PluginService,
   PluginToolDefinition,
 } from '../../plugin-sdk';
@@ -19,6 +20,8 @@ const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH
 const ROUTE_AUTH: ReadonlySet<string> = new Set(['public', 'viewer', 'operator', 'admin']);
 const ROUTE_PATH = /^\/[A-Za-z0-9._~:/-]*$/;
 const CHANNEL_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+// A provider id is the first part of a model reference (`<id>/<model>`): a provider name's pattern.
+const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** What a plugin's `register` asked for, kept until register has returned and then put in place all at once. */
 export interface PluginRegistrations {
@@ -27,12 +30,15 @@ export interface PluginRegistrations {
   services: PluginService[];
   hooks: Array<{ hook: PluginHookName; handler: PluginHookHandler<PluginHookName> }>;
   channels: ChannelDefinition[];
+  providers: PluginModelProvider[];
 }
 
 /** What the scope asks of the host: who owns a tool name or channel id already (the core's are named `core`). */
 export interface ScopeHost {
   toolOwner(name: string): string | undefined;
   channelOwner(id: string): string | undefined;
+  /** Who has a model provider id: `core` for a built-in provider's name or an api kind. */
+  providerOwner(id: string): string | undefined;
   count(plugin: string, event: string, by: number): void;
 }
 
@@ -43,7 +49,7 @@ export interface ScopeHost {
  * while it is loaded.
  */
 export class PluginScope {
-  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [], channels: [] };
+  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [], channels: [], providers: [] };
   readonly logger: PluginLogger;
   private readonly configListeners: Array<(config: Record<string, unknown>) => void> = [];
   private sealed = false;
@@ -80,6 +86,7 @@ export class PluginScope {
       on: <K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>) =>
         scope.on(hook, handler as unknown as PluginHookHandler<PluginHookName>),
       registerChannel: (channel: ChannelDefinition) => scope.registerChannel(channel),
+      registerProvider: (provider: PluginModelProvider) => scope.registerProvider(provider),
       count: (event: string, by = 1) => {
         if (typeof event !== 'string' || !event) throw new TypeError('count(event, by): event must be a non-empty string');
         if (typeof by !== 'number' || !Number.isFinite(by) || by < 0)
@@ -181,6 +188,22 @@ export class PluginScope {
       throw new Error(`registerChannel: channel "${id}" is already registered by ${owner === 'core' ? 'the gateway' : `plugin ${owner}`}`);
     }
     this.registrations.channels.push(channel);
+  }
+
+  private registerProvider(provider: PluginModelProvider): void {
+    this.open('registerProvider');
+    const id = provider?.id;
+    if (typeof id !== 'string' || !PROVIDER_ID.test(id)) {
+      throw new TypeError(`registerProvider: id must be 1-64 letters, digits, ".", "_" or "-" (got ${JSON.stringify(id)})`);
+    }
+    if (typeof provider.chat !== 'function') throw new TypeError(`registerProvider(${id}): chat must be a function`);
+    this.declared('provider', id, this.manifest?.contracts.providers);
+    const owner = this.host.providerOwner(id) ?? (this.registrations.providers.some((p) => p.id === id) ? this.id : undefined);
+    if (owner) {
+      const by = owner === 'core' ? 'a built-in model provider or api kind of the gateway' : `already registered by plugin ${owner}`;
+      throw new Error(`registerProvider: provider "${id}" is ${by}`);
+    }
+    this.registrations.providers.push(provider);
   }
 
   private on(hook: PluginHookName, handler: PluginHookHandler<PluginHookName>): void {

@@ -59,8 +59,8 @@ export function wantsStream(
 }
 
 export interface ModelProvider {
-  /** The `api` value this provider speaks (`echo`, `openai-chat`, `anthropic-messages`). */
-  readonly api: ModelApi;
+  /** The `api` value this provider speaks (`echo`, `openai-chat`, `anthropic-messages`; `plugin`: a plugin's). */
+  readonly api: ModelApi | 'plugin';
   complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse>;
 }
 

@@ -19,9 +19,24 @@ export interface ResolvedModel {
 @Injectable()
 export class ProviderRegistry {
   private readonly byApi = new Map<string, ModelProvider>();
+  /** Plugins' model APIs by provider id (api `plugin`), there while their plugin is active. */
+  private readonly byPlugin = new Map<string, ModelProvider>();
 
   constructor(@Optional() @Inject(MODEL_PROVIDERS) providers: ModelProvider[] | null) {
     for (const p of [new EchoProvider(), ...(providers ?? [])]) this.byApi.set(p.api, p);
+  }
+
+  /** A plugin's model API under its id (the plugin host checks the id is the plugin's to take). */
+  registerPluginProvider(id: string, provider: ModelProvider): void {
+    this.byPlugin.set(id, provider);
+  }
+
+  unregisterPluginProvider(id: string): void {
+    this.byPlugin.delete(id);
+  }
+
+  hasPluginProvider(id: string): boolean {
+    return this.byPlugin.has(id);
   }
 
   /** Throws ModelProviderError naming the provider and the setting to fix. */
@@ -42,6 +57,15 @@ export class ProviderRegistry {
     const entry = settings.models.find((m) => m.id === model);
     const api = entry?.api ?? settings.api;
     const apiAsWritten = entry?.api ? entry.apiAsWritten : settings.apiAsWritten;
+    if (api === 'plugin') {
+      const pluginProvider = this.byPlugin.get(providerName);
+      if (!pluginProvider) {
+        throw new ModelProviderError(
+          `model provider ${providerName} is a plugin's, and no active plugin registers it (see GET /admin/plugins)`,
+        );
+      }
+      return { provider: pluginProvider, settings: { ...settings, apiKey }, model, ref: `${providerName}/${model}`, entry };
+    }
     const provider = api === 'unsupported' ? undefined : this.byApi.get(api);
     if (!provider) {
       const where = entry?.api ? `models.providers.${providerName}.models (${model}).api` : `models.providers.${providerName}.api`;

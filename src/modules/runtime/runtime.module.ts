@@ -28,6 +28,6 @@ import { RunHooks } from './run-hooks';
     // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
     { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
   ],
-  exports: [AgentRunner, ToolRegistry, RunHooks],
+  exports: [AgentRunner, ToolRegistry, RunHooks, ProviderRegistry],
 })
 export class RuntimeModule {}

@@ -1,6 +1,6 @@
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { ModelProviderSettings, ProviderModelSettings } from '../config.types';
-import type { ModelProviderConfig, ProviderModelConfig } from '../schema/models.schema';
+import { MODEL_APIS, OPENCLAW_MODEL_APIS, type ModelProviderConfig, type ProviderModelConfig } from '../schema/models.schema';
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { OPENCLAW_PROVIDER_IDS } from '../openclaw/openclaw-providers';
 import { isSecretRef } from '../schema/secret-input';
@@ -32,6 +32,12 @@ export const BUILT_IN_PROVIDERS: Readonly<
   ollama: { name: 'ollama', api: 'openai-chat', baseUrl: 'http://127.0.0.1:11434/v1', requiresKey: false },
 };
 
+/** Ids a plugin's model provider may not take: the built-in providers' names and every `api` kind. */
+export function isReservedModelProviderId(id: string): boolean {
+  const apiKinds: readonly string[] = [...MODEL_APIS, ...OPENCLAW_MODEL_APIS];
+  return Object.hasOwn(BUILT_IN_PROVIDERS, id) || apiKinds.includes(id);
+}
+
 /** The gateway's own offline model: kept by `models.mode: "replace"`, which drops only the catalog providers. */
 const ALWAYS_BUILT_IN = 'echo';
 
@@ -43,8 +49,23 @@ export function normalizeModelProviders(
   ctx: NormalizeContext,
   configured: Map<string, ModelProviderConfig> | undefined,
   mode: 'merge' | 'replace' = CONFIG_DEFAULTS.models.mode,
+  pluginProviders: ReadonlySet<string> = new Set(),
 ): Record<string, ModelProviderSettings> {
   const out: Record<string, ModelProviderSettings> = {};
+  // A plugin's model API is a provider named by its id, as a built-in one is (a reserved id is refused at register).
+  for (const id of pluginProviders) {
+    if (isReservedModelProviderId(id)) continue;
+    out[id] = {
+      name: id,
+      api: 'plugin',
+      requiresKey: false,
+      headers: { ...PROVIDER_DEFAULTS.headers },
+      timeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
+      stream: PROVIDER_DEFAULTS.stream,
+      streamDelayMs: PROVIDER_DEFAULTS.streamDelayMs,
+      models: [],
+    };
+  }
   for (const [name, builtIn] of Object.entries(BUILT_IN_PROVIDERS)) {
     if (mode === 'replace' && name !== ALWAYS_BUILT_IN) continue;
     out[name] = {
@@ -80,7 +101,7 @@ function normalizeProvider(
   if (!mapped) return undefined;
   const { api } = mapped;
   let baseUrl = entry.baseUrl ?? base?.baseUrl;
-  if (!baseUrl && api !== 'echo' && api !== 'unsupported') {
+  if (!baseUrl && api !== 'echo' && api !== 'unsupported' && api !== 'plugin') {
     ctx.errors.push({ path: `${at}.baseUrl`, message: `is required for a provider that is not built in` });
     return undefined;
   }

@@ -38,12 +38,14 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
 /** Fills every default, applies the compatibility aliases and checks cross-references. */
 export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): NormalizedConfig {
   const mode = cfg.models?.mode ?? CONFIG_DEFAULTS.models.mode;
-  const providers = normalizeModelProviders(ctx, cfg.models?.providers, mode);
+  // Plugins first: the model providers they declare are providers the agents' model references may name.
+  const plugins = normalizePlugins(ctx, cfg.plugins);
+  const pluginProviders = ctx.enabledPluginProviders?.(plugins) ?? NO_TOOLS;
+  const providers = normalizeModelProviders(ctx, cfg.models?.providers, mode, pluginProviders);
   const catalog = normalizeModelCatalog(ctx, cfg.agents?.defaults?.models);
   const models = new ModelRefResolver(ctx, providers, catalog);
   const normalized = normalizeAgents(ctx, cfg.agents, (setting, path) => models.chain(setting, path));
   const { defaultAgentId } = normalized;
-  const plugins = normalizePlugins(ctx, cfg.plugins);
   const pluginTools = ctx.enabledPluginTools?.(plugins) ?? NO_TOOLS;
   // OpenClaw's tool policy (profiles, groups, top-level allow/deny) resolved into each agent's own lists.
   const agents = usesOpenClawToolPolicy(cfg) ? resolveToolPolicies(ctx, cfg, normalized.agents, pluginTools) : normalized.agents;

@@ -26,6 +26,8 @@ export interface NormalizeContext {
    * normalized `plugins` settings: a tool policy naming one names a tool of this gateway.
    */
   enabledPluginTools?: (settings: PluginsSettings) => ReadonlySet<string>;
+  /** The model providers the plugins this config enables declare in `contracts.providers`: usable as `<id>/<model>`. */
+  enabledPluginProviders?: (settings: PluginsSettings) => ReadonlySet<string>;
 }
 
 /** Expands `~` and resolves relative paths against `base` (the config file's directory unless given). */

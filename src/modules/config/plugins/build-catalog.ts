@@ -51,6 +51,20 @@ export function enabledPluginTools(
   return tools;
 }
 
+/** The model providers the plugins these settings enable declare in `contracts.providers`. */
+export function enabledPluginProviders(
+  found: ReadonlyMap<string, FoundPlugin>,
+  settings: PluginsSettings,
+  configuredChannels: ReadonlySet<string>,
+): Set<string> {
+  const providers = new Set<string>();
+  for (const plugin of found.values()) {
+    if (!plugin.manifest || pluginState(plugin, settings, configuredChannels).state !== 'enabled') continue;
+    for (const provider of plugin.manifest.contracts.providers) providers.add(provider);
+  }
+  return providers;
+}
+
 /** The catalog the snapshot carries: every plugin found, in discovery order, with its state and its settings. */
 export function buildCatalog(
   found: ReadonlyMap<string, FoundPlugin>,
