@@ -320,13 +320,14 @@ describe('GET /admin/topology (e2e)', () => {
     });
 
     it('answers an invalid candidate with valid: false (JSON) and a 422 listing the errors (SVG); bad bodies are 400', async () => {
-      const invalid = { mergePatch: { bindings: [{ agentId: 'ghost', match: { channel: 'http' } }] } };
+      // An unknown top-level key: a binding to an unknown agent is no longer invalid (it falls to the default agent).
+      const invalid = { mergePatch: { ghost: true } };
       const plan = await as(ADMIN).post('/admin/topology/plan').send(invalid).expect(200);
       expect(plan.body).toMatchObject({
         valid: false,
         candidateRevision: null,
         diff: null,
-        errors: [expect.objectContaining({ message: expect.stringContaining('ghost') })],
+        errors: [expect.objectContaining({ path: 'ghost', message: expect.stringContaining('unknown key') })],
       });
       const svg = await as(ADMIN).post('/admin/topology/plan.svg').send(invalid).expect(422);
       expect(svg.body.detail).toContain('ghost');

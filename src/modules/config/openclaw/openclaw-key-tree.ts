@@ -29,6 +29,11 @@ export interface OpenClawKey {
   readonly pluginChannels?: boolean;
   /** A chat channel OpenClaw knows (`channels.telegram`): a plugin provides it; while none does, it loads with a warning. */
   readonly chatChannel?: boolean;
+  /**
+   * A chat channel a bundled plugin provides: the OpenClaw keys of its section (and of each `accounts.<id>`) that the
+   * plugin does not implement. They are set aside with a warning; the rest is the plugin's schema's to check.
+   */
+  readonly provided?: OpenClawKey;
   /** refused: why clawgate does not ignore it; legacy: what became of it ("moved to …", "removed by OpenClaw …"). */
   readonly note?: string;
 }
@@ -70,6 +75,24 @@ export function chatChannels(names: string): Keys {
       .filter(Boolean)
       .map((name) => [name, { status: 'unsupported', chatChannel: true } satisfies OpenClawKey]),
   );
+}
+
+/**
+ * A chat channel OpenClaw knows whose bundled plugin implements only part of OpenClaw's section: `notImplemented`
+ * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`.
+ */
+export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
+  const lacking = unsupportedNames(notImplemented);
+  // Per group: topic settings are unused; a per-group sender list stays an error, since ignoring it would open the group.
+  const groups = implementedEach(
+    'map',
+    implemented({
+      topics: unsupported(),
+      allowFrom: refused("a per-group sender allowlist; ignoring it would let every member of the group reach the agent (clawgate's: the channel's groupAllowFrom)"),
+    }),
+  );
+  const section = { ...lacking, groups };
+  return { status: 'unsupported', chatChannel: true, provided: implemented({ ...section, accounts: implementedEach('map', implemented(section)) }) };
 }
 
 /** Space-separated names, each an unsupported key whose contents are not checked. */

@@ -2,6 +2,7 @@ import {
   implemented,
   implementedEach,
   chatChannels,
+  partlyProvidedChatChannel,
   legacy,
   OpenClawKey,
   refused,
@@ -94,9 +95,17 @@ const agentDefaults = implemented({
 });
 
 /** The chat channels OpenClaw documents (bundled, and the external ones of its catalog). */
-const CHAT_CHANNELS = chatChannels(`
+const CHAT_CHANNELS = {
+  ...chatChannels(`
   bluebubbles buzz clickclack discord feishu googlechat imessage irc line matrix mattermost msteams nextcloud-talk nostr
-  openclaw-weixin qqbot raft reef signal slack sms synology-chat telegram tlon twitch wecom whatsapp yuanbao zalo zalouser`);
+  openclaw-weixin qqbot raft reef signal slack sms synology-chat telegram tlon twitch wecom whatsapp yuanbao zalo zalouser`),
+  // OpenClaw's Telegram keys the bundled Telegram plugin (src/bundled-plugins/telegram) does not implement.
+  telegram: partlyProvidedChatChannel(`
+    ackReaction actions blockStreaming blockStreamingCoalesce capabilities chunkMode commands configWrites customCommands
+    defaultAccount dmHistoryLimit dms draftChunk execApprovals heartbeat historyLimit linkPreview markdown mediaMaxMb name
+    network proxy reactionLevel reactionNotifications replyToMode responsePrefix retry richMessages streamMode streaming
+    textChunkLimit timeoutSeconds tokenFile webhookHost webhookPath webhookSecret webhookUrl`),
+};
 
 export const OPENCLAW_KEYS: OpenClawKey = implemented({
   $schema: implemented(),

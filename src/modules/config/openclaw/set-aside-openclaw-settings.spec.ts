@@ -148,4 +148,30 @@ describe('setAsideOpenClawSettings (with a small tree)', () => {
       'old: old OpenClaw setting, no longer accepted: moved to new',
     ]);
   });
+
+  it('in a section a bundled plugin provides, sets aside the OpenClaw keys the plugin lacks and leaves its own for its schema', () => {
+    const doc = {
+      channels: {
+        telegram: {
+          botToken: '${TELEGRAM_BOT_TOKEN}',
+          streaming: 'partial',
+          groups: { '-100': { requireMention: true, topics: { '1': {} } } },
+          accounts: { work: { botToken: 'x', textChunkLimit: 3000 } },
+        },
+      },
+    };
+    const result = setAsideOpenClawSettings(doc, undefined, new Set(['telegram']));
+    expect(result.document).toEqual({
+      channels: { telegram: { botToken: '${TELEGRAM_BOT_TOKEN}', groups: { '-100': { requireMention: true } }, accounts: { work: { botToken: 'x' } } } },
+    });
+    expect(result.unsupported.map((p) => p.join('.'))).toEqual([
+      'channels.telegram.streaming',
+      'channels.telegram.groups.-100.topics',
+      'channels.telegram.accounts.work.textChunkLimit',
+    ]);
+    const open = { channels: { telegram: { groups: { '*': { allowFrom: ['1'] } } } } };
+    expect(setAsideOpenClawSettings(open, undefined, new Set(['telegram'])).errors.map(formatConfigIssue)).toEqual([
+      expect.stringContaining('channels.telegram.groups["*"].allowFrom: recognised OpenClaw setting, not supported by clawgate and not ignored'),
+    ]);
+  });
 });

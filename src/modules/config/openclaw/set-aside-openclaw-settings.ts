@@ -59,7 +59,13 @@ class SettingsWalk {
     let out: Record<string, unknown> | undefined;
     const change = () => (out ??= { ...value });
     for (const [key, child] of Object.entries(value)) {
-      if (node.pluginChannels && this.providedChannels.has(key)) continue;
+      if (node.pluginChannels && this.providedChannels.has(key)) {
+        // The plugin's schema checks its section; OpenClaw keys the bundled plugin lacks are set aside first.
+        const provided = node.keys?.get(key)?.provided;
+        const next = provided ? this.implemented(child, provided, [...path, key]) : child;
+        if (next !== child) change()[key] = next;
+        continue;
+      }
       const known = this.keyOf(node, key);
       if (!known) continue;
       const at = [...path, key];
