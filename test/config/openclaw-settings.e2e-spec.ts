@@ -33,7 +33,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
     const reload = await request(gw.url).post('/admin/config/reload').set(API_CLIENT).expect(200);
     expect(reload.body.status).toBe('applied');
     const expected = [
-      { path: '', message: 'recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp' },
+      { path: '', message: 'recognised OpenClaw settings, not supported by clawgate (4): meta, wizard, env, commands' },
       {
         path: 'gateway',
         message: 'recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
@@ -43,7 +43,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
         message:
           'recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
       },
-      { path: 'channels.telegram', message: 'no plugin provides channel telegram: its settings are not used' },
+      { path: 'channels.whatsapp', message: 'no plugin provides channel whatsapp: its settings are not used' },
     ];
     expect(reload.body.warnings).toEqual(expected);
     const status = (await request(gw.url).get('/admin/config/status').expect(200)).body;
@@ -55,10 +55,10 @@ describe('recognised OpenClaw settings (e2e)', () => {
     // The log says it once for this reload, in the same words.
     const said = log.messages.filter((m) => m.includes('not supported by clawgate') || m.includes('no plugin provides'));
     expect(said).toEqual([
-      'config warning: recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp',
+      'config warning: recognised OpenClaw settings, not supported by clawgate (4): meta, wizard, env, commands',
       `config warning: gateway: ${expected[1].message}`,
       `config warning: agents: ${expected[2].message}`,
-      `config warning: channels.telegram: ${expected[3].message}`,
+      `config warning: channels.whatsapp: ${expected[3].message}`,
     ]);
   });
 
@@ -69,7 +69,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
     expect(doc.env.vars.EXAMPLE_PROVIDER_API_KEY).toBe(REDACTED);
     expect(doc.mcp.servers.notes).toEqual({ url: 'https://mcp.example.com/notes', headers: { Authorization: REDACTED } });
     // A ${VAR} reference names where a secret comes from, not the secret: it stays.
-    expect(doc.channels.telegram.botToken).toBe('${EXAMPLE_TELEGRAM_BOT_TOKEN}');
+    expect(doc.channels.whatsapp.botToken).toBe('${EXAMPLE_TELEGRAM_BOT_TOKEN}');
     expect(res.text).not.toContain('literal-env-value-0001');
     expect(res.text).not.toContain('literal-mcp-value-0002');
   });

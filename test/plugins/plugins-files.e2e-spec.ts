@@ -188,6 +188,8 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       ['forecast', 'active'],
       ['thrower', 'failed'],
       ['undeclared', 'failed'],
+      // Bundled, activated by its channel: disabled while channels.telegram is not configured.
+      ['telegram', 'disabled'],
     ]);
   });
 });

@@ -139,7 +139,8 @@ describe('streamed runs (e2e): onReplyDelta', () => {
     openai.script(openai.text('Not streamed at all.'));
     const { run, deltas } = await streamedRun('plain', 'hi');
     expect(openai.requests[0].body.stream).toBeUndefined();
-    expect(deltas).toEqual([{ round: 0, text: 'Not streamed at all.' }]);
+    // Marked unstreamed: it came whole with the model's answer, so streamed A2A tasks store it as one artifact.
+    expect(deltas).toEqual([{ round: 0, text: 'Not streamed at all.', unstreamed: true }]);
     expect(run.reply).toBe('Not streamed at all.');
   });
 

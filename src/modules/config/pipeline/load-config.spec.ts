@@ -154,7 +154,13 @@ describe('loadConfig', () => {
   });
 
   it('never quotes a value that came from ${VAR}, in validation or normalization errors and in warnings', async () => {
-    const env = { URL: 'not-a-url-env-value-1', PROXY: 'proxy-env-value-2', AGENT: 'agent-env-value-3', EXPOSED: 'exposed-env-value-4' };
+    const env = {
+      URL: 'not-a-url-env-value-1',
+      PROXY: 'proxy-env-value-2',
+      AGENT: 'agent-env-value-3',
+      EXPOSED: 'exposed-env-value-4',
+      NEAR: 'env-value-agent-5',
+    };
     const r = await load(
       `{ gateway: { publicUrl: "\${URL}", trustedProxies: ["\${PROXY}"] } }`,
       env,
@@ -163,11 +169,20 @@ describe('loadConfig', () => {
       { path: 'gateway.trustedProxies', message: 'the value of ${PROXY}: not an IP address or CIDR block (e.g. 10.0.0.0/8, ::1)' },
       { path: 'gateway.publicUrl', message: 'must be a URL address (got the value of ${URL})' },
     ]);
-    const n = await load(`{ agents: { list: [{ id: "main" }] }, bindings: [{ agentId: "\${AGENT}", match: { channel: "http" } }] }`, env);
-    expect(n.ok ? [] : n.errors.map((e) => e.message)).toEqual(['unknown agent the value of ${AGENT}']);
+    // A binding to an agent id close to an existing one is an error with did-you-mean; one far from all goes to the
+    // default agent with a warning. Both name the variable.
+    const n = await load(
+      `{ agents: { list: [{ id: "main" }, { id: "env-valu-agent-5" }] }, bindings: [{ agentId: "\${NEAR}", match: { channel: "http" } }] }`,
+      env,
+    );
+    expect(n.ok ? [] : n.errors.map((e) => e.message)).toEqual(['unknown agent the value of ${NEAR} (did you mean "env-valu-agent-5"?)']);
+    const d = await ok(`{ agents: { list: [{ id: "main" }] }, bindings: [{ agentId: "\${AGENT}", match: { channel: "http" } }] }`, env);
+    expect(d.warnings.map((i) => i.message)).toEqual([
+      'no agent the value of ${AGENT}: the binding routes to the default agent "main", as OpenClaw routes it',
+    ]);
     const w = await ok(`{ agents: { list: [{ id: "main" }] }, channels: { a2a: { exposeAgents: ["main", "\${EXPOSED}"] } } }`, env);
     expect(w.warnings.map((i) => i.message)).toEqual(['unknown agent the value of ${EXPOSED} is not published']);
-    expect(JSON.stringify([r, n, w.warnings])).not.toMatch(/env-value/);
+    expect(JSON.stringify([r, n, d.warnings, w.warnings])).not.toMatch(/env-value/);
   });
 
   describe('OpenClaw settings clawgate does not use', () => {
@@ -176,7 +191,7 @@ describe('loadConfig', () => {
       commands: { native: "auto" },
       gateway: { port: 18789, controlUi: { enabled: true } },
       agents: { defaults: { model: "echo/default", compaction: { mode: "safeguard" } }, list: [{ id: "main", subagents: { allowAgents: ["*"] } }] },
-      channels: { telegram: { botToken: "\${TELEGRAM_BOT_TOKEN}", allowFrom: ["\${OWNER_PHONE}"] } },
+      channels: { discord: { token: "\${DISCORD_BOT_TOKEN}" }, whatsapp: { allowFrom: ["\${OWNER_PHONE}"] } },
     }`;
 
     it('loads the file with one warning per section, and keeps the settings in the document', async () => {
@@ -186,7 +201,8 @@ describe('loadConfig', () => {
         ': recognised OpenClaw settings, not supported by clawgate (2): meta, commands',
         'gateway: recognised OpenClaw setting, not supported by clawgate: gateway.controlUi',
         'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents',
-        'channels.telegram: no plugin provides channel telegram: its settings are not used',
+        'channels.discord: no plugin provides channel discord: its settings are not used',
+        'channels.whatsapp: no plugin provides channel whatsapp: its settings are not used',
       ]);
       // Neither variable is set: a setting clawgate never reads needs none of its variables.
       expect(r.snapshot.warnings).toEqual(r.warnings);
@@ -194,6 +210,7 @@ describe('loadConfig', () => {
       expect((r.snapshot.document as { commands?: unknown }).commands).toEqual({ native: 'auto' });
     });
 
+    // (Telegram is not among them: the bundled Telegram plugin provides it, so its variables are read.)
     it('gives the same revision with or without them: they change nothing clawgate runs', async () => {
       const bare = await ok('{ gateway: { port: 18789 }, agents: { defaults: { model: "echo/default" }, list: [{ id: "main" }] } }');
       const r = await load(OPENCLAW_FILE);
@@ -211,8 +228,9 @@ describe('loadConfig', () => {
     });
 
     it('reports refused settings and typos inside recognised ones together with the schema errors', async () => {
-      const r = await load('{ gateway: { tls: { enabled: true }, prot: 1 }, messages: { ackReactoinScope: "all" } }');
-      expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['gateway.tls', 'messages.ackReactoinScope', 'gateway.prot']);
+      // (gateway.tls is implemented now: a refused setting is one whose ignoring would be unsafe.)
+      const r = await load('{ gateway: { auth: { trustedProxy: { userHeader: "x-user", allowUsers: ["ann"] } }, prot: 1 }, messages: { ackReactoinScope: "all" } }');
+      expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['gateway.auth.trustedProxy.allowUsers', 'messages.ackReactoinScope', 'gateway.prot']);
       expect(r.warnings.map((w) => w.message)).toEqual(['recognised OpenClaw setting, not supported by clawgate: messages']);
     });
   });

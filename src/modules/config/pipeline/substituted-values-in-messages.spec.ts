@@ -146,9 +146,18 @@ const ROWS: Row[] = [
   },
   // Normalization: bindings, memory, channels (normalize-config.ts).
   {
-    site: 'a binding to an unknown agent',
+    // Far from every agent's id: the binding goes to the default agent, with a warning.
+    site: 'a binding to an unknown agent, routed to the default agent',
     config: '{ agents: { list: [{ id: "main" }] }, bindings: [{ agentId: "$V", match: { channel: "http" } }] }',
     value: `${SECRET}-agent`,
+    kind: 'warning',
+    path: 'bindings[0].agentId',
+  },
+  {
+    // Close to an agent's id (a literal one letter short of the value): a typo, so an error with did-you-mean.
+    site: 'a binding to a near miss of an agent',
+    config: `{ agents: { list: [{ id: "main" }, { id: "${SECRET.toLowerCase().slice(0, -1)}" }] }, bindings: [{ agentId: "$V", match: { channel: "http" } }] }`,
+    value: SECRET,
     kind: 'error',
     path: 'bindings[0].agentId',
   },
