@@ -226,10 +226,10 @@ describe('clawgate config validate', () => {
     const run = await runCli(['config', 'validate', file, '--state-dir', path.join(tmp, 'state')]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout.trimEnd().split('\n')).toEqual([
-      'warning: recognised OpenClaw settings, not supported by clawgate (5): meta, wizard, env, commands, mcp',
+      'warning: recognised OpenClaw settings, not supported by clawgate (4): meta, wizard, env, commands',
       'warning: gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
       'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
-      'warning: channels.telegram: no plugin provides channel telegram: its settings are not used',
+      'warning: channels.whatsapp: no plugin provides channel whatsapp: its settings are not used',
       expect.stringMatching(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)$/),
     ]);
   }, 60_000);
