@@ -20,7 +20,7 @@ describe('telegram channel in the gateway', () => {
   beforeAll(async () => {
     telegram = await new FakeTelegramServer().start();
     model = await new FakeOpenAiServer().start();
-    model.always(model.tokens(8, 40));
+    model.always(model.tokens(8, 250)); // slow enough that the reply is sent before it is whole, so edits follow
     main = telegram.addBot('main_bot');
     work = telegram.addBot('work_bot');
     gw = await startTestGateway(
