@@ -2,15 +2,14 @@ import * as path from 'node:path';
 import { Bot, type Api } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { ChannelContext, ChannelDeliveryReceipt, ChannelOutboundMessage } from '../../plugin-sdk';
-import { ChatPacer, sleep } from './chat-pacer';
+import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
 import { floodWait } from './flood-wait';
 import type { TelegramAccountConfig } from './telegram-config';
 import { describeTelegramError, isUnauthorized } from './telegram-errors';
 import { inboundOf, isOwnMessage, messageOf, replyTargetOf } from './telegram-inbound';
-import { TelegramReply } from './telegram-reply';
+import { TELEGRAM_TEXT_LIMIT, TelegramReply } from './telegram-reply';
 import { UpdateJournal, type PendingUpdate } from './update-journal';
 import { markdownToTelegramHtml } from './markdown-html';
-import { splitMarkdown } from './split-text';
 
 export interface TelegramAccountOptions {
   /** Seconds a `getUpdates` long poll waits (default 25). */
@@ -82,7 +81,7 @@ export class TelegramAccount {
     const replyTo = message.replyToId !== undefined ? Number(message.replyToId) : undefined;
     let firstId: number | undefined;
     try {
-      for (const [index, piece] of splitMarkdown(message.text).entries()) {
+      for (const [index, piece] of splitMarkdown(message.text, TELEGRAM_TEXT_LIMIT).entries()) {
         const target = Number.isFinite(chatId) ? chatId : message.peer.id;
         await this.pacer.turn(typeof target === 'number' ? target : 0, this.abort.signal);
         const sent = await this.bot.api.sendMessage(target, markdownToTelegramHtml(piece), {

@@ -1,8 +1,10 @@
 import { GrammyError, type Api } from 'grammy';
 import type { ChannelReplyEvent } from '../../plugin-sdk';
-import type { ChatPacer } from './chat-pacer';
+import { splitMarkdown, type ChatPacer } from '../chat-kit';
 import { markdownToTelegramHtml } from './markdown-html';
-import { splitMarkdown } from './split-text';
+
+/** The most characters one Telegram message holds (after entity parsing). */
+export const TELEGRAM_TEXT_LIMIT = 4096;
 
 /** Where a reply goes and what it already sent (a reply resumed after a restart edits those messages). */
 export interface ReplyPlace {
@@ -103,7 +105,7 @@ export class TelegramReply {
 
   /** Sends or edits the messages so that they read `markdown`. */
   private async show(markdown: string): Promise<void> {
-    const pieces = splitMarkdown(markdown);
+    const pieces = splitMarkdown(markdown, TELEGRAM_TEXT_LIMIT);
     for (const [index, piece] of pieces.entries()) {
       const html = markdownToTelegramHtml(piece);
       const message = this.messages[index];

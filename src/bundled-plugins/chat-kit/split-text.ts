@@ -1,15 +1,15 @@
 /**
- * A reply longer than one Telegram message (4096 characters) cut into messages, at the best boundary below the
- * limit: a blank line between paragraphs, else a line end, else a space, else anywhere. A cut inside a fenced code
- * block closes the fence and opens it again, with its language, at the top of the next piece, so each message
- * renders on its own. Works on the Markdown: what Telegram counts (the text after HTML parsing) is never longer
- * than the Markdown it came from, so a piece within the limit stays within it once rendered.
+ * A reply longer than one chat message (Telegram 4096 characters, Discord 2000, Slack ~4000) cut into messages, at
+ * the best boundary below the limit: a blank line between paragraphs, else a line end, else a space, else anywhere.
+ * A cut inside a fenced code block closes the fence and opens it again, with its language, at the top of the next
+ * piece, so each message renders on its own. Works on the Markdown: what a platform counts after rendering (e.g.
+ * Telegram's text after HTML parsing) is never longer than the Markdown it came from, so a piece within the limit
+ * stays within it once rendered. Each channel passes its platform's limit.
  */
-export const TELEGRAM_TEXT_LIMIT = 4096;
 
 const CLOSE_FENCE = '\n```';
 
-export function splitMarkdown(text: string, limit = TELEGRAM_TEXT_LIMIT): string[] {
+export function splitMarkdown(text: string, limit: number): string[] {
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > limit) {
