@@ -84,7 +84,7 @@ describe('MCP server at /mcp with the official SDK client (e2e)', () => {
     // The contextId continues the conversation: the same session, both turns in its transcript.
     const second = await client.callTool({ name: 'ask_support', arguments: { message: 'and again', contextId: structured.contextId } });
     expect((second.structuredContent as { contextId: string }).contextId).toBe(structured.contextId);
-    const sessionKey = `agent:support:mcp:direct:desk.${structured.contextId}`;
+    const sessionKey = `agent:support:mcp:direct:desk:${structured.contextId}`;
     const { lines } = await store.history(sessionKey);
     expect(lines.map((l) => [l.role, l.text])).toEqual([
       ['user', 'hello over mcp'],
@@ -168,7 +168,7 @@ describe('MCP server at /mcp with the official SDK client (e2e)', () => {
       })
       .catch((e: unknown) => e);
     expect(await call).toBeDefined();
-    const sessionKey = 'agent:gpt:mcp:direct:all.cancel-me';
+    const sessionKey = 'agent:gpt:mcp:direct:all:cancel-me';
     const ended = await waitFor('the aborted run line', async () => {
       const { lines } = await store.history(sessionKey);
       return lines.find((l) => l.role === 'system' && l.text.startsWith('run aborted'));

@@ -5,10 +5,15 @@ import { AgentRunner, type RunRecord } from '../runtime';
 import { directSessionKey, type DeliveryContext } from '../sessions';
 import type { AskArguments } from './agent-tools';
 
-/** The channel id of the MCP server: session keys `agent:<id>:mcp:direct:<key>.<contextId>`, delivery contexts. */
+/** The channel id of the MCP server: session keys `agent:<id>:mcp:direct:<key>:<contextId>`, delivery contexts. */
 export const MCP_CHANNEL_ID = 'mcp';
 /** The reason a run cancelled by its MCP client ends with (its record's `error`). */
 export const RUN_CANCELED_BY_MCP_CLIENT = 'Run canceled by the MCP client (notifications/cancelled)';
+
+/** The session's peer id of one key's conversation: the key name, then the contextId, split at the first ":". */
+export function mcpPeerId(keyName: string, contextId: string): string {
+  return `${keyName}:${contextId}`;
+}
 
 /** A call of `ask_<agent>`: the agent, the caller's key, and how the caller follows it. */
 export interface AskCall {
@@ -48,8 +53,9 @@ export class AskAgentService {
       mainKey: this.config.current().config.session.mainKey,
       channel: MCP_CHANNEL_ID,
       accountId: '',
-      // The key's name first: another key that learns a contextId still cannot reach this conversation.
-      peerId: `${key.name}.${contextId}`,
+      // The key's name first: another key that learns a contextId still cannot reach this conversation. Key names
+      // cannot hold ":" while context ids may hold ".", so only ":" keeps `team` + `b.x` apart from `team.b` + `x`.
+      peerId: mcpPeerId(key.name, contextId),
     });
     const deliveryContext: DeliveryContext = { channel: MCP_CHANNEL_ID, accountId: key.name, to: contextId };
     let soFar = 0;
