@@ -231,6 +231,8 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     );
     expect((await post(TOKENS.operator).expect(201)).body).toEqual({ name: 'Faro', body: { pop: 60000 } });
     await request(gw.url).get('/plugins/weather/nowhere').expect(404);
+    // A plugin id that is not valid percent-encoding is no plugin, not a server error.
+    expect((await request(gw.url).get('/plugins/%E0/x').expect(404)).body.detail).toBe('no plugin serves /plugins/%E0/x');
     const wrongMethod = await request(gw.url).delete('/plugins/weather/status').expect(405);
     expect(wrongMethod.headers.allow).toBe('GET');
   });

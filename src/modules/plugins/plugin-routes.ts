@@ -53,7 +53,7 @@ export class PluginRoutes {
     const instance = instanceOf(req.originalUrl);
     // Mounted at /plugins: req.url is what follows, `/<id>/<path>`.
     const [id, ...rest] = splitPath(req.url.split('?')[0]);
-    const routes = id ? this.byPlugin.get(decodeURIComponent(id)) : undefined;
+    const routes = id ? this.byPlugin.get(safeDecode(id)) : undefined;
     if (!routes) return writeProblem(res, problem(404, `no plugin serves ${instance}`, { instance }));
     const segments = rest.map((s) => safeDecode(s));
     const matching = routes.map((r) => ({ r, params: matchSegments(r.segments, segments) })).filter((m) => m.params);
