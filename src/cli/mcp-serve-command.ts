@@ -130,11 +130,14 @@ async function gatewayTarget(opts: McpServeOptions, agent: string): Promise<{ ur
   return { url, token: key.token };
 }
 
-/** The gateway of this config on this machine: its port on loopback when it listens on every address. */
-function localUrl(config: NormalizedConfig): string {
-  const { bind, port } = config.gateway;
+/**
+ * The gateway of this config on this machine: its port on loopback when it listens on every address, over HTTPS when
+ * `gateway.tls` is on (a self-signed certificate must then be trusted, e.g. with NODE_EXTRA_CA_CERTS).
+ */
+export function localUrl(config: Pick<NormalizedConfig, 'gateway'>): string {
+  const { bind, port, tls } = config.gateway;
   const host = bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
-  return `http://${host}:${port}`;
+  return `${tls.enabled ? 'https' : 'http'}://${host}:${port}`;
 }
 
 function fail(message: string): void {
