@@ -41,7 +41,8 @@ export async function runMcpServe(opts: McpServeOptions): Promise<void> {
   const close = async () => {
     if (closing) return;
     closing = true;
-    // Ends the gateway's session (DELETE) so it does not wait for the idle limit; the gateway may be gone already.
+    // Ends the gateway's session (DELETE) so it does not hold one of the key's session slots until the least recently
+    // used is evicted (mcp-sessions.ts); the gateway may be gone already.
     await upstream.terminateSession().catch(() => undefined);
     await upstream.close().catch(() => undefined);
     await local.close().catch(() => undefined);
