@@ -1,11 +1,13 @@
 import type { PluginLogger, PluginToolDefinition } from '../../plugin-sdk';
 import type { AgentTool, ToolResult } from '../runtime';
 import { asAppError } from './plugin-errors';
+import { untilAborted } from './with-deadline';
 
 /**
  * A plugin's tool as the runtime's registry takes it: the registry checks the arguments against `parameters` before
  * `execute` runs and maps what it throws (an `AppError` by its code); what `execute` returns is the result's `result`
- * (a string as is, anything else as JSON).
+ * (a string as is, anything else as JSON). An `execute` that ignores the run's signal is left behind when the run is
+ * aborted (cancelled, timed out, shut down), so it cannot hold the session's lane.
  */
 export function pluginTool(tool: PluginToolDefinition, logger: PluginLogger): AgentTool {
   return {
@@ -15,7 +17,10 @@ export function pluginTool(tool: PluginToolDefinition, logger: PluginLogger): Ag
     handler: async (ctx, args): Promise<ToolResult> => {
       let value: unknown;
       try {
-        value = await tool.execute(args, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, signal: ctx.signal, logger });
+        const execute = Promise.resolve().then(() =>
+          tool.execute(args, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, signal: ctx.signal, logger }),
+        );
+        value = await untilAborted(execute, ctx.signal);
       } catch (err) {
         throw asAppError(err) ?? err;
       }
