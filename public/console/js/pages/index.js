@@ -3,6 +3,7 @@ import { agentsPage } from './agents.js';
 import { auditPage } from './audit.js';
 import { configPage } from './config-editor.js';
 import { historyPage } from './history.js';
+import { pluginsPage } from './plugins.js';
 import { sessionsPage } from './sessions.js';
 import { statusPage } from './status.js';
 import { tasksPage } from './tasks.js';
@@ -14,6 +15,7 @@ export const PAGES = {
   agents: agentsPage,
   sessions: sessionsPage,
   tasks: tasksPage,
+  plugins: pluginsPage,
   config: configPage,
   history: historyPage,
   audit: auditPage,
