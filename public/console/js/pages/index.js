@@ -1,8 +1,10 @@
 // Route name → page. Each page is `async (ctx) => void` and draws itself into ctx.main.
 import { agentsPage } from './agents.js';
 import { auditPage } from './audit.js';
+import { channelsPage } from './channels.js';
 import { configPage } from './config-editor.js';
 import { historyPage } from './history.js';
+import { pairingPage } from './pairing.js';
 import { pluginsPage } from './plugins.js';
 import { sessionsPage } from './sessions.js';
 import { statusPage } from './status.js';
@@ -16,6 +18,8 @@ export const PAGES = {
   sessions: sessionsPage,
   tasks: tasksPage,
   plugins: pluginsPage,
+  channels: channelsPage,
+  pairing: pairingPage,
   config: configPage,
   history: historyPage,
   audit: auditPage,
