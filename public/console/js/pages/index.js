@@ -4,6 +4,7 @@ import { auditPage } from './audit.js';
 import { channelsPage } from './channels.js';
 import { configPage } from './config-editor.js';
 import { historyPage } from './history.js';
+import { mcpPage } from './mcp.js';
 import { pairingPage } from './pairing.js';
 import { pluginsPage } from './plugins.js';
 import { sessionsPage } from './sessions.js';
@@ -20,6 +21,7 @@ export const PAGES = {
   plugins: pluginsPage,
   channels: channelsPage,
   pairing: pairingPage,
+  mcp: mcpPage,
   config: configPage,
   history: historyPage,
   audit: auditPage,
