@@ -29,6 +29,7 @@ interface ServerView {
   transport: string;
   lastError?: string;
   stderr: string[];
+  agents: string[];
   tools: Array<{ name: string; policyName: string; functionName: string }>;
 }
 
@@ -41,7 +42,10 @@ describe('web console: the MCP page (system)', () => {
     gw = await startTestGateway(`{
       gateway: { admin: { tokens: [{ name: "dash", token: "${VIEWER}", role: "viewer" }] } },
       models: { providers: { fake: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1" } } },
-      agents: { list: [{ id: "main", default: true, model: "fake/gpt-test", tools: { allow: ["mcp:everything:*", "mcp:files:*"] } }] },
+      agents: { list: [
+        { id: "main", default: true, model: "fake/gpt-test", tools: { allow: ["mcp:everything:*", "mcp:files:*"] } },
+        { id: "reader", model: "fake/gpt-test", tools: { allow: ["mcp:files:read_text_file"] } },
+      ] },
       mcp: { servers: {
         everything: { command: "${BIN}/mcp-server-everything", args: ["stdio"], env: { CLAWGATE_TEST_SECRET: "${ENV_SECRET}" }, startup: "boot" },
         files: { command: "${BIN}/mcp-server-filesystem", args: ["${os.tmpdir()}"] },
@@ -86,6 +90,10 @@ describe('web console: the MCP page (system)', () => {
     expect(everythingRow).toContain('stdio');
     for (const tool of everything.tools) expect(everythingRow).toContain(tool.policyName);
     expect(await text(page, '#mcp-list tr[data-server="files"] .state')).toBe('idle');
+    // The agents whose tool policy grants each server's tools, as the API lists them.
+    const agentCells = await page.$$eval('#mcp-list tbody tr td:nth-child(6)', (tds) => tds.map((td) => td.textContent));
+    expect(agentCells).toEqual(['main', 'mainreader', 'none']);
+    expect((await server('files')).agents).toEqual(['main', 'reader']);
     const index = await server('index');
     expect(index.lastError).toBeDefined();
     await page.waitForFunction(() => document.querySelector('#mcp-list tr[data-server="index"] .error'));

@@ -25,6 +25,10 @@ export async function mcpPage(ctx) {
             ['Transport', (s) => s.transport],
             ['Startup', (s) => s.startup],
             ['Tools', (s) => (s.tools.length ? s.tools.map((t) => h('code', { class: 'block small' }, t.policyName)) : '—')],
+            [
+              'Agents',
+              (s) => (s.agents?.length ? s.agents.map((a) => h('code', { class: 'block' }, a)) : h('span', { class: 'muted' }, 'none')),
+            ],
             ['Restarts', (s) => s.restarts],
             ['In flight', (s) => s.callsInFlight],
             ['Last error', (s) => (s.lastError ? h('div', { class: 'small error' }, s.lastError, ' ', time(s.lastErrorAt)) : '')],
@@ -45,9 +49,9 @@ export async function mcpPage(ctx) {
     h(
       'p',
       { class: 'muted' },
-      'The tools of each server are offered to the agents whose tool policy allows them by the names shown (',
+      'Agents: those whose tools.allow grants some tool of the server (',
       h('code', {}, 'mcp:<server>:<tool>'),
-      ' in tools.allow). A lazy server starts on the first run that may use it. Refreshes every 5 s.',
+      ', globs with *); a tools.deny entry may still take single tools away. A lazy server starts on the first run of one of them. Refreshes every 5 s.',
     ),
     h(
       'div',
@@ -78,6 +82,12 @@ async function serverDetail(ctx, name) {
             ['Process', s.pid ?? '—'],
             ['Ready since', time(s.startedAt)],
             ['Restarts', s.restarts],
+            [
+              'Agents',
+              s.agents?.length
+                ? s.agents.map((a) => h('code', { class: 'agent' }, a, ' '))
+                : 'none: no agent’s tools.allow grants its tools',
+            ],
             ['Calls in flight', s.callsInFlight],
             ['Last error', s.lastError ? h('span', { class: 'error', id: 'mcp-last-error' }, s.lastError, ' ', time(s.lastErrorAt)) : '—'],
           ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
