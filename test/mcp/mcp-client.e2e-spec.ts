@@ -157,6 +157,9 @@ describe('MCP client (e2e: real MCP servers over stdio and Streamable HTTP, a sc
     const everything = res.body.servers.find((s: { name: string }) => s.name === 'everything');
     expect(everything).toMatchObject({ state: 'ready', transport: 'stdio', startup: 'boot' });
     expect(everything.pid).toEqual(expect.any(Number));
+    // Which agents' tool policies grant each server's tools: main names every server, limited one tool of files.
+    const agentsOf = Object.fromEntries(res.body.servers.map((s: { name: string; agents: string[] }) => [s.name, s.agents]));
+    expect(agentsOf).toMatchObject({ everything: ['main'], files: ['main', 'limited'], remote: ['main'], garbage: ['main'] });
     const missing = await admin('/admin/mcp/everythin').expect(404);
     expect(missing.body.detail).toBe('no MCP server "everythin" in mcp.servers (did you mean "everything"?)');
   });

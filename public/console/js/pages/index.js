@@ -1,8 +1,12 @@
 // Route name → page. Each page is `async (ctx) => void` and draws itself into ctx.main.
 import { agentsPage } from './agents.js';
 import { auditPage } from './audit.js';
+import { channelsPage } from './channels.js';
 import { configPage } from './config-editor.js';
 import { historyPage } from './history.js';
+import { mcpPage } from './mcp.js';
+import { pairingPage } from './pairing.js';
+import { pluginsPage } from './plugins.js';
 import { sessionsPage } from './sessions.js';
 import { statusPage } from './status.js';
 import { tasksPage } from './tasks.js';
@@ -14,6 +18,10 @@ export const PAGES = {
   agents: agentsPage,
   sessions: sessionsPage,
   tasks: tasksPage,
+  plugins: pluginsPage,
+  channels: channelsPage,
+  pairing: pairingPage,
+  mcp: mcpPage,
   config: configPage,
   history: historyPage,
   audit: auditPage,

@@ -4,7 +4,7 @@ import { SpanKind, type Span } from '@opentelemetry/api';
 import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { isMcpToolEntry, mcpEntryMatches, mcpToolPolicyName, MCP_TOOL_PREFIX } from '../../../common/mcp-tool-policy';
+import { mcpToolPolicyName } from '../../../common/mcp-tool-policy';
 import { redactSecretFields } from '../../../common/secrets/redact-document';
 import { CLAWGATE, GEN_AI, MCP } from '../../../common/telemetry/span-attributes';
 import { Tracing } from '../../../common/telemetry/tracing';
@@ -13,6 +13,7 @@ import { GatewayMetrics, type McpCallOutcome } from '../../metrics';
 import { type AgentTool, type ToolContext, ToolRegistry, type ToolResult } from '../../runtime';
 import { McpConnection, type McpConnectionStatus } from './mcp-connection';
 import { mcpFunctionName } from './mcp-function-names';
+import { agentMayUseServer } from './mcp-server-grants';
 import { toolResultOf } from './mcp-tool-result';
 
 /** A tool of a server as the registry has it. */
@@ -34,6 +35,8 @@ export interface McpServerView extends McpConnectionStatus {
   enabled: boolean;
   startup: McpServerSettings['startup'];
   tools: Array<{ name: string; functionName: string; policyName: string; description?: string }>;
+  /** The agents whose tool policy grants some tool of the server (agentMayUseServer), in config order. */
+  agents: string[];
   /** The server's settings with `env` and `headers` values redacted. */
   config: Record<string, unknown>;
 }
@@ -73,7 +76,8 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
 
   /** Every configured server with its state and tools, in the order of the config. */
   list(): McpServerView[] {
-    const configured = this.config.current().config.mcp.servers;
+    const { config } = this.config.current();
+    const configured = config.mcp.servers;
     return Object.values(configured).map((settings) => {
       const entry = this.servers.get(settings.name);
       const status: McpConnectionStatus = entry?.connection.status() ?? {
@@ -94,6 +98,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
           policyName: t.policyName,
           ...(t.tool.description ? { description: t.tool.description } : {}),
         })),
+        agents: config.agents.filter((agent) => agentMayUseServer(agent, settings.name)).map((agent) => agent.id),
         config: redactSecretFields(settings, ['mcp', 'servers', settings.name]) as Record<string, unknown>,
       };
     });
@@ -204,20 +209,9 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
 
   /** Before a run takes its tools: the servers whose tools the agent may be offered, started (lazy) or restarted. */
   private async prepare(agent: Pick<ResolvedAgent, 'id' | 'tools'>): Promise<void> {
-    const grants = agent.tools.allow.filter(isMcpToolEntry);
-    if (grants.length === 0 || agent.tools.deny.includes('*')) return;
-    const wanted = [...this.servers.values()].filter((entry) => grants.some((g) => grantsServer(g, entry.connection.name)));
+    const wanted = [...this.servers.values()].filter((entry) => agentMayUseServer(agent, entry.connection.name));
     await Promise.all(wanted.map((entry) => entry.connection.ensureStarted()));
   }
-}
-
-/** Whether an allow entry may match some tool of `server` (`mcp:files:*`, `mcp:*`, `mcp:fi*:read`). */
-function grantsServer(entry: string, server: string): boolean {
-  const rest = entry.slice(MCP_TOOL_PREFIX.length);
-  const colon = rest.indexOf(':');
-  const serverPart = colon < 0 ? rest : rest.slice(0, colon);
-  if (!serverPart.includes('*')) return serverPart === server;
-  return colon < 0 || mcpEntryMatches(`${MCP_TOOL_PREFIX}${serverPart}`, `${MCP_TOOL_PREFIX}${server}`);
 }
 
 /** The tool's input schema as the registry validates it: an object schema, without the `$schema` ajv may not know. */

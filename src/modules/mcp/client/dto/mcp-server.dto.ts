@@ -47,6 +47,15 @@ export class McpServerDto {
   @ApiProperty({ type: [McpToolDto], description: 'Its tools as last listed (after `toolFilter`).' })
   tools!: McpToolDto[];
   @ApiProperty({
+    type: [String],
+    example: ['main'],
+    description:
+      'The agents whose `tools.allow` grants some tool of this server (an `mcp:` entry naming it or matching it with `*`) and ' +
+      'whose `tools.deny` is not `*`, in config order: their runs start a lazy server. A `tools.deny` entry may still take ' +
+      'single tools away.',
+  })
+  agents!: string[];
+  @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description: 'Its settings, defaults filled, with the values of `env` and `headers` redacted.',
