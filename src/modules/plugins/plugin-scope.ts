@@ -197,6 +197,8 @@ export class PluginScope {
     if (typeof channel.send !== 'function') throw new TypeError(`registerChannel(${id}): send must be a function`);
     if (channel.stop !== undefined && typeof channel.stop !== 'function')
       throw new TypeError(`registerChannel(${id}): stop must be a function`);
+    if (channel.access !== undefined && channel.access !== 'policy' && channel.access !== 'accounts')
+      throw new TypeError(`registerChannel(${id}): access must be "policy" or "accounts"`);
     this.declared('channel', id, this.manifest?.contracts.channels);
     const owner = this.host.channelOwner(id) ?? (this.registrations.channels.some((c) => c.id === id) ? this.id : undefined);
     if (owner) {
