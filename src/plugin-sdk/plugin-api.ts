@@ -47,6 +47,20 @@ export interface PluginHttpResponse {
   headers?: Record<string, string>;
   /** A string or Buffer is sent as is; anything else as JSON. */
   body?: unknown;
+  /**
+   * Server-Sent Events instead of a body: the answer is `text/event-stream` (`status` and `headers` apply), each event
+   * is written as it is produced (`event: <event>`, `data: <data as JSON>`), and the response ends when the iterable
+   * does. A client that goes away stops the reading (the iterator's `return()` is called). What the iterable throws
+   * ends the stream with an `error` event naming nothing of it (the message is in the log).
+   */
+  events?: AsyncIterable<PluginServerSentEvent>;
+}
+
+/** One event of a streamed answer (`PluginHttpResponse.events`). */
+export interface PluginServerSentEvent {
+  event: string;
+  /** Sent as one line of JSON. */
+  data: unknown;
 }
 
 /**
@@ -57,7 +71,26 @@ export interface PluginHttpRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Below `/plugins/<id>`, starting with `/`; `:name` segments are parameters. */
   path: string;
+  /**
+   * Bundled plugins only (docs/plugins.md#bundled-plugins): `path` is the route's whole path (`/channels/http/messages`,
+   * no parameters) rather than one below `/plugins/<id>`, so a built-in surface keeps its address when it moves into a
+   * plugin. A plugin from anywhere else that asks for it fails `register`.
+   */
+  absolute?: boolean;
   auth: 'public' | 'viewer' | 'operator' | 'admin';
+  /**
+   * For a `public` route that checks a credential itself: the `WWW-Authenticate` value sent when `handle` refuses the
+   * caller (throws an `AppError` with `ErrorCode.Unauthenticated`). Such a refusal is also counted and logged like
+   * the gateway's own (`clawgate_auth_refusals_total`, docs/operations.md#refused-credentials), never with the
+   * credential.
+   */
+  challenge?: string;
+  /**
+   * Runs before the body is read (a `public` route's credential check): what it throws is the answer, and the body is
+   * never read, so an anonymous caller cannot make the gateway read and parse up to the body limit. It receives the
+   * request without its body.
+   */
+  precheck?(request: Omit<PluginHttpRequest, 'body'>): Promise<void> | void;
   handle(request: PluginHttpRequest & { params: Record<string, string> }): Promise<PluginHttpResponse> | PluginHttpResponse;
 }
 

@@ -43,11 +43,27 @@ export interface ChannelInboundMessage {
   /** True when the message names the bot (@mention, a reply to the bot, a command addressed to it). */
   mentionsBot: boolean;
   files?: ChannelFile[];
+  /**
+   * Told each piece of the reply as the agent writes it (the piece, not the text so far), with its tool round (a new
+   * round starts the reply over), in order and without coalescing: for a channel that forwards the pieces as they
+   * come (Server-Sent Events, say). Set before the run starts, so no piece is missed.
+   */
+  onReplyDelta?: (delta: ChannelReplyDelta) => void;
+}
+
+/** One piece of a reply as it is written (`ChannelInboundMessage.onReplyDelta`). */
+export interface ChannelReplyDelta {
+  /** The tool round (0 first); the reply is the concatenation of the last round's pieces. */
+  round: number;
+  text: string;
 }
 
 /** A piece of the agent's answer while it grows. `text` is always the whole reply so far, not a delta. */
 export type ChannelReplyEvent =
-  { type: 'progress'; text: string } | { type: 'final'; text: string; files?: ChannelFile[] } | { type: 'failed'; message: string };
+  | { type: 'progress'; text: string }
+  | { type: 'final'; text: string; files?: ChannelFile[] }
+  /** `status`: `aborted` when the run was cancelled or stopped, else `failed`. */
+  | { type: 'failed'; message: string; status: 'failed' | 'aborted' };
 
 /**
  * What the gateway decided about an inbound message. `reply`: routed to an agent; the events stream the answer (the
@@ -56,12 +72,14 @@ export type ChannelReplyEvent =
  * is sent (`reason` is for the plugin's debug log: not mentioned in a group, a bot, a disabled policy, …).
  */
 export type ChannelInboundOutcome =
-  | { kind: 'reply'; agentId: string; sessionKey: string; events: AsyncIterable<ChannelReplyEvent> }
+  | { kind: 'reply'; runId: string; agentId: string; sessionKey: string; events: AsyncIterable<ChannelReplyEvent> }
   | { kind: 'pairing'; text: string }
   | { kind: 'ignored'; reason: string };
 
 /** Something the gateway asks a channel to say without being asked: an announce, a `sessions_send` result. */
 export interface ChannelOutboundMessage {
+  /** The session it belongs to (what a webhook receiver files it under). */
+  sessionKey: string;
   accountId: string;
   peer: { kind: ChannelPeerKind; id: string };
   threadId?: string;
@@ -71,8 +89,12 @@ export interface ChannelOutboundMessage {
 }
 
 export interface ChannelDeliveryReceipt {
-  /** `delivered`: the platform accepted it; `failed`: it did not, after the plugin's retries (`detail` says why). */
-  status: 'delivered' | 'failed';
+  /**
+   * `delivered`: the platform accepted it; `failed`: it did not, after the plugin's retries (`detail` says why);
+   * `stored`: the channel has no way to push it (an integration account without a webhook, say), so the gateway keeps
+   * it in the session's transcript, marked as this channel's delivery, where the integrator reads it.
+   */
+  status: 'delivered' | 'failed' | 'stored';
   /** The platform's id of the sent message, when delivered. */
   messageId?: string;
   detail?: string;
@@ -106,6 +128,45 @@ export interface ChannelContext {
   readonly stateDir: string;
   /** Aborted when the channel is stopped (disable, reconfigure that needs a restart, shutdown). */
   readonly signal: AbortSignal;
+  /**
+   * An HTTP call out (a webhook, a platform's API) through the gateway's transport guard (docs/outbound.md): http(s)
+   * only, no credentials in the URL, no redirects (a 3xx throws and its Location is never requested), no private
+   * address for a host named by DNS, at most 30 s, an audit line per call. The URL must come from the channel's config
+   * (`setting` names where, for the errors), never from a message. Throws a `ChannelHttpError` when no usable
+   * response came; any status is a response.
+   */
+  request(request: ChannelHttpRequest): Promise<ChannelHttpResponse>;
+}
+
+export interface ChannelHttpRequest {
+  url: string;
+  /** The dotted config path the URL was read from (`channels.http.accounts.desk.webhookUrl`): errors name it. */
+  setting: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** At most 30 s [the gateway's outbound default]. */
+  timeoutMs?: number;
+  /** `false`: the response body is discarded unread (only the status matters). */
+  readBody?: boolean;
+  /** The audit line's `kind` [`channel:<id>`]. */
+  kind?: string;
+}
+
+export interface ChannelHttpResponse {
+  status: number;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Empty when `readBody` was false. */
+  body: Buffer;
+}
+
+/** What `ChannelContext.request` throws: why no usable response came. Its message names the host at most. */
+export interface ChannelHttpError extends Error {
+  failure: 'invalid_destination' | 'refused_address' | 'redirect' | 'timeout' | 'aborted' | 'too_large' | 'network';
+  /** The status of a refused redirect. */
+  status?: number;
+  /** The socket error code of a `network` failure (ECONNREFUSED, …). */
+  code?: string;
 }
 
 /**
@@ -116,6 +177,13 @@ export interface ChannelContext {
  */
 export interface ChannelDefinition {
   id: string;
+  /**
+   * Who may talk to an agent through it. `policy` [default]: people on a chat platform, so the gateway applies the DM
+   * and group policies (pairing, allowlists, mention gating) to every inbound message. `accounts`: an integration
+   * whose every caller is an account the plugin authenticated itself (a token per account, checked in its route):
+   * the policies do not apply; the account is the caller's identity, and routing, sessions and the run are the same.
+   */
+  access?: 'policy' | 'accounts';
   start(context: ChannelContext): Promise<void> | void;
   stop?(): Promise<void> | void;
   /** Says something the gateway initiated (announces, `sessions_send` results) on the platform. */

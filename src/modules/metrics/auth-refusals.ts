@@ -16,6 +16,7 @@ const EDGE_TEXT: Record<AuthEdge, { what: string; configured: string }> = {
   openai: { what: 'OpenAI-compatible request', configured: 'no key (gateway.http.endpoints.chatCompletions.keys)' },
   mcp: { what: 'MCP request', configured: 'no key (gateway.http.endpoints.mcp.keys)' },
   admin: { what: 'admin API request', configured: 'no admin token (gateway.admin.tokens) nor a verified SSO identity' },
+  plugin: { what: 'plugin route request', configured: "no credential the plugin's route accepts" },
 };
 
 /**

@@ -10,11 +10,14 @@ import { type PublicNames, publicMetricsText } from './public-series';
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
 export type RateLimitedChannel = 'a2a' | 'openai' | 'mcp';
-/** Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API. */
-export type AuthEdge = 'a2a' | 'http' | 'openai' | 'mcp' | 'admin';
+/**
+ * Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API,
+ * or a plugin's public route that checks one itself (`plugin`).
+ */
+export type AuthEdge = 'a2a' | 'http' | 'openai' | 'mcp' | 'admin' | 'plugin';
 /** `missing`: no credential was sent; `invalid`: one was, and it matches nothing (or could not be verified). */
 export type AuthRefusalReason = 'missing' | 'invalid';
-const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'mcp', 'admin'];
+const AUTH_EDGES: readonly AuthEdge[] = ['a2a', 'http', 'openai', 'mcp', 'admin', 'plugin'];
 const AUTH_REFUSAL_REASONS: readonly AuthRefusalReason[] = ['missing', 'invalid'];
 /** What a scrape may see: every name (the metrics token, docs/operations.md#who-may-scrape), or only the public ones. */
 export type MetricsView = 'every-name' | 'public-names';

@@ -99,7 +99,7 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
     }),
     authRefusals: new Counter({
       name: 'clawgate_auth_refusals_total',
-      help: 'Requests refused for their credential, by edge (a2a, http, openai, mcp, admin) and reason (missing, invalid).',
+      help: 'Requests refused for their credential, by edge (a2a, http, openai, mcp, admin, plugin) and reason (missing, invalid).',
       labelNames: ['edge', 'reason'],
       registers,
     }),

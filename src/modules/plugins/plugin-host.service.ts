@@ -171,12 +171,19 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async load(desired: DesiredPlugin): Promise<void> {
     const { id } = desired;
-    const scope = new PluginScope(id, desired.config, this.options.stateDir, desired.manifest, {
-      toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
-      channelOwner: (channelId) => this.channelOwners.get(channelId) ?? this.channelRunner?.coreOwner(channelId),
-      providerOwner: (providerId) => this.providerOwners.get(providerId) ?? (isReservedModelProviderId(providerId) ? 'core' : undefined),
-      count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
-    });
+    const scope = new PluginScope(
+      id,
+      desired.config,
+      this.options.stateDir,
+      desired.manifest,
+      {
+        toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
+        channelOwner: (channelId) => this.channelOwners.get(channelId) ?? this.channelRunner?.coreOwner(channelId),
+        providerOwner: (providerId) => this.providerOwners.get(providerId) ?? (isReservedModelProviderId(providerId) ? 'core' : undefined),
+        count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
+      },
+      desired.source === 'bundled',
+    );
     const loaded: LoadedPlugin = { desired, scope, started: [] };
     try {
       if (!PLUGIN_ID.test(id)) throw new Error(`plugin id ${JSON.stringify(id)} is not 1-64 letters, digits, ".", "_" or "-"`);
@@ -323,7 +330,7 @@ function registeredOf(id: string, scope: PluginScope) {
   return {
     channels: channels.map((c) => c.id),
     tools: tools.map((t) => t.name),
-    routes: routes.map((r) => `${r.method} /plugins/${id}${r.path}`),
+    routes: routes.map((r) => `${r.method} ${r.absolute ? '' : `/plugins/${id}`}${r.path}`),
     services: services.map((s) => s.id),
     hooks: [...new Set(hooks.map((h) => h.hook))],
   };

@@ -2,14 +2,22 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { instanceOf, internalProblem, problem, problemFromAppError, writeProblem } from '../../common/errors/problem-details';
 import { readLimitedBody } from '../../common/http/limited-body';
-import type { PluginHttpResponse, PluginHttpRoute } from '../../plugin-sdk';
+import { SseResponse } from '../../common/http/sse-response';
+import { jsonDepthExceeds } from '../../common/json-depth';
+import { ErrorCode } from '../../common/errors/error-code';
+import type { AppError } from '../../common/errors/app-error';
+import type { PluginHttpRequest, PluginHttpResponse, PluginHttpRoute } from '../../plugin-sdk';
 import { AdminGate } from '../admin';
+import { reservedKeyIssues } from '../config';
+import { AuthRefusals, type AuthEdge } from '../metrics';
 import { asAppError } from './plugin-errors';
 
 /** Where plugins' routes live: `/plugins/<id>/…`. */
 export const PLUGIN_ROUTE_PREFIX = '/plugins';
 /** The largest request body a plugin's route is given. */
 export const PLUGIN_BODY_LIMIT = 1024 * 1024;
+/** A JSON body nested deeper than this is refused before the route sees it (as the gateway's own routes do). */
+export const PLUGIN_BODY_DEPTH = 64;
 
 interface CompiledRoute {
   route: PluginHttpRoute;
@@ -17,37 +25,82 @@ interface CompiledRoute {
 }
 
 /**
- * The HTTP routes plugins registered, served at `/plugins/<id>/…` ahead of the gateway's body parsers: the route is
- * found (404 naming what exists, 405), the caller checked for a route an admin role guards (exactly as `/admin`:
- * AdminGate), the body read under PLUGIN_BODY_LIMIT (413) and parsed when it is JSON (400), then the plugin's
- * `handle` answers. What it throws is answered like the gateway's own errors: an `AppError` by its code, anything
- * else a 500 that says nothing of it (the message is in the log, tagged with the plugin).
+ * The HTTP routes plugins registered, served at `/plugins/<id>/…` (and a bundled plugin's absolute paths) ahead of the
+ * gateway's body parsers: the route is found (404 naming what exists, 405), the caller checked for a route an admin
+ * role guards (exactly as `/admin`: AdminGate), the route's `precheck` run, the body read under PLUGIN_BODY_LIMIT
+ * (413) and parsed when it is JSON (400; as for the gateway's own routes, not deeper than PLUGIN_BODY_DEPTH and no
+ * reserved key names), then the plugin's `handle` answers, with a body or a stream of events. What it throws is
+ * answered like the gateway's own errors: an `AppError` by its code (a 401 with the route's challenge, counted as a
+ * refused credential), anything else a 500 that says nothing of it (the message is in the log, tagged with the plugin).
  */
 @Injectable()
 export class PluginRoutes {
   private readonly logger = new Logger('plugins');
   private readonly byPlugin = new Map<string, CompiledRoute[]>();
+  /** Bundled plugins' routes at their own paths: path → method → the plugin and its route. */
+  private readonly absolute = new Map<string, Map<string, { plugin: string; route: PluginHttpRoute }>>();
 
-  constructor(private readonly gate: AdminGate) {}
+  constructor(
+    private readonly gate: AdminGate,
+    private readonly refusals: AuthRefusals,
+  ) {}
 
+  /** Puts a plugin's routes in place; throws (nothing put in place) when an absolute path is another plugin's. */
   set(plugin: string, routes: readonly PluginHttpRoute[]): void {
     if (!routes.length) return;
-    this.byPlugin.set(
-      plugin,
-      routes.map((route) => ({ route, segments: splitPath(route.path) })),
-    );
+    for (const route of routes.filter((r) => r.absolute)) {
+      const owner = this.absolute.get(route.path)?.get(route.method)?.plugin;
+      if (owner && owner !== plugin) throw new Error(`route ${route.method} ${route.path} is already served by plugin ${owner}`);
+    }
+    for (const route of routes.filter((r) => r.absolute)) {
+      let methods = this.absolute.get(route.path);
+      if (!methods) this.absolute.set(route.path, (methods = new Map()));
+      methods.set(route.method, { plugin, route });
+    }
+    const relative = routes.filter((r) => !r.absolute);
+    if (relative.length) {
+      this.byPlugin.set(
+        plugin,
+        relative.map((route) => ({ route, segments: splitPath(route.path) })),
+      );
+    }
   }
 
   remove(plugin: string): void {
     this.byPlugin.delete(plugin);
+    for (const [path, methods] of this.absolute) {
+      for (const [method, entry] of methods) if (entry.plugin === plugin) methods.delete(method);
+      if (!methods.size) this.absolute.delete(path);
+    }
   }
 
+  /** Mounted at `/plugins`. */
   readonly handler: RequestHandler = (req, res, next) => {
-    this.handle(req, res, next).catch((err: unknown) => {
-      this.logger.error(`plugin route ${req.method} ${instanceOf(req.originalUrl)} failed: ${(err as Error)?.stack ?? String(err)}`);
-      writeProblem(res, internalProblem(instanceOf(req.originalUrl)));
-    });
+    this.handle(req, res, next).catch((err: unknown) => this.failed(req, res, err));
   };
+
+  /**
+   * Mounted at the root, for bundled plugins' absolute routes: one map lookup per request, and anything that is not
+   * one of them goes on untouched.
+   */
+  readonly absoluteHandler: RequestHandler = (req, res, next) => {
+    if (!this.absolute.size) return next();
+    const methods = this.absolute.get(req.path);
+    if (!methods) return next();
+    const found = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined);
+    if (!found) {
+      res.setHeader('Allow', [...methods.keys()].join(', '));
+      const instance = instanceOf(req.originalUrl);
+      return writeProblem(res, problem(405, `${instance} does not answer ${req.method}`, { instance }));
+    }
+    this.serve(req, res, found.plugin, found.route, {}, req.path).catch((err: unknown) => this.failed(req, res, err));
+  };
+
+  private failed(req: Request, res: Response, err: unknown): void {
+    this.logger.error(`plugin route ${req.method} ${instanceOf(req.originalUrl)} failed: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent) writeProblem(res, internalProblem(instanceOf(req.originalUrl)));
+    else res.end();
+  }
 
   private async handle(req: Request, res: Response, _next: NextFunction): Promise<void> {
     const instance = instanceOf(req.originalUrl);
@@ -63,31 +116,84 @@ export class PluginRoutes {
       res.setHeader('Allow', [...new Set(matching.map((m) => m.r.route.method))].join(', '));
       return writeProblem(res, problem(405, `${instance} does not answer ${req.method}`, { instance }));
     }
-    const { route } = found.r;
+    await this.serve(req, res, decodeURIComponent(id), found.r.route, found.params ?? {}, `/${rest.join('/')}`);
+  }
+
+  private async serve(
+    req: Request,
+    res: Response,
+    plugin: string,
+    route: PluginHttpRoute,
+    params: Record<string, string>,
+    path: string,
+  ): Promise<void> {
+    const instance = instanceOf(req.originalUrl);
     if (route.auth !== 'public' && !(await this.gate.admits(req, res, route.auth))) return;
-    const body = await readBody(req);
-    if ('problem' in body) {
-      if (body.problem.status === 413) res.setHeader('Connection', 'close');
-      return writeProblem(res, { ...body.problem, instance });
-    }
+    const head: Omit<PluginHttpRequest, 'body'> = {
+      method: req.method,
+      path,
+      headers: req.headers,
+      query: Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? '')),
+    };
     let answer: PluginHttpResponse;
     try {
-      answer = await route.handle({
-        method: req.method,
-        path: `/${rest.join('/')}`,
-        headers: req.headers,
-        query: Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? '')),
-        body: body.value,
-        params: found.params ?? {},
-      });
+      await route.precheck?.(head);
+      const body = await readBody(req);
+      if ('problem' in body) {
+        if (body.problem.status === 413) res.setHeader('Connection', 'close');
+        return writeProblem(res, { ...body.problem, instance });
+      }
+      answer = await route.handle({ ...head, body: body.value, params });
     } catch (err) {
       const known = asAppError(err);
-      if (known) return writeProblem(res, problemFromAppError(known, instance));
-      this.logger.error({ plugin: id }, `plugin ${id}: route ${route.method} ${route.path} threw: ${(err as Error)?.stack ?? String(err)}`);
+      if (known) return this.refuse(req, res, plugin, route, known, instance);
+      this.logger.error({ plugin }, `plugin ${plugin}: route ${route.method} ${route.path} threw: ${(err as Error)?.stack ?? String(err)}`);
       return writeProblem(res, internalProblem(instance));
     }
+    if (answer?.events) return this.stream(res, plugin, route, answer);
     send(res, answer ?? {});
   }
+
+  /** An `AppError` the route threw, as problem+json; a refused credential gets the route's challenge and is counted. */
+  private refuse(req: Request, res: Response, plugin: string, route: PluginHttpRoute, err: AppError, instance: string | undefined): void {
+    if (err.code === ErrorCode.Unauthenticated) {
+      if (route.challenge) res.setHeader('WWW-Authenticate', route.challenge);
+      this.refusals.refused(authEdgeOf(plugin), req);
+    }
+    writeProblem(res, problemFromAppError(err, instance));
+  }
+
+  /** The route's events as Server-Sent Events, until the iterable ends or the client goes away. */
+  private async stream(res: Response, plugin: string, route: PluginHttpRoute, answer: PluginHttpResponse): Promise<void> {
+    for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+    if (answer.status) res.statusCode = answer.status;
+    const sse = new SseResponse(res);
+    const iterator = answer.events![Symbol.asyncIterator]();
+    const stop = () => void iterator.return?.();
+    res.on('close', stop);
+    try {
+      sse.flush();
+      for (let next = await iterator.next(); !next.done && sse.open; next = await iterator.next()) {
+        sse.json(next.value.event, next.value.data);
+      }
+    } catch (err) {
+      this.logger.error({ plugin }, `plugin ${plugin}: route ${route.method} ${route.path}: its event stream threw: ${messageOf(err)}`);
+      sse.json('error', { message: 'the stream failed' });
+    } finally {
+      res.off('close', stop);
+      sse.end();
+    }
+  }
+}
+
+/** The edge a plugin's refused credential is counted at: a bundled plugin that serves one of the gateway's edges keeps its name. */
+function authEdgeOf(plugin: string): AuthEdge {
+  return plugin === 'http' || plugin === 'openai' ? plugin : 'plugin';
+}
+
+function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
 }
 
 function send(res: Response, answer: PluginHttpResponse): void {
@@ -114,11 +220,21 @@ async function readBody(req: Request): Promise<Body> {
   if (!read.bytes.length) return { value: undefined };
   const text = read.bytes.toString('utf8');
   if (!/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) return { value: text };
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     return { problem: problem(400, `request body is not valid JSON: ${(err as Error).message}`) };
   }
+  // The same shape limits as the gateway's own JSON bodies (bootstrap's bodyShapeLimits).
+  if (jsonDepthExceeds(value, PLUGIN_BODY_DEPTH))
+    return { problem: problem(400, `request body is nested more than ${PLUGIN_BODY_DEPTH} levels deep`) };
+  const reserved = reservedKeyIssues(value);
+  if (reserved.length) {
+    const items = reserved.map((issue) => ({ path: issue.path, message: issue.message }));
+    return { problem: problem(400, `request body: ${items.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { errors: items }) };
+  }
+  return { value };
 }
 
 function splitPath(path: string): string[] {

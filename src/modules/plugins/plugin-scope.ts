@@ -61,6 +61,8 @@ export class PluginScope {
     private readonly stateRoot: string,
     private readonly manifest: PluginManifest | undefined,
     private readonly host: ScopeHost,
+    /** A bundled plugin: part of the gateway's own code, so it may take what others may not (an absolute route path). */
+    private readonly bundled = false,
   ) {
     this.logger = pluginLogger(id);
   }
@@ -147,15 +149,28 @@ export class PluginScope {
     if (!ROUTE_METHODS.has(route?.method)) throw new TypeError(`${where}: method must be one of ${[...ROUTE_METHODS].join(', ')}`);
     if (typeof route.path !== 'string' || !ROUTE_PATH.test(route.path))
       throw new TypeError(`${where}: path must start with "/" (below /plugins/${this.id})`);
+    if (route.absolute !== undefined && typeof route.absolute !== 'boolean') throw new TypeError(`${where}: absolute must be a boolean`);
+    if (route.absolute) {
+      if (!this.bundled)
+        throw new Error(`${where}: only a bundled plugin may serve an absolute path (yours are below /plugins/${this.id})`);
+      if (route.path.split('/').some((s) => s.startsWith(':'))) throw new TypeError(`${where}: an absolute path has no :parameters`);
+    }
     if (!ROUTE_AUTH.has(route.auth)) throw new TypeError(`${where}: auth must be one of ${[...ROUTE_AUTH].join(', ')}`);
     if (typeof route.handle !== 'function') throw new TypeError(`${where}: handle must be a function`);
+    if (route.precheck !== undefined && typeof route.precheck !== 'function') throw new TypeError(`${where}: precheck must be a function`);
+    if (route.challenge !== undefined && (typeof route.challenge !== 'string' || /[\r\n]/.test(route.challenge)))
+      throw new TypeError(`${where}: challenge must be a one-line string`);
     const shape = (p: string) =>
       p
         .split('/')
         .filter(Boolean)
         .map((s) => (s.startsWith(':') ? ':' : s))
         .join('/');
-    if (this.registrations.routes.some((r) => r.method === route.method && shape(r.path) === shape(route.path))) {
+    if (
+      this.registrations.routes.some(
+        (r) => r.method === route.method && !!r.absolute === !!route.absolute && shape(r.path) === shape(route.path),
+      )
+    ) {
       throw new Error(`${where}: this route is already registered`);
     }
     this.registrations.routes.push(route);
@@ -182,6 +197,8 @@ export class PluginScope {
     if (typeof channel.send !== 'function') throw new TypeError(`registerChannel(${id}): send must be a function`);
     if (channel.stop !== undefined && typeof channel.stop !== 'function')
       throw new TypeError(`registerChannel(${id}): stop must be a function`);
+    if (channel.access !== undefined && channel.access !== 'policy' && channel.access !== 'accounts')
+      throw new TypeError(`registerChannel(${id}): access must be "policy" or "accounts"`);
     this.declared('channel', id, this.manifest?.contracts.channels);
     const owner = this.host.channelOwner(id) ?? (this.registrations.channels.some((c) => c.id === id) ? this.id : undefined);
     if (owner) {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type {
   ChannelAccountHealth,
   ChannelContext,
+  ChannelHttpResponse,
   ChannelInboundMessage,
   ChannelInboundOutcome,
   ChannelReplyEvent,
@@ -60,6 +61,11 @@ export class ScriptedChannelContext implements ChannelContext {
     return Promise.resolve(this.decide(message));
   }
 
+  /** Telegram speaks to its API through grammY, never through the gateway's guarded calls. */
+  request(): Promise<ChannelHttpResponse> {
+    return Promise.reject(new Error('the scripted context makes no HTTP calls'));
+  }
+
   setHealth(health: ChannelAccountHealth): void {
     this.healths.push(health);
   }
@@ -73,6 +79,7 @@ export class ScriptedChannelContext implements ChannelContext {
 export function replyWith(events: ChannelReplyEvent[], gapMs = 0): ChannelInboundOutcome {
   return {
     kind: 'reply',
+    runId: 'run-scripted',
     agentId: 'main',
     sessionKey: 'agent:main:main',
     events: (async function* () {

@@ -180,7 +180,12 @@ describe('telegram channel plugin', () => {
     telegram.dm(bot, ann, 'hi');
     await telegram.waitForMessages(bot, ann.id, (m) => m.length === 1);
     const text = `${'a'.repeat(3000)}\n\n${'b'.repeat(3000)}`;
-    const receipt = await channel!.send({ accountId: 'default', peer: { kind: 'dm', id: String(ann.id) }, text });
+    const receipt = await channel!.send({
+      sessionKey: 'agent:main:main',
+      accountId: 'default',
+      peer: { kind: 'dm', id: String(ann.id) },
+      text,
+    });
     expect(receipt).toMatchObject({ status: 'delivered', messageId: expect.any(String) });
     expect(
       bot
@@ -188,9 +193,16 @@ describe('telegram channel plugin', () => {
         .slice(1)
         .map((m) => m.text.length),
     ).toEqual([3000, 3000]);
-    const refused = await channel!.send({ accountId: 'default', peer: { kind: 'dm', id: '12345' }, text: 'hello' });
+    const refused = await channel!.send({
+      sessionKey: 'agent:main:main',
+      accountId: 'default',
+      peer: { kind: 'dm', id: '12345' },
+      text: 'hello',
+    });
     expect(refused).toEqual({ status: 'failed', detail: 'account default: sendMessage failed: 400 Bad Request: chat not found' });
-    await expect(channel!.send({ accountId: 'nope', peer: { kind: 'dm', id: '1' }, text: 'x' })).resolves.toMatchObject({
+    await expect(
+      channel!.send({ sessionKey: 'agent:main:main', accountId: 'nope', peer: { kind: 'dm', id: '1' }, text: 'x' }),
+    ).resolves.toMatchObject({
       status: 'failed',
     });
   });

@@ -29,16 +29,18 @@ export class ChannelInbound {
     private readonly pairing: PairingStore,
   ) {}
 
+  /** `access`: the channel's (`accounts`: its callers are accounts it authenticated, so the policies do not apply). */
   async handle(
     channel: string,
     section: Record<string, unknown>,
     message: ChannelInboundMessage,
     observer: InboundObserver,
+    access: 'policy' | 'accounts' = 'policy',
   ): Promise<ChannelInboundOutcome> {
     const problem = inboundProblem(message);
     if (problem) throw new TypeError(`inbound(message): ${problem}`);
     observer.received(message.accountId);
-    const outcome = await this.decide(channel, section, message, observer);
+    const outcome = access === 'accounts' ? this.run(channel, message, observer) : await this.decide(channel, section, message, observer);
     observer.outcome(message.accountId, outcome.kind, outcome.kind === 'ignored' ? outcome.reason : undefined);
     return outcome;
   }
@@ -87,13 +89,21 @@ export class ChannelInbound {
     const stream = new ReplyStream();
     let round = -1;
     let text = '';
-    const { done } = this.runner.startRun({
+    const onDelta = message.onReplyDelta;
+    const { runId, done } = this.runner.startRun({
       sessionKey: route.sessionKey,
       message: message.text,
       create: { deliveryContext },
       meta: { channel, accountId: message.accountId, peer: inbound.peer, messageId: message.messageId, sender: message.sender.id },
       // The reply of the last round is the answer: a new round (after tool calls) starts the text over.
       onReplyDelta: (delta) => {
+        if (onDelta) {
+          try {
+            onDelta({ round: delta.round, text: delta.text });
+          } catch {
+            // The channel's listener is its own business: the run and the other events go on.
+          }
+        }
         if (delta.round !== round) {
           round = delta.round;
           text = '';
@@ -105,9 +115,14 @@ export class ChannelInbound {
     });
     void done.then((run: RunRecord) => {
       if (run.status === 'completed') stream.end({ type: 'final', text: run.reply ?? '' });
-      else stream.end({ type: 'failed', message: run.error ?? `the run ended ${run.status}` });
+      else
+        stream.end({
+          type: 'failed',
+          message: run.error ?? `the run ended ${run.status}`,
+          status: run.status === 'aborted' ? 'aborted' : 'failed',
+        });
       observer.replied(message.accountId, run.status === 'completed');
     });
-    return { kind: 'reply', agentId: route.agentId, sessionKey: route.sessionKey, events: stream };
+    return { kind: 'reply', runId, agentId: route.agentId, sessionKey: route.sessionKey, events: stream };
   }
 }

@@ -3,6 +3,7 @@ import { GATEWAY_OPTIONS, type GatewayOptions } from '../../config';
 import { PluginsModule } from '../../plugins';
 import { RoutingModule } from '../../routing';
 import { RuntimeModule } from '../../runtime';
+import { SessionsModule } from '../../sessions';
 import { PairingStore } from '../pairing/pairing-store';
 import { ChannelsAdminController } from './channels-admin.controller';
 import { ChannelsAdminService } from './channels-admin.service';
@@ -10,7 +11,7 @@ import { PluginChannels } from './plugin-channels.service';
 
 /** The chat channels of plugins: their life, the inbound pipeline, pairing, and their admin views. */
 @Module({
-  imports: [PluginsModule, RoutingModule, RuntimeModule],
+  imports: [PluginsModule, RoutingModule, RuntimeModule, SessionsModule],
   controllers: [ChannelsAdminController],
   providers: [
     PluginChannels,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import type { ChannelDefinition } from '../../../plugin-sdk';
+import type { ChannelDefinition, ChannelHttpRequest, ChannelHttpResponse } from '../../../plugin-sdk';
 import { GatewayMetrics } from '../../metrics';
+import { GuardedTransport } from '../../outbound';
 import {
   PLUGIN_START_DEADLINE_MS,
   PLUGIN_STOP_DEADLINE_MS,
@@ -10,6 +11,7 @@ import {
 } from '../../plugins';
 import { RoutingService } from '../../routing';
 import { AgentRunner } from '../../runtime';
+import { SESSION_STORE, type SessionStore } from '../../sessions';
 import { ChannelRegistry } from '../channel-registry';
 import { PairingStore } from '../pairing/pairing-store';
 import { ChannelInbound } from './channel-inbound';
@@ -35,10 +37,13 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     @Inject(AgentRunner) runner: AgentRunner,
     readonly pairing: PairingStore,
     metrics: GatewayMetrics,
+    private readonly transport: GuardedTransport,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {
     this.inbound = new ChannelInbound(routing, runner, pairing);
     this.env = {
-      inbound: (channel, section, message, observer) => this.inbound.handle(channel, section, message, observer),
+      inbound: (channel, section, message, observer, access) => this.inbound.handle(channel, section, message, observer, access),
+      request: (channel, request) => this.request(channel, request),
       startDeadlineMs: PLUGIN_START_DEADLINE_MS,
       stopDeadlineMs: PLUGIN_STOP_DEADLINE_MS,
       metrics: {
@@ -60,7 +65,7 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
   add(definition: ChannelDefinition, owner: PluginChannelOwner, section: Record<string, unknown> | undefined): void {
     const channel = new RunningChannel(definition, owner, this.env, section);
     this.channels.set(definition.id, channel);
-    this.registry.register(new PluginChannelAdapter(channel));
+    this.registry.register(new PluginChannelAdapter(channel, this.sessions));
     void channel.begin();
   }
 
@@ -74,6 +79,20 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     this.channels.delete(channelId);
     this.registry.unregister(channelId);
     await channel.remove();
+  }
+
+  /** A channel's call out, through the guard; what the guard throws is the channel's `ChannelHttpError`. */
+  private async request(channel: string, request: ChannelHttpRequest): Promise<ChannelHttpResponse> {
+    const res = await this.transport.request({
+      kind: request.kind ?? `channel:${channel}`,
+      destination: { url: request.url, setting: request.setting },
+      method: request.method ?? 'GET',
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.readBody !== undefined ? { readBody: request.readBody } : {}),
+    });
+    return { status: res.status, headers: res.headers, body: res.body };
   }
 
   /** The channels plugins registered, in the order they were. */

@@ -6,6 +6,8 @@ import type {
   ChannelInboundOutcome,
   ChannelOutboundMessage,
   ChannelDeliveryReceipt,
+  ChannelHttpRequest,
+  ChannelHttpResponse,
 } from '../../../plugin-sdk';
 import { isRecord } from '../../../common/is-record';
 import type { PluginChannelOwner } from '../../plugins';
@@ -30,7 +32,10 @@ export interface ChannelEnvironment {
     section: Record<string, unknown>,
     message: ChannelInboundMessage,
     observer: InboundObserver,
+    access: 'policy' | 'accounts',
   ): Promise<ChannelInboundOutcome>;
+  /** A call out through the gateway's transport guard, on behalf of the channel. */
+  request(channel: string, request: ChannelHttpRequest): Promise<ChannelHttpResponse>;
   startDeadlineMs: number;
   stopDeadlineMs: number;
   metrics: {
@@ -40,6 +45,7 @@ export interface ChannelEnvironment {
   };
 }
 
+const RECEIPT_STATES: ReadonlySet<string> = new Set(['delivered', 'failed', 'stored']);
 const HEALTH_STATES: ReadonlySet<string> = new Set(['connecting', 'connected', 'reconnecting', 'failed', 'stopped']);
 
 /**
@@ -130,13 +136,12 @@ export class RunningChannel {
     let receipt: ChannelDeliveryReceipt;
     try {
       receipt = await this.definition.send(message);
-      if (!receipt || (receipt.status !== 'delivered' && receipt.status !== 'failed'))
-        receipt = { status: 'failed', detail: 'send() returned no receipt' };
+      if (!receipt || !RECEIPT_STATES.has(receipt.status)) receipt = { status: 'failed', detail: 'send() returned no receipt' };
     } catch (err) {
       receipt = { status: 'failed', detail: `send() threw: ${messageOf(err)}` };
     }
     if (receipt.status === 'delivered') this.countOut(message.accountId);
-    else this.countFailure(message.accountId);
+    else if (receipt.status === 'failed') this.countFailure(message.accountId);
     return receipt;
   }
 
@@ -252,8 +257,9 @@ export class RunningChannel {
       },
       inbound: async (message: ChannelInboundMessage) => {
         if (signal.aborted || channel.state === 'stopped') throw new Error(`channel ${channel.id} is stopped`);
-        return channel.env.inbound(channel.id, channel.section ?? {}, message, observer);
+        return channel.env.inbound(channel.id, channel.section ?? {}, message, observer, channel.definition.access ?? 'policy');
       },
+      request: (request: ChannelHttpRequest) => channel.env.request(channel.id, request),
       setHealth: (health: ChannelAccountHealth) => channel.setHealth(health),
       logger: this.owner.logger,
       get stateDir() {
