@@ -16,6 +16,8 @@ export interface TelegramAccountOptions {
   pollTimeoutSeconds?: number;
   /** Milliseconds between two writes in one chat (default 1000). */
   chatIntervalMs?: number;
+  /** Opens the account's update journal (default `UpdateJournal.open`; a test hands one whose disk fails). */
+  openJournal?: (file: string) => UpdateJournal;
 }
 
 const UPDATE_KINDS = ['message', 'channel_post'] as const;
@@ -52,7 +54,9 @@ export class TelegramAccount {
       }),
     );
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
-    this.journal = UpdateJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'));
+    this.journal = (options.openJournal ?? UpdateJournal.open)(
+      path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'),
+    );
   }
 
   get accountId(): string {
@@ -152,8 +156,16 @@ export class TelegramAccount {
     const updateId = entry.update.update_id;
     const message = messageOf(entry.update);
     const finish = (): void => {
-      this.journal.done(updateId);
       this.inFlight.delete(updateId);
+      try {
+        this.journal.done(updateId);
+      } catch (error) {
+        // The disk refused the write (ENOSPC, EACCES): the update stays on disk and a restart resumes its reply by
+        // editing the messages already recorded, so nothing repeats; this process goes on answering.
+        this.context.logger.error(
+          `telegram account ${this.accountId}: update ${updateId} was answered but the journal could not record it: ${(error as Error).message}`,
+        );
+      }
     };
     if (!message || !this.me || isOwnMessage(message, this.me)) return finish();
     const inbound = inboundOf(message, this.me, this.accountId);
@@ -193,9 +205,11 @@ export class TelegramAccount {
         : (async function* () {
             yield { type: 'final' as const, text: outcome.text };
           })();
-    // Replies in one chat go out in the order the messages came; other chats' do not wait for them.
+    // Replies in one chat go out in the order the messages came; other chats' do not wait for them. The chain never
+    // rejects (finish catches), and whatever the previous reply came to, this one is still delivered.
     const previous = this.chatChains.get(target.chatId) ?? Promise.resolve();
     const delivery = previous
+      .catch(() => undefined)
       .then(() => reply.deliver(events, this.abort.signal))
       .then(finish, (error: unknown) => {
         this.context.logger.error(
