@@ -211,12 +211,32 @@ export class TelegramAccount {
     const delivery = previous
       .catch(() => undefined)
       .then(() => reply.deliver(events, this.abort.signal))
-      .then(finish, (error: unknown) => {
-        this.context.logger.error(
-          `telegram: the reply to update ${updateId} in chat ${target.chatId} was not delivered after retries: ${describeTelegramError(this.accountId, error)}`,
-        );
-        finish();
-      });
+      .then(
+        (delivered) => {
+          if (delivered === 'answered') return finish();
+          // Not answered because the gateway is shutting down: it stays in the journal (and out of this process's
+          // hands) and is answered after the restart, editing whatever part of the reply was already sent.
+          this.context.logger.info(
+            `telegram account ${this.accountId}: update ${updateId} is kept for the next start (the gateway is shutting down)`,
+          );
+        },
+        (error: unknown) => {
+          const detail = describeTelegramError(this.accountId, error);
+          if (this.abort.signal.aborted) {
+            // Cut short by the account's stop: kept, and resumed after the next start.
+            this.context.logger.warn(
+              `telegram: the reply to update ${updateId} in chat ${target.chatId} was cut short by the stop (${detail}); kept for the next start`,
+            );
+            return;
+          }
+          this.context.logger.error(
+            `telegram: the reply to update ${updateId} in chat ${target.chatId} was not delivered after retries: ${detail}`,
+          );
+          // Shown, not dropped silently: the account's delivery failures (status, metrics) count it.
+          this.context.reportDeliveryFailure?.(this.accountId, detail);
+          finish();
+        },
+      );
     this.chatChains.set(target.chatId, delivery);
     this.deliveries.add(delivery);
     void delivery.finally(() => {

@@ -3,7 +3,7 @@ import { telegramChannel } from '../../../src/bundled-plugins/telegram/telegram-
 import type { TelegramAccountOptions } from '../../../src/bundled-plugins/telegram/telegram-account';
 import { UpdateJournal } from '../../../src/bundled-plugins/telegram/update-journal';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
-import { ScriptedChannelContext } from './scripted-channel-context';
+import { replyWith, ScriptedChannelContext } from './scripted-channel-context';
 
 /**
  * The Telegram channel plugin when things around it fail: the disk under its update journal, a reconfiguration
@@ -62,4 +62,43 @@ describe('telegram channel plugin under failure', () => {
     expect(unhandled).toEqual([]);
     expect(context.logs).toContainEqual(expect.stringMatching(/update \d+ was answered but the journal could not record it: ENOSPC/));
   });
+
+  it('keeps an update the gateway did not answer because it is shutting down, and answers it once after the restart', async () => {
+    const bot = telegram.addBot('shutdown_bot');
+    const first = new ScriptedChannelContext(section(bot), () =>
+      replyWith([
+        { type: 'progress', text: 'Half an ans' },
+        { type: 'failed', message: 'the gateway is shutting down', retryable: true },
+      ]),
+    );
+    await startWith(first);
+    telegram.dm(bot, ann, 'question');
+    await waitUntil(() => first.logs.some((l) => /is kept for the next start/.test(l)));
+    await channel!.stop?.();
+    expect(bot.botMessages(ann.id).map((m) => m.text)).toEqual(['Half an ans']);
+    const second = new ScriptedChannelContext(section(bot), () => replyWith([{ type: 'final', text: 'The whole answer' }]), first.stateDir);
+    await startWith(second);
+    await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'The whole answer');
+    expect(second.inbounds.map((m) => m.text)).toEqual(['question']);
+    // The restarted reply edits the message already sent: one message, never a warning, never a second answer.
+    expect(bot.botMessages(ann.id).map((m) => m.text)).toEqual(['The whole answer']);
+  });
+
+  it('counts a reply Telegram still refuses after the retries as a delivery failure of the account', async () => {
+    const bot = telegram.addBot('refused_bot');
+    const context = new ScriptedChannelContext(section(bot));
+    await startWith(context);
+    bot.failNext('sendMessage', 4, 0, 500);
+    telegram.dm(bot, ann, 'hello?');
+    await waitUntil(() => context.deliveryFailures.length > 0, 20_000);
+    expect(context.deliveryFailures).toEqual(['default: account default: sendMessage failed: 500 Internal Server Error']);
+  });
 });
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -105,7 +105,13 @@ export class ChannelInbound {
     });
     void done.then((run: RunRecord) => {
       if (run.status === 'completed') stream.end({ type: 'final', text: run.reply ?? '' });
-      else stream.end({ type: 'failed', message: run.error ?? `the run ended ${run.status}` });
+      else
+        stream.end({
+          type: 'failed',
+          message: run.error ?? `the run ended ${run.status}`,
+          // Refused or stopped by the shutdown: the message is not answered, the plugin keeps it for the restart.
+          ...(run.abortedBy === 'shutdown' ? { retryable: true } : {}),
+        });
       observer.replied(message.accountId, run.status === 'completed');
     });
     return { kind: 'reply', agentId: route.agentId, sessionKey: route.sessionKey, events: stream };
