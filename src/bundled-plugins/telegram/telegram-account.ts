@@ -64,6 +64,9 @@ export class TelegramAccount {
   }
 
   start(): void {
+    // The channel's signal ends the account too: a poller must not outlive its channel (a 409 Conflict with the next).
+    if (this.context.signal.aborted) return;
+    this.context.signal.addEventListener('abort', () => this.abort.abort(), { once: true });
     this.health('connecting');
     this.loop = this.poll();
   }

@@ -93,6 +93,54 @@ describe('telegram channel plugin under failure', () => {
     await waitUntil(() => context.deliveryFailures.length > 0, 20_000);
     expect(context.deliveryFailures).toEqual(['default: account default: sendMessage failed: 500 Internal Server Error']);
   });
+
+  /** True when the bot's `getUpdates` calls stop coming (past a whole long poll and a retry's pause). */
+  async function pollsStopped(bot: FakeBot): Promise<boolean> {
+    const before = telegram.calls(bot, 'getUpdates').length;
+    await new Promise((r) => setTimeout(r, 2500));
+    return telegram.calls(bot, 'getUpdates').length === before;
+  }
+
+  it('follows two quick reconfigurations to the last one: an account the second removed stays removed', async () => {
+    const a1 = telegram.addBot('a_one_bot');
+    const a2 = telegram.addBot('a_two_bot');
+    const b = telegram.addBot('b_bot');
+    const accounts = (a: FakeBot, withB: boolean) => ({
+      apiRoot: telegram.apiRoot,
+      accounts: { a: { botToken: a.token }, ...(withB ? { b: { botToken: b.token } } : {}) },
+    });
+    const context = new ScriptedChannelContext(accounts(a1, true));
+    await startWith(context);
+    await waitUntil(() => context.lastHealth('a')?.state === 'connected' && context.lastHealth('b')?.state === 'connected');
+    // The first change restarts `a` (a new token); before it is through, the second removes `b`.
+    const changedAt = context.healths.length;
+    context.change(accounts(a2, true));
+    context.change(accounts(a2, false));
+    await waitUntil(() => telegram.calls(a2, 'getUpdates').length > 0 && context.lastHealth('b')?.state === 'stopped');
+    expect(await pollsStopped(b)).toBe(true);
+    // `b` was stopped once and never started again (the first change, resumed late, must not re-create it).
+    expect(
+      context.healths
+        .slice(changedAt)
+        .filter((h) => h.accountId === 'b')
+        .map((h) => h.state),
+    ).toEqual(['stopped']);
+    telegram.dm(a2, ann, 'still there?');
+    await telegram.waitForMessages(a2, ann.id, (m) => m.length === 1);
+  });
+
+  it('leaves no poller behind when the channel stops during a reconfiguration', async () => {
+    const first = telegram.addBot('first_bot');
+    const second = telegram.addBot('second_bot');
+    const context = new ScriptedChannelContext(section(first));
+    await startWith(context);
+    await waitUntil(() => context.lastHealth('default')?.state === 'connected');
+    context.change(section(second));
+    await channel!.stop?.();
+    channel = undefined;
+    expect(await pollsStopped(first)).toBe(true);
+    expect(await pollsStopped(second)).toBe(true);
+  });
 });
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
