@@ -51,7 +51,7 @@ export class ChannelInbound {
   ): Promise<ChannelInboundOutcome> {
     if (accountDisabled(section, message.accountId)) return { kind: 'ignored', reason: `account ${message.accountId} is disabled` };
     const access = accessOf(section, message.accountId);
-    const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.sender.id));
+    const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.accountId, message.sender.id));
     if (decision.kind === 'ignored') return decision;
     if (decision.kind === 'pair') return this.pair(channel, message, observer);
     return this.run(channel, message, observer);
