@@ -58,12 +58,17 @@ export interface ChannelReplyDelta {
   text: string;
 }
 
-/** A piece of the agent's answer while it grows. `text` is always the whole reply so far, not a delta. */
+/**
+ * A piece of the agent's answer while it grows. `text` is always the whole reply so far, not a delta. A `failed`
+ * event with `retryable: true` means the gateway did not answer because it is shutting down (the run was refused or
+ * stopped): the plugin says nothing more in the chat and keeps the message to hand it in again after the restart
+ * (it was not answered, so it must not be dropped).
+ */
 export type ChannelReplyEvent =
   | { type: 'progress'; text: string }
   | { type: 'final'; text: string; files?: ChannelFile[] }
   /** `status`: `aborted` when the run was cancelled or stopped, else `failed`. */
-  | { type: 'failed'; message: string; status: 'failed' | 'aborted' };
+  | { type: 'failed'; message: string; status: 'failed' | 'aborted'; retryable?: boolean };
 
 /**
  * What the gateway decided about an inbound message. `reply`: routed to an agent; the events stream the answer (the
@@ -123,6 +128,11 @@ export interface ChannelContext {
   inbound(message: ChannelInboundMessage): Promise<ChannelInboundOutcome>;
   /** Reports an account's connection state; the gateway keeps the last one per account. */
   setHealth(health: ChannelAccountHealth): void;
+  /**
+   * Reports a reply to an inbound message the platform did not take after the plugin's retries: counted in the
+   * account's delivery failures (`/admin/channels`, metrics). (An announce's failure is its `failed` receipt.)
+   */
+  reportDeliveryFailure?(accountId: string, detail: string): void;
   readonly logger: PluginLogger;
   /** The plugin's private directory (the same as `api.stateDir`): an update offset, say, is kept here. */
   readonly stateDir: string;

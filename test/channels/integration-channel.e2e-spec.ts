@@ -91,8 +91,9 @@ describe('a channel of authenticated accounts (e2e, echo model)', () => {
         plugins: { load: { paths: ["./plugins"] } },
       }`,
       {
-        beforeStart: (stateDir) =>
-          writePluginDir(path.join(path.dirname(stateDir), 'plugins', 'hooks'), { manifest: MANIFEST, files: { 'index.js': CODE } }),
+        beforeStart: async (stateDir) => {
+          await writePluginDir(path.join(path.dirname(stateDir), 'plugins', 'hooks'), { manifest: MANIFEST, files: { 'index.js': CODE } });
+        },
       },
     );
     await waitFor('the hook channel to start', async () => !!shared[SHARED].ctx, 10_000);

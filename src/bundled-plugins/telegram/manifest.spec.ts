@@ -11,6 +11,7 @@ describe('the telegram manifest', () => {
         channelConfigs: {
           telegram: {
             secrets: ['botToken', 'accounts.*.botToken'],
+            secretEnv: ['TELEGRAM_BOT_TOKEN'],
             setup: expect.arrayContaining([expect.objectContaining({ flag: 'bot-token', key: 'botToken', sensitive: true })]),
           },
         },

@@ -16,6 +16,8 @@ export interface TelegramAccountOptions {
   pollTimeoutSeconds?: number;
   /** Milliseconds between two writes in one chat (default 1000). */
   chatIntervalMs?: number;
+  /** Opens the account's update journal (default `UpdateJournal.open`; a test hands one whose disk fails). */
+  openJournal?: (file: string) => UpdateJournal;
 }
 
 const UPDATE_KINDS = ['message', 'channel_post'] as const;
@@ -52,7 +54,9 @@ export class TelegramAccount {
       }),
     );
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
-    this.journal = UpdateJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'));
+    this.journal = (options.openJournal ?? UpdateJournal.open)(
+      path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'),
+    );
   }
 
   get accountId(): string {
@@ -60,6 +64,9 @@ export class TelegramAccount {
   }
 
   start(): void {
+    // The channel's signal ends the account too: a poller must not outlive its channel (a 409 Conflict with the next).
+    if (this.context.signal.aborted) return;
+    this.context.signal.addEventListener('abort', () => this.abort.abort(), { once: true });
     this.health('connecting');
     this.loop = this.poll();
   }
@@ -152,8 +159,16 @@ export class TelegramAccount {
     const updateId = entry.update.update_id;
     const message = messageOf(entry.update);
     const finish = (): void => {
-      this.journal.done(updateId);
       this.inFlight.delete(updateId);
+      try {
+        this.journal.done(updateId);
+      } catch (error) {
+        // The disk refused the write (ENOSPC, EACCES): the update stays on disk and a restart resumes its reply by
+        // editing the messages already recorded, so nothing repeats; this process goes on answering.
+        this.context.logger.error(
+          `telegram account ${this.accountId}: update ${updateId} was answered but the journal could not record it: ${(error as Error).message}`,
+        );
+      }
     };
     if (!message || !this.me || isOwnMessage(message, this.me)) return finish();
     const inbound = inboundOf(message, this.me, this.accountId);
@@ -193,16 +208,38 @@ export class TelegramAccount {
         : (async function* () {
             yield { type: 'final' as const, text: outcome.text };
           })();
-    // Replies in one chat go out in the order the messages came; other chats' do not wait for them.
+    // Replies in one chat go out in the order the messages came; other chats' do not wait for them. The chain never
+    // rejects (finish catches), and whatever the previous reply came to, this one is still delivered.
     const previous = this.chatChains.get(target.chatId) ?? Promise.resolve();
     const delivery = previous
+      .catch(() => undefined)
       .then(() => reply.deliver(events, this.abort.signal))
-      .then(finish, (error: unknown) => {
-        this.context.logger.error(
-          `telegram: the reply to update ${updateId} in chat ${target.chatId} was not delivered after retries: ${describeTelegramError(this.accountId, error)}`,
-        );
-        finish();
-      });
+      .then(
+        (delivered) => {
+          if (delivered === 'answered') return finish();
+          // Not answered because the gateway is shutting down: it stays in the journal (and out of this process's
+          // hands) and is answered after the restart, editing whatever part of the reply was already sent.
+          this.context.logger.info(
+            `telegram account ${this.accountId}: update ${updateId} is kept for the next start (the gateway is shutting down)`,
+          );
+        },
+        (error: unknown) => {
+          const detail = describeTelegramError(this.accountId, error);
+          if (this.abort.signal.aborted) {
+            // Cut short by the account's stop: kept, and resumed after the next start.
+            this.context.logger.warn(
+              `telegram: the reply to update ${updateId} in chat ${target.chatId} was cut short by the stop (${detail}); kept for the next start`,
+            );
+            return;
+          }
+          this.context.logger.error(
+            `telegram: the reply to update ${updateId} in chat ${target.chatId} was not delivered after retries: ${detail}`,
+          );
+          // Shown, not dropped silently: the account's delivery failures (status, metrics) count it.
+          this.context.reportDeliveryFailure?.(this.accountId, detail);
+          finish();
+        },
+      );
     this.chatChains.set(target.chatId, delivery);
     this.deliveries.add(delivery);
     void delivery.finally(() => {

@@ -9,6 +9,19 @@ import { telegramAccounts, type TelegramSection } from './telegram-config';
 export function telegramChannel(options: TelegramAccountOptions = {}): ChannelDefinition {
   const accounts = new Map<string, TelegramAccount>();
   let context: ChannelContext | undefined;
+  /**
+   * Applies run one after the other: two concurrent ones would each act on a section the other has overtaken (an
+   * account removed by the second, re-created when the first resumes; two pollers, two journals on one file).
+   */
+  let applying: Promise<void> = Promise.resolve();
+  let stopping = false;
+
+  function enqueue(section: TelegramSection): Promise<void> {
+    applying = applying
+      .then(() => (stopping ? undefined : apply(section)))
+      .catch((error: unknown) => context?.logger.error(`telegram: reconfiguring failed: ${(error as Error).message}`));
+    return applying;
+  }
 
   async function apply(section: TelegramSection): Promise<void> {
     const ctx = context!;
@@ -27,7 +40,7 @@ export function telegramChannel(options: TelegramAccountOptions = {}): ChannelDe
       await account.stop();
     }
     for (const config of wanted) {
-      if (accounts.has(config.accountId)) continue;
+      if (accounts.has(config.accountId) || stopping || ctx.signal.aborted) continue;
       const account = new TelegramAccount(config, ctx, options);
       accounts.set(config.accountId, account);
       account.start();
@@ -38,12 +51,14 @@ export function telegramChannel(options: TelegramAccountOptions = {}): ChannelDe
     id: 'telegram',
     async start(ctx) {
       context = ctx;
-      ctx.onConfigChange<TelegramSection>((section) => {
-        void apply(section).catch((error: unknown) => ctx.logger.error(`telegram: reconfiguring failed: ${(error as Error).message}`));
-      });
-      await apply(ctx.config<TelegramSection>());
+      stopping = false;
+      ctx.onConfigChange<TelegramSection>((section) => void enqueue(section));
+      await enqueue(ctx.config<TelegramSection>());
     },
     async stop() {
+      // No apply starts an account after this; the one under way finishes first, so every account is seen here.
+      stopping = true;
+      await applying;
       const all = [...accounts.values()];
       accounts.clear();
       await Promise.allSettled(all.map((a) => a.stop()));

@@ -53,7 +53,11 @@ export class TelegramReply {
     this.messages = existing.map((id) => ({ id }));
   }
 
-  async deliver(events: AsyncIterable<ChannelReplyEvent>, signal?: AbortSignal): Promise<void> {
+  /**
+   * Keeps the chat in step with `events` until they end. `deferred`: the gateway did not answer (a `retryable`
+   * failure: it is shutting down); nothing more is said, and the message is to be handed in again after the restart.
+   */
+  async deliver(events: AsyncIterable<ChannelReplyEvent>, signal?: AbortSignal): Promise<'answered' | 'deferred'> {
     let latest: ChannelReplyEvent | undefined;
     let ended = false;
     let wake: (() => void) | undefined;
@@ -92,6 +96,7 @@ export class TelegramReply {
           if (shownText.trim()) await this.show(shownText);
           continue;
         }
+        if (event.type === 'failed' && event.retryable) return 'deferred';
         await this.pacer.turn(this.place.chatId, signal);
         if (event.type === 'final') await this.show(event.text.trim() ? event.text : shownText?.trim() ? shownText : '(no reply)');
         else await this.show(`${shownText?.trim() ? `${shownText}\n\n` : ''}⚠️ ${event.message}`);
@@ -101,6 +106,7 @@ export class TelegramReply {
       typing.stop();
       await pump.catch(() => undefined);
     }
+    return 'answered';
   }
 
   /** Sends or edits the messages so that they read `markdown`. */

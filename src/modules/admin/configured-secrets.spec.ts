@@ -40,4 +40,18 @@ describe('configuredSecrets', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("adds the variables a configured channel's manifest reads a secret from (TELEGRAM_BOT_TOKEN)", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-secrets-'));
+    try {
+      const configPath = path.join(dir, 'openclaw.json');
+      await fs.writeFile(configPath, `{ channels: { telegram: { apiRoot: "http://127.0.0.1:1" } } }`);
+      const result = await loadConfig({ configPath, stateDir: path.join(dir, 'state'), env: {} });
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      const secrets = configuredSecrets(result.snapshot, { TELEGRAM_BOT_TOKEN: '123:tg-from-env' });
+      expect(secrets).toContainEqual({ path: 'environment variable TELEGRAM_BOT_TOKEN', value: '123:tg-from-env' });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -14,7 +14,8 @@ const bySnapshot = new WeakMap<RuntimeSnapshot, ConfiguredSecret[]>();
  * that redacts GET /admin/config — admin tokens, peer tokens and outboundTokens, http account tokens,
  * provider apiKeys and headers, the embeddings apiKey, any secret-named key added later, and the secret fields
  * plugins' manifests declare in their config and their channels' sections), plus the
- * provider keys the gateway reads from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY).
+ * provider keys the gateway reads from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) and the variables a
+ * configured channel's manifest says it reads a secret from (`channelConfigs.<id>.secretEnv`: TELEGRAM_BOT_TOKEN).
  */
 export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.ProcessEnv): ConfiguredSecret[] {
   let found = bySnapshot.get(snapshot);
@@ -23,7 +24,13 @@ export function configuredSecrets(snapshot: RuntimeSnapshot, env: NodeJS.Process
   collect(snapshot.config, [], found);
   // The chat channels plugins provide sit in the catalog; their secret keys are the ones their manifests declare.
   for (const plugin of snapshot.plugins.values()) {
-    for (const [channel, section] of Object.entries(plugin.channels ?? {})) collect(section, ['channels', channel], found);
+    for (const [channel, section] of Object.entries(plugin.channels ?? {})) {
+      collect(section, ['channels', channel], found);
+      for (const name of plugin.manifest?.channelConfigs[channel]?.secretEnv ?? []) {
+        const value = env[name];
+        if (value) found.push({ path: `environment variable ${name}`, value });
+      }
+    }
   }
   for (const provider of Object.values(snapshot.config.models.providers)) {
     const value = provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined;

@@ -122,7 +122,12 @@ export class AgentRunner implements OnModuleDestroy {
     const { record, signal } = this.runs.create(input.sessionKey, agentId);
     if (input.origin) this.runLog.received(record, input.origin);
     if (this.closing || this.draining) {
-      const refused = this.runs.update(record.runId, { status: 'failed', error: 'the gateway is shutting down', endedAt: now() });
+      const refused = this.runs.update(record.runId, {
+        status: 'failed',
+        error: 'the gateway is shutting down',
+        abortedBy: 'shutdown',
+        endedAt: now(),
+      });
       return { runId: record.runId, done: Promise.resolve(refused) };
     }
     // The run's span is a child of the trace its message came with: the provenance's trace context for an

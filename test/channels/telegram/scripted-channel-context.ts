@@ -70,6 +70,12 @@ export class ScriptedChannelContext implements ChannelContext {
     this.healths.push(health);
   }
 
+  readonly deliveryFailures: string[] = [];
+
+  reportDeliveryFailure(accountId: string, detail: string): void {
+    this.deliveryFailures.push(`${accountId}: ${detail}`);
+  }
+
   lastHealth(accountId: string): ChannelAccountHealth | undefined {
     return this.healths.filter((h) => h.accountId === accountId).at(-1);
   }

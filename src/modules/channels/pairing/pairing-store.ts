@@ -50,8 +50,12 @@ export class PairingStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async isApproved(channel: string, senderId: string): Promise<boolean> {
-    return (await this.read(channel)).approved.some((a) => a.senderId === senderId);
+  /**
+   * Approval is per bot account, as OpenClaw scopes it (docs/channels/pairing.md: each account its own allowlist):
+   * a sender approved on one bot does not pass on another, which may route to another agent.
+   */
+  async isApproved(channel: string, accountId: string, senderId: string): Promise<boolean> {
+    return (await this.read(channel)).approved.some((a) => a.senderId === senderId && a.accountId === accountId);
   }
 
   /**
@@ -60,9 +64,9 @@ export class PairingStore {
    */
   async ask(channel: string, accountId: string, sender: { id: string; name?: string }): Promise<PairingAsk> {
     const file = await this.read(channel);
-    if (file.approved.some((a) => a.senderId === sender.id)) return { kind: 'approved' };
+    if (file.approved.some((a) => a.senderId === sender.id && a.accountId === accountId)) return { kind: 'approved' };
     const pruned = this.prune(file);
-    const existing = file.pending.find((p) => p.senderId === sender.id);
+    const existing = file.pending.find((p) => p.senderId === sender.id && p.accountId === accountId);
     if (existing) {
       if (pruned) await this.write(channel);
       return { kind: 'code', request: existing, fresh: false };
@@ -113,7 +117,7 @@ export class PairingStore {
       accountId: request.accountId,
       approvedAt: new Date(this.now()).toISOString(),
     };
-    file.approved = [...file.approved.filter((a) => a.senderId !== request.senderId), approved];
+    file.approved = [...file.approved.filter((a) => !(a.senderId === request.senderId && a.accountId === request.accountId)), approved];
     await this.write(channel);
     return approved;
   }

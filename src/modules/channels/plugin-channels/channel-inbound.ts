@@ -53,7 +53,7 @@ export class ChannelInbound {
   ): Promise<ChannelInboundOutcome> {
     if (accountDisabled(section, message.accountId)) return { kind: 'ignored', reason: `account ${message.accountId} is disabled` };
     const access = accessOf(section, message.accountId);
-    const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.sender.id));
+    const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.accountId, message.sender.id));
     if (decision.kind === 'ignored') return decision;
     if (decision.kind === 'pair') return this.pair(channel, message, observer);
     return this.run(channel, message, observer);
@@ -120,6 +120,8 @@ export class ChannelInbound {
           type: 'failed',
           message: run.error ?? `the run ended ${run.status}`,
           status: run.status === 'aborted' ? 'aborted' : 'failed',
+          // Refused or stopped by the shutdown: the message is not answered, the plugin keeps it for the restart.
+          ...(run.abortedBy === 'shutdown' ? { retryable: true } : {}),
         });
       observer.replied(message.accountId, run.status === 'completed');
     });

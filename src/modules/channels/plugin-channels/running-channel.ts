@@ -261,6 +261,12 @@ export class RunningChannel {
       },
       request: (request: ChannelHttpRequest) => channel.env.request(channel.id, request),
       setHealth: (health: ChannelAccountHealth) => channel.setHealth(health),
+      reportDeliveryFailure: (accountId: string, detail: string) => {
+        if (typeof accountId !== 'string' || !accountId)
+          throw new TypeError('reportDeliveryFailure(accountId): accountId must be a non-empty string');
+        channel.countFailure(accountId);
+        channel.owner.logger.debug(`channel ${channel.id}: a reply of account ${accountId} was not delivered: ${String(detail)}`);
+      },
       logger: this.owner.logger,
       get stateDir() {
         return channel.owner.stateDir();

@@ -45,7 +45,7 @@ export function manifestSchema(format: 'clawgate' | 'openclaw'): Record<string, 
           type: 'object',
           required: ['schema'],
           additionalProperties: !closed,
-          properties: { schema: { type: 'object' }, secrets: stringList, setup: { type: 'array', items: setupField } },
+          properties: { schema: { type: 'object' }, secrets: stringList, secretEnv: stringList, setup: { type: 'array', items: setupField } },
         },
       },
       // OpenClaw's manifests describe activation in their own way; only clawgate's two words are read.

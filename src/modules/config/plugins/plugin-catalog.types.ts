@@ -23,6 +23,11 @@ export interface ManifestChannel {
   schema: Record<string, unknown>;
   /** Dotted keys below `channels.<id>` holding secrets (besides the schema's `uiHints` marked sensitive). */
   secrets?: string[];
+  /**
+   * Environment variables the channel reads a secret from on its own (Telegram's `TELEGRAM_BOT_TOKEN`, the token
+   * when the section names none): their values join the one secret masker while the channel is configured.
+   */
+  secretEnv?: string[];
   setup?: ChannelSetupField[];
 }
 

@@ -96,13 +96,14 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
   for (const [channel, rawChannel] of Object.entries(rawChannels)) {
     const at = `channelConfigs.${channel}`;
     if (!channels.includes(channel)) return `${at}: "${channel}" is not in contracts.channels`;
-    const spec = rawChannel as { schema: Record<string, unknown>; secrets?: string[]; setup?: ManifestChannel['setup'] };
+    const spec = rawChannel as { schema: Record<string, unknown>; secrets?: string[]; secretEnv?: string[]; setup?: ManifestChannel['setup'] };
     const channelSchema = compileSchema(pluginAjv(), spec.schema);
     if ('problem' in channelSchema) return `${at}.schema: not a valid JSON Schema (${channelSchema.problem})`;
     channelConfigs[channel] = {
       // The keys every channel shares (dmPolicy, allowFrom, groups, accounts, ...) join the plugin's own.
       schema: withChannelCommonKeys(spec.schema),
       ...(spec.secrets ? { secrets: spec.secrets } : {}),
+      ...(spec.secretEnv ? { secretEnv: spec.secretEnv } : {}),
       ...(spec.setup ? { setup: spec.setup } : {}),
     };
   }
