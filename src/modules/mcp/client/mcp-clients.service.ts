@@ -4,7 +4,7 @@ import { SpanKind, type Span } from '@opentelemetry/api';
 import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { isMcpToolEntry, mcpEntryMatches, mcpToolPolicyName, MCP_TOOL_PREFIX } from '../../../common/mcp-tool-policy';
+import { isMcpToolEntry, mcpEntryGrantsServer, mcpToolPolicyName } from '../../../common/mcp-tool-policy';
 import { redactSecretFields } from '../../../common/secrets/redact-document';
 import { CLAWGATE, GEN_AI, MCP } from '../../../common/telemetry/span-attributes';
 import { Tracing } from '../../../common/telemetry/tracing';
@@ -210,18 +210,9 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
   private async prepare(agent: Pick<ResolvedAgent, 'id' | 'tools'>): Promise<void> {
     const grants = agent.tools.allow.filter(isMcpToolEntry);
     if (grants.length === 0 || agent.tools.deny.includes('*')) return;
-    const wanted = [...this.servers.values()].filter((entry) => grants.some((g) => grantsServer(g, entry.connection.name)));
+    const wanted = [...this.servers.values()].filter((entry) => grants.some((g) => mcpEntryGrantsServer(g, entry.connection.name)));
     await Promise.all(wanted.map((entry) => entry.connection.ensureStarted()));
   }
-}
-
-/** Whether an allow entry may match some tool of `server` (`mcp:files:*`, `mcp:*`, `mcp:fi*:read`). */
-function grantsServer(entry: string, server: string): boolean {
-  const rest = entry.slice(MCP_TOOL_PREFIX.length);
-  const colon = rest.indexOf(':');
-  const serverPart = colon < 0 ? rest : rest.slice(0, colon);
-  if (!serverPart.includes('*')) return serverPart === server;
-  return colon < 0 || mcpEntryMatches(`${MCP_TOOL_PREFIX}${serverPart}`, `${MCP_TOOL_PREFIX}${server}`);
 }
 
 /** The tool's input schema as the registry validates it: an object schema, without the `$schema` ajv may not know. */
