@@ -74,6 +74,16 @@ function impactLines(impact: PlanImpact): string[] {
     ),
     ...plugins.configChanged.map((p) => `${p.id}: settings change${p.restartRequired ? ', restart required' : ''}`),
   ]);
+  const mcp = impact.mcp;
+  section('mcp', [
+    ...mcp.serversAdded.map((s) => `+ server ${s}`),
+    ...mcp.serversRemoved.map((s) => `- server ${s}`),
+    ...mcp.serversChanged.map((s) => `server ${s.name}: ${s.keys.join(', ')} change (reconnects, no restart)`),
+    ...mcp.agents.flatMap((a) => [
+      ...(a.gained.length ? [`${a.agentId} gains ${a.gained.join(', ')}`] : []),
+      ...(a.lost.length ? [`${a.agentId} loses ${a.lost.join(', ')}`] : []),
+    ]),
+  ]);
   return out;
 }
 

@@ -38,3 +38,23 @@ export function mcpEntryMatches(entry: string, policyName: string): boolean {
 function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** Whether an allow entry may match some tool of `server` (`mcp:files:*`, `mcp:*`, `mcp:fi*:read`). */
+export function mcpEntryGrantsServer(entry: string, server: string): boolean {
+  if (!isMcpToolEntry(entry)) return false;
+  const rest = entry.slice(MCP_TOOL_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const serverPart = colon < 0 ? rest : rest.slice(0, colon);
+  if (!serverPart.includes('*')) return serverPart === server;
+  return colon < 0 || mcpEntryMatches(`${MCP_TOOL_PREFIX}${serverPart}`, `${MCP_TOOL_PREFIX}${server}`);
+}
+
+/**
+ * The `tools.allow` entries through which an agent may be offered tools of `server`: none when its deny list takes
+ * every tool (`*`) or every tool of the server (`mcp:<server>:*`, `mcp:*`). A deny of single tools leaves the grant.
+ */
+export function mcpServerGrants(tools: { allow: readonly string[]; deny: readonly string[] }, server: string): string[] {
+  if (tools.deny.includes('*')) return [];
+  if (tools.deny.some((d) => isMcpToolEntry(d) && mcpEntryMatches(d, mcpToolPolicyName(server, '*')))) return [];
+  return tools.allow.filter((entry) => mcpEntryGrantsServer(entry, server));
+}

@@ -10,7 +10,10 @@ const OPERATOR = 'topology-operator-token-0123456789';
 const ADMIN = 'topology-admin-token-0123456789';
 const SUPPORT_NAME = 'Support <Desk> & "Co"';
 
-/** Four agents (one sandboxed), bindings on three channels (one shadowed), allow patterns, two memory grants, peers in and out. */
+/**
+ * Four agents (one sandboxed), bindings on three channels (one shadowed), allow patterns, two memory grants, peers in
+ * and out, MCP servers granted by tool policies (one disabled; never started: the topology reads the config).
+ */
 const FIXTURE = `{
   gateway: { admin: { tokens: [
     { name: "v", token: "${VIEWER}", role: "viewer" },
@@ -18,8 +21,8 @@ const FIXTURE = `{
     { name: "a", token: "${ADMIN}", role: "admin" },
   ] } },
   agents: { list: [
-    { id: "main", workspace: "~/ws-main", memorySearch: { qmd: { extraCollections: [{ path: "~/shared", name: "shared-docs" }] } } },
-    { id: "support", workspace: "~/ws-support", identity: { name: ${JSON.stringify(SUPPORT_NAME)} },
+    { id: "main", workspace: "~/ws-main", tools: { allow: ["mcp:files:*", "mcp:wiki:search"] }, memorySearch: { qmd: { extraCollections: [{ path: "~/shared", name: "shared-docs" }] } } },
+    { id: "support", workspace: "~/ws-support", identity: { name: ${JSON.stringify(SUPPORT_NAME)} }, tools: { allow: ["mcp:*"], deny: ["mcp:files:*"] },
       memorySearch: { qmd: { extraCollections: [{ path: "~/ws-expert/notes", name: "expert-notes" }] } } },
     { id: "expert", workspace: "~/ws-expert" },
     { id: "sandy", workspace: "~/ws-sandy", sandbox: { mode: "all" } },
@@ -32,6 +35,11 @@ const FIXTURE = `{
   ],
   tools: { agentToAgent: { enabled: true, allow: ["support", "exp*"] }, sessions: { visibility: "all" } },
   memory: { backend: "qmd", embeddings: { provider: "none" } },
+  mcp: { servers: {
+    files: { command: "/opt/mcp/bin/mcp-server-filesystem", args: ["/srv/docs"], env: { FILES_SECRET: "files-env-secret-0123456789" } },
+    wiki: { url: "https://wiki.example.com/mcp?key=wiki-url-secret-0123456789", headers: { Authorization: "Bearer wiki-header-secret-0123456789" } },
+    off: { command: "mcp-server-off", enabled: false },
+  } },
   channels: {
     http: { enabled: true, accounts: { ops: { token: "ops-account-token-0123456789abcdef" } } },
     a2a: { enabled: true, exposeAgents: ["support", "expert"], peers: {
@@ -110,6 +118,9 @@ describe('GET /admin/topology (e2e)', () => {
         'peer-in a2a-in:hermes',
         'peer-in a2a-in:iris',
         'peer-out a2a-out:iris',
+        'mcp-server mcp:files',
+        'mcp-server mcp:wiki',
+        'mcp-server mcp:off',
       ].sort(),
     );
     expect(res.body.edges.map((e: Edge) => e.id).sort()).toEqual(
@@ -135,6 +146,10 @@ describe('GET /admin/topology (e2e)', () => {
         'a2a-out:agent:main->a2a-out:iris',
         'a2a-out:agent:support->a2a-out:iris',
         'a2a-out:agent:expert->a2a-out:iris',
+        // The grants of the tool policies; support's deny takes every tool of files; nobody's arrow goes to a disabled server.
+        'mcp:agent:main->mcp:files',
+        'mcp:agent:main->mcp:wiki',
+        'mcp:agent:support->mcp:wiki',
       ].sort(),
     );
     const node = (id: string) => res.body.nodes.find((n: { id: string }) => n.id === id);
@@ -149,6 +164,20 @@ describe('GET /admin/topology (e2e)', () => {
       url: 'http://127.0.0.1:9/a2a/v1',
     });
     expect(JSON.stringify(res.body)).not.toContain('iris-outbound-token');
+    expect(node('mcp:wiki')).toEqual({
+      id: 'mcp:wiki',
+      kind: 'mcp-server',
+      label: 'wiki (streamable-http: wiki.example.com)',
+      server: 'wiki',
+      transport: 'streamable-http',
+      endpoint: 'wiki.example.com',
+    });
+    expect(node('mcp:files')).toMatchObject({ label: 'files (stdio: mcp-server-filesystem)', endpoint: 'mcp-server-filesystem' });
+    expect(node('mcp:off')).toMatchObject({ refusal: 'disabled' });
+    expect(res.body.edges.find((e: Edge) => e.id === 'mcp:agent:main->mcp:wiki')).toMatchObject({ grants: ['mcp:wiki:search'] });
+    expect(res.body.edges.find((e: Edge) => e.id === 'mcp:agent:support->mcp:wiki')).toMatchObject({ grants: ['mcp:*'] });
+    // Neither the URL's query, the headers, the env nor the arguments of a server show.
+    expect(JSON.stringify(res.body)).not.toMatch(/secret-0123456789|\/srv\/docs|\/opt\/mcp/);
     expect(res.body.edges.find((e: Edge) => e.id === 'agent-to-agent:agent:support->agent:expert')).toMatchObject({
       allowed: true,
       layer: null,
@@ -185,6 +214,10 @@ describe('GET /admin/topology (e2e)', () => {
     expect(svg).toContain('Support &lt;Desk&gt; &amp; &quot;Co&quot; (support)');
     expect(svg).not.toContain('<Desk>');
     expect(svg).toContain('binding → agent'); // the legend
+    expect(svg).toContain('agent → MCP server it may use');
+    expect(svg).toContain('>MCP servers</text>');
+    expect(svg).toContain('wiki (streamable&#45;http: wiki.example.com)');
+    expect(svg).not.toMatch(/secret-0123456789/);
     expect(svg).not.toContain('added by the plan'); // plan entries only on a plan's pictures
     expect(svg).toContain('2 agents: every pair allowed');
   });

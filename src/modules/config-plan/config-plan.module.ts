@@ -2,6 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { postgresTarget } from '../../common/storage/postgres-errors';
 import { storeFor } from '../../common/storage/store-for';
 import { ConfigStore } from '../config';
+import { McpModule } from '../mcp';
 import { SessionPolicyModule } from '../session-policy';
 import { ConfigFileController } from './config-file.controller';
 import { ConfigFileService } from './config-file.service';
@@ -18,11 +19,11 @@ import { SqliteConfigHistoryStore } from './history/sqlite-config-history.store'
 
 /**
  * `POST /admin/config/plan`, `PATCH /admin/config`, `GET`/`PUT /admin/config/file`, the config history and rollback. Above routing,
- * session-policy and memory because the impact is computed with
- * their own evaluators; ConfigStore comes from the global ConfigModule.
+ * session-policy, memory and mcp because the impact is computed with
+ * their own evaluators (mcp: the tools its servers list); ConfigStore comes from the global ConfigModule.
  */
 @Module({
-  imports: [SessionPolicyModule],
+  imports: [SessionPolicyModule, McpModule],
   controllers: [ConfigPlanController, ConfigWriteController, ConfigFileController, ConfigHistoryController],
   providers: [
     {

@@ -1,13 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { conflict } from '../../common/errors/app-error';
 import { ConfigStore, locateIssues, type ConfigFileText, type ConfigIssue, type LoadResult, type RuntimeSnapshot } from '../config';
+import { McpClients } from '../mcp';
 import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
 import { candidateFiles, type PlanCandidate } from './candidate-text';
+import { mcpImpact, type McpImpact } from './mcp-impact';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
 import { pluginImpact, type PluginImpact } from './plugin-impact';
 import { redactedDiff } from './redacted-diff';
@@ -23,6 +25,7 @@ export interface PlanImpact {
   a2a: A2aImpact;
   admin: AdminImpact;
   plugins: PluginImpact;
+  mcp: McpImpact;
 }
 
 export interface ConfigPlan {
@@ -59,6 +62,8 @@ export class ConfigPlanService {
   constructor(
     private readonly store: ConfigStore,
     private readonly policy: PolicyCheckService,
+    /** The tools MCP servers list now (which MCP tools an agent gains or loses); absent where no MCP client runs. */
+    @Optional() private readonly mcp?: McpClients,
   ) {}
 
   async plan(candidate: PlanCandidate): Promise<ConfigPlan> {
@@ -126,7 +131,14 @@ export class ConfigPlanService {
       a2a: a2aImpact(before.config, after.config),
       admin: adminImpact(before.config.gateway.admin, after.config.gateway.admin),
       plugins: pluginImpact(before.plugins, after.plugins),
+      mcp: mcpImpact(before, after, this.knownMcpTools()),
     };
+  }
+
+  /** The tool names each MCP server listed last, read once for one impact. */
+  private knownMcpTools(): (server: string) => string[] | undefined {
+    const listed = new Map((this.mcp?.list() ?? []).map((s) => [s.name, s.tools.map((t) => t.name)]));
+    return (server) => listed.get(server);
   }
 }
 

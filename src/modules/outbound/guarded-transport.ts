@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { Tracing } from '../../common/telemetry/tracing';
-import { guardedLookup, HostResolver, systemResolver } from './guarded-lookup';
+import { guardedFetch, type GuardedFetch } from './guarded-fetch';
+import { type ConnectLookup, guardedLookup, HostResolver, systemResolver } from './guarded-lookup';
 import { findRefusal, OutboundError, socketErrorCode } from './outbound-error';
 
 /** No outbound call may take longer than this, whatever a caller asks for (docs/outbound.md#4-the-transport-guard). */
@@ -77,6 +78,7 @@ export interface OutboundAuditEntry {
 export class GuardedTransport implements OnModuleDestroy {
   private readonly logger = new Logger('outbound');
   private readonly agent: Agent;
+  private readonly lookup: ConnectLookup;
   private readonly defaultTimeoutMs: number;
   private readonly audit: (entry: OutboundAuditEntry) => void;
 
@@ -86,7 +88,8 @@ export class GuardedTransport implements OnModuleDestroy {
     @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {
     // The lookup runs inside each socket's connect; undici never follows redirects on `request`.
-    this.agent = new Agent({ connect: { lookup: guardedLookup(options.resolver ?? systemResolver) } });
+    this.lookup = guardedLookup(options.resolver ?? systemResolver);
+    this.agent = new Agent({ connect: { lookup: this.lookup } });
     this.defaultTimeoutMs = effectiveTimeout(options.timeoutMs);
     this.audit = options.audit ?? ((e) => this.logger.log(`outbound ${JSON.stringify(e)}`));
   }
@@ -107,6 +110,19 @@ export class GuardedTransport implements OnModuleDestroy {
     } finally {
       this.audit({ kind: req.kind, host, status, durationMs: Math.round(performance.now() - started) });
     }
+  }
+
+  /**
+   * A `fetch` for a client library that speaks its own protocol to a configured URL (the MCP client's HTTP
+   * transports): the address policy of this transport's connector, the configured origin only, no redirects, the
+   * audit line per request (see guarded-fetch.ts for what differs from `request`). Throws an OutboundError
+   * (`invalid_destination`) when the URL itself is unusable.
+   */
+  fetchFor(kind: string, destination: ConfiguredDestination): GuardedFetch {
+    const configured = parseDestination(destination);
+    // A pool of its own: its streams live as long as the caller's connection, which the caller closes (`close`),
+    // not with this transport's pool at shutdown (the MCP client closes its connections after the runs drained).
+    return guardedFetch(new Agent({ connect: { lookup: this.lookup } }), kind, destination, configured, this.audit);
   }
 
   async onModuleDestroy(): Promise<void> {

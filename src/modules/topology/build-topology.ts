@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+import { mcpServerGrants } from '../../common/mcp-tool-policy';
 import { exposedAgents, type ResolvedBinding, type RuntimeSnapshot } from '../config';
 import { reachableAgents } from '../a2a-channel';
 import { bindingProbe, memoryGrants } from '../config-plan';
@@ -31,6 +33,7 @@ export async function buildTopology(snapshot: RuntimeSnapshot, check: PairCheck,
   await agentToAgent(snapshot, check, options, graph);
   memory(snapshot, graph);
   a2a(snapshot, graph);
+  mcp(snapshot, graph);
   return { revision: snapshot.revision, defaultAgentId: snapshot.config.defaultAgentId, ...graph.done() };
 }
 
@@ -183,5 +186,38 @@ function a2a(snapshot: RuntimeSnapshot, graph: GraphBuilder): void {
       ...(refusal ? { refusal } : {}),
     });
     if (!refusal) for (const agent of senders) graph.edge({ kind: 'a2a-out', from: agentNode(agent.id), to: outId });
+  }
+}
+
+/**
+ * MCP servers (`mcp.servers`), and an arrow from each agent whose tool policy grants it tools of the server — the
+ * rule the runtime applies (docs/mcp.md#which-agents-get-which-tools). A disabled server is drawn without arrows.
+ */
+function mcp(snapshot: RuntimeSnapshot, graph: GraphBuilder): void {
+  for (const server of Object.values(snapshot.config.mcp.servers)) {
+    const endpoint = server.transport === 'stdio' ? path.basename(server.command ?? '') : hostOf(server.url);
+    const id = graph.node({
+      id: `mcp:${server.name}`,
+      kind: 'mcp-server',
+      label: `${server.name} (${server.transport}${endpoint ? `: ${endpoint}` : ''})`,
+      server: server.name,
+      transport: server.transport,
+      ...(endpoint ? { endpoint } : {}),
+      ...(server.enabled ? {} : { refusal: 'disabled' }),
+    });
+    if (!server.enabled) continue;
+    for (const agent of snapshot.config.agents) {
+      const grants = mcpServerGrants(agent.tools, server.name);
+      if (grants.length) graph.edge({ kind: 'mcp', from: agentNode(agent.id), to: id, grants });
+    }
+  }
+}
+
+/** The host of a URL (its path or query may carry a token; the topology shows neither). */
+function hostOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').host;
+  } catch {
+    return '';
   }
 }

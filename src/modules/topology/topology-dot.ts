@@ -12,6 +12,7 @@ const EDGE_STYLE: Record<TopologyEdgeKind | 'denied', { color: string; style: st
   memory: { color: '#2ca02c', style: 'dashed', legend: 'may search memory of' },
   'a2a-in': { color: '#ff7f0e', style: 'solid', legend: 'A2A peer in → agent' },
   'a2a-out': { color: '#9467bd', style: 'solid', legend: 'agent → A2A peer out' },
+  mcp: { color: '#8c564b', style: 'solid', legend: 'agent → MCP server it may use' },
 };
 const ADDED = '#2ca02c';
 const REMOVED = '#d62728';
@@ -24,6 +25,7 @@ const NODE_FILL: Record<TopologyNodeKind, string> = {
   'peer-in': '#fde4cc',
   'peer-out': '#e8def3',
   directory: '#e2f2e2',
+  'mcp-server': '#efe2da',
 };
 /** Beyond this many separate agent-to-agent arrows the picture stops being readable (and dot slows down): the JSON has them all. */
 export const MAX_DRAWN_AGENT_EDGES = 300;
@@ -41,7 +43,8 @@ export interface TopologyDotOptions {
 
 /**
  * The DOT text of a topology (docs/topology.md#the-picture): left to right, inbound (channels with their
- * accounts, peers in) → bindings → agents → peers out, each column a cluster. Agent-to-agent and memory arrows
+ * accounts, peers in) → bindings → agents → peers out, shared directories and MCP servers, each column a
+ * cluster. Agent-to-agent and memory arrows
  * do not pull on the ranks; agents that all reach each other the same way are one cluster with its status
  * (agent-groups.ts). Every text from the config goes through dotString.
  */
@@ -66,10 +69,11 @@ export function topologyDot(graph: MarkedGraph, title: string, options: Topology
   out.push(...cluster('peers_in', 'A2A peers in', byKind(['peer-in']).map(nodeLine)));
   out.push(...cluster('peers_out', 'A2A peers out', byKind(['peer-out']).map(nodeLine)));
   out.push(...cluster('directories', 'Shared directories', byKind(['directory']).map(nodeLine)));
+  out.push(...cluster('mcp_servers', 'MCP servers', byKind(['mcp-server']).map(nodeLine)));
   // One column per role, whatever the arrows say: an agent nothing routes to still stands with the agents.
   out.push(...sameRank(byKind(['binding', 'default-route', 'peer-in']), ids));
   out.push(...sameRank(agents, ids));
-  out.push(...sameRank(byKind(['peer-out', 'directory']), ids));
+  out.push(...sameRank(byKind(['peer-out', 'directory', 'mcp-server']), ids));
   out.push(...edgeLines(graph.edges, ids, groupOf, agents.length, side));
   out.push('}');
   return out.join('\n');
@@ -174,7 +178,8 @@ function edgeLines(
   const out: string[] = [];
   const edgeAttributes = (e: MarkedEdge) => edgePaint(e, side);
   const status = pairStatuses(edges);
-  const sameOutbound = new Set(edges.filter((e) => e.kind === 'a2a-out').map((e) => `${e.from}\u0000${e.to}\u0000${e.change ?? ''}`));
+  const fromGroup = (e: MarkedEdge) => e.kind === 'a2a-out' || e.kind === 'mcp';
+  const sameOutbound = new Set(edges.filter(fromGroup).map((e) => `${e.from}\u0000${e.to}\u0000${e.change ?? ''}`));
   const drawn = new Set<string>();
   let agentEdges = 0;
   let skipped = 0;
@@ -182,8 +187,8 @@ function edgeLines(
     const from = ids.get(e.from);
     const to = ids.get(e.to);
     if (!from || !to) continue;
-    if (e.kind === 'a2a-out') {
-      // A group whose members all call this peer (alike) is one arrow from its cluster.
+    if (fromGroup(e)) {
+      // A group whose members all call this peer or MCP server (alike) is one arrow from its cluster.
       const source = groupOf.get(e.from);
       if (source && source.group.members.every((m) => sameOutbound.has(`${m}\u0000${e.to}\u0000${e.change ?? ''}`))) {
         const key = `cluster_agents_${source.index}\u0000${e.to}\u0000${e.change ?? ''}`;

@@ -1,10 +1,11 @@
 import type { PeerKind } from '../config';
 
 /** What a node of the topology stands for (docs/topology.md#nodes). */
-export type TopologyNodeKind = 'channel' | 'account' | 'binding' | 'default-route' | 'agent' | 'peer-in' | 'peer-out' | 'directory';
+export type TopologyNodeKind =
+  'channel' | 'account' | 'binding' | 'default-route' | 'agent' | 'peer-in' | 'peer-out' | 'directory' | 'mcp-server';
 
 /** What an edge of the topology means (docs/topology.md#edges). */
-export type TopologyEdgeKind = 'route' | 'binding' | 'agent-to-agent' | 'memory' | 'a2a-in' | 'a2a-out';
+export type TopologyEdgeKind = 'route' | 'binding' | 'agent-to-agent' | 'memory' | 'a2a-in' | 'a2a-out' | 'mcp';
 
 export interface TopologyNode {
   /** `<kind prefix>:<name>`, stable across requests: `agent:main`, `binding:0`, `a2a-in:hermes`. */
@@ -34,10 +35,17 @@ export interface TopologyNode {
   usable?: boolean;
   /** peer-out: the configured URL (never a token). */
   url?: string;
-  /** peer-out: why a call would be refused before any I/O (`disabled`, `no_url`, `unusable`), when it would. */
+  /** peer-out, mcp-server: why a call would be refused before any I/O (`disabled`, `no_url`, `unusable`), when it would. */
   refusal?: string;
   /** directory: the absolute path of a granted collection no configured agent owns. */
   path?: string;
+  /**
+   * mcp-server: its name under `mcp.servers`, its transport, and where it runs (the command's file name, or the URL's
+   * host; never arguments, env or headers).
+   */
+  server?: string;
+  transport?: string;
+  endpoint?: string;
 }
 
 export interface TopologyEdge {
@@ -55,6 +63,8 @@ export interface TopologyEdge {
   collection?: string;
   path?: string;
   pattern?: string;
+  /** mcp: the agent's `tools.allow` entries that grant it tools of the server (`mcp:files:*`, `mcp:files:read_file`). */
+  grants?: string[];
   /** Observed in the window: sessions_send exchanges (agent-to-agent) or A2A tasks created (a2a-in). */
   traffic?: number;
 }

@@ -175,6 +175,36 @@ class PlanPluginsImpactDto {
   configChanged!: PlanPluginConfigChangeDto[];
 }
 
+class PlanMcpServerChangeDto {
+  @ApiProperty({ example: 'files' }) name!: string;
+  @ApiProperty({ type: [String], example: ['args', 'env'], description: 'The settings that change (never their values).' })
+  keys!: string[];
+}
+
+class PlanMcpAgentToolsDto {
+  @ApiProperty({ example: 'main' }) agentId!: string;
+  @ApiProperty({ type: [String], example: ['mcp:files:read_file'], description: 'MCP tools it is offered after the change only.' })
+  gained!: string[];
+  @ApiProperty({ type: [String], example: ['mcp:wiki:*'], description: 'MCP tools it is offered before the change only.' })
+  lost!: string[];
+}
+
+class PlanMcpImpactDto {
+  @ApiProperty({ type: [String], example: ['wiki'] }) serversAdded!: string[];
+  @ApiProperty({ type: [String] }) serversRemoved!: string[];
+  @ApiProperty({
+    type: [PlanMcpServerChangeDto],
+    description: 'Servers whose settings change: each reconnects, without a restart (calls in flight finish on the old connection).',
+  })
+  serversChanged!: PlanMcpServerChangeDto[];
+  @ApiProperty({
+    type: [PlanMcpAgentToolsDto],
+    description:
+      'Agents that gain or lose MCP tools, by policy name: the tools a server lists now, or `mcp:<server>:<pattern>` for a server not listed yet.',
+  })
+  agents!: PlanMcpAgentToolsDto[];
+}
+
 export class PlanImpactDto {
   @ApiProperty({ type: PlanAgentsImpactDto }) agents!: PlanAgentsImpactDto;
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
@@ -187,6 +217,7 @@ export class PlanImpactDto {
   @ApiProperty({ type: PlanA2aImpactDto }) a2a!: PlanA2aImpactDto;
   @ApiProperty({ type: PlanAdminImpactDto }) admin!: PlanAdminImpactDto;
   @ApiProperty({ type: PlanPluginsImpactDto }) plugins!: PlanPluginsImpactDto;
+  @ApiProperty({ type: PlanMcpImpactDto }) mcp!: PlanMcpImpactDto;
 }
 
 /** Answer of `POST /admin/config/plan` (200 whether the candidate is valid or not). */

@@ -4,7 +4,7 @@ import type { PlanImpact } from '../config-plan.service';
 /**
  * One line on what a revision changed, for the history list: the top-level sections whose content changed,
  * then each part of the impact that is not empty (agents, routes, agent-to-agent pairs, memory grants, A2A peers,
- * admin access, plugins). Names only, never a value.
+ * admin access, plugins, MCP servers and tools). Names only, never a value.
  */
 export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, impact: PlanImpact): string {
   const sections = [...new Set([...Object.keys(before.document), ...Object.keys(after.document)])].filter(
@@ -35,5 +35,10 @@ export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, i
   const plugins = impact.plugins;
   if (plugins.stateChanged.length) parts.push(`plugins ${plugins.stateChanged.map((p) => `${p.id} ${p.after ?? 'gone'}`).join(', ')}`);
   if (plugins.configChanged.length) parts.push(`plugin settings changed: ${plugins.configChanged.map((p) => p.id).join(', ')}`);
+  const mcp = impact.mcp;
+  if (mcp.serversAdded.length) parts.push(`MCP servers added: ${mcp.serversAdded.join(', ')}`);
+  if (mcp.serversRemoved.length) parts.push(`MCP servers removed: ${mcp.serversRemoved.join(', ')}`);
+  if (mcp.serversChanged.length) parts.push(`MCP servers changed: ${mcp.serversChanged.map((c) => c.name).join(', ')}`);
+  if (mcp.agents.length) parts.push(`MCP tools change for ${mcp.agents.map((a) => a.agentId).join(', ')}`);
   return parts.join('; ');
 }

@@ -10,6 +10,7 @@ import { CLAWGATE, GEN_AI, MCP } from '../../../common/telemetry/span-attributes
 import { Tracing } from '../../../common/telemetry/tracing';
 import { ConfigStore, type McpServerSettings, type McpSettings, type ResolvedAgent } from '../../config';
 import { GatewayMetrics, type McpCallOutcome } from '../../metrics';
+import { GuardedTransport } from '../../outbound';
 import { type AgentTool, type ToolContext, ToolRegistry, type ToolResult } from '../../runtime';
 import { McpConnection, type McpConnectionStatus } from './mcp-connection';
 import { mcpFunctionName } from './mcp-function-names';
@@ -59,6 +60,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
     private readonly registry: ToolRegistry,
     private readonly metrics: GatewayMetrics,
     private readonly tracing: Tracing,
+    private readonly guard: GuardedTransport,
   ) {}
 
   onModuleInit(): void {
@@ -117,6 +119,8 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
         toolsChanged: (tools) => this.register(server.name, entry, tools),
         warn: (message) => this.logger.warn(`MCP server "${server.name}": ${message}`),
         debug: (message) => this.logger.debug(`MCP server "${server.name}": ${message}`),
+        // The outbound guard's address policy, origin and redirect rules (docs/outbound.md), its audit line as `mcp`.
+        httpFetch: (settings) => this.guard.fetchFor('mcp', { url: settings.url ?? '', setting: `mcp.servers.${settings.name}.url` }),
       });
       this.servers.set(server.name, entry);
       if (server.startup === 'boot') void entry.connection.start();

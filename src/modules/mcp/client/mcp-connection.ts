@@ -5,6 +5,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { maskSecrets } from '../../../common/secrets/secret-mask';
 import type { McpServerSettings, McpTransport } from '../../config';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { keptByFilter } from './mcp-tool-filter';
 import { httpTransport, type McpTransportHandle, stdioTransport } from './mcp-transport';
 
@@ -19,11 +20,16 @@ const MAX_TOOLS = 500;
 /** Transport errors logged per start (a server writing garbage on stdout writes a lot of it). */
 const LOGGED_TRANSPORT_ERRORS = 3;
 
+/** A `fetch` through the outbound guard for an HTTP server, with `close` for its connection pool. */
+export type McpHttpFetch = FetchLike & { close(): Promise<void> };
+
 export interface McpConnectionListener {
   /** The server's tools (after `toolFilter`) as it listed them: at the start, and after `notifications/tools/list_changed`. */
   toolsChanged(tools: readonly Tool[]): void;
   warn(message: string): void;
   debug(message: string): void;
+  /** The guarded `fetch` an HTTP server's requests go through (made once per connection, closed when it retires). */
+  httpFetch(settings: McpServerSettings): McpHttpFetch;
 }
 
 /** What `/admin/mcp` shows of the connection. */
@@ -61,6 +67,7 @@ export class McpConnection {
   private lastError?: { message: string; at: string };
   private startedAt?: string;
   private usedTransport: McpTransport;
+  private httpFetch?: McpHttpFetch;
 
   constructor(
     readonly settings: McpServerSettings,
@@ -172,14 +179,15 @@ export class McpConnection {
         'stdio',
       );
     }
-    if (transport === 'sse') return this.connectOver(httpTransport(this.settings, 'sse'), 'sse');
+    const fetch = (this.httpFetch ??= this.listener.httpFetch(this.settings));
+    if (transport === 'sse') return this.connectOver(httpTransport(this.settings, 'sse', fetch), 'sse');
     try {
-      return await this.connectOver(httpTransport(this.settings, 'streamable-http'), 'streamable-http');
+      return await this.connectOver(httpTransport(this.settings, 'streamable-http', fetch), 'streamable-http');
     } catch (err) {
       // A server of the 2024-11-05 revision answers the Streamable HTTP POST with 404 or 405 (the spec's fallback rule).
       if (!(err instanceof StreamableHTTPError) || ![400, 404, 405].includes(err.code ?? 0)) throw err;
       this.listener.debug(`Streamable HTTP refused (${err.code}); trying HTTP+SSE`);
-      return this.connectOver(httpTransport(this.settings, 'sse'), 'sse');
+      return this.connectOver(httpTransport(this.settings, 'sse', fetch), 'sse');
     }
   }
 
@@ -268,7 +276,9 @@ export class McpConnection {
     } else {
       message = `could not connect: ${e.message}`;
     }
-    if (this.lastTransportError) message += `; it sent what is not MCP: ${this.lastTransportError}`;
+    // The transport reports its own failure to connect as an error too: said once.
+    if (this.lastTransportError && !message.includes(this.lastTransportError))
+      message += `; it sent what is not MCP: ${this.lastTransportError}`;
     return maskSecrets(message);
   }
 
@@ -310,5 +320,6 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => undefined);
+    if (this.retired) await this.httpFetch?.close();
   }
 }

@@ -1,7 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../../config';
 
 /** The server's stderr lines kept for its status and its errors (a server says why it stopped there). */
@@ -43,10 +43,13 @@ export function stdioTransport(settings: McpServerSettings, onStderr: (line: str
   return { transport, pid: () => transport.pid ?? undefined, stderrTail: () => [...tail] };
 }
 
-/** Streamable HTTP (the current transport), or the older HTTP+SSE one; `headers` go with every request. */
-export function httpTransport(settings: McpServerSettings, kind: 'streamable-http' | 'sse'): McpTransportHandle {
+/**
+ * Streamable HTTP (the current transport), or the older HTTP+SSE one; `headers` go with every request, and every
+ * request goes through `fetch`: the outbound guard's (docs/outbound.md), never the process's global one.
+ */
+export function httpTransport(settings: McpServerSettings, kind: 'streamable-http' | 'sse', fetch: FetchLike): McpTransportHandle {
   const url = new URL(settings.url ?? '');
-  const requestInit = { headers: settings.headers };
-  const transport = kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const options = { requestInit: { headers: settings.headers }, fetch };
+  const transport = kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
   return { transport, pid: () => undefined, stderrTail: () => [] };
 }

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class TopologyNodeDto {
   @ApiProperty({ example: 'agent:support', description: 'Stable id: `<kind prefix>:<name>`.' }) id!: string;
-  @ApiProperty({ enum: ['channel', 'account', 'binding', 'default-route', 'agent', 'peer-in', 'peer-out', 'directory'] }) kind!: string;
+  @ApiProperty({ enum: ['channel', 'account', 'binding', 'default-route', 'agent', 'peer-in', 'peer-out', 'directory', 'mcp-server'] })
+  kind!: string;
   @ApiProperty({ example: '🛟 Support Desk (support)', description: 'What the picture writes.' }) label!: string;
   @ApiPropertyOptional({ example: 'http' }) channel?: string;
   @ApiPropertyOptional({ example: 'default' }) accountId?: string;
@@ -17,13 +18,22 @@ export class TopologyNodeDto {
   @ApiPropertyOptional({ example: 'hermes' }) peer?: string;
   @ApiPropertyOptional({ description: 'peer-in: its token is set.' }) usable?: boolean;
   @ApiPropertyOptional({ example: 'https://iris.example/a2a/v1', description: 'peer-out: the configured URL (no token).' }) url?: string;
-  @ApiPropertyOptional({ example: 'unusable', description: 'peer-out: why a call would be refused before any I/O.' }) refusal?: string;
+  @ApiPropertyOptional({ example: 'unusable', description: 'peer-out, mcp-server: why a call would be refused before any I/O.' })
+  refusal?: string;
   @ApiPropertyOptional({ description: 'directory: a granted collection no agent owns.' }) path?: string;
+  @ApiPropertyOptional({ example: 'files', description: 'mcp-server: its name under `mcp.servers`.' }) server?: string;
+  @ApiPropertyOptional({ enum: ['stdio', 'streamable-http', 'sse'], description: 'mcp-server: its configured transport.' })
+  transport?: string;
+  @ApiPropertyOptional({
+    example: 'mcp-server-filesystem',
+    description: 'mcp-server: the command’s file name (stdio) or the URL’s host; never arguments, env or headers.',
+  })
+  endpoint?: string;
 }
 
 export class TopologyEdgeDto {
   @ApiProperty({ example: 'agent-to-agent:agent:support->agent:expert' }) id!: string;
-  @ApiProperty({ enum: ['route', 'binding', 'agent-to-agent', 'memory', 'a2a-in', 'a2a-out'] }) kind!: string;
+  @ApiProperty({ enum: ['route', 'binding', 'agent-to-agent', 'memory', 'a2a-in', 'a2a-out', 'mcp'] }) kind!: string;
   @ApiProperty({ example: 'agent:support' }) from!: string;
   @ApiProperty({ example: 'agent:expert' }) to!: string;
   @ApiPropertyOptional({ description: 'agent-to-agent: the /admin/policy/check decision.' }) allowed?: boolean;
@@ -33,6 +43,12 @@ export class TopologyEdgeDto {
   @ApiPropertyOptional({ example: 'family-sessions', description: 'memory: the collection the grantee may search.' }) collection?: string;
   @ApiPropertyOptional() path?: string;
   @ApiPropertyOptional() pattern?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['mcp:files:*'],
+    description: 'mcp: the agent’s tools.allow entries granting it tools of the server.',
+  })
+  grants?: string[];
   @ApiPropertyOptional({ example: 3, description: 'Observed in the window: sessions_send exchanges, or A2A tasks.' }) traffic?: number;
 }
 
