@@ -1,6 +1,8 @@
+import request from 'supertest';
 import { AgentRunner } from '../../src/modules/runtime/agent-runner.service';
 import type { RunRecord } from '../../src/modules/runtime/run-registry';
 import { SessionToolsService } from '../../src/modules/session-tools/session-tools.service';
+import { API_CLIENT } from '../support/admin-client';
 import { FakeAnthropicServer } from '../support/fake-anthropic-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestGateway, TestGateway } from '../support/gateway-harness';
@@ -10,7 +12,8 @@ import { startTestGateway, TestGateway } from '../support/gateway-harness';
  * write them, answering from a real (fake) server of that API: `openai-completions` (and no `api` with a baseUrl),
  * `ollama` (OpenClaw's baseUrl has no /v1: clawgate calls its OpenAI-compatible endpoint under /v1),
  * `anthropic-messages` on a provider of its own (MiniMax's Anthropic endpoint, with headers), and a model whose own
- * `api` differs from its provider's. A kind it does not speak (`openai-responses`) names itself and the run falls back.
+ * `api` differs from its provider's. A kind it does not speak (`openai-responses`) names itself and the run falls back;
+ * so does a provider whose `${VAR}` baseUrl is no URL (named by its variable, never its value).
  */
 const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
   models: { mode: "merge", providers: {
@@ -23,6 +26,7 @@ const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
     mixed: { api: "openai-completions", baseUrl: "${anthropic.baseUrl}", apiKey: "mixed-key",
              models: [{ id: "claude-x", api: "anthropic-messages" }] },
     codex: { api: "openai-responses", baseUrl: "${openai.baseUrl}", apiKey: "sk-codex" },
+    openai: { baseUrl: "\${IMAGE_API_URL}", apiKey: "sk-image" },
   } },
   agents: { list: [
     { id: "compat", model: "compat/m1" },
@@ -31,6 +35,7 @@ const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
     { id: "minimax", model: { primary: "minimax/MiniMax-M2", fallbacks: [] } },
     { id: "mixed", model: "mixed/claude-x" },
     { id: "responses", model: { primary: "codex/gpt-5.2", fallbacks: ["compat/m1"] } },
+    { id: "images", model: { primary: "openai/gpt-image-1", fallbacks: ["compat/m1"] } },
   ] },
 }`;
 
@@ -46,7 +51,8 @@ describe('OpenClaw api kinds clawgate speaks (e2e, fake OpenAI and Anthropic ser
     openai.always((req) => openai.text(`openai answered ${req.body.model}`)(req));
     anthropic = await new FakeAnthropicServer().start();
     anthropic.always((req) => anthropic.text(`anthropic answered ${req.body.model}`)(req));
-    gw = await startTestGateway(config(openai, anthropic));
+    // A deploy template's variable that holds no URL (a host name): the provider loads unusable, the gateway starts.
+    gw = await startTestGateway(config(openai, anthropic), { env: { IMAGE_API_URL: 'images-backend.internal' } });
     tools = gw.app.get(SessionToolsService);
     runner = gw.app.get(AgentRunner);
   });
@@ -112,5 +118,25 @@ describe('OpenClaw api kinds clawgate speaks (e2e, fake OpenAI and Anthropic ser
       },
     ]);
     expect(openai.requests.map((r) => r.body.model)).toEqual(['m1']);
+  });
+
+  it('a ${VAR} baseUrl that is no URL: the provider loads unusable, named by the variable, and the run falls back', async () => {
+    const status = (await request(gw.url).get('/admin/config/status').set(API_CLIENT).expect(200)).body as { warnings: unknown[] };
+    const text = JSON.stringify(status);
+    expect(text).toContain('models.providers.openai.baseUrl');
+    expect(text).toContain('the value of ${IMAGE_API_URL} is not an http(s) URL');
+    expect(text).not.toContain('images-backend.internal');
+
+    const record = await run('images');
+    expect(record).toMatchObject({ status: 'completed', reply: 'openai answered m1', model: 'compat/m1' });
+    expect(record.failovers).toEqual([
+      {
+        model: 'openai/gpt-image-1',
+        error:
+          'model provider openai cannot be called: its baseUrl, the value of ${IMAGE_API_URL}, is not an http(s) URL (models.providers.openai.baseUrl)',
+      },
+    ]);
+    // Not the built-in provider's URL either: only the fallback's request reached a server.
+    expect(openai.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([['m1', 'Bearer sk-compat']]);
   });
 });

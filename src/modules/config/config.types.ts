@@ -272,6 +272,11 @@ export interface ModelProviderSettings {
   /** `api` as the file writes it, when that is an OpenClaw kind (`openai-completions`, `ollama`, `google-generative-ai`, …). */
   apiAsWritten?: string;
   baseUrl?: string;
+  /**
+   * Why the provider cannot be called (its `${VAR}` baseUrl is no URL; names the variable, never its value): a run on
+   * it goes on to its fallbacks.
+   */
+  unusable?: string;
   apiKey?: string;
   /** Env var consulted when apiKey is unset (built-in providers). */
   apiKeyEnv?: string;

@@ -48,6 +48,7 @@ export class ProviderRegistry {
     if (!settings) {
       throw new ModelProviderError(`unknown model provider "${providerName}": define models.providers.${providerName}`);
     }
+    if (settings.unusable) throw new ModelProviderError(settings.unusable);
     const apiKey = providerApiKey(settings, env);
     if (settings.requiresKey && !apiKey) {
       const fromEnv = settings.apiKeyEnv ? `set ${settings.apiKeyEnv} or ` : 'set ';

@@ -7,8 +7,16 @@ export interface ChannelAccess {
   allowFrom: string[];
   groupPolicy: 'allowlist' | 'open' | 'disabled';
   groupAllowFrom: string[];
-  groups: Record<string, { requireMention?: boolean; enabled?: boolean }>;
+  groups: Record<string, GroupAccess>;
   allowBots: boolean;
+}
+
+/** One entry of `groups` (a group id or `"*"`). */
+export interface GroupAccess {
+  requireMention?: boolean;
+  enabled?: boolean;
+  /** The senders who may trigger the agent in this group, in place of the channel's `groupAllowFrom` (OpenClaw's per-group allowFrom). */
+  allowFrom?: Array<string | number>;
 }
 
 /** What the policies decided: go on to routing, ask the sender to pair, or ignore the message (and why). */
@@ -48,7 +56,8 @@ function listed(list: readonly string[], sender: ChannelInboundMessage['sender']
 
 /**
  * The gateway's policies, in order (docs/channels.md#who-may-talk-to-an-agent): bots (the bot's own messages always,
- * other bots unless `allowBots`), then a DM by `dmPolicy`, a group message by `groupPolicy` and mention gating.
+ * other bots unless `allowBots`), then a DM by `dmPolicy`, a group message by `groupPolicy`, its sender by the group's
+ * `allowFrom` (else `groupAllowFrom`), and mention gating.
  * `approved` says whether the sender has paired with this channel (asked only under `pairing`).
  */
 export async function decideAccess(
@@ -72,7 +81,8 @@ export async function decideAccess(
     }
   }
   if (access.groupPolicy === 'disabled') return ignored('group messages are disabled (groupPolicy "disabled")');
-  const group = access.groups[message.peer.id] ?? access.groups['*'];
+  const groupKey = Object.prototype.hasOwnProperty.call(access.groups, message.peer.id) ? message.peer.id : '*';
+  const group = Object.prototype.hasOwnProperty.call(access.groups, groupKey) ? access.groups[groupKey] : undefined;
   if (group?.enabled === false) return ignored(`group ${message.peer.id} is disabled (groups.${message.peer.id}.enabled)`);
   if (access.groupPolicy === 'allowlist') {
     const groupListed = Object.keys(access.groups).length > 0;
@@ -80,7 +90,11 @@ export async function decideAccess(
     if (!groupListed && !access.groupAllowFrom.length)
       return ignored('no group is allowed: set groups or groupAllowFrom (groupPolicy "allowlist")');
   }
-  if (access.groupAllowFrom.length && !listed(access.groupAllowFrom, message.sender)) return ignored('sender is not on groupAllowFrom');
+  // A group's own allowFrom replaces groupAllowFrom for that group, as in OpenClaw; an empty one lets nobody in.
+  if (Array.isArray(group?.allowFrom)) {
+    if (!listed(group.allowFrom.map(String), message.sender)) return ignored(`sender is not on groups.${groupKey}.allowFrom`);
+  } else if (access.groupAllowFrom.length && !listed(access.groupAllowFrom, message.sender))
+    return ignored('sender is not on groupAllowFrom');
   const requireMention = group?.requireMention ?? true;
   if (requireMention && !message.mentionsBot) return ignored('not mentioned (requireMention)');
   return { kind: 'route' };

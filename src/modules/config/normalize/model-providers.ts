@@ -100,8 +100,10 @@ function normalizeProvider(
   const mapped = written ? mapModelApi(ctx, written, `${at}.api`, `provider ${name}`) : { api: base!.api, asWritten: base!.apiAsWritten };
   if (!mapped) return undefined;
   const { api } = mapped;
-  let baseUrl = entry.baseUrl ?? base?.baseUrl;
-  if (!baseUrl && api !== 'echo' && api !== 'unsupported' && api !== 'plugin') {
+  const unusable = ctx.unusableProviders?.get(name);
+  // Never the built-in provider's URL in place of the file's: the key would go to a server the file did not name.
+  let baseUrl = unusable ? undefined : (entry.baseUrl ?? base?.baseUrl);
+  if (!baseUrl && !unusable && api !== 'echo' && api !== 'unsupported' && api !== 'plugin') {
     ctx.errors.push({ path: `${at}.baseUrl`, message: `is required for a provider that is not built in` });
     return undefined;
   }
@@ -117,6 +119,7 @@ function normalizeProvider(
     api,
     ...(mapped.asWritten ? { apiAsWritten: mapped.asWritten } : {}),
     baseUrl,
+    ...(unusable ? { unusable } : {}),
     apiKey: resolveApiKey(ctx, entry.apiKey, `${at}.apiKey`),
     apiKeyEnv: base?.apiKeyEnv,
     requiresKey: base ? base.requiresKey : api === 'anthropic-messages',
@@ -188,7 +191,7 @@ export function checkModelRef(ctx: NormalizeContext, providers: Record<string, M
     });
     return;
   }
-  if (provider.api === 'unsupported') return; // warned once, at the provider's api
+  if (provider.api === 'unsupported' || provider.unusable) return; // warned once, at the provider's api or baseUrl
   if (provider.requiresKey && !providerApiKey(provider, ctx.env)) {
     // providerName is now a provider's name (built in, or a key of models.providers), so it may be shown as is.
     const fromEnv = provider.apiKeyEnv ? `set ${provider.apiKeyEnv} or ` : '';

@@ -12,6 +12,8 @@ export interface NormalizeContext {
   env: NodeJS.ProcessEnv;
   /** Secret fields whose ${VAR} was unset (from the substitution step). */
   unusableSecretPaths: ReadonlySet<string>;
+  /** Model providers whose `${VAR}` baseUrl is no URL (pipeline/unusable-provider-urls.ts): name → why runs on them fail. */
+  unusableProviders?: ReadonlyMap<string, string>;
   /** How a message shows a value of the document: every value a message quotes goes through it. */
   quoter: ConfigValueQuoter;
   errors: ConfigIssue[];

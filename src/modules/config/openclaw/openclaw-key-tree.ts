@@ -83,12 +83,19 @@ export function chatChannels(names: string): Keys {
  */
 export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
   const lacking = unsupportedNames(notImplemented);
-  // Per group: topic settings are unused; a per-group sender list stays an error, since ignoring it would open the group.
+  // Per group: requireMention, enabled and allowFrom (the sender allowlist) are the gateway's (channel-common-schema.ts);
+  // the group's prompt, skills and topic settings are unused; its own policy and tools stay errors, since ignoring them
+  // would open the group wider or give its senders tools the file takes away.
   const groups = implementedEach(
     'map',
     implemented({
-      topics: unsupported(),
-      allowFrom: refused("a per-group sender allowlist; ignoring it would let every member of the group reach the agent (clawgate's: the channel's groupAllowFrom)"),
+      requireMention: implemented(),
+      enabled: implemented(),
+      allowFrom: implemented(),
+      ...unsupportedNames('systemPrompt skills topics'),
+      groupPolicy: refused('a per-group policy; ignoring "disabled" or "allowlist" would let the group or its senders in (use the group\'s enabled and allowFrom)'),
+      tools: refused('a per-group tool policy; ignoring it could give the group\'s senders tools it takes away (clawgate\'s: agents.*.tools.allow / deny)'),
+      toolsBySender: refused('a per-sender tool policy; ignoring it could give senders tools it takes away (clawgate\'s: agents.*.tools.allow / deny)'),
     }),
   );
   const section = { ...lacking, groups };

@@ -169,9 +169,13 @@ describe('setAsideOpenClawSettings (with a small tree)', () => {
       'channels.telegram.groups.-100.topics',
       'channels.telegram.accounts.work.textChunkLimit',
     ]);
-    const open = { channels: { telegram: { groups: { '*': { allowFrom: ['1'] } } } } };
-    expect(setAsideOpenClawSettings(open, undefined, new Set(['telegram'])).errors.map(formatConfigIssue)).toEqual([
-      expect.stringContaining('channels.telegram.groups["*"].allowFrom: recognised OpenClaw setting, not supported by clawgate and not ignored'),
+    // A group's sender list is the gateway's to apply; its tool policies, which clawgate would otherwise drop, stay errors.
+    const group = { channels: { telegram: { groups: { '*': { allowFrom: ['1'], systemPrompt: 'brief', toolsBySender: { '*': {} } } } } } };
+    const grouped = setAsideOpenClawSettings(group, undefined, new Set(['telegram']));
+    expect(grouped.document).toEqual({ channels: { telegram: { groups: { '*': { allowFrom: ['1'] } } } } });
+    expect(grouped.unsupported.map((p) => p.join('.'))).toEqual(['channels.telegram.groups.*.systemPrompt']);
+    expect(grouped.errors.map(formatConfigIssue)).toEqual([
+      expect.stringContaining('channels.telegram.groups["*"].toolsBySender: recognised OpenClaw setting, not supported by clawgate and not ignored'),
     ]);
   });
 });

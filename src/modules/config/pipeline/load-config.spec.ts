@@ -185,6 +185,31 @@ describe('loadConfig', () => {
     expect(JSON.stringify([r, n, d.warnings, w.warnings])).not.toMatch(/env-value/);
   });
 
+  it('loads a provider whose ${VAR} baseUrl is no URL as unusable, naming the variable; a literal one stays an error', async () => {
+    const env = { IMAGE_API_URL: 'images-backend.internal', GOOD_URL: 'http://127.0.0.1:9/v1' };
+    const snapshot = await ok(
+      `{ models: { providers: { openai: { baseUrl: "\${IMAGE_API_URL}", apiKey: "k" }, good: { baseUrl: "\${GOOD_URL}" } } },
+         agents: { list: [{ id: "main", model: "openai/gpt-x" }] } }`,
+      env,
+    );
+    const openai = snapshot.config.models.providers.openai;
+    // Never the built-in provider's URL in its place: the key would go to a server the file did not name.
+    expect(openai.baseUrl).toBeUndefined();
+    expect(openai.unusable).toBe(
+      'model provider openai cannot be called: its baseUrl, the value of ${IMAGE_API_URL}, is not an http(s) URL (models.providers.openai.baseUrl)',
+    );
+    expect(snapshot.config.models.providers.good).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(snapshot.config.models.providers.good.unusable).toBeUndefined();
+    expect(snapshot.warnings).toContainEqual({
+      path: 'models.providers.openai.baseUrl',
+      message: 'the value of ${IMAGE_API_URL} is not an http(s) URL: provider openai cannot be called until it is, and a run whose model is on it goes on to its fallbacks',
+    });
+    expect(JSON.stringify(snapshot.warnings)).not.toContain('images-backend');
+
+    const literal = await load('{ models: { providers: { openai: { baseUrl: "images-backend.internal" } } } }');
+    expect(literal.ok ? [] : literal.errors.map((e) => e.path)).toEqual(['models.providers.openai.baseUrl']);
+  });
+
   describe('OpenClaw settings clawgate does not use', () => {
     const OPENCLAW_FILE = `{
       meta: { lastTouchedVersion: "2026.4.1" },

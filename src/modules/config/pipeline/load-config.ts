@@ -17,6 +17,7 @@ import { isSecretConfigPath } from '../../../common/secrets/secret-paths';
 import { deepFreeze } from '../../../common/deep-freeze';
 import { ConfigValueQuoter } from './config-value-quoter';
 import { substituteEnv } from './substitute-env';
+import { setAsideUnusableProviderUrls } from './unusable-provider-urls';
 import { validateConfig } from './validate-config';
 import { providersNamedElsewhere } from '../openclaw/openclaw-providers';
 import { setAsideOpenClawSettings } from '../openclaw/set-aside-openclaw-settings';
@@ -76,7 +77,9 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     // of a value that came from the environment instead of showing it.
     const quoter = new ConfigValueQuoter(substituted.substitutions);
     const unusable = new Set(substituted.unusableSecretPaths);
-    const pluginChannels = takePluginChannels(substituted.value, found.providers);
+    const providerUrls = setAsideUnusableProviderUrls(substituted.value, substituted.substitutions ?? [], quoter);
+    warnings.push(...providerUrls.warnings);
+    const pluginChannels = takePluginChannels(providerUrls.document, found.providers);
     const validated = validateConfig(pluginChannels.document, unusable, quoter);
     if (!validated.config || openclaw.errors.length) {
       return { ok: false, errors: [...openclaw.errors, ...explainUnknownChannels(validated.errors, found)], warnings };
@@ -88,6 +91,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       homeDir,
       env,
       unusableSecretPaths: unusable,
+      unusableProviders: providerUrls.providers,
       quoter,
       errors: [],
       warnings,

@@ -37,6 +37,11 @@ const ACCESS_PROPERTIES: Record<string, Record<string, unknown>> = {
       properties: {
         requireMention: { type: 'boolean', description: 'Answer only when the bot is mentioned [true].' },
         enabled: { type: 'boolean', description: 'false: this group is ignored.' },
+        allowFrom: {
+          type: 'array',
+          items: { type: ['string', 'number'] },
+          description: 'Senders (platform ids or usernames) allowed to trigger the agent in this group, in place of groupAllowFrom; "*" = anyone, [] = nobody.',
+        },
       },
     },
   },
