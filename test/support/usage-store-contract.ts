@@ -117,6 +117,22 @@ export function describeUsageStoreContract(name: string, createFixture: () => Pr
       expect(second.map((g) => [g.bucket, g.group])).toEqual([[T0 + HOUR, 'b']]);
     });
 
+    it('adds up the rows a budget counts: one id of one column since a time, the caller on the given channels only', async () => {
+      expect(await store.spent({ column: 'agent_id', value: 'main', from: 0 })).toEqual({ tokens: 0, cost: 0 });
+      store.append(row({ at: T0 - 1 }));
+      store.append(row({ at: T0 + 5, cost: null }));
+      store.append(row({ at: T0 + 9, runId: 'run-2' }));
+      store.append(row({ at: T0 + 9, agentId: 'other', channel: 'openai', caller: 'hermes' }));
+      expect(await store.spent({ column: 'agent_id', value: 'main', from: T0 })).toEqual({ tokens: 240, cost: 0.25, oldest: T0 + 5 });
+      expect(await store.spent({ column: 'run_id', value: 'run-2', from: 0 })).toEqual({ tokens: 120, cost: 0.25, oldest: T0 + 9 });
+      expect(await store.spent({ column: 'caller', value: 'hermes', channels: ['a2a'], from: 0 })).toEqual({
+        tokens: 360,
+        cost: 0.5,
+        oldest: T0 - 1,
+      });
+      expect(await store.spent({ column: 'caller', value: 'hermes', channels: ['openai', 'mcp'], from: 0 })).toMatchObject({ tokens: 120 });
+    });
+
     it('writes a large batch of one turn whole, and keeps it across a reopen', async () => {
       for (let i = 0; i < 500; i++) store.append(row({ runId: `run-${i}`, inputTokens: i }));
       await store.flush();

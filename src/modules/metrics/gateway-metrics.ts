@@ -83,6 +83,7 @@ export class GatewayMetrics {
   private readonly channelReconnects = new BoundCounter(this.defs.channelReconnects);
   private readonly modelTokens = new BoundCounter(this.defs.modelTokens);
   private readonly modelCosts = new BoundCounter(this.defs.modelCost);
+  private readonly budgetSoftLimits = new BoundCounter(this.defs.budgetSoftLimits);
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
@@ -125,6 +126,11 @@ export class GatewayMetrics {
     if (tokens.output) this.modelTokens.add(tokens.output, agent, model, 'output');
     if (tokens.cached) this.modelTokens.add(tokens.cached, agent, model, 'cached');
     if (cost) this.modelCosts.add(cost, agent, model);
+  }
+
+  /** A budget went past its soft limit; the name is checked against `budgets`. */
+  budgetSoftLimit(budget: string): void {
+    this.budgetSoftLimits.inc(this.snapshot()?.config.budgets.some((b) => b.name === budget) ? budget : OTHER);
   }
 
   /** `outcome` is the result's status, a fixed set (tool-result.ts). */

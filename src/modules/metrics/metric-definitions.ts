@@ -146,6 +146,12 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['agent', 'model'],
       registers,
     }),
+    budgetSoftLimits: new Counter({
+      name: 'clawgate_budget_soft_limit_total',
+      help: 'Budgets that went past their softAt fraction (once per budget, id and window), by budget.',
+      labelNames: ['budget'],
+      registers,
+    }),
     channelReconnects: new Counter({
       name: 'clawgate_channel_reconnects_total',
       help: 'Chat channel reconnections (an account reported reconnecting, or the channel was restarted after failing), by channel and account.',

@@ -22,7 +22,7 @@ import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
 import { HISTORY_LINES, historyWindow } from './history-window';
 import { ToolRegistry, type ToolResult } from './tool-registry';
 import { RunHooks } from './run-hooks';
-import { UsageRecorder } from '../usage';
+import { BudgetExhaustedError, BudgetGate, UsageRecorder } from '../usage';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
@@ -91,9 +91,11 @@ export class AgentRunner implements OnModuleDestroy {
     @Optional() private readonly hooks: RunHooks = new RunHooks(),
     /** Records each model call's usage (docs/usage.md). */
     @Optional() usage?: UsageRecorder,
+    @Optional() budgets?: BudgetGate,
   ) {
     this.runLog = new RunLog(metrics);
-    this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs: this.runs, env: options.env, logger: this.logger, usage });
+    const runs = this.runs;
+    this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs, env: options.env, logger: this.logger, usage, budgets });
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
   }
 
@@ -362,7 +364,11 @@ function ran(record: RunRecord): Ran {
   return { settled: Promise.resolve(record) };
 }
 
-function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt'> {
+function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt' | 'refusal'> {
+  if (!signal.aborted && err instanceof BudgetExhaustedError) {
+    const refusal = { reason: err.reason, budget: err.budget, retryAfterSeconds: err.retryAfterSeconds };
+    return { status: 'failed', error: err.message.slice(0, MAX_ERROR_CHARS), endedAt: now(), refusal };
+  }
   const message = (signal.aborted ? ((signal.reason as Error)?.message ?? 'aborted') : (err?.message ?? String(err))).slice(
     0,
     MAX_ERROR_CHARS,

@@ -3,7 +3,7 @@ import type { Span } from '@opentelemetry/api';
 import type { Tracing } from '../../common/telemetry/tracing';
 import type { GatewayOptions, RuntimeSnapshot } from '../config';
 import type { GatewayMetrics } from '../metrics';
-import type { UsageCallContext, UsageRecorder } from '../usage';
+import type { BudgetGate, UsageCallContext, UsageRecorder } from '../usage';
 import { failsOver, type ModelChainCursor } from './model-failover';
 import type { ModelRequest, ModelResponse } from './model-provider.port';
 import type { ProviderRegistry } from './provider-registry';
@@ -24,6 +24,8 @@ export interface ModelCallsDeps {
   logger: Logger;
   /** Where each answered call's usage is recorded (absent in unit tests that build a runner without it). */
   usage?: UsageRecorder;
+  /** The budgets checked before each call (docs/usage.md#budgets). */
+  budgets?: BudgetGate;
 }
 
 /** The run a model call belongs to. */
@@ -47,7 +49,10 @@ export class ModelCalls {
     request: Omit<ModelRequest, 'model' | 'traceHeaders'>,
     deltas: RoundDeltas | undefined,
   ): Promise<ModelResponse> {
-    const { providers, tracing, hooks, runs, env, logger } = this.deps;
+    const { providers, tracing, hooks, runs, env, logger, budgets } = this.deps;
+    // Before the call, not before each fallback: a budget is about the call, whichever model answers it.
+    const budgetCheck = budgets?.check(run, snapshot.config);
+    if (budgetCheck) await budgetCheck;
     for (;;) {
       if (hooks.has('before_model_call')) {
         // Each model tried hears of it, a fallback too: a plugin counting or refusing calls sees every one.

@@ -1,7 +1,19 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { createPostgresPool, type Migration, migrate, positional, postgresStartError } from '../../common/storage/postgres';
-import { toUsageGroup, usageGroupSql, type UsageGroup, type UsageQuery, type UsageRow, type UsageStore } from './usage-store.port';
+import {
+  spentParams,
+  spentSql,
+  toSpent,
+  toUsageGroup,
+  usageGroupSql,
+  type Spent,
+  type SpentFilter,
+  type UsageGroup,
+  type UsageQuery,
+  type UsageRow,
+  type UsageStore,
+} from './usage-store.port';
 
 const USAGE_MIGRATIONS: readonly Migration[] = [
   {
@@ -27,6 +39,13 @@ CREATE INDEX usage_calls_by_time ON usage_calls (at);
 CREATE INDEX usage_calls_by_agent ON usage_calls (agent_id, at);
 CREATE INDEX usage_calls_by_session ON usage_calls (session_key, at);
 CREATE INDEX usage_calls_by_caller ON usage_calls (channel, caller, at);`,
+  },
+  {
+    version: 2,
+    name: 'budget lookups',
+    sql: `
+CREATE INDEX usage_calls_by_caller_only ON usage_calls (caller, at);
+CREATE INDEX usage_calls_by_run ON usage_calls (run_id);`,
   },
 ];
 
@@ -101,6 +120,13 @@ export class PgUsageStore implements UsageStore {
     });
     const { rows } = await this.pool.query(sql.text, sql.values);
     return (rows as Array<Record<string, unknown>>).map((row) => toUsageGroup(row, query.bucket !== undefined));
+  }
+
+  async spent(filter: SpentFilter): Promise<Spent> {
+    await this.flush();
+    const sql = positional(spentSql('usage_calls', filter).replace('SUM(cost), 0)', 'SUM(cost), 0)::float8'), spentParams(filter));
+    const { rows } = await this.pool.query(sql.text, sql.values);
+    return toSpent((rows as Array<Record<string, unknown>>)[0]);
   }
 
   async close(): Promise<void> {

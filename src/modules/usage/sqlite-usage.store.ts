@@ -1,7 +1,19 @@
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { openSqlite, useDurableStoreSettings, type SqliteDatabase } from '../../common/storage/sqlite';
-import { toUsageGroup, usageGroupSql, type UsageGroup, type UsageQuery, type UsageRow, type UsageStore } from './usage-store.port';
+import {
+  spentParams,
+  spentSql,
+  toSpent,
+  toUsageGroup,
+  usageGroupSql,
+  type Spent,
+  type SpentFilter,
+  type UsageGroup,
+  type UsageQuery,
+  type UsageRow,
+  type UsageStore,
+} from './usage-store.port';
 
 export function usageDatabasePath(stateDir: string): string {
   return path.join(stateDir, 'usage.sqlite');
@@ -43,7 +55,9 @@ export class SqliteUsageStore implements UsageStore {
     CREATE INDEX IF NOT EXISTS usage_calls_by_time ON usage_calls (at);
     CREATE INDEX IF NOT EXISTS usage_calls_by_agent ON usage_calls (agent_id, at);
     CREATE INDEX IF NOT EXISTS usage_calls_by_session ON usage_calls (session_key, at);
-    CREATE INDEX IF NOT EXISTS usage_calls_by_caller ON usage_calls (channel, caller, at);`);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_caller ON usage_calls (channel, caller, at);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_caller_only ON usage_calls (caller, at);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_run ON usage_calls (run_id);`);
   }
 
   append(row: UsageRow): void {
@@ -67,6 +81,13 @@ export class SqliteUsageStore implements UsageStore {
       offset: query.offset,
     }) as Array<Record<string, unknown>>;
     return Promise.resolve(rows.map((row) => toUsageGroup(row, query.bucket !== undefined)));
+  }
+
+  spent(filter: SpentFilter): Promise<Spent> {
+    this.write();
+    return Promise.resolve(
+      toSpent(this.db.prepare(spentSql('usage_calls', filter)).get(spentParams(filter)) as Record<string, unknown> | undefined),
+    );
   }
 
   close(): Promise<void> {

@@ -103,6 +103,39 @@ export function toUsageGroup(row: Record<string, unknown>, bucketed: boolean): U
   };
 }
 
+/** The rows a budget counts: one column equal to one id (the channel among `channels`, for a caller), since `from`. */
+export interface SpentFilter {
+  column: 'agent_id' | 'session_key' | 'caller' | 'run_id';
+  value: string;
+  channels?: readonly string[];
+  from: number;
+}
+
+export interface Spent {
+  tokens: number;
+  cost: number;
+  /** The oldest counted row's time (a rolling window frees its tokens from then on); undefined when none. */
+  oldest?: number;
+}
+
+/** The query both stores run for `spent` (the column is one of the fixed names above, never the caller's). */
+export function spentSql(table: string, filter: SpentFilter): string {
+  const channels = filter.channels?.length ? ` AND channel IN (${filter.channels.map((_, i) => `@ch${i}`).join(', ')})` : '';
+  return `SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS tokens, COALESCE(SUM(cost), 0) AS cost, MIN(at) AS oldest
+    FROM ${table} WHERE ${filter.column} = @value AND at >= @from${channels}`;
+}
+
+export function spentParams(filter: SpentFilter): Record<string, unknown> {
+  const params: Record<string, unknown> = { value: filter.value, from: filter.from };
+  filter.channels?.forEach((channel, i) => (params[`ch${i}`] = channel));
+  return params;
+}
+
+export function toSpent(row: Record<string, unknown> | undefined): Spent {
+  const oldest = row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest);
+  return { tokens: Number(row?.tokens ?? 0), cost: Number(row?.cost ?? 0), ...(oldest !== undefined ? { oldest } : {}) };
+}
+
 /** Injection token of the module's UsageStore (the SQLite or the PostgreSQL one, as `gateway.state` says). */
 export const USAGE_STORE = Symbol('USAGE_STORE');
 
@@ -113,5 +146,7 @@ export interface UsageStore {
   flush(): Promise<void>;
   /** One page of groups (and buckets) over [from, to). */
   groups(query: UsageQuery): Promise<UsageGroup[]>;
+  /** What the rows of a budget add up to (this process's pending rows written first). */
+  spent(filter: SpentFilter): Promise<Spent>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { PgUsageStore } from './pg-usage.store';
 import { SqliteUsageStore } from './sqlite-usage.store';
 import { UsageController } from './usage.controller';
 import { UsageRecorder } from './usage-recorder';
+import { BudgetGate } from './budget-gate';
 import { USAGE_STORE, type UsageStore } from './usage-store.port';
 
 /** Model call usage: the store, the recorder the runtime calls after each model call, GET /admin/usage (docs/usage.md). */
@@ -27,7 +28,8 @@ import { USAGE_STORE, type UsageStore } from './usage-store.port';
       inject: [ConfigStore],
     },
     UsageRecorder,
+    BudgetGate,
   ],
-  exports: [UsageRecorder, USAGE_STORE],
+  exports: [UsageRecorder, BudgetGate, USAGE_STORE],
 })
 export class UsageModule {}
