@@ -18,6 +18,7 @@ import { runPluginsUninstall } from './cli/plugins/plugins-uninstall';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
+import { runUsage } from './cli/usage-command';
 import { runMcpServe } from './cli/mcp-serve-command';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
@@ -259,6 +260,16 @@ export function buildCli(): Command {
     .description('cancel a task: aborts its agent run (needs the operator role); exit 1 if it is already over')
     .option('--json', 'print the canceled task as the JSON the gateway answered')
     .action(runTasksCancel);
+
+  program
+    .command('usage')
+    .description(`model tokens and cost of a running gateway, grouped ${remote}`)
+    .option('--by <group>', 'agent, session, peer, key, account or model (default agent)')
+    .option('--since <when>', 'start of the window: a duration back from now (24h, 7d) or an ISO 8601 time (default 24h)')
+    .option('--until <when>', 'end of the window (default now)')
+    .option('--bucket <size>', 'split per hour or day')
+    .option('--json', 'print the groups as the JSON the gateway answered')
+    .action(runUsage);
 
   const mcp = program.command('mcp').description('the Model Context Protocol: agents as the tools of an MCP server');
   locate(

@@ -42,6 +42,7 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
     description: 'The MCP servers whose tools agents use: state, transport, tools, last error, settings with secrets redacted.',
   },
   { name: 'audit', description: 'The admin audit log: who changed what, a page at a time.' },
+  { name: 'usage', description: 'Model tokens and cost per agent, session, A2A peer, key, channel account or model, over a window.' },
 ];
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

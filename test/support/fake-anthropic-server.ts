@@ -212,7 +212,8 @@ function streamEvents(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+        // As the API does: every input count (cache reads and writes too), output 1 until message_delta.
+        usage: { ...usage, output_tokens: 1 },
       },
     }),
   ];

@@ -49,7 +49,7 @@ export class FakeOpenAiServer extends FakeModelServer {
   }
 
   /** Answers with plain text. */
-  text(text: string, usage: Record<string, number> = USAGE): FakeStep {
+  text(text: string, usage: Record<string, unknown> = USAGE): FakeStep {
     return (req) => answer(req, { content: text, finishReason: 'stop', usage });
   }
 
@@ -57,7 +57,7 @@ export class FakeOpenAiServer extends FakeModelServer {
    * `count` tokens (`tok1`, ` tok2`, …), streamed `gapMs` apart; a request that does not stream gets them as one
    * answer after the same total time. The text is `tokenText(count)`.
    */
-  tokens(count: number, gapMs: number, usage: Record<string, number> = USAGE): FakeStep {
+  tokens(count: number, gapMs: number, usage: Record<string, unknown> = USAGE): FakeStep {
     const pieces = tokenPieces(count);
     return (req) => {
       const reply = answer(req, { content: pieces.join(''), pieces, finishReason: 'stop', usage }, gapMs);
@@ -163,7 +163,7 @@ export class FakeOpenAiServer extends FakeModelServer {
   }
 }
 
-function completion(req: RecordedRequest, message: unknown, finishReason: string, usage: Record<string, number>): FakeReply {
+function completion(req: RecordedRequest, message: unknown, finishReason: string, usage: Record<string, unknown>): FakeReply {
   return {
     status: 200,
     json: {
@@ -184,7 +184,7 @@ interface Answer {
   pieces?: string[];
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   finishReason: string;
-  usage: Record<string, number>;
+  usage: Record<string, unknown>;
 }
 
 /** `tok1`, ` tok2`, … `tok<count>`: pieces of a streamed answer whose text is their concatenation. */

@@ -59,6 +59,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     list: [],
   },
   bindings: [],
+  budgets: [],
   tools: {
     agentToAgent: { enabled: false, allow: [] },
     sessions: { visibility: 'tree' },

@@ -28,6 +28,8 @@ export interface NormalizedConfig {
   channels: { a2a: A2aChannelSettings; http: HttpChannelSettings };
   plugins: PluginsSettings;
   mcp: McpSettings;
+  /** Limits on model tokens and cost (docs/usage.md#budgets). */
+  budgets: BudgetSettings[];
 }
 
 /** `mcp` (docs/mcp.md): the MCP servers whose tools agents may use, by name. */
@@ -230,6 +232,21 @@ export interface MemorySettings {
 }
 
 /** `models` and `agents.defaults.models`: the providers, and the model catalog of the agents. */
+/** What a budget is attached to: every id the pattern matches has the limit on its own. */
+export type BudgetScope = 'agent' | 'session' | 'peer' | 'key' | 'account';
+
+export interface BudgetSettings {
+  name: string;
+  scope: BudgetScope;
+  /** An id, or a pattern with `*`. */
+  pattern: string;
+  tokens?: number;
+  cost?: number;
+  /** `run`, `day`, `month` (UTC), or a rolling number of hours. */
+  window: { kind: 'run' | 'day' | 'month' } | { kind: 'hours'; hours: number };
+  softAt?: number;
+}
+
 export interface ModelsSettings {
   mode: 'merge' | 'replace';
   providers: Record<string, ModelProviderSettings>;

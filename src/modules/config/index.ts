@@ -26,6 +26,7 @@ export type {
   ModelsSettings,
   ProviderModelSettings,
   NormalizedConfig,
+  BudgetSettings,
   PeerKind,
   PluginsSettings,
   ResolvedAgent,

@@ -43,6 +43,17 @@ const NO_PUBLIC_NAMES: PublicNames = { agents: new Set() };
 /** Per config object: a snapshot never changes. */
 const publicNamesByConfig = new WeakMap<NormalizedConfig, PublicNames>();
 
+/** Per config object: the model refs with series of their own. */
+const modelRefsByConfig = new WeakMap<NormalizedConfig, ReadonlySet<string>>();
+
+function configuredModelRefs(snapshot: RuntimeSnapshot): ReadonlySet<string> {
+  const refs = new Set<string>();
+  for (const agent of snapshot.agentsById.values()) for (const ref of [agent.model, ...agent.fallbacks]) refs.add(ref);
+  for (const provider of Object.values(snapshot.config.models.providers))
+    for (const model of provider.models) refs.add(`${provider.name}/${model.id}`);
+  return refs;
+}
+
 /**
  * The gateway's metrics (docs/operations.md#metrics): the one Prometheus registry of this gateway (one per app, so
  * tests can boot several) and the one way modules record into it. Modules call these methods; none of them touches
@@ -73,6 +84,9 @@ export class GatewayMetrics {
   private readonly channelMessages = new BoundCounter(this.defs.channelMessages);
   private readonly channelDeliveryFailures = new BoundCounter(this.defs.channelDeliveryFailures);
   private readonly channelReconnects = new BoundCounter(this.defs.channelReconnects);
+  private readonly modelTokens = new BoundCounter(this.defs.modelTokens);
+  private readonly modelCosts = new BoundCounter(this.defs.modelCost);
+  private readonly budgetSoftLimits = new BoundCounter(this.defs.budgetSoftLimits);
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
@@ -102,6 +116,24 @@ export class GatewayMetrics {
 
   modelCall(provider: string, ok: boolean, seconds: number): void {
     this.modelCalls.observe(seconds, this.provider(provider), ok ? 'ok' : 'error');
+  }
+
+  /**
+   * A model call's reported usage (docs/usage.md). The model label is a `provider/model` the config names (an agent's
+   * model or fallback, or a model of its provider's catalog), else `other`; cost only when the model is priced.
+   */
+  modelUsage(agentId: string, modelRef: string, tokens: { input: number; output: number; cached: number }, cost: number | null): void {
+    const agent = this.agent(agentId);
+    const model = this.modelRef(modelRef);
+    if (tokens.input) this.modelTokens.add(tokens.input, agent, model, 'input');
+    if (tokens.output) this.modelTokens.add(tokens.output, agent, model, 'output');
+    if (tokens.cached) this.modelTokens.add(tokens.cached, agent, model, 'cached');
+    if (cost) this.modelCosts.add(cost, agent, model);
+  }
+
+  /** A budget went past its soft limit; the name is checked against `budgets`. */
+  budgetSoftLimit(budget: string): void {
+    this.budgetSoftLimits.inc(this.snapshot()?.config.budgets.some((b) => b.name === budget) ? budget : OTHER);
   }
 
   /** `outcome` is the result's status, a fixed set (tool-result.ts). */
@@ -234,6 +266,15 @@ export class GatewayMetrics {
   private provider(name: string): string {
     const providers = this.snapshot()?.config.models.providers;
     return providers && Object.prototype.hasOwnProperty.call(providers, name) ? name : OTHER;
+  }
+
+  /** A `provider/model` some agent runs on (model or fallback) or its provider's catalog lists; else `other`. */
+  private modelRef(ref: string): string {
+    const snapshot = this.snapshot();
+    if (!snapshot) return OTHER;
+    let known = modelRefsByConfig.get(snapshot.config);
+    if (!known) modelRefsByConfig.set(snapshot.config, (known = configuredModelRefs(snapshot)));
+    return known.has(ref) ? ref : OTHER;
   }
 
   private a2aPeer(name: string): string {

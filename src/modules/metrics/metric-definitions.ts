@@ -134,6 +134,24 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['channel', 'account'],
       registers,
     }),
+    modelTokens: new Counter({
+      name: 'clawgate_model_tokens_total',
+      help: 'Tokens model calls reported, by agent, model (provider/model) and kind (input, output, cached: the part of input read from the cache).',
+      labelNames: ['agent', 'model', 'kind'],
+      registers,
+    }),
+    modelCost: new Counter({
+      name: 'clawgate_model_cost_total',
+      help: 'What model calls cost, priced from models.providers.<name>.models[].cost (per million tokens, in its unit), by agent and model.',
+      labelNames: ['agent', 'model'],
+      registers,
+    }),
+    budgetSoftLimits: new Counter({
+      name: 'clawgate_budget_soft_limit_total',
+      help: 'Budgets that went past their softAt fraction (once per budget, id and window), by budget.',
+      labelNames: ['budget'],
+      registers,
+    }),
     channelReconnects: new Counter({
       name: 'clawgate_channel_reconnects_total',
       help: 'Chat channel reconnections (an account reported reconnecting, or the channel was restarted after failing), by channel and account.',

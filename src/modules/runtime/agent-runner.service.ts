@@ -22,6 +22,7 @@ import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
 import { HISTORY_LINES, historyWindow } from './history-window';
 import { ToolRegistry, type ToolResult } from './tool-registry';
 import { RunHooks } from './run-hooks';
+import { BudgetExhaustedError, BudgetGate, UsageRecorder } from '../usage';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
@@ -88,9 +89,13 @@ export class AgentRunner implements OnModuleDestroy {
     @Optional() cluster?: ClusterService,
     /** The plugins' hooks (the plugins module attaches them); without plugins each point of a run costs one check. */
     @Optional() private readonly hooks: RunHooks = new RunHooks(),
+    /** Records each model call's usage (docs/usage.md). */
+    @Optional() usage?: UsageRecorder,
+    @Optional() budgets?: BudgetGate,
   ) {
     this.runLog = new RunLog(metrics);
-    this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs: this.runs, env: options.env, logger: this.logger });
+    const runs = this.runs;
+    this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs, env: options.env, logger: this.logger, usage, budgets });
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
   }
 
@@ -231,6 +236,7 @@ export class AgentRunner implements OnModuleDestroy {
       const models = new ModelChainCursor([agent.model, ...agent.fallbacks]);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
+      const call = { runId, sessionKey: input.sessionKey, agentId, ...usageOrigin(input) };
       // Sources of tools that start on demand (an MCP server started lazily) get ready for this agent first.
       await this.tools.prepare(agent, signal);
       // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
@@ -241,7 +247,7 @@ export class AgentRunner implements OnModuleDestroy {
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
           : undefined;
         const request = { agentId, system, messages, tools, signal, onTextDelta: deltas?.push };
-        const response = await this.modelCalls.call({ runId, sessionKey: input.sessionKey }, snapshot, models, request, deltas);
+        const response = await this.modelCalls.call(call, snapshot, models, request, deltas);
         deltas?.finish(response.text);
         usage.inputTokens += response.usage?.inputTokens ?? 0;
         usage.outputTokens += response.usage?.outputTokens ?? 0;
@@ -363,12 +369,26 @@ function ran(record: RunRecord): Ran {
   return { settled: Promise.resolve(record) };
 }
 
-function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt'> {
+function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt' | 'refusal'> {
+  if (!signal.aborted && err instanceof BudgetExhaustedError) {
+    const refusal = { reason: err.reason, budget: err.budget, retryAfterSeconds: err.retryAfterSeconds };
+    return { status: 'failed', error: err.message.slice(0, MAX_ERROR_CHARS), endedAt: now(), refusal };
+  }
   const message = (signal.aborted ? ((signal.reason as Error)?.message ?? 'aborted') : (err?.message ?? String(err))).slice(
     0,
     MAX_ERROR_CHARS,
   );
   return { status: signal.aborted ? 'aborted' : 'failed', error: message, endedAt: now() };
+}
+
+/**
+ * Whom a run's model calls are counted for (docs/usage.md): the channel and its A2A peer, OpenAI/MCP key or account;
+ * a run another session's tool started is `agent`, from that session; anything else (the admin API's runs) `internal`.
+ */
+function usageOrigin(input: StartRunInput): { channel: string; caller?: string } {
+  if (input.origin) return { channel: input.origin.channel, caller: input.origin.account ?? input.origin.peer };
+  if (input.provenance) return { channel: 'agent', caller: input.provenance.sourceSessionKey };
+  return { channel: 'internal' };
 }
 
 function now(): string {

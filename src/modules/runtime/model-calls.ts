@@ -3,6 +3,7 @@ import type { Span } from '@opentelemetry/api';
 import type { Tracing } from '../../common/telemetry/tracing';
 import type { GatewayOptions, RuntimeSnapshot } from '../config';
 import type { GatewayMetrics } from '../metrics';
+import type { BudgetGate, UsageCallContext, UsageRecorder } from '../usage';
 import { failsOver, type ModelChainCursor } from './model-failover';
 import type { ModelRequest, ModelResponse } from './model-provider.port';
 import type { ProviderRegistry } from './provider-registry';
@@ -21,10 +22,14 @@ export interface ModelCallsDeps {
   runs: RunRegistry;
   env: GatewayOptions['env'];
   logger: Logger;
+  /** Where each answered call's usage is recorded (absent in unit tests that build a runner without it). */
+  usage?: UsageRecorder;
+  /** The budgets checked before each call (docs/usage.md#budgets). */
+  budgets?: BudgetGate;
 }
 
 /** The run a model call belongs to. */
-export interface ModelCallRun {
+export interface ModelCallRun extends UsageCallContext {
   runId: string;
   sessionKey: string;
 }
@@ -44,7 +49,10 @@ export class ModelCalls {
     request: Omit<ModelRequest, 'model' | 'traceHeaders'>,
     deltas: RoundDeltas | undefined,
   ): Promise<ModelResponse> {
-    const { providers, tracing, hooks, runs, env, logger } = this.deps;
+    const { providers, tracing, hooks, runs, env, logger, budgets } = this.deps;
+    // Before the call, not before each fallback: a budget is about the call, whichever model answers it.
+    const budgetCheck = budgets?.check(run, snapshot.config);
+    if (budgetCheck) await budgetCheck;
     for (;;) {
       if (hooks.has('before_model_call')) {
         // Each model tried hears of it, a fallback too: a plugin counting or refusing calls sees every one.
@@ -60,6 +68,7 @@ export class ModelCalls {
             model.provider.complete(model.settings, { ...request, model: model.model, traceHeaders: tracing.headers() }),
           );
           recordModelUsage(span, answer);
+          if (answer.usage) this.recordUsage(run, models.current, answer.usage);
           return answer;
         });
         runs.update(run.runId, { model: models.current, ...(models.failed.length ? { failovers: [...models.failed] } : {}) });
@@ -74,6 +83,14 @@ export class ModelCalls {
         logger.warn(`run ${run.runId}: model ${failed} failed, trying ${models.current}: ${(err as Error).message}`);
       }
     }
+  }
+
+  /** The call's tokens in the usage store and the token and cost series (docs/usage.md). */
+  private recordUsage(run: ModelCallRun, modelRef: string, usage: NonNullable<ModelResponse['usage']>): void {
+    const inputTokens = usage.inputTokens ?? 0;
+    const outputTokens = usage.outputTokens ?? 0;
+    if (!inputTokens && !outputTokens) return;
+    this.deps.usage?.modelCall(run, modelRef, { inputTokens, outputTokens, cachedTokens: usage.cachedTokens ?? 0 });
   }
 
   /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */

@@ -47,7 +47,12 @@ export interface ModelRequest {
 export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];
-  usage?: { inputTokens?: number; outputTokens?: number };
+  /**
+   * What the provider reported: `inputTokens` counts every prompt token, the cached ones included; `cachedTokens` is
+   * the part read from the provider's prompt cache (OpenAI's prompt_tokens_details.cached_tokens, Anthropic's
+   * cache_read_input_tokens).
+   */
+  usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number };
 }
 
 /** Whether a call streams: the caller wants the text as it comes and the provider's settings allow it. */

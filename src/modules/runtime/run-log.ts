@@ -7,6 +7,8 @@ import type { RunRecord } from './run-registry';
 export interface RunOrigin {
   channel: string;
   peer?: string;
+  /** The channel account the message came in on (http and chat channels), whom the usage of the run is counted for. */
+  account?: string;
 }
 
 /** `openai/gpt-4o` → `openai`; a bare name is its own provider (runtime.md#models). */

@@ -30,6 +30,11 @@ export interface RunRecord {
    * that answered it (a fallback when the ones before it failed).
    */
   model?: string;
+  /**
+   * Why a failed run's model call was not made, when a rule of the gateway refused it rather than a model failing:
+   * a budget used up (docs/usage.md#budgets), with the seconds until it resets (none for a run's own budget).
+   */
+  refusal?: { reason: 'BUDGET_EXHAUSTED'; budget: string; retryAfterSeconds?: number };
   /** The models that failed before one answered, in order, each with its error (docs/runtime.md#model-fallbacks). */
   failovers?: FailedModel[];
 }

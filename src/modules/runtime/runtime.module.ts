@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents';
 import { SessionsModule } from '../sessions';
 import { ClusterModule } from '../cluster';
+import { UsageModule } from '../usage';
 import { AgentRunner } from './agent-runner.service';
 import { MODEL_PROVIDERS } from './model-provider.port';
 import { PromptFileCache } from './prompt-file-cache';
@@ -15,7 +16,7 @@ import { RunHooks } from './run-hooks';
 
 /** Agent runs: lanes, model providers, the tool registry, and the operator's run cancel. */
 @Module({
-  imports: [AgentsModule, SessionsModule, ClusterModule],
+  imports: [AgentsModule, SessionsModule, ClusterModule, UsageModule],
   controllers: [RunsAdminController],
   providers: [
     AgentRunner,

@@ -61,7 +61,7 @@ export class HttpChannelService {
       create: { deliveryContext },
       meta: { channel: HTTP_CHANNEL_ID, accountId, peer },
       onReplyDelta,
-      origin: { channel: HTTP_CHANNEL_ID, peer: `${accountId}/${peer.id}` },
+      origin: { channel: HTTP_CHANNEL_ID, peer: `${accountId}/${peer.id}`, account: accountId },
     });
     return { runId, done, sessionKey: route.sessionKey, agentId: route.agentId };
   }

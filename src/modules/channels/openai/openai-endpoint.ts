@@ -117,7 +117,9 @@ export class OpenAiEndpoint implements OnModuleInit, OnModuleDestroy {
     if (turn.stream) return this.streamChat(res, key, turn, target);
     const run = await this.chats.start(key, turn, target).done;
     if (run.status !== 'completed') {
-      res.setHeader('x-should-retry', 'false');
+      // A budget used up: OpenAI's 429, with the seconds until it resets (docs/usage.md#budgets).
+      if (run.refusal?.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(run.refusal.retryAfterSeconds));
+      else res.setHeader('x-should-retry', 'false');
       throw runError(run);
     }
     writeJson(res, 200, chatCompletion(completionIds(run.runId, target.agentId), run));
@@ -223,6 +225,7 @@ function headerOf(req: Request, name: string): string | undefined {
 /** A run that did not complete. The message reached the agent, so the answer also says not to retry (x-should-retry). */
 function runError(run: RunRecord): OpenAiEndpointError {
   const reason = run.error ?? run.status;
+  if (run.refusal) return new OpenAiEndpointError(ErrorCode.RateLimited, reason, 'budget_exhausted');
   const aborted = run.status === 'aborted' || !isTerminalRunStatus(run.status);
   return new OpenAiEndpointError(
     aborted ? ErrorCode.Unavailable : ErrorCode.UpstreamFailed,

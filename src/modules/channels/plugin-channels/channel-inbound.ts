@@ -111,7 +111,7 @@ export class ChannelInbound {
         text += delta.text;
         stream.progress(text);
       },
-      origin: { channel, peer: `${message.accountId}/${message.peer.id}` },
+      origin: { channel, peer: `${message.accountId}/${message.peer.id}`, account: message.accountId },
     });
     void done.then((run: RunRecord) => {
       if (run.status === 'completed') stream.end({ type: 'final', text: run.reply ?? '' });

@@ -1,3 +1,4 @@
+import { normalizeBudgets } from './budgets';
 import { normalizeAgentId } from '../../../common/agent-id';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import type {
@@ -80,6 +81,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     channels: normalizeChannels(ctx, cfg.channels, agentIds),
     plugins,
     mcp,
+    budgets: normalizeBudgets(ctx, cfg.budgets ?? CONFIG_DEFAULTS.budgets),
   };
 }
 

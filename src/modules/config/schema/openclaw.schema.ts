@@ -1,5 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 import { AgentsConfig } from './agents.schema';
+import { BudgetConfig } from './budgets.schema';
 import { ChannelsConfig } from './channels.schema';
 import { GatewayConfig } from './gateway.schema';
 import { McpConfig } from './mcp.schema';
@@ -28,4 +29,5 @@ export class OpenClawConfig {
   @IsOptional() @NestedObject(() => ChannelsConfig) channels?: ChannelsConfig;
   @IsOptional() @NestedObject(() => PluginsConfig) plugins?: PluginsConfig;
   @IsOptional() @NestedObject(() => McpConfig) mcp?: McpConfig;
+  @IsOptional() @NestedArray(() => BudgetConfig) @Default(CONFIG_DEFAULTS.budgets) budgets?: BudgetConfig[];
 }

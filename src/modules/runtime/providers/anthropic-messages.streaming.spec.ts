@@ -32,6 +32,14 @@ describe('AnthropicMessagesProvider streaming', () => {
     expect(res).toEqual({ text: 'Hello from Claude.', toolCalls: [], usage: { inputTokens: 30, outputTokens: 9 } });
   });
 
+  it('counts the prompt cache in the usage: input is every prompt token, cached the part read from the cache', async () => {
+    server.script(
+      server.text('cached', { input_tokens: 10, cache_read_input_tokens: 300, cache_creation_input_tokens: 50, output_tokens: 4 }),
+    );
+    const res = await provider.complete(settings(), streaming([]));
+    expect(res.usage).toEqual({ inputTokens: 360, outputTokens: 4, cachedTokens: 300 });
+  });
+
   it('joins text blocks with a newline, as a plain answer does, and streams the newline too', async () => {
     server.script(server.texts('First part.', 'Second part.'), server.texts('First part.', 'Second part.'));
     const deltas: string[] = [];

@@ -6,7 +6,7 @@ import { INVALID_ARGUMENTS_KEY } from './openai-response';
 /** The fields of a Messages API answer we read. */
 export interface AnthropicResponseBody {
   content?: unknown;
-  usage?: { input_tokens?: unknown; output_tokens?: unknown };
+  usage?: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown };
   error?: unknown;
 }
 
@@ -46,5 +46,25 @@ export function toArguments(input: unknown): Record<string, unknown> {
 export function usageOf(usage: AnthropicResponseBody['usage']): ModelResponse['usage'] {
   if (!usage) return undefined;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return { inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) };
+  return anthropicUsage(
+    num(usage.input_tokens),
+    num(usage.output_tokens),
+    num(usage.cache_read_input_tokens),
+    num(usage.cache_creation_input_tokens),
+  );
+}
+
+/**
+ * Anthropic counts the prompt in three parts (input_tokens excludes what was read from and written to the cache); the
+ * runtime's inputTokens is every prompt token, as OpenAI's prompt_tokens is, and cachedTokens the part read from the cache.
+ */
+export function anthropicUsage(
+  input: number | undefined,
+  output: number | undefined,
+  cacheRead: number | undefined,
+  cacheWrite: number | undefined,
+): ModelResponse['usage'] {
+  const cached = cacheRead ?? 0;
+  const inputTokens = input === undefined && !cached && !cacheWrite ? undefined : (input ?? 0) + cached + (cacheWrite ?? 0);
+  return { inputTokens, outputTokens: output, ...(cached ? { cachedTokens: cached } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { ModelProviderSettings } from '../../config';
 import type { ModelResponse, ToolCall } from '../model-provider.port';
-import { toArguments } from './anthropic-response';
+import { anthropicUsage, toArguments } from './anthropic-response';
 import { malformed, providerError, providerErrorMessage, streamEventObject } from './http-json';
 import { INVALID_ARGUMENTS_KEY } from './openai-response';
 import { isRecord } from '../../../common/is-record';
@@ -32,6 +32,8 @@ export class AnthropicStreamAssembler {
   private textBlocks = 0;
   private inputTokens?: number;
   private outputTokens?: number;
+  private cacheRead?: number;
+  private cacheWrite?: number;
   private stopped = false;
 
   constructor(
@@ -82,7 +84,7 @@ export class AnthropicStreamAssembler {
     const usage =
       this.inputTokens === undefined && this.outputTokens === undefined
         ? undefined
-        : { inputTokens: this.inputTokens, outputTokens: this.outputTokens };
+        : anthropicUsage(this.inputTokens, this.outputTokens, this.cacheRead, this.cacheWrite);
     return { text: this.text, toolCalls: this.toolCalls, usage };
   }
 
@@ -143,6 +145,8 @@ export class AnthropicStreamAssembler {
     // message_delta's output_tokens is the running total, so the last one wins.
     this.inputTokens = num(usage?.input_tokens) ?? this.inputTokens;
     this.outputTokens = num(usage?.output_tokens) ?? this.outputTokens;
+    this.cacheRead = num(usage?.cache_read_input_tokens) ?? this.cacheRead;
+    this.cacheWrite = num(usage?.cache_creation_input_tokens) ?? this.cacheWrite;
   }
 }
 

@@ -41,6 +41,12 @@ describe('OpenAiChatProvider streaming', () => {
     expect(res).toEqual({ text: 'Hello there, how can I help?', toolCalls: [], usage: { inputTokens: 11, outputTokens: 7 } });
   });
 
+  it('reads the cached prompt tokens of the usage chunk', async () => {
+    server.script(server.text('cached', { prompt_tokens: 500, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 384 } }));
+    const res = await provider.complete(settings(), streaming([]));
+    expect(res.usage).toEqual({ inputTokens: 500, outputTokens: 3, cachedTokens: 384 });
+  });
+
   it('assembles a tool call from its fragments, and the next round streams its answer', async () => {
     server.script(
       server.toolCall('session_status', { sessionKey: 'agent:main:main' }, 'Let me look.'),

@@ -13,7 +13,7 @@ export const INVALID_ARGUMENTS_KEY = '__invalid_json';
 /** The fields of a chat completion we read. */
 export interface OpenAiResponseBody {
   choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }>;
-  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
 }
 
 export function parseOpenAiResponse(settings: ModelProviderSettings, raw: unknown): ModelResponse {
@@ -62,5 +62,6 @@ function parseArguments(raw: unknown): Record<string, unknown> {
 export function usageOf(usage: OpenAiResponseBody['usage']): ModelResponse['usage'] {
   if (!usage) return undefined;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+  const cached = num(usage.prompt_tokens_details?.cached_tokens);
+  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens), ...(cached ? { cachedTokens: cached } : {}) };
 }
