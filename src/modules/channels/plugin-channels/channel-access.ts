@@ -72,10 +72,11 @@ export async function decideAccess(
     }
   }
   if (access.groupPolicy === 'disabled') return ignored('group messages are disabled (groupPolicy "disabled")');
-  const group = access.groups[message.peer.id] ?? access.groups['*'];
+  // A plugin's own listing of the place (Discord's guilds) counts like a `groups` entry of its own.
+  const group = access.groups[message.peer.id] ?? message.listedGroup ?? access.groups['*'];
   if (group?.enabled === false) return ignored(`group ${message.peer.id} is disabled (groups.${message.peer.id}.enabled)`);
   if (access.groupPolicy === 'allowlist') {
-    const groupListed = Object.keys(access.groups).length > 0;
+    const groupListed = Object.keys(access.groups).length > 0 || message.listedGroup !== undefined;
     if (groupListed && !group) return ignored(`group ${message.peer.id} is not under groups (groupPolicy "allowlist")`);
     if (!groupListed && !access.groupAllowFrom.length)
       return ignored('no group is allowed: set groups or groupAllowFrom (groupPolicy "allowlist")');
