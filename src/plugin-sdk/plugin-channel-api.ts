@@ -42,6 +42,13 @@ export interface ChannelInboundMessage {
   text: string;
   /** True when the message names the bot (@mention, a reply to the bot, a command addressed to it). */
   mentionsBot: boolean;
+  /**
+   * Set by a plugin whose platform section lists its group places in its own shape (Discord's
+   * `guilds.<id>.channels.<id|name>`), when that list admits where this group message was said: the gateway counts
+   * the place as listed under `groupPolicy: "allowlist"`, like a `groups.<id>` entry, with this mention gating. A
+   * plugin that refuses a place by its own list does not hand the message over at all.
+   */
+  listedGroup?: { requireMention: boolean };
   files?: ChannelFile[];
   /**
    * Told each piece of the reply as the agent writes it (the piece, not the text so far), with its tool round (a new

@@ -81,11 +81,14 @@ export async function decideAccess(
     }
   }
   if (access.groupPolicy === 'disabled') return ignored('group messages are disabled (groupPolicy "disabled")');
-  const groupKey = Object.prototype.hasOwnProperty.call(access.groups, message.peer.id) ? message.peer.id : '*';
-  const group = Object.prototype.hasOwnProperty.call(access.groups, groupKey) ? access.groups[groupKey] : undefined;
+  // The place's own entry, else a plugin's own listing of it (Discord's guilds) as an entry of its own, else `*`.
+  const own = Object.prototype.hasOwnProperty.call(access.groups, message.peer.id) ? access.groups[message.peer.id] : undefined;
+  const wildcard = Object.prototype.hasOwnProperty.call(access.groups, '*') ? access.groups['*'] : undefined;
+  const groupKey = own || message.listedGroup ? message.peer.id : '*';
+  const group: GroupAccess | undefined = own ?? message.listedGroup ?? wildcard;
   if (group?.enabled === false) return ignored(`group ${message.peer.id} is disabled (groups.${message.peer.id}.enabled)`);
   if (access.groupPolicy === 'allowlist') {
-    const groupListed = Object.keys(access.groups).length > 0;
+    const groupListed = Object.keys(access.groups).length > 0 || message.listedGroup !== undefined;
     if (groupListed && !group) return ignored(`group ${message.peer.id} is not under groups (groupPolicy "allowlist")`);
     if (!groupListed && !access.groupAllowFrom.length)
       return ignored('no group is allowed: set groups or groupAllowFrom (groupPolicy "allowlist")');

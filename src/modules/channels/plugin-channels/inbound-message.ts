@@ -22,6 +22,10 @@ export function inboundProblem(message: unknown): string | undefined {
   for (const key of ['guildId', 'teamId', 'threadId', 'replyToId'] as const) {
     if (message[key] !== undefined && typeof message[key] !== 'string') return `${key}: must be a string when given`;
   }
+  const listed = message.listedGroup;
+  if (listed !== undefined && (!isRecord(listed) || typeof listed.requireMention !== 'boolean')) {
+    return 'listedGroup: must be { requireMention: boolean } when given';
+  }
   return undefined;
 }
 

@@ -79,9 +79,10 @@ export function chatChannels(names: string): Keys {
 
 /**
  * A chat channel OpenClaw knows whose bundled plugin implements only part of OpenClaw's section: `notImplemented`
- * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`.
+ * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`;
+ * `nested` describes keys the plugin implements whose insides it implements only in part (Discord's `guilds`).
  */
-export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
+export function partlyProvidedChatChannel(notImplemented: string, nested: Keys = {}): OpenClawKey {
   const lacking = unsupportedNames(notImplemented);
   // Per group: requireMention, enabled and allowFrom (the sender allowlist) are the gateway's (channel-common-schema.ts);
   // the group's prompt, skills and topic settings are unused; its own policy and tools stay errors, since ignoring them
@@ -98,7 +99,7 @@ export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
       toolsBySender: refused('a per-sender tool policy; ignoring it could give senders tools it takes away (clawgate\'s: agents.*.tools.allow / deny)'),
     }),
   );
-  const section = { ...lacking, groups };
+  const section = { ...lacking, groups, ...nested };
   return { status: 'unsupported', chatChannel: true, provided: implemented({ ...section, accounts: implementedEach('map', implemented(section)) }) };
 }
 

@@ -116,6 +116,31 @@ const CHAT_CHANNELS = {
     defaultAccount dmHistoryLimit dms draftChunk execApprovals heartbeat historyLimit linkPreview markdown mediaMaxMb name
     network proxy reactionLevel reactionNotifications replyToMode responsePrefix retry richMessages streamMode streaming
     textChunkLimit timeoutSeconds tokenFile webhookHost webhookPath webhookSecret webhookUrl`),
+  // OpenClaw's Discord keys the bundled Discord plugin (src/bundled-plugins/discord) does not implement.
+  discord: partlyProvidedChatChannel(
+    `
+    actions activity activityType activityUrl agentComponents applicationId autoPresence blockStreaming
+    blockStreamingCoalesce capabilities chunkMode commands configWrites contextVisibility defaultAccount dm dmHistoryLimit
+    dms draftChunk eventQueue execApprovals heartbeat historyLimit inboundWorker intents markdown maxLinesPerMessage
+    mediaMaxMb mentionPatterns name pluralkit proxy reactionNotifications replyToMode responsePrefix retry status streaming
+    textChunkLimit threadBindings tokenFile ui voice`,
+    {
+      guilds: implementedEach(
+        'map',
+        implemented({
+          ...unsupportedNames('slug ignoreOtherMentions reactionNotifications tools toolsBySender autoThread includeThreadStarter'),
+          roles: refused("a guild's role allowlist; ignoring it would let every member reach the agent (use the guild's users)"),
+          channels: implementedEach(
+            'map',
+            implemented({
+              ...unsupportedNames('skills systemPrompt tools toolsBySender autoThread includeThreadStarter ignoreOtherMentions'),
+              roles: refused("a channel's role allowlist; ignoring it would let every member reach the agent (use the channel's users)"),
+            }),
+          ),
+        }),
+      ),
+    },
+  ),
 };
 
 export const OPENCLAW_KEYS: OpenClawKey = implemented({

@@ -118,6 +118,28 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
     expect(result.unprovidedChannels).toEqual(['wecom']);
   });
 
+  it("sets aside the OpenClaw Discord keys the Discord plugin lacks, down inside guilds and their channels; a role allowlist stays an error", () => {
+    const guild = { slug: 'team', requireMention: false, users: ['1'], channels: { help: { allow: true, skills: ['docs'], systemPrompt: 'x' } } };
+    const doc = { channels: { discord: { token: '${D}', streaming: 'off', guilds: { '123': guild }, accounts: { work: { token: '${W}', guilds: { '9': { roles: ['r'] } } } } } } };
+    const result = setAsideOpenClawSettings(doc, undefined, new Set(['discord']));
+    expect(result.document).toEqual({
+      channels: {
+        discord: {
+          token: '${D}',
+          guilds: { '123': { requireMention: false, users: ['1'], channels: { help: { allow: true } } } },
+          accounts: { work: { token: '${W}', guilds: { '9': {} } } },
+        },
+      },
+    });
+    expect(result.unsupported.map((p) => p.join('.'))).toEqual([
+      'channels.discord.streaming',
+      'channels.discord.guilds.123.slug',
+      'channels.discord.guilds.123.channels.help.skills',
+      'channels.discord.guilds.123.channels.help.systemPrompt',
+    ]);
+    expect(result.errors.map((e) => e.path)).toEqual(['channels.discord.accounts.work.guilds["9"].roles']);
+  });
+
   it('never takes a built-in object property for a key', () => {
     const doc = JSON.parse('{"constructor": {}, "gateway": {"toString": 1}, "agents": {"list": [{"__proto__": {}}]}}') as unknown;
     const result = setAsideOpenClawSettings(doc);
