@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { PluginDefinition } from '../plugin-sdk';
+import slackManifest from './slack/clawgate.plugin.json';
 import telegramManifest from './telegram/clawgate.plugin.json';
 
 /**
@@ -32,6 +33,12 @@ export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
     root: path.join(__dirname, 'telegram'),
     manifest: telegramManifest,
     load: () => import('./telegram').then(definitionOf),
+  },
+  {
+    id: 'slack',
+    root: path.join(__dirname, 'slack'),
+    manifest: slackManifest,
+    load: () => import('./slack').then(definitionOf),
   },
 ];
 

@@ -40,6 +40,8 @@ export interface PluginHttpRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   query: Readonly<Record<string, string | string[] | undefined>>;
   body: unknown;
+  /** The body's bytes as they were received (empty for none): what a webhook signature is computed over. */
+  rawBody: Buffer;
 }
 
 export interface PluginHttpResponse {

@@ -78,6 +78,7 @@ export class PluginRoutes {
         headers: req.headers,
         query: Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? '')),
         body: body.value,
+        rawBody: body.bytes,
         params: found.params ?? {},
       });
     } catch (err) {
@@ -104,18 +105,19 @@ function send(res: Response, answer: PluginHttpResponse): void {
   res.end(JSON.stringify(body));
 }
 
-type Body = { value: unknown } | { problem: ReturnType<typeof problem> };
+type Body = { value: unknown; bytes: Buffer } | { problem: ReturnType<typeof problem> };
 
 async function readBody(req: Request): Promise<Body> {
-  if (req.method === 'GET' || req.method === 'HEAD') return { value: undefined };
+  const none = Buffer.alloc(0);
+  if (req.method === 'GET' || req.method === 'HEAD') return { value: undefined, bytes: none };
   const read = await readLimitedBody(req, PLUGIN_BODY_LIMIT);
   if (read.kind === 'too-large') return { problem: problem(413, `request body exceeds ${PLUGIN_BODY_LIMIT} bytes`) };
   if (read.kind === 'aborted') return { problem: problem(400, 'request body was not received whole') };
-  if (!read.bytes.length) return { value: undefined };
+  if (!read.bytes.length) return { value: undefined, bytes: none };
   const text = read.bytes.toString('utf8');
-  if (!/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) return { value: text };
+  if (!/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) return { value: text, bytes: read.bytes };
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: JSON.parse(text) as unknown, bytes: read.bytes };
   } catch (err) {
     return { problem: problem(400, `request body is not valid JSON: ${(err as Error).message}`) };
   }

@@ -79,9 +79,10 @@ export function chatChannels(names: string): Keys {
 
 /**
  * A chat channel OpenClaw knows whose bundled plugin implements only part of OpenClaw's section: `notImplemented`
- * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`.
+ * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`;
+ * `own` describes keys of this channel alone (Slack's `channels.<id>`), with what inside them the plugin lacks.
  */
-export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
+export function partlyProvidedChatChannel(notImplemented: string, own: Keys = {}): OpenClawKey {
   const lacking = unsupportedNames(notImplemented);
   // Per group: topic settings are unused; a per-group sender list stays an error, since ignoring it would open the group.
   const groups = implementedEach(
@@ -91,7 +92,7 @@ export function partlyProvidedChatChannel(notImplemented: string): OpenClawKey {
       allowFrom: refused("a per-group sender allowlist; ignoring it would let every member of the group reach the agent (clawgate's: the channel's groupAllowFrom)"),
     }),
   );
-  const section = { ...lacking, groups };
+  const section = { ...lacking, groups, ...own };
   return { status: 'unsupported', chatChannel: true, provided: implemented({ ...section, accounts: implementedEach('map', implemented(section)) }) };
 }
 
