@@ -40,6 +40,8 @@ export interface PluginHttpRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   query: Readonly<Record<string, string | string[] | undefined>>;
   body: unknown;
+  /** The body's bytes as they were received (empty for none): what a webhook signature is computed over. */
+  rawBody: Buffer;
 }
 
 export interface PluginHttpResponse {
@@ -90,7 +92,7 @@ export interface PluginHttpRoute {
    * never read, so an anonymous caller cannot make the gateway read and parse up to the body limit. It receives the
    * request without its body.
    */
-  precheck?(request: Omit<PluginHttpRequest, 'body'>): Promise<void> | void;
+  precheck?(request: Omit<PluginHttpRequest, 'body' | 'rawBody'>): Promise<void> | void;
   handle(request: PluginHttpRequest & { params: Record<string, string> }): Promise<PluginHttpResponse> | PluginHttpResponse;
 }
 

@@ -129,7 +129,7 @@ export class PluginRoutes {
   ): Promise<void> {
     const instance = instanceOf(req.originalUrl);
     if (route.auth !== 'public' && !(await this.gate.admits(req, res, route.auth))) return;
-    const head: Omit<PluginHttpRequest, 'body'> = {
+    const head: Omit<PluginHttpRequest, 'body' | 'rawBody'> = {
       method: req.method,
       path,
       headers: req.headers,
@@ -143,7 +143,7 @@ export class PluginRoutes {
         if (body.problem.status === 413) res.setHeader('Connection', 'close');
         return writeProblem(res, { ...body.problem, instance });
       }
-      answer = await route.handle({ ...head, body: body.value, params });
+      answer = await route.handle({ ...head, body: body.value, rawBody: body.bytes, params });
     } catch (err) {
       const known = asAppError(err);
       if (known) return this.refuse(req, res, plugin, route, known, instance);
@@ -210,16 +210,17 @@ function send(res: Response, answer: PluginHttpResponse): void {
   res.end(JSON.stringify(body));
 }
 
-type Body = { value: unknown } | { problem: ReturnType<typeof problem> };
+type Body = { value: unknown; bytes: Buffer } | { problem: ReturnType<typeof problem> };
 
 async function readBody(req: Request): Promise<Body> {
-  if (req.method === 'GET' || req.method === 'HEAD') return { value: undefined };
+  const none = Buffer.alloc(0);
+  if (req.method === 'GET' || req.method === 'HEAD') return { value: undefined, bytes: none };
   const read = await readLimitedBody(req, PLUGIN_BODY_LIMIT);
   if (read.kind === 'too-large') return { problem: problem(413, `request body exceeds ${PLUGIN_BODY_LIMIT} bytes`) };
   if (read.kind === 'aborted') return { problem: problem(400, 'request body was not received whole') };
-  if (!read.bytes.length) return { value: undefined };
+  if (!read.bytes.length) return { value: undefined, bytes: none };
   const text = read.bytes.toString('utf8');
-  if (!/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) return { value: text };
+  if (!/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) return { value: text, bytes: read.bytes };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -234,7 +235,7 @@ async function readBody(req: Request): Promise<Body> {
     const items = reserved.map((issue) => ({ path: issue.path, message: issue.message }));
     return { problem: problem(400, `request body: ${items.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { errors: items }) };
   }
-  return { value };
+  return { value, bytes: read.bytes };
 }
 
 function splitPath(path: string): string[] {

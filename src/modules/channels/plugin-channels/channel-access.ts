@@ -22,7 +22,7 @@ export interface GroupAccess {
 /** What the policies decided: go on to routing, ask the sender to pair, or ignore the message (and why). */
 export type AccessDecision = { kind: 'route' } | { kind: 'pair' } | { kind: 'ignored'; reason: string };
 
-type AccessKey = 'dmPolicy' | 'allowFrom' | 'groupPolicy' | 'groupAllowFrom' | 'groups' | 'allowBots';
+type AccessKey = 'dmPolicy' | 'allowFrom' | 'groupPolicy' | 'groupAllowFrom' | 'groups' | 'channels' | 'allowBots';
 
 /** The account's access settings, defaults filled: pairing for DMs, an allowlist for groups, no bots. */
 export function accessOf(section: Record<string, unknown>, accountId: string): ChannelAccess {
@@ -30,14 +30,31 @@ export function accessOf(section: Record<string, unknown>, accountId: string): C
   const account = Object.prototype.hasOwnProperty.call(accounts, accountId) && isRecord(accounts[accountId]) ? accounts[accountId] : {};
   const value = (key: AccessKey): unknown => (account[key] !== undefined ? account[key] : section[key]);
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
+  const groups = value('groups');
   return {
     dmPolicy: (value('dmPolicy') as ChannelAccess['dmPolicy'] | undefined) ?? 'pairing',
     allowFrom: list(value('allowFrom')),
     groupPolicy: (value('groupPolicy') as ChannelAccess['groupPolicy'] | undefined) ?? 'allowlist',
     groupAllowFrom: list(value('groupAllowFrom')),
-    groups: (isRecord(value('groups')) ? value('groups') : {}) as ChannelAccess['groups'],
+    groups: { ...slackChannels(value('channels')), ...(isRecord(groups) ? (groups as ChannelAccess['groups']) : {}) },
     allowBots: value('allowBots') === true,
   };
+}
+
+/**
+ * OpenClaw's Slack section lists its allowed channels under `channels.<id>` (with `allow: false` for `enabled:
+ * false`) where other channels say `groups`: they are the same list to the policies.
+ */
+function slackChannels(channels: unknown): ChannelAccess['groups'] {
+  if (!isRecord(channels)) return {};
+  const groups: ChannelAccess['groups'] = {};
+  for (const [id, entry] of Object.entries(channels)) {
+    if (!isRecord(entry)) continue;
+    const requireMention = typeof entry.requireMention === 'boolean' ? entry.requireMention : undefined;
+    const off = entry.enabled === false || entry.allow === false;
+    groups[id] = { ...(requireMention !== undefined ? { requireMention } : {}), ...(off ? { enabled: false } : {}) };
+  }
+  return groups;
 }
 
 /** True when the account is configured off (`accounts.<id>.enabled: false`). */

@@ -80,9 +80,10 @@ export function chatChannels(names: string): Keys {
 /**
  * A chat channel OpenClaw knows whose bundled plugin implements only part of OpenClaw's section: `notImplemented`
  * (space-separated) are the OpenClaw keys the plugin lacks, at the section's top and in each `accounts.<id>`;
- * `nested` describes keys the plugin implements whose insides it implements only in part (Discord's `guilds`).
+ * `own` describes keys of this channel alone whose insides the plugin implements only in part (Discord's `guilds`,
+ * Slack's `channels.<id>`).
  */
-export function partlyProvidedChatChannel(notImplemented: string, nested: Keys = {}): OpenClawKey {
+export function partlyProvidedChatChannel(notImplemented: string, own: Keys = {}): OpenClawKey {
   const lacking = unsupportedNames(notImplemented);
   // Per group: requireMention, enabled and allowFrom (the sender allowlist) are the gateway's (channel-common-schema.ts);
   // the group's prompt, skills and topic settings are unused; its own policy and tools stay errors, since ignoring them
@@ -99,7 +100,7 @@ export function partlyProvidedChatChannel(notImplemented: string, nested: Keys =
       toolsBySender: refused('a per-sender tool policy; ignoring it could give senders tools it takes away (clawgate\'s: agents.*.tools.allow / deny)'),
     }),
   );
-  const section = { ...lacking, groups, ...nested };
+  const section = { ...lacking, groups, ...own };
   return { status: 'unsupported', chatChannel: true, provided: implemented({ ...section, accounts: implementedEach('map', implemented(section)) }) };
 }
 

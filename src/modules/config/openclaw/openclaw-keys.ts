@@ -141,6 +141,30 @@ const CHAT_CHANNELS = {
       ),
     },
   ),
+  // OpenClaw's Slack keys the bundled Slack plugin (src/bundled-plugins/slack) does not implement.
+  slack: partlyProvidedChatChannel(
+    `
+    ackReaction actions blockStreaming blockStreamingCoalesce capabilities chunkMode commands configWrites defaultAccount dm
+    dmHistoryLimit heartbeat historyLimit markdown mediaMaxMb name nativeStreaming reactionAllowlist reactionNotifications
+    relay replyToMode replyToModeByChatType responsePrefix slashCommand streamMode streaming textChunkLimit userToken
+    userTokenReadOnly webhookPath`,
+    {
+      // Slack's allowed channels (the gateway's `groups`): their mention and enabled settings are implemented.
+      channels: implementedEach(
+        'map',
+        implemented({
+          allowBots: unsupported(),
+          skills: unsupported(),
+          systemPrompt: unsupported(),
+          tools: unsupported(),
+          toolsBySender: unsupported(),
+          users: refused(
+            "a per-channel user allowlist; ignoring it would let every member of the channel reach the agent (clawgate's: the section's groupAllowFrom)",
+          ),
+        }),
+      ),
+    },
+  ),
 };
 
 export const OPENCLAW_KEYS: OpenClawKey = implemented({
