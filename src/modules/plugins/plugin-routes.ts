@@ -54,7 +54,7 @@ export class PluginRoutes {
     }
     for (const route of routes.filter((r) => r.absolute)) {
       let methods = this.absolute.get(route.path);
-      if (!methods) this.absolute.set(route.path, (methods = new Map()));
+      if (!methods) this.absolute.set(route.path, (methods = new Map<string, { plugin: string; route: PluginHttpRoute }>()));
       methods.set(route.method, { plugin, route });
     }
     const relative = routes.filter((r) => !r.absolute);
