@@ -10,7 +10,7 @@ import type { PluginHttpRequest, PluginHttpResponse, PluginHttpRoute } from '../
 import { AdminGate } from '../admin';
 import { reservedKeyIssues } from '../config';
 import { AuthRefusals, type AuthEdge } from '../metrics';
-import { asAppError } from './plugin-errors';
+import { asAppError, messageOf } from './plugin-errors';
 
 /** Where plugins' routes live: `/plugins/<id>/…`. */
 export const PLUGIN_ROUTE_PREFIX = '/plugins';
@@ -189,11 +189,6 @@ export class PluginRoutes {
 /** The edge a plugin's refused credential is counted at: a bundled plugin that serves one of the gateway's edges keeps its name. */
 function authEdgeOf(plugin: string): AuthEdge {
   return plugin === 'http' || plugin === 'openai' ? plugin : 'plugin';
-}
-
-function messageOf(err: unknown): string {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(err);
 }
 
 function send(res: Response, answer: PluginHttpResponse): void {

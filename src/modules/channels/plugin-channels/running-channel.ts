@@ -10,7 +10,7 @@ import type {
   ChannelHttpResponse,
 } from '../../../plugin-sdk';
 import { isRecord } from '../../../common/is-record';
-import type { PluginChannelOwner } from '../../plugins';
+import { messageOf, withDeadline, type PluginChannelOwner } from '../../plugins';
 import { restartDelay } from './channel-backoff';
 import type { InboundObserver } from './channel-inbound';
 
@@ -290,17 +290,4 @@ export class RunningChannel {
       ...(typeof health.error === 'string' ? { error: health.error } : {}),
     });
   }
-}
-
-function messageOf(err: unknown): string {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(err);
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
