@@ -1,7 +1,11 @@
 import type { ChannelDefinition } from '../../../src/plugin-sdk';
 import { discordChannel } from '../../../src/bundled-plugins/discord/discord-channel';
 import { FakeDiscordServer, type FakeDiscordBot } from '../../support/fake-discord';
-import { replyWith, ScriptedChannelContext } from '../telegram/scripted-channel-context';
+import { replyWith, ScriptedChannelContext as ScriptedContext } from '../../support/scripted-channel-context';
+
+class ScriptedChannelContext extends ScriptedContext {
+  override readonly channelId = 'discord';
+}
 
 /**
  * The Discord channel plugin against the fake Discord, with the gateway's side scripted: the real discord.js client

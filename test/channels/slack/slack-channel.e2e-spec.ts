@@ -1,7 +1,11 @@
 import type { SlackChannel } from '../../../src/bundled-plugins/slack/slack-channel';
 import { slackChannel } from '../../../src/bundled-plugins/slack/slack-channel';
 import { FakeSlackServer, type FakeSlackApp } from '../../support/fake-slack';
-import { replyWith, ScriptedChannelContext } from '../telegram/scripted-channel-context';
+import { replyWith, ScriptedChannelContext as ScriptedContext } from '../../support/scripted-channel-context';
+
+class ScriptedChannelContext extends ScriptedContext {
+  override readonly channelId = 'slack';
+}
 
 /**
  * The Slack channel plugin against the fake Slack, with the gateway's side scripted: the real WebClient and

@@ -1,7 +1,7 @@
 import type { ChannelDefinition } from '../../../src/plugin-sdk';
 import { telegramChannel } from '../../../src/bundled-plugins/telegram/telegram-channel';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
-import { replyWith, ScriptedChannelContext } from './scripted-channel-context';
+import { replyWith, ScriptedChannelContext } from '../../support/scripted-channel-context';
 
 /**
  * The Telegram channel plugin against the fake Bot API, with the gateway's side scripted: the real grammY client,

@@ -3,7 +3,7 @@ import { telegramChannel } from '../../../src/bundled-plugins/telegram/telegram-
 import type { TelegramAccountOptions } from '../../../src/bundled-plugins/telegram/telegram-account';
 import { UpdateJournal } from '../../../src/bundled-plugins/telegram/update-journal';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
-import { replyWith, ScriptedChannelContext } from './scripted-channel-context';
+import { replyWith, ScriptedChannelContext } from '../../support/scripted-channel-context';
 
 /**
  * The Telegram channel plugin when things around it fail: the disk under its update journal, a reconfiguration

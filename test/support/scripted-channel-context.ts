@@ -8,15 +8,17 @@ import type {
   ChannelInboundMessage,
   ChannelInboundOutcome,
   ChannelReplyEvent,
-} from '../../../src/plugin-sdk';
+} from '../../src/plugin-sdk';
 
 /**
  * The gateway's side of a channel, scripted: what `inbound` answers is the test's `decide`, and everything the
  * plugin reports (inbound messages, health, log lines) is kept. The channel under test is the real plugin code
- * against the fake Telegram server.
+ * against its platform's fake server. Telegram's by default; another channel's spec subclasses it with its id:
+ *
+ *     class ScriptedChannelContext extends ScriptedContext { override readonly channelId = 'discord'; }
  */
 export class ScriptedChannelContext implements ChannelContext {
-  readonly channelId = 'telegram';
+  readonly channelId: string = 'telegram';
   readonly inbounds: ChannelInboundMessage[] = [];
   readonly healths: ChannelAccountHealth[] = [];
   readonly logs: string[] = [];
@@ -36,7 +38,7 @@ export class ScriptedChannelContext implements ChannelContext {
       replyWith([{ type: 'final', text: `echo: ${m.text}` }]),
     stateDir?: string,
   ) {
-    this.stateDir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'clawgate-telegram-'));
+    this.stateDir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'clawgate-channel-'));
   }
 
   get signal(): AbortSignal {
