@@ -36,7 +36,8 @@ describe('clawgate agents ... (CLI against a running gateway)', () => {
     expect(bind.code).toBe(0);
     // The loader's warning for a channel without an adapter here, shown once, for the binding just added.
     expect(bind.stderr).toBe(
-      'warning: bindings[0].match.channel: no adapter for channel "telegram" in this gateway; the binding is kept but receives nothing\n',
+      'warning: bindings[0].match.channel: channel "telegram" is provided by plugin telegram, which does not run (activated by its ' +
+        'channel: none of channels.telegram is configured); the binding is kept but receives nothing until it does\n',
     );
     const agent = await waitFor(
       'identity and binding applied',

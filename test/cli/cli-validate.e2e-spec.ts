@@ -214,7 +214,9 @@ describe('clawgate config validate', () => {
     expect(lines.every((l) => l.startsWith('warning: '))).toBe(true);
     expect(run.stdout).toContain('warning: agents.list[0].tools.allow: tools not provided by this gateway are ignored: "exec"');
     expect(run.stdout).toContain('warning: bindings[0].match.account: is deprecated');
-    expect(run.stdout).toContain('warning: bindings[0].match.channel: no adapter for channel "telegram"');
+    expect(run.stdout).toContain(
+      'warning: bindings[0].match.channel: channel "telegram" is provided by plugin telegram, which does not run (activated by its channel',
+    );
     expect(run.stdout).toContain('warning: channels.a2a.peers.hermes.token: environment variable A2A_HERMES_TOKEN is not set');
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { LogLines } from '../support/log-lines';
  * on every reload in between; the status keeps listing the config's warnings all along.
  */
 
-const TELEGRAM_WARNING = 'bindings[0].match.channel: no adapter for channel "telegram"';
+const TELEGRAM_WARNING = 'bindings[0].match.channel: channel "telegram" is provided by plugin telegram, which does not run';
 const SHORT_SECRET = 'gateway.admin.tokens[0].token: shorter than 8 characters';
 
 const config = ({ agents = ['main'], telegram = true, token = 'shrt42' }) => `{

@@ -30,6 +30,7 @@ import { normalizeMcp, warnUnknownMcpServers } from './normalize-mcp';
 import { isProvidedOrPattern } from './openclaw-tool-catalog';
 import { resolveToolPolicies, usesOpenClawToolPolicy } from './openclaw-tool-policy';
 import { rejectSharedTokens } from './shared-tokens';
+import { warnUnservedChannel } from './unserved-channel';
 
 /** Channels this gateway has adapters for; bindings to others are kept with a warning. */
 export const KNOWN_CHANNELS = ['a2a', 'http'] as const;
@@ -59,7 +60,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),
     agents,
     defaultAgentId,
-    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agents, defaultAgentId),
+    bindings: normalizeBindings(ctx, cfg.bindings ?? CONFIG_DEFAULTS.bindings, agents, defaultAgentId, plugins),
     tools: {
       agentToAgent: {
         enabled: cfg.tools?.agentToAgent?.enabled ?? CONFIG_DEFAULTS.tools.agentToAgent.enabled,
@@ -242,8 +243,11 @@ function normalizeBindings(
   bindings: readonly BindingConfig[],
   agents: readonly ResolvedAgent[],
   defaultAgentId: string,
+  plugins: PluginsSettings,
 ): ResolvedBinding[] {
   const known = new Set<string>(KNOWN_CHANNELS);
+  const pluginChannels = ctx.pluginChannels?.(plugins) ?? new Map<string, { plugin: string; off?: string }>();
+  for (const [channel, provider] of pluginChannels) if (!provider.off) known.add(channel);
   const agentIds = agents.map((a) => a.id);
   const out: ResolvedBinding[] = [];
   bindings.forEach((b, index) => {
@@ -274,12 +278,7 @@ function normalizeBindings(
       }
       ctx.warnings.push({ path: `${at}.match.account`, message: 'is deprecated; use accountId (applied as accountId)' });
     }
-    if (!known.has(channel)) {
-      ctx.warnings.push({
-        path: `${at}.match.channel`,
-        message: `no adapter for channel ${ctx.quoter.quote(`${at}.match.channel`, channel)} in this gateway; the binding is kept but receives nothing`,
-      });
-    }
+    if (!known.has(channel)) warnUnservedChannel(ctx, `${at}.match.channel`, channel, pluginChannels.get(channel));
     out.push({
       index,
       agentId,

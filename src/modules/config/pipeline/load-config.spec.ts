@@ -59,6 +59,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('says what to configure for a binding to a chat channel whose plugin does not run, and nothing once it runs', async () => {
+    const binding = 'bindings: [{ agentId: "a", match: { channel: "telegram" } }, { agentId: "a", match: { channel: "fax" } }]';
+    const off = await ok(`{ agents: { list: [{ id: "a" }] }, ${binding} }`);
+    expect(off.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'bindings[0].match.channel: channel "telegram" is provided by plugin telegram, which does not run (activated by its channel: ' +
+        'none of channels.telegram is configured); the binding is kept but receives nothing until it does',
+      'bindings[1].match.channel: no adapter for channel "fax" in this gateway; the binding is kept but receives nothing',
+    ]);
+    const on = await ok(`{ agents: { list: [{ id: "a" }] }, channels: { telegram: { botToken: "1:x" } }, ${binding} }`);
+    expect(on.warnings.map((w) => w.path)).toEqual(['bindings[1].match.channel']);
+  });
+
   it('reads the spellings OpenClaw retired as their current form, with warnings', async () => {
     const s = await ok(
       '{ agents: { list: [{ id: "a" }] }, gateway: { reload: { mode: "restart" } }, bindings: [{ agentId: "a", match: { provider: "http" } }] }',

@@ -65,6 +65,31 @@ export function enabledPluginProviders(
   return providers;
 }
 
+/** A chat channel a found plugin declares: the plugin, and why it does not run when these settings keep it off. */
+export interface PluginChannelProvider {
+  plugin: string;
+  /** Absent when the plugin runs with these settings. */
+  off?: string;
+}
+
+/** Each channel the found plugins declare in `contracts.channels`, with the plugin that declares it (the first found). */
+export function pluginChannelProviders(
+  found: ReadonlyMap<string, FoundPlugin>,
+  settings: PluginsSettings,
+  configuredChannels: ReadonlySet<string>,
+): Map<string, PluginChannelProvider> {
+  const channels = new Map<string, PluginChannelProvider>();
+  for (const plugin of found.values()) {
+    if (!plugin.manifest) continue;
+    const state = pluginState(plugin, settings, configuredChannels);
+    for (const channel of plugin.manifest.contracts.channels) {
+      if (channels.has(channel)) continue;
+      channels.set(channel, { plugin: plugin.id, ...(state.state === 'enabled' ? {} : { off: state.reason ?? state.state }) });
+    }
+  }
+  return channels;
+}
+
 /** The catalog the snapshot carries: every plugin found, in discovery order, with its state and its settings. */
 export function buildCatalog(
   found: ReadonlyMap<string, FoundPlugin>,
