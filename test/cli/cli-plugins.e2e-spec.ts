@@ -83,9 +83,10 @@ describe('clawgate plugins', () => {
       ['greeter', 'load-path', 'enabled'],
       ['open', 'load-path', 'refused'],
       ['voice', 'extensions', 'disabled'],
-      // Bundled, activated by their channels: disabled while channels.telegram / channels.discord are not configured.
+      // Bundled, activated by their channels: disabled while channels.telegram / .discord / .slack are not configured.
       ['telegram', 'bundled', 'disabled'],
       ['discord', 'bundled', 'disabled'],
+      ['slack', 'bundled', 'disabled'],
     ]);
     expect(plugins.find((p) => p.id === 'open')?.reason).toMatch(/^not trusted: its directory .*open is writable by others \(mode 757\)/);
     expect(plugins.find((p) => p.id === 'voice')?.reason).toContain('clawgate plugins enable voice');

@@ -190,6 +190,8 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       ['undeclared', 'failed'],
       // Bundled, activated by its channel: disabled while channels.telegram is not configured.
       ['telegram', 'disabled'],
+      ['discord', 'disabled'],
+      ['slack', 'disabled'],
     ]);
   });
 });

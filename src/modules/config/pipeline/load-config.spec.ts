@@ -228,7 +228,7 @@ describe('loadConfig', () => {
       commands: { native: "auto" },
       gateway: { port: 18789, controlUi: { enabled: true } },
       agents: { defaults: { model: "echo/default", compaction: { mode: "safeguard" } }, list: [{ id: "main", subagents: { allowAgents: ["*"] } }] },
-      channels: { discord: { token: "\${DISCORD_BOT_TOKEN}" }, whatsapp: { allowFrom: ["\${OWNER_PHONE}"] } },
+      channels: { signal: { account: "\${SIGNAL_NUMBER}" }, whatsapp: { allowFrom: ["\${OWNER_PHONE}"] } },
     }`;
 
     it('loads the file with one warning per section, and keeps the settings in the document', async () => {
@@ -238,7 +238,7 @@ describe('loadConfig', () => {
         ': recognised OpenClaw settings, not supported by clawgate (2): meta, commands',
         'gateway: recognised OpenClaw setting, not supported by clawgate: gateway.controlUi',
         'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents',
-        'channels.discord: no plugin provides channel discord: its settings are not used',
+        'channels.signal: no plugin provides channel signal: its settings are not used',
         'channels.whatsapp: no plugin provides channel whatsapp: its settings are not used',
       ]);
       // Neither variable is set: a setting clawgate never reads needs none of its variables.
@@ -247,7 +247,7 @@ describe('loadConfig', () => {
       expect((r.snapshot.document as { commands?: unknown }).commands).toEqual({ native: 'auto' });
     });
 
-    // (Telegram is not among them: the bundled Telegram plugin provides it, so its variables are read.)
+    // (Telegram, Discord and Slack are not among them: bundled plugins provide them, so their variables are read.)
     it('gives the same revision with or without them: they change nothing clawgate runs', async () => {
       const bare = await ok('{ gateway: { port: 18789 }, agents: { defaults: { model: "echo/default" }, list: [{ id: "main" }] } }');
       const r = await load(OPENCLAW_FILE);
