@@ -128,7 +128,7 @@ describe('session tools acting as a session (e2e, echo model)', () => {
   });
 
   async function waitForVisibility(v: string, enabled = false): Promise<void> {
-    const deadline = Date.now() + 4000;
+    const deadline = Date.now() + 20_000;
     const { ConfigStore } = await import('../../src/modules/config/config.store');
     const cs = gw.app.get(ConfigStore);
     while (Date.now() < deadline) {

@@ -173,6 +173,20 @@ export interface MemoryCollectionSettings {
   pattern?: string;
 }
 
+/** A tool policy as the runtime applies it: deny wins (`*` denies all), an empty allow list allows every tool. */
+export interface ToolPolicy {
+  allow: string[];
+  deny: string[];
+}
+
+/** The policies of an agent's sessions that a narrowing level applies to (ResolvedAgent.sessionTools). */
+export interface SessionToolPolicies {
+  sandboxed: ToolPolicy;
+  subagent: ToolPolicy;
+  /** A spawned session that is also sandboxed: both levels. */
+  sandboxedSubagent: ToolPolicy;
+}
+
 export interface ResolvedAgent {
   id: string;
   isDefault: boolean;
@@ -189,7 +203,13 @@ export interface ResolvedAgent {
   /** Operator-written; published only on the authenticated extended Agent Card. */
   description?: string;
   sandbox: { mode: SandboxMode; scope?: 'session' | 'agent' | 'shared' };
-  tools: { allow: string[]; deny: string[] };
+  tools: ToolPolicy;
+  /**
+   * The tools of the agent's sandboxed and spawned sessions when `tools.sandbox.tools` (or the agent's
+   * `tools.sandbox.tools`) or `tools.subagents.tools` narrows them (docs/configuration.md#tools); each is
+   * `tools` with those levels applied. Absent: every session of the agent has `tools`.
+   */
+  sessionTools?: SessionToolPolicies;
   extraCollections: MemoryCollectionSettings[];
   /** Where the entry sits in openclaw.json (for the writer), e.g. `['agents','list',2]`. */
   source: Array<string | number>;

@@ -6,6 +6,7 @@ import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent }
 import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
 import { settleWithin } from '../../common/settle-within';
+import { toolPolicyForSession } from './session-tool-policy';
 import { AbortCascade } from './abort-cascade';
 import { ModelChainCursor } from './model-failover';
 import { ModelCalls } from './model-calls';
@@ -240,7 +241,9 @@ export class AgentRunner implements OnModuleDestroy {
       // Sources of tools that start on demand (an MCP server started lazily) get ready for this agent first.
       await this.tools.prepare(agent, signal);
       // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
-      const tools = this.tools.toolsFor(agent, input.perRunTools);
+      // The session decides too: a sandboxed or spawned one may have fewer tools than its agent (session-tool-policy.ts).
+      const policy = { tools: toolPolicyForSession(agent, input.sessionKey, snapshot.config.session.mainKey) };
+      const tools = this.tools.toolsFor(policy, input.perRunTools);
       for (let round = 0; ; round++) {
         if (signal.aborted) throw signal.reason;
         const deltas = input.onReplyDelta
@@ -277,7 +280,7 @@ export class AgentRunner implements OnModuleDestroy {
         for (const call of response.toolCalls) {
           // Checked before every tool, not only every round: an aborted run starts nothing new.
           if (signal.aborted) throw signal.reason;
-          const result = await this.callTool(agent, call, input, runId, signal, cascade);
+          const result = await this.callTool(agent, policy, call, input, runId, signal, cascade);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
         this.runs.update(runId, { toolRounds: round + 1 });
@@ -301,6 +304,7 @@ export class AgentRunner implements OnModuleDestroy {
 
   private async callTool(
     agent: ResolvedAgent,
+    policy: Pick<ResolvedAgent, 'tools'>,
     call: ToolCall,
     input: StartRunInput,
     runId: string,
@@ -313,7 +317,7 @@ export class AgentRunner implements OnModuleDestroy {
         recordToolResult(span, refusal);
         return refusal;
       }
-      const answer = await this.tools.call(agent, call.name, call.arguments, {
+      const answer = await this.tools.call(policy, call.name, call.arguments, {
         sessionKey: input.sessionKey,
         agentId: agent.id,
         runId,

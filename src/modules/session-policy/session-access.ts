@@ -12,7 +12,7 @@ import {
   visibilityForbiddenMessage,
 } from './session-policy.messages';
 import { AgentToAgentSettingsInput, createAgentToAgentPolicy } from './agent-to-agent-policy';
-import { parseSessionKey, type ParsedSessionKey } from '../sessions';
+import { isSandboxedSession, parseSessionKey, type ParsedSessionKey } from '../sessions';
 
 /** The slice of NormalizedConfig the guard reads; a NormalizedConfig or a RuntimeSnapshot both fit. */
 export interface SessionAccessConfig {
@@ -166,10 +166,7 @@ function accessConfig(config: SessionAccessConfig | Pick<RuntimeSnapshot, 'confi
 
 function sandboxed(cfg: SessionAccessConfig, session: ParsedSessionKey): boolean {
   const mode = cfg.agents.find((agent) => agent.id === session.agentId)?.sandbox.mode;
-  if (mode === 'all') return true;
-  if (mode !== 'non-main') return false;
-  const main = session.kind === 'main' && session.threadId === undefined && session.mainKey === (cfg.session?.mainKey ?? 'main');
-  return !main;
+  return isSandboxedSession(mode, session, cfg.session?.mainKey ?? 'main');
 }
 
 function allow(rule: string): SessionAccessDecision {

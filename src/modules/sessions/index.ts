@@ -8,6 +8,7 @@ export {
   subagentSessionKey,
   type ParsedSessionKey,
 } from './session-key';
+export { isSandboxedSession } from './sandboxed-session';
 export { canonicalSessionKey, type CanonicalKey } from './session-input';
 export { SESSION_STORE } from './session-store.port';
 export type {

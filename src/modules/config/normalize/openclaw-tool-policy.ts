@@ -4,6 +4,7 @@ import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { ResolvedAgent } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import type { AgentMapEntryConfig, AgentToolsConfig } from '../schema/agents.schema';
+import type { SandboxToolPolicyConfig } from '../schema/tool-layers.schema';
 import type { OpenClawConfig } from '../schema/openclaw.schema';
 import { isOpenClawOnlyTool, KNOWN_TOOL_NAMES, PROFILE_TOOLS, TOOL_ALIASES, TOOL_GROUPS } from './openclaw-tool-catalog';
 import type { NormalizeContext } from './normalize-context';
@@ -27,7 +28,9 @@ interface Level {
 /** Whether the file uses OpenClaw's tool policy (a profile, alsoAllow, groups, patterns or the top-level lists). */
 export function usesOpenClawToolPolicy(cfg: OpenClawConfig): boolean {
   const scopes: Array<PolicyScope | undefined> = [cfg.tools, cfg.agents?.defaults?.tools, ...agentEntries(cfg).map(([, e]) => e.tools)];
-  return scopes.some(
+  const narrowsSessions =
+    cfg.tools?.subagents !== undefined || scopes.some((s) => (s as AgentToolsConfig | undefined)?.sandbox !== undefined);
+  return narrowsSessions || scopes.some(
     (s) =>
       s?.profile !== undefined ||
       s?.alsoAllow !== undefined ||
@@ -40,12 +43,17 @@ export function usesOpenClawToolPolicy(cfg: OpenClawConfig): boolean {
 /**
  * Each agent's tools under OpenClaw's tool policy, as clawgate's `tools.allow`/`deny` of the agent (deny wins, an
  * empty allow list allows all, a deny of `*` denies every tool). The levels, each only narrowing the one before
- * (OpenClaw's filtering order without the provider and sandbox levels, which clawgate refuses):
+ * (OpenClaw's filtering order without the provider level, which clawgate refuses):
  *
  * 1. the profile: the agent's `tools.profile` (else `agents.defaults.tools.profile`, else `tools.profile`) with its
  *    `alsoAllow` (`tools.alsoAllow` too when the profile is the top-level one); `full` or none restricts nothing;
  * 2. `tools.allow` / `tools.deny`;
  * 3. the agent's `tools.allow` / `tools.deny` (else those of `agents.defaults.tools`).
+ *
+ * Then, for the agent's sandboxed and spawned sessions only (`sessionTools`, picked per run by the runtime):
+ *
+ * 4. the sandbox level: the agent's `tools.sandbox.tools`, else `tools.sandbox.tools`;
+ * 5. the sub-agent level: `tools.subagents.tools`.
  *
  * `group:<name>` stands for its tools, `*` patterns match the tools OpenClaw and clawgate name, names are
  * case-insensitive. Tools OpenClaw documents that clawgate lacks drop out of the result (with a warning where a
@@ -67,6 +75,7 @@ export function resolveToolPolicies(
   for (const { source, tools } of entries.values()) checkScope(ctx, tools, [...source, 'tools']);
 
   const globalLevel = listLevel(expander, global, ['tools']);
+  const subagentLevel = global.subagents?.tools ? listLevel(expander, global.subagents.tools, ['tools', 'subagents', 'tools']) : undefined;
   return agents.map((agent) => {
     const own = entries.get(toDottedPath(agent.source)) ?? { source: agent.source, tools: {} };
     const levels = [
@@ -74,8 +83,39 @@ export function resolveToolPolicies(
       globalLevel,
       listLevel(expander, pick(own.tools, defaults), own.tools.allow || own.tools.deny ? [...own.source, 'tools'] : ['agents', 'defaults', 'tools']),
     ].filter((level): level is Level => level !== undefined);
-    return { ...agent, tools: combine(levels, lacks) };
+    const sandbox = sandboxLevel(expander, [
+      [own.tools.sandbox?.tools, [...own.source, 'tools', 'sandbox', 'tools']],
+      [defaults.sandbox?.tools, ['agents', 'defaults', 'tools', 'sandbox', 'tools']],
+      [global.sandbox?.tools, ['tools', 'sandbox', 'tools']],
+    ]);
+    const tools = combine(levels, lacks);
+    if (!sandbox && !subagentLevel) return { ...agent, tools };
+    const narrowed = (...extra: Array<Level | undefined>) =>
+      combine([...levels, ...extra.filter((level): level is Level => level !== undefined)], lacks);
+    const sessionTools = {
+      sandboxed: narrowed(sandbox),
+      subagent: narrowed(subagentLevel),
+      sandboxedSubagent: narrowed(sandbox, subagentLevel),
+    };
+    return { ...agent, tools, sessionTools };
   });
+}
+
+/**
+ * The sandbox level of one agent: the first of its own `tools.sandbox.tools`, `agents.defaults.tools.sandbox.tools` and
+ * `tools.sandbox.tools` that is set (OpenClaw: an agent's replaces the global one). `alsoAllow` widens a set `allow`;
+ * alone it restricts nothing, since clawgate has no default sandbox allowlist to add to.
+ */
+function sandboxLevel(expander: Expander, candidates: Array<[SandboxToolPolicyConfig | undefined, Path]>): Level | undefined {
+  const found = candidates.find(([scope]) => scope !== undefined);
+  if (!found) return undefined;
+  const [scope, at] = found as [SandboxToolPolicyConfig, Path];
+  const level = listLevel(expander, { allow: scope.allow, deny: scope.deny }, at);
+  const also = expander.expand(scope.alsoAllow, [...at, 'alsoAllow']);
+  if (!level || level.allow === 'all') return level;
+  if (also === 'all') return { ...level, allow: 'all' };
+  also.forEach((name) => (level.allow as Set<string>).add(name));
+  return level;
 }
 
 function agentEntries(cfg: OpenClawConfig): Array<[Path, AgentMapEntryConfig]> {
@@ -182,7 +222,7 @@ class Expander {
     });
     const key = toDottedPath(at);
     // An agent's own allow/deny lists are checked where every agent's are (normalize-config.ts, warnUnknownTools).
-    const agentList = at[0] === 'agents' && (at[at.length - 1] === 'allow' || at[at.length - 1] === 'deny');
+    const agentList = at[0] === 'agents' && !at.includes('sandbox') && (at[at.length - 1] === 'allow' || at[at.length - 1] === 'deny');
     if (missing.length && !agentList && !this.reported.has(key)) {
       this.reported.add(key);
       this.ctx.warnings.push({ path: key, message: `tools not provided by this gateway are ignored: ${missing.join(', ')}` });

@@ -25,16 +25,10 @@ import {
 /** Why tool policies stay errors until clawgate maps them onto its own (agents.*.tools.allow/deny). */
 const TOOL_POLICY = "an OpenClaw tool policy; ignoring it could give agents tools it takes away (clawgate's own: agents.*.tools.allow / deny)";
 
-/**
- * OpenClaw's tool policy of sandboxed sessions. clawgate's sandbox (agents.*.sandbox.mode) narrows what a session sees
- * and whom it reaches, not its tools: such a session has its agent's tools, so the policy cannot be dropped.
- */
-const SANDBOX_TOOL_POLICY =
-  "the tool policy of sandboxed sessions; a sandboxed session in clawgate has its agent's tools, so ignoring it would give those sessions tools it takes away (narrow agents.*.tools.allow / deny of the sandboxed agents instead)";
-
-/** OpenClaw's tool policy of sub-agent runs (sessions started by sessions_spawn), which in clawgate have their agent's tools. */
-const SUBAGENT_TOOL_POLICY =
-  "the tool policy of sub-agent runs; a session started by sessions_spawn in clawgate has its agent's tools, so ignoring it would give sub-agents tools it takes away (narrow agents.*.tools.allow / deny, or give sub-agent work to an agent of its own)";
+/** `tools.sandbox.tools` and an agent's `tools.sandbox.tools`: narrows sandboxed sessions' tools (openclaw-tool-policy.ts). */
+const sandboxTools = implemented({
+  tools: implemented({ allow: implemented(), deny: implemented(), alsoAllow: implemented() }),
+});
 
 /** Fields of `agents.defaults` and of each agent that OpenClaw documents and clawgate does not use. */
 const AGENT_FIELDS_UNSUPPORTED = unsupportedNames(`
@@ -64,7 +58,7 @@ const agentTools = implemented({
   profile: implemented(),
   alsoAllow: implemented(),
   byProvider: refused(TOOL_POLICY),
-  sandbox: refused(SANDBOX_TOOL_POLICY),
+  sandbox: sandboxTools,
   sessions: refused("a per-agent session visibility; ignoring it could let the agent see sessions it hides (clawgate's: tools.sessions.visibility)"),
   ...unsupportedNames('elevated exec fs github loopDetection media message swarm web'),
 });
@@ -248,8 +242,8 @@ export const OPENCLAW_KEYS: OpenClawKey = implemented({
     deny: implemented(),
     alsoAllow: implemented(),
     byProvider: refused(TOOL_POLICY),
-    sandbox: refused(SANDBOX_TOOL_POLICY),
-    subagents: refused(SUBAGENT_TOOL_POLICY),
+    sandbox: sandboxTools,
+    subagents: implemented({ tools: implemented({ allow: implemented(), deny: implemented() }) }),
     toolsBySender: refused(TOOL_POLICY),
     ...unsupportedNames(`
       codeMode elevated exec experimental fs github loopDetection media message sessions_spawn swarm toolSearch updatePlan

@@ -4,6 +4,7 @@ import type { SandboxMode } from '../config.types';
 import { IsModelSetting, MODEL_ALIAS_PATTERN, MODEL_SETTING_SCHEMA, type ModelSettingConfig } from './model-setting';
 import { Default, Describe, NestedArray, NestedMap, NestedObject, StrictObject } from './schema-decorators';
 import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
+import { ToolsSandboxConfig } from './tool-layers.schema';
 
 export { MODEL_REF_PATTERN } from './model-setting';
 /** A key of agents.defaults.models: `provider/model`, or `provider/*` for every model of a provider. */
@@ -97,6 +98,10 @@ export class AgentToolsConfig {
   @IsString({ each: true })
   @Describe("Tools added to the agent's profile (not with allow).")
   alsoAllow?: string[];
+  @IsOptional()
+  @NestedObject(() => ToolsSandboxConfig)
+  @Describe("Tool policy of this agent's sandboxed sessions; replaces tools.sandbox for the agent.")
+  sandbox?: ToolsSandboxConfig;
 }
 
 @StrictObject('A model of agents.defaults.models (OpenClaw\'s model catalog and allowlist).')

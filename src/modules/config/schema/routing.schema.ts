@@ -2,6 +2,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, IsAr
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import { Default, Describe, NestedObject, StrictObject } from './schema-decorators';
 import { TOOL_PROFILES, type ToolProfile } from '../normalize/openclaw-tool-catalog';
+import { ToolsSandboxConfig, ToolsSubagentsConfig } from './tool-layers.schema';
 
 export const PEER_KINDS = ['direct', 'group', 'channel'] as const;
 export const DM_SCOPES = ['main', 'per-peer', 'per-channel-peer', 'per-account-channel-peer'] as const;
@@ -95,6 +96,15 @@ export class ToolsConfig {
   @IsString({ each: true })
   @Describe('Tools added to tools.profile (not with tools.allow).')
   alsoAllow?: string[];
+  @IsOptional()
+  @NestedObject(() => ToolsSandboxConfig)
+  @Describe("Tool policy of sandboxed sessions (agents.*.sandbox.mode), for every agent without its own tools.sandbox.")
+  sandbox?: ToolsSandboxConfig;
+
+  @IsOptional()
+  @NestedObject(() => ToolsSubagentsConfig)
+  @Describe('Tool policy of sessions started by sessions_spawn.')
+  subagents?: ToolsSubagentsConfig;
 }
 
 @StrictObject()
