@@ -199,6 +199,8 @@ export class DiscordAccount {
   }
 
   private health(state: HealthState, error?: string): void {
+    // discord.js reports its own shutdown as a reconnect: once stopping, only `stopped` is the account's state.
+    if (this.abort.signal.aborted && state !== 'stopped') return;
     this.context.setHealth({ accountId: this.accountId, state, ...(error ? { error } : {}) });
   }
 }
