@@ -20,6 +20,7 @@ import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
 import { runUsage } from './cli/usage-command';
 import { runMcpServe } from './cli/mcp-serve-command';
+import { exitQuietlyWhenReaderGoesAway } from './cli/reader-gone';
 
 /** `clawgate` — run the gateway and work with openclaw.json from the shell. */
 export function buildCli(): Command {
@@ -291,6 +292,7 @@ function parsePort(value: string): number {
 }
 
 if (require.main === module) {
+  exitQuietlyWhenReaderGoesAway();
   buildCli()
     .parseAsync(process.argv)
     .catch((err: Error) => {

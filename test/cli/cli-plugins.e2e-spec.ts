@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CliBuild, CliRun, runCli as runCliProcess, transpileCli } from '../fixtures/cli-runner';
+import { spawn } from 'node:child_process';
+import { CliBuild, CliRun, REPO_ROOT, runCli as runCliProcess, transpileCli } from '../fixtures/cli-runner';
 import { greetingManifest, writePluginDir } from '../support/plugin-dirs';
 
 /**
@@ -161,4 +162,33 @@ describe('clawgate config schema', () => {
     expect(run.stdout).toContain('error: channels.chatty.botToken: is required');
     await fs.writeFile(configPath, text);
   }, 60_000);
+});
+
+/**
+ * `clawgate plugins list | head -1`: the reader closes the pipe before the command has said everything. Here it is
+ * closed before the command writes at all, so every run meets the closed pipe (EPIPE) on its first write.
+ */
+function runWithReaderGone(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [build.cliJs, ...args, '--config', configPath, '--state-dir', stateDir], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: tmp, CLAWGATE_LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('clawgate output to a reader that goes away', () => {
+  it.each([[['plugins', 'list']], [['plugins', 'list', '--json']], [['config', 'schema']]])(
+    '%j ends quietly with code 0 when stdout is closed early (EPIPE)',
+    async (args) => {
+      const run = await runWithReaderGone(args);
+      expect(run).toEqual({ code: 0, stderr: '' });
+    },
+  );
 });

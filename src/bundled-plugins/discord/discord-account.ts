@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Client, Events, GatewayIntentBits, Partials, RESTEvents, type Message, type SendableChannels } from 'discord.js';
 import type { ChannelContext, ChannelDeliveryReceipt, ChannelOutboundMessage } from '../../plugin-sdk';
 import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
@@ -5,6 +6,7 @@ import type { DiscordAccountConfig } from './discord-config';
 import { describeDiscordError, isTokenRejected } from './discord-errors';
 import { inboundOf } from './discord-inbound';
 import { DISCORD_TEXT_LIMIT, DiscordReply, type ReplyChannel } from './discord-reply';
+import { MessageJournal, type PendingMessage } from './message-journal';
 
 export interface DiscordAccountOptions {
   /** Milliseconds between two writes in one channel (default 1000: Discord allows about 5 a 5 s per channel). */
@@ -19,22 +21,21 @@ const INTENTS = [
   GatewayIntentBits.MessageContent,
 ];
 
-/** How many message ids are remembered to recognise one Discord delivers twice (a replay after a resume). */
-const SEEN_IDS = 1000;
-
 type HealthState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'stopped';
 
 /**
  * One bot: its discord.js `Client` (REST at the account's `api`, the Gateway at the URL `GET /gateway/bot` gives),
  * the messages it hears handed to the gateway one after the other, and the replies in flight. discord.js itself
  * queues REST calls per rate-limit bucket and waits out 429s, and resumes a dropped Gateway session (Discord then
- * replays what was missed); this class reports those as health and log lines. Replies in one channel go out in the
- * order the messages came; other channels' do not wait for them.
+ * replays what was missed); this class reports those as health and log lines. A message to be handed to the gateway
+ * is journaled first and leaves the journal once answered: one the process received and had not answered when it
+ * died is answered at the next start (Discord replays nothing to a new session), and a replay is recognised.
+ * Replies in one channel go out in the order the messages came; other channels' do not wait for them.
  */
 export class DiscordAccount {
   private readonly abort = new AbortController();
   private readonly pacer: ChatPacer;
-  private readonly seen = new Set<string>();
+  private readonly journal: MessageJournal;
   private readonly channelChains = new Map<string, Promise<void>>();
   private readonly deliveries = new Set<Promise<void>>();
   private intake: Promise<void> = Promise.resolve();
@@ -47,6 +48,7 @@ export class DiscordAccount {
     options: DiscordAccountOptions = {},
   ) {
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
+    this.journal = MessageJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'messages.json'));
   }
 
   get accountId(): string {
@@ -123,6 +125,10 @@ export class DiscordAccount {
       allowedMentions: { parse: [], repliedUser: false },
     });
     const log = this.context.logger;
+    client.once(Events.ClientReady, () => {
+      // Messages taken before a restart and not yet answered.
+      for (const entry of [...this.journal.pending()]) this.take(() => this.answer(entry));
+    });
     client.on(Events.ClientReady, () => this.health('connected'));
     client.on(Events.ShardReconnecting, () =>
       this.health('reconnecting', `account ${this.accountId}: the Gateway connection dropped; resuming`),
@@ -147,28 +153,66 @@ export class DiscordAccount {
       ),
     );
     client.on(Events.MessageCreate, (message) => {
-      this.intake = this.intake
-        .then(() => this.handle(message))
-        .catch((error: unknown) => log.error(`discord: ${describeDiscordError(this.accountId, error)}`));
+      // Journaled at once, not at its turn: a message waiting behind others is on disk should the process die.
+      let entry: PendingMessage | undefined;
+      try {
+        entry = this.receive(message);
+      } catch (error) {
+        // The journal's disk refused the write (full, say): the message is answered all the same, unjournaled.
+        this.context.logger.error(`discord account ${this.accountId}: message ${message.id} not journaled: ${(error as Error).message}`);
+        const verdict = this.client?.user ? inboundOf(message, this.client.user.id, this.accountId, this.config.guilds) : undefined;
+        if (verdict?.kind === 'inbound') entry = { channelId: message.channelId, inbound: verdict.message, replyIds: [] };
+      }
+      if (entry) this.take(() => this.answer(entry, message.channel.isSendable() ? message.channel : undefined));
     });
     return client;
   }
 
-  private async handle(message: Message): Promise<void> {
+  /** Messages are handed to the gateway one after the other, in the order they came. */
+  private take(work: () => Promise<void>): void {
+    this.intake = this.intake
+      .then(work)
+      .catch((error: unknown) => this.context.logger.error(`discord: ${describeDiscordError(this.accountId, error)}`));
+  }
+
+  /** Journals a message to be handed to the gateway; undefined when it is not for the gateway or taken before. */
+  private receive(message: Message): PendingMessage | undefined {
     const botId = this.client?.user?.id;
-    if (!botId || this.abort.signal.aborted || this.alreadySeen(message.id)) return;
+    if (!botId || this.abort.signal.aborted) return undefined;
     const verdict = inboundOf(message, botId, this.accountId, this.config.guilds);
-    if (verdict.kind === 'dropped')
-      return this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} dropped: ${verdict.reason}`);
-    if (!verdict.message.text.trim()) return;
-    const outcome = await this.context.inbound(verdict.message);
-    if (outcome.kind === 'ignored') {
-      this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} ignored: ${outcome.reason}`);
+    if (verdict.kind === 'dropped') {
+      this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} dropped: ${verdict.reason}`);
+      return undefined;
+    }
+    if (!verdict.message.text.trim()) return undefined;
+    if (!this.journal.accept(message.channelId, verdict.message)) {
+      this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} was taken before (a replay): dropped`);
+      return undefined;
+    }
+    return this.journal.pending().find((p) => p.inbound.messageId === message.id);
+  }
+
+  /** Hands a journaled message to the gateway, and delivers what it decided in the channel it came from. */
+  private async answer(entry: PendingMessage, channel?: SendableChannels): Promise<void> {
+    const messageId = entry.inbound.messageId;
+    let outcome;
+    try {
+      outcome = await this.context.inbound(entry.inbound);
+    } catch (error) {
+      // The gateway could not take it (it is stopping, say): it stays journaled for the next start.
+      this.context.logger.error(`discord account ${this.accountId}: message ${messageId} was not accepted: ${(error as Error).message}`);
       return;
     }
-    if (!message.channel.isSendable()) return;
-    const target = replyChannelOf(message.channel);
-    const reply = new DiscordReply(target, this.pacer, message.id);
+    if (outcome.kind === 'ignored') {
+      this.context.logger.debug(`discord account ${this.accountId}: message ${messageId} ignored: ${outcome.reason}`);
+      return this.settled(messageId);
+    }
+    const place = channel ?? (await this.sendableChannel(entry.channelId));
+    if (!place) return this.settled(messageId);
+    const target = replyChannelOf(place);
+    const reply = new DiscordReply(target, this.pacer, messageId, entry.replyIds, (ids) =>
+      this.keep(() => this.journal.recordReply(messageId, ids)),
+    );
     const events =
       outcome.kind === 'reply'
         ? outcome.events
@@ -180,9 +224,10 @@ export class DiscordAccount {
       .then(() => reply.deliver(events, this.abort.signal))
       .catch((error: unknown) => {
         this.context.logger.error(
-          `discord: the reply to message ${message.id} in channel ${target.id} was not delivered: ${describeDiscordError(this.accountId, error)}`,
+          `discord: the reply to message ${messageId} in channel ${target.id} was not delivered: ${describeDiscordError(this.accountId, error)}`,
         );
-      });
+      })
+      .finally(() => this.settled(messageId));
     this.channelChains.set(target.id, delivery);
     this.deliveries.add(delivery);
     void delivery.finally(() => {
@@ -191,14 +236,35 @@ export class DiscordAccount {
     });
   }
 
-  private alreadySeen(id: string): boolean {
-    if (this.seen.has(id)) return true;
-    this.seen.add(id);
-    if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value as string);
-    return false;
+  /** The message is answered: it leaves the journal. */
+  private settled(messageId: string): void {
+    this.keep(() => this.journal.done(messageId));
+  }
+
+  /** A journal write; one the disk refuses is logged and the account goes on (a restart may answer it again). */
+  private keep(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.context.logger.error(`discord account ${this.accountId}: the message journal could not be written: ${(error as Error).message}`);
+    }
+  }
+
+  /** The channel a journaled message came from, when it can still be written to. */
+  private async sendableChannel(channelId: string): Promise<SendableChannels | undefined> {
+    try {
+      const channel = await this.client?.channels.fetch(channelId);
+      if (channel?.isSendable()) return channel;
+      this.context.logger.warn(`discord account ${this.accountId}: channel ${channelId} cannot be written to any more`);
+    } catch (error) {
+      this.context.logger.warn(`discord account ${this.accountId}: channel ${channelId}: ${describeDiscordError(this.accountId, error)}`);
+    }
+    return undefined;
   }
 
   private health(state: HealthState, error?: string): void {
+    // discord.js reports its own shutdown as a reconnect: once stopping, only `stopped` is the account's state.
+    if (this.abort.signal.aborted && state !== 'stopped') return;
     this.context.setHealth({ accountId: this.accountId, state, ...(error ? { error } : {}) });
   }
 }

@@ -6,8 +6,9 @@ import type {
   PluginHttpRequest,
   PluginHttpResponse,
 } from '../../plugin-sdk';
+import { AccountSet, reportAccountFailure } from '../chat-kit';
 import { SlackAccount, type SlackAccountOptions, type SlackEventCallback } from './slack-account';
-import { sameAccount, slackAccounts, type SlackSection } from './slack-config';
+import { accountFingerprint, slackAccounts, type SlackAccountConfig, type SlackSection } from './slack-config';
 import { signatureProblem } from './slack-signature';
 
 export interface SlackChannel extends ChannelDefinition {
@@ -17,53 +18,48 @@ export interface SlackChannel extends ChannelDefinition {
 
 /**
  * The `slack` channel: one SlackAccount per configured account, each in Socket Mode (default) or HTTP mode
- * (docs/channels/slack.md). A change of the section restarts the accounts whose tokens, mode or API URL changed.
+ * (docs/channels/slack.md). A change of the section restarts the accounts whose tokens, mode or API URL changed, one
+ * reconfiguration at a time (chat-kit's AccountSet).
  */
 export function slackChannel(options: SlackAccountOptions = {}): SlackChannel {
-  const accounts = new Map<string, SlackAccount>();
+  let accounts: AccountSet<SlackAccountConfig, SlackAccount> | undefined;
   let context: ChannelContext | undefined;
 
-  async function apply(section: SlackSection): Promise<void> {
-    const ctx = context!;
+  function apply(ctx: ChannelContext, section: SlackSection): Promise<void> {
     const { accounts: wanted, missing } = slackAccounts(section);
     for (const { accountId, lacks } of missing) {
       ctx.setHealth({ accountId, state: 'failed', error: `account ${accountId}: no ${lacks}` });
     }
-    for (const [id, account] of accounts) {
-      const next = wanted.find((w) => w.accountId === id);
-      if (next && sameAccount(next, account.config)) continue;
-      accounts.delete(id);
-      await account.stop();
-    }
-    for (const config of wanted) {
-      if (accounts.has(config.accountId)) continue;
-      const account = new SlackAccount(config, ctx, options);
-      accounts.set(config.accountId, account);
-      account.start();
-    }
+    return accounts!.apply(wanted);
   }
 
   return {
     id: 'slack',
     async start(ctx) {
       context = ctx;
-      ctx.onConfigChange<SlackSection>((section) => {
-        void apply(section).catch((error: unknown) => ctx.logger.error(`slack: reconfiguring failed: ${(error as Error).message}`));
+      accounts = new AccountSet({
+        fingerprint: accountFingerprint,
+        start: (config) => {
+          const account = new SlackAccount(config, ctx, options);
+          account.start();
+          return account;
+        },
+        stop: (account) => account.stop(),
+        failed: (accountId, phase, error) => reportAccountFailure(ctx, 'slack', accountId, phase, error),
       });
-      await apply(ctx.config<SlackSection>());
+      ctx.onConfigChange<SlackSection>((section) => void apply(ctx, section));
+      await apply(ctx, ctx.config<SlackSection>());
     },
     async stop() {
-      const all = [...accounts.values()];
-      accounts.clear();
-      await Promise.allSettled(all.map((a) => a.stop()));
+      await accounts?.stop();
     },
     async send(message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> {
-      const account = accounts.get(message.accountId);
+      const account = accounts?.get(message.accountId);
       if (!account) return { status: 'failed', detail: `slack has no running account "${message.accountId}"` };
       return account.send(message);
     },
     async handleEvents(accountId, request) {
-      const account = accounts.get(accountId);
+      const account = accounts?.get(accountId);
       if (!account || account.config.mode !== 'http' || !account.config.signingSecret) {
         return { status: 404, body: { error: `no Slack account "${accountId}" in HTTP mode` } };
       }

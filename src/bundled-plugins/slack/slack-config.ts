@@ -93,13 +93,7 @@ function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
 
-/** Two configs of an account that need no restart between them. */
-export function sameAccount(a: SlackAccountConfig, b: SlackAccountConfig): boolean {
-  return (
-    a.mode === b.mode &&
-    a.botToken === b.botToken &&
-    a.appToken === b.appToken &&
-    a.signingSecret === b.signingSecret &&
-    a.apiUrl === b.apiUrl
-  );
+/** What of an account's config its running clients depend on: a change of it restarts the account. */
+export function accountFingerprint(config: SlackAccountConfig): string {
+  return JSON.stringify([config.mode, config.botToken, config.appToken, config.signingSecret, config.apiUrl]);
 }

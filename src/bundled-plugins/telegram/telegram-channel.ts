@@ -1,30 +1,17 @@
 import type { ChannelContext, ChannelDefinition, ChannelDeliveryReceipt, ChannelOutboundMessage } from '../../plugin-sdk';
+import { AccountSet, reportAccountFailure } from '../chat-kit';
 import { TelegramAccount, type TelegramAccountOptions } from './telegram-account';
-import { telegramAccounts, type TelegramSection } from './telegram-config';
+import { telegramAccounts, type TelegramAccountConfig, type TelegramSection } from './telegram-config';
 
 /**
  * The `telegram` channel: one grammY bot per configured account, each long-polling the Bot API at its `apiRoot`
- * (docs/channels/telegram.md). A change of the section restarts the accounts whose token or API root changed.
+ * (docs/channels/telegram.md). A change of the section restarts the accounts whose token or API root changed, one
+ * reconfiguration at a time (chat-kit's AccountSet).
  */
 export function telegramChannel(options: TelegramAccountOptions = {}): ChannelDefinition {
-  const accounts = new Map<string, TelegramAccount>();
-  let context: ChannelContext | undefined;
-  /**
-   * Applies run one after the other: two concurrent ones would each act on a section the other has overtaken (an
-   * account removed by the second, re-created when the first resumes; two pollers, two journals on one file).
-   */
-  let applying: Promise<void> = Promise.resolve();
-  let stopping = false;
+  let accounts: AccountSet<TelegramAccountConfig, TelegramAccount> | undefined;
 
-  function enqueue(section: TelegramSection): Promise<void> {
-    applying = applying
-      .then(() => (stopping ? undefined : apply(section)))
-      .catch((error: unknown) => context?.logger.error(`telegram: reconfiguring failed: ${(error as Error).message}`));
-    return applying;
-  }
-
-  async function apply(section: TelegramSection): Promise<void> {
-    const ctx = context!;
+  function apply(ctx: ChannelContext, section: TelegramSection): Promise<void> {
     const { accounts: wanted, missing } = telegramAccounts(section);
     for (const accountId of missing) {
       ctx.setHealth({
@@ -33,38 +20,31 @@ export function telegramChannel(options: TelegramAccountOptions = {}): ChannelDe
         error: `account ${accountId}: no botToken (channels.telegram.accounts.${accountId}.botToken)`,
       });
     }
-    for (const [id, account] of accounts) {
-      const next = wanted.find((w) => w.accountId === id);
-      if (next && next.botToken === account.config.botToken && next.apiRoot === account.config.apiRoot) continue;
-      accounts.delete(id);
-      await account.stop();
-    }
-    for (const config of wanted) {
-      if (accounts.has(config.accountId) || stopping || ctx.signal.aborted) continue;
-      const account = new TelegramAccount(config, ctx, options);
-      accounts.set(config.accountId, account);
-      account.start();
-    }
+    return accounts!.apply(wanted);
   }
 
   return {
     id: 'telegram',
     async start(ctx) {
-      context = ctx;
-      stopping = false;
-      ctx.onConfigChange<TelegramSection>((section) => void enqueue(section));
-      await enqueue(ctx.config<TelegramSection>());
+      accounts = new AccountSet({
+        fingerprint: (config) => JSON.stringify([config.botToken, config.apiRoot]),
+        start: (config) => {
+          const account = new TelegramAccount(config, ctx, options);
+          account.start();
+          return account;
+        },
+        stop: (account) => account.stop(),
+        failed: (accountId, phase, error) => reportAccountFailure(ctx, 'telegram', accountId, phase, error),
+      });
+      ctx.onConfigChange<TelegramSection>((section) => void apply(ctx, section));
+      await apply(ctx, ctx.config<TelegramSection>());
     },
     async stop() {
-      // No apply starts an account after this; the one under way finishes first, so every account is seen here.
-      stopping = true;
-      await applying;
-      const all = [...accounts.values()];
-      accounts.clear();
-      await Promise.allSettled(all.map((a) => a.stop()));
+      // No account starts after this; the reconfiguration under way finishes first, so every account is seen here.
+      await accounts?.stop();
     },
     async send(message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> {
-      const account = accounts.get(message.accountId);
+      const account = accounts?.get(message.accountId);
       if (!account) return { status: 'failed', detail: `telegram has no running account "${message.accountId}"` };
       return account.send(message);
     },

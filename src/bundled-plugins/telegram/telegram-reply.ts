@@ -1,6 +1,6 @@
 import { GrammyError, type Api } from 'grammy';
 import type { ChannelReplyEvent } from '../../plugin-sdk';
-import { splitMarkdown, type ChatPacer } from '../chat-kit';
+import { StreamedReply, type ChatPacer, type ReplyPiece, type ReplyTarget } from '../chat-kit';
 import { markdownToTelegramHtml } from './markdown-html';
 
 /** The most characters one Telegram message holds (after entity parsing). */
@@ -26,19 +26,23 @@ export interface ReplyRecorder {
 }
 
 /**
- * One reply in a chat, kept in step with the agent's growing answer: the first text is sent (threaded to the
- * message it answers), later text edits it, at most one write a second per chat (the pacer), and the last
- * `progress` before each turn is the one shown; a reply beyond Telegram's 4096 characters continues in further
- * messages. `final` settles every message on the final text; `failed` leaves what was said and adds why it stopped.
- * "typing…" shows until then. `onSent` hears the message ids each time a message is added.
+ * One reply in a Telegram chat, streamed by chat-kit's StreamedReply: the first text is sent (threaded to the
+ * message it answers, in its forum topic), later text edits it (`editMessageText`), a reply beyond 4096 characters
+ * continues in further messages; Markdown goes as Telegram HTML, as plain text when Telegram cannot parse it.
+ * "typing…" shows until the reply settles. The recorder hears each send before it starts and the message ids after.
  */
-export class TelegramReply {
-  private readonly messages: { id: number; shown?: string }[];
+export class TelegramReply implements ReplyTarget<number> {
+  readonly limit = TELEGRAM_TEXT_LIMIT;
+  readonly deferRetryable = true;
+  readonly typing = { everyMs: TYPING_EVERY_MS, send: () => this.api.sendChatAction(this.place.chatId, 'typing', this.threadOption()) };
+  private readonly reply: StreamedReply<number>;
+  /** The ids of the reply's messages: a probe for a lost message passes them by. */
+  private readonly known: Set<number>;
 
   constructor(
     private readonly api: Api,
     private readonly place: ReplyPlace,
-    private readonly pacer: ChatPacer,
+    pacer: ChatPacer,
     existing: readonly number[],
     private readonly recorder: ReplyRecorder,
     /**
@@ -50,92 +54,63 @@ export class TelegramReply {
      */
     private probeFrom?: number,
   ) {
-    this.messages = existing.map((id) => ({ id }));
+    this.reply = new StreamedReply(this, pacer, existing);
+    this.known = new Set(existing);
+  }
+
+  get pacerKey(): number {
+    return this.place.chatId;
   }
 
   /**
    * Keeps the chat in step with `events` until they end. `deferred`: the gateway did not answer (a `retryable`
    * failure: it is shutting down); nothing more is said, and the message is to be handed in again after the restart.
    */
-  async deliver(events: AsyncIterable<ChannelReplyEvent>, signal?: AbortSignal): Promise<'answered' | 'deferred'> {
-    let latest: ChannelReplyEvent | undefined;
-    let ended = false;
-    let wake: (() => void) | undefined;
-    const notify = (): void => {
-      wake?.();
-      wake = undefined;
-    };
-    const pump = (async () => {
-      try {
-        for await (const event of events) {
-          latest = event;
-          notify();
-          if (event.type !== 'progress') break;
-        }
-      } finally {
-        ended = true;
-        notify();
-      }
-    })();
-    const typing = this.keepTyping();
-    try {
-      let shownText: string | undefined;
-      const current = (): ChannelReplyEvent | undefined => latest;
-      for (;;) {
-        while (!ended && (latest === undefined || (latest.type === 'progress' && latest.text === shownText))) {
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-        const event = current();
-        if (event === undefined) break;
-        if (event.type === 'progress') {
-          if (event.text === shownText) break; // the stream ended without a final: what was shown stays
-          await this.pacer.turn(this.place.chatId, signal);
-          const now = current();
-          if (now?.type !== 'progress') continue; // settled while waiting for the turn: show the end instead
-          shownText = now.text;
-          if (shownText.trim()) await this.show(shownText);
-          continue;
-        }
-        if (event.type === 'failed' && event.retryable) return 'deferred';
-        await this.pacer.turn(this.place.chatId, signal);
-        if (event.type === 'final') await this.show(event.text.trim() ? event.text : shownText?.trim() ? shownText : '(no reply)');
-        else await this.show(`${shownText?.trim() ? `${shownText}\n\n` : ''}⚠️ ${event.message}`);
-        break;
-      }
-    } finally {
-      typing.stop();
-      await pump.catch(() => undefined);
-    }
-    return 'answered';
+  deliver(events: AsyncIterable<ChannelReplyEvent>, signal?: AbortSignal): Promise<'answered' | 'deferred'> {
+    return this.reply.deliver(events, signal);
   }
 
-  /** Sends or edits the messages so that they read `markdown`. */
-  private async show(markdown: string): Promise<void> {
-    const pieces = splitMarkdown(markdown, TELEGRAM_TEXT_LIMIT);
-    for (const [index, piece] of pieces.entries()) {
-      const html = markdownToTelegramHtml(piece);
-      const message = this.messages[index];
-      if (message?.shown === html) continue;
-      if (message) {
-        await this.edit(message, piece, html);
+  render(markdown: string): string {
+    return markdownToTelegramHtml(markdown);
+  }
+
+  async post(piece: ReplyPiece, index: number): Promise<number> {
+    const lost = await this.findLostMessage(piece.rendered);
+    if (lost !== undefined) return this.remember(lost);
+    this.recorder.sending();
+    return this.remember(await this.send(piece.markdown, piece.rendered, index === 0));
+  }
+
+  posted(ids: readonly number[]): void {
+    this.recorder.sent([...ids]);
+  }
+
+  async edit(id: number, piece: ReplyPiece): Promise<void> {
+    try {
+      await this.api.editMessageText(this.place.chatId, id, piece.rendered, { parse_mode: 'HTML' });
+    } catch (error) {
+      if (isNotModified(error)) {
+        // the same text (a reply resumed after a restart): nothing to change
+      } else if (isParseError(error)) {
+        await this.api.editMessageText(this.place.chatId, id, piece.markdown).catch((e: unknown) => {
+          if (!isNotModified(e)) throw e;
+        });
       } else {
-        const lost = await this.findLostMessage(html);
-        if (lost !== undefined) {
-          this.messages.push({ id: lost, shown: html });
-        } else {
-          this.recorder.sending();
-          this.messages.push({ id: await this.send(piece, html, index === 0), shown: html });
-        }
-        this.recorder.sent(this.messages.map((m) => m.id));
+        throw error;
       }
     }
+  }
+
+  private remember(id: number): number {
+    this.known.add(id);
+    return id;
   }
 
   private async findLostMessage(html: string): Promise<number | undefined> {
     const from = this.probeFrom;
     if (from === undefined) return undefined;
     this.probeFrom = undefined;
-    const known = new Set(this.messages.map((m) => m.id));
+    const known = this.known;
     for (let id = from; id < from + PROBE_IDS; id++) {
       if (known.has(id)) continue;
       try {
@@ -166,29 +141,8 @@ export class TelegramReply {
     }
   }
 
-  private async edit(message: { id: number; shown?: string }, markdown: string, html: string): Promise<void> {
-    try {
-      await this.api.editMessageText(this.place.chatId, message.id, html, { parse_mode: 'HTML' });
-    } catch (error) {
-      if (isNotModified(error)) {
-        // the same text (a reply resumed after a restart): nothing to change
-      } else if (isParseError(error)) {
-        await this.api.editMessageText(this.place.chatId, message.id, markdown).catch((e: unknown) => {
-          if (!isNotModified(e)) throw e;
-        });
-      } else {
-        throw error;
-      }
-    }
-    message.shown = html;
-  }
-
-  private keepTyping(): { stop(): void } {
-    const options = this.place.threadId !== undefined ? { message_thread_id: this.place.threadId } : {};
-    const type = (): void => void this.api.sendChatAction(this.place.chatId, 'typing', options).catch(() => undefined);
-    type();
-    const timer = setInterval(type, TYPING_EVERY_MS);
-    return { stop: () => clearInterval(timer) };
+  private threadOption(): { message_thread_id?: number } {
+    return this.place.threadId !== undefined ? { message_thread_id: this.place.threadId } : {};
   }
 }
 

@@ -211,6 +211,36 @@ describe('discord channel plugin', () => {
     ]);
   });
 
+  it('follows two quick reconfigurations to the last one: an account the second removed stays removed', async () => {
+    const a1 = discord.addBot('AOne');
+    const a2 = discord.addBot('ATwo');
+    const b = discord.addBot('B');
+    const accounts = (a: FakeDiscordBot, withB: boolean) => ({
+      api: discord.api,
+      accounts: { a: { token: a.token }, ...(withB ? { b: { token: b.token } } : {}) },
+    });
+    const context = new ScriptedChannelContext(accounts(a1, true));
+    await startWith(context);
+    await Promise.all([connected(context, 'a'), connected(context, 'b')]);
+    // The first change restarts `a` (a new token); before it is through, the second removes `b`.
+    const changedAt = context.healths.length;
+    context.change(accounts(a2, true));
+    context.change(accounts(a2, false));
+    await waitUntil(() => discord.liveConnections(a2) > 0 && context.lastHealth('b')?.state === 'stopped');
+    await new Promise((r) => setTimeout(r, 1500)); // a late restart of `b` would connect meanwhile
+    expect(discord.liveConnections(b)).toBe(0);
+    expect(discord.liveConnections(a1)).toBe(0);
+    // `b` was stopped once and never started again (the first change, resumed late, must not re-create it).
+    expect(
+      context.healths
+        .slice(changedAt)
+        .filter((h) => h.accountId === 'b')
+        .map((h) => h.state),
+    ).toEqual(['stopped']);
+    const asked = discord.dm(a2, ann, 'still there?');
+    await discord.waitForMessages(a2, asked.channel_id, (m) => m.length === 1);
+  });
+
   it('says announces through send: to a user by a new DM channel, split; a failure is a receipt', async () => {
     const bot = discord.addBot('Announcer');
     const { channels } = discord.addGuild('Team', [bot]);

@@ -233,6 +233,40 @@ describe('slack channel plugin', () => {
     ]);
   });
 
+  it('follows two quick reconfigurations to the last one: an account the second removed stays removed', async () => {
+    const a1 = slack.addApp('a-one');
+    const a2 = slack.addApp('a-two');
+    const b = slack.addApp('b');
+    const accounts = (a: FakeSlackApp, withB: boolean) => ({
+      apiUrl: slack.apiUrl,
+      accounts: {
+        a: { botToken: a.botToken, appToken: a.appToken },
+        ...(withB ? { b: { botToken: b.botToken, appToken: b.appToken } } : {}),
+      },
+    });
+    const context = new ScriptedChannelContext(accounts(a1, true));
+    await startWith(context);
+    await Promise.all([connected(context, 'a'), connected(context, 'b')]);
+    // The first change restarts `a` (new tokens); before it is through, the second removes `b`.
+    const changedAt = context.healths.length;
+    context.change(accounts(a2, true));
+    context.change(accounts(a2, false));
+    await waitUntil(() => slack.connections(a2) > 0 && context.lastHealth('b')?.state === 'stopped');
+    await new Promise((r) => setTimeout(r, 1500)); // a late restart of `b` would connect meanwhile
+    expect(slack.connections(b)).toBe(0);
+    expect(slack.connections(a1)).toBe(0);
+    // `b` was stopped once and never started again (the first change, resumed late, must not re-create it).
+    expect(
+      context.healths
+        .slice(changedAt)
+        .filter((h) => h.accountId === 'b')
+        .map((h) => h.state),
+    ).toEqual(['stopped']);
+    const ann = slack.user('Ann');
+    slack.dm(a2, ann, 'still there?');
+    await slack.waitForMessages(a2, ann.id, (m) => m.length === 1);
+  });
+
   it('says announces through send, split and threaded, and reports what Slack refused', async () => {
     const app = slack.addApp('announce');
     const ann = slack.user('Ann');
