@@ -4,6 +4,7 @@
 // config or another plugin has, and drops them with their plugin.
 import * as path from 'node:path';
 import request from 'supertest';
+import { GatewayMetrics } from '../../src/modules/metrics';
 import { API_CLIENT } from '../support/admin-client';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harness';
@@ -85,10 +86,13 @@ describe('MCP servers registered by plugins (e2e: real servers, a scripted model
 
   beforeAll(async () => {
     model = await new FakeOpenAiServer().start();
-    wiki = await new TestMcpHttpServer([tool('search', (args) => `wiki found ${String(args.q)}`)]).start();
+    wiki = await new TestMcpHttpServer([
+      tool('search', (args) => `wiki found ${String(args.q)}`),
+      tool('dump', () => 'x'.repeat(3000)),
+    ]).start();
     configured = await new TestMcpHttpServer([tool('ping', () => 'pong from the config server')]).start();
     const wikiCode = registering(`
-      api.registerMcpServer('wiki', { url: ${JSON.stringify(wiki.url)} });
+      api.registerMcpServer('wiki', { url: ${JSON.stringify(wiki.url)}, maxOutputBytes: 1024 });
       api.registerMcpServer('everything', {
         command: ${JSON.stringify(`${BIN}/mcp-server-everything`)}, args: ['stdio'], env: { PLUGIN_SECRET: ${JSON.stringify(ENV_SECRET)} },
       });`);
@@ -122,11 +126,22 @@ describe('MCP servers registered by plugins (e2e: real servers, a scripted model
     expect(search.offered.filter((n) => n.startsWith('mcp__')).sort()).toEqual([
       'mcp__cfg__ping',
       'mcp__everything__echo',
+      'mcp__wiki__dump',
       'mcp__wiki__search',
     ]);
 
     const echo = await toolResult('mcp__everything__echo', { message: 'hi from a plugin server' });
     expect(echo.result).toEqual({ status: 'ok', result: 'Echo: hi from a plugin server' });
+
+    // The plugin's settings apply (maxOutputBytes), and the note names where they were set.
+    const dump = await toolResult('mcp__wiki__dump', {});
+    expect(String(dump.result.result)).toHaveLength(1024);
+    expect(dump.result.truncated).toBe(
+      `1976 bytes of the result were cut: the model reads at most 1024 bytes (plugin wiki-tools's registerMcpServer("wiki"): maxOutputBytes)`,
+    );
+    // Its calls are series of their own, as a configured server's are.
+    const metrics = await gw.app.get(GatewayMetrics).text();
+    expect(metrics).toContain('clawgate_mcp_calls_total{server="wiki",tool="search",outcome="ok"} 1');
   });
 
   it('/admin/mcp lists them with their plugin, secrets redacted; /admin/plugins and the topology show them', async () => {
@@ -138,7 +153,10 @@ describe('MCP servers registered by plugins (e2e: real servers, a scripted model
     ]);
     const wikiView = list.find((s) => s.name === 'wiki')!;
     expect(wikiView).toMatchObject({ state: 'ready', agents: ['main'], config: { url: wiki.url, transport: 'streamable-http' } });
-    expect(wikiView.tools.map((t) => [t.policyName, t.functionName])).toEqual([['mcp:wiki:search', 'mcp__wiki__search']]);
+    expect(wikiView.tools.map((t) => [t.policyName, t.functionName])).toEqual([
+      ['mcp:wiki:search', 'mcp__wiki__search'],
+      ['mcp:wiki:dump', 'mcp__wiki__dump'],
+    ]);
     expect(JSON.stringify(list)).not.toContain(ENV_SECRET);
     expect(list.find((s) => s.name === 'everything')!.config.env).toEqual({ PLUGIN_SECRET: '[redacted]' });
     expect((await admin('/admin/mcp/wiki')).body.plugin).toBe('wiki-tools');

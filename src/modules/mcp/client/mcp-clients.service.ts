@@ -249,7 +249,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown, PluginMc
       policyName: t.policyName,
       description: `${t.tool.description ?? t.tool.title ?? t.tool.name} (MCP server "${server}", tool "${t.tool.name}")`,
       parameters,
-      handler: (ctx, args) => this.call(server, entry.connection, t.tool.name, args, ctx, entry.plugin !== undefined),
+      handler: (ctx, args) => this.call(server, entry.connection, t.tool.name, args, ctx, entry.plugin),
     };
   }
 
@@ -260,7 +260,8 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown, PluginMc
     tool: string,
     args: Record<string, unknown>,
     ctx: ToolContext,
-    pluginServer: boolean,
+    /** The plugin that registered the server (absent: `mcp.servers`). */
+    plugin: string | undefined,
   ): Promise<ToolResult> {
     const started = performance.now();
     let outcome: McpCallOutcome = 'failed';
@@ -283,12 +284,14 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown, PluginMc
         },
       );
       outcome = result.isError ? 'error' : 'ok';
-      return toolResultOf(result, connection.settings.maxOutputBytes, `mcp.servers.${server}.`);
+      // Where the limit is set: the config's key, or the plugin's registration.
+      const setting = plugin ? `plugin ${plugin}'s registerMcpServer("${server}"):` : `mcp.servers.${server}.`;
+      return toolResultOf(result, connection.settings.maxOutputBytes, setting);
     } catch (err) {
       outcome = ctx.signal.aborted ? 'cancelled' : err instanceof AppError && err.code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed';
       throw err;
     } finally {
-      this.metrics.mcpCall(server, tool, outcome, (performance.now() - started) / 1000, pluginServer);
+      this.metrics.mcpCall(server, tool, outcome, (performance.now() - started) / 1000, plugin !== undefined);
     }
   }
 
