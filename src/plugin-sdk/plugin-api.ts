@@ -103,6 +103,29 @@ export interface PluginService {
   stop?(): Promise<void> | void;
 }
 
+/**
+ * An MCP server a plugin adds (docs/plugins.md#mcp-servers): the keys of `mcp.servers.<name>` in the config
+ * (docs/mcp.md), checked the same way. A stdio server has `command` (a relative `cwd` is the plugin's directory, and
+ * so is the default); an HTTP one has `url`.
+ */
+export interface PluginMcpServerConfig {
+  enabled?: boolean;
+  transport?: 'stdio' | 'streamable-http' | 'sse';
+  command?: string;
+  args?: string[];
+  /** Added to the process's minimal inherited environment; the values are secrets (masked everywhere). */
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  /** Sent with every HTTP request; the values are secrets (masked everywhere). */
+  headers?: Record<string, string>;
+  startup?: 'lazy' | 'boot';
+  requestTimeoutMs?: number;
+  connectionTimeoutMs?: number;
+  maxOutputBytes?: number;
+  toolFilter?: { include?: string[]; exclude?: string[] };
+}
+
 /** The run's life, as hooks see it. Every hook runs under a time budget; one that throws or overruns is skipped. */
 export interface PluginHookEvents {
   /** A message reached an agent (after routing, before the run). */
@@ -148,6 +171,13 @@ export interface PluginApi {
    * as the model reference `<id>/<model>`.
    */
   registerProvider(provider: PluginModelProvider): void;
+  /**
+   * An MCP server whose tools agents may use (docs/plugins.md#mcp-servers), run by the gateway's MCP client exactly
+   * like one of `mcp.servers`: its tools are `mcp:<name>:<tool>` in `tools.allow`. The name must be in the manifest's
+   * `contracts.mcpServers`, and neither in `mcp.servers` of the config (the config wins) nor another plugin's. A config
+   * that is not one `mcp.servers.<name>` could have is refused naming the key.
+   */
+  registerMcpServer(name: string, config: PluginMcpServerConfig): void;
   /** Counters the plugin keeps, exported as `clawgate_plugin_events_total{plugin,event}`. */
   count(event: string, by?: number): void;
 }

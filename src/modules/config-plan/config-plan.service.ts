@@ -131,7 +131,12 @@ export class ConfigPlanService {
       a2a: a2aImpact(before.config, after.config),
       admin: adminImpact(before.config.gateway.admin, after.config.gateway.admin),
       plugins: pluginImpact(before.plugins, after.plugins),
-      mcp: mcpImpact(before, after, this.knownMcpTools()),
+      mcp: mcpImpact(
+        before,
+        after,
+        this.knownMcpTools(),
+        (this.mcp?.pluginMcpServers() ?? []).map((s) => s.settings),
+      ),
     };
   }
 

@@ -63,4 +63,19 @@ describe('mcpImpact', () => {
       ],
     });
   });
+
+  it("counts grants to the servers plugins registered; a name the candidate's mcp.servers takes is the config's", async () => {
+    const pluginWiki = { ...(await snapshot({ mainAllow: [], servers: { wiki } })).config.mcp.servers.wiki, url: 'http://10.0.0.9/mcp' };
+    const before = await snapshot({ mainAllow: [], supportDeny: ['*'], servers: {} });
+    const after = await snapshot({ mainAllow: ['mcp:wiki:search'], supportDeny: ['*'], servers: {} });
+    expect(mcpImpact(before, after, () => undefined, [pluginWiki]).agents).toEqual([
+      { agentId: 'main', gained: ['mcp:wiki:search'], lost: [] },
+    ]);
+    // Without the plugin's server the same change grants nothing that exists.
+    expect(mcpImpact(before, after, () => undefined).agents).toEqual([]);
+    const taken = await snapshot({ mainAllow: ['mcp:wiki:search'], supportDeny: ['*'], servers: { wiki: { ...wiki, enabled: false } } });
+    expect(mcpImpact(after, taken, () => undefined, [pluginWiki]).agents).toEqual([
+      { agentId: 'main', gained: [], lost: ['mcp:wiki:search'] },
+    ]);
+  });
 });

@@ -35,9 +35,15 @@ export type KnownMcpTools = (server: string) => readonly string[] | undefined;
 /**
  * What a change does to the MCP client (docs/mcp.md): servers added, removed or changed, and which agents gain or
  * lose which MCP tools — through the same policy the runtime applies (`isToolAllowed`), against the tools each server
- * lists now.
+ * lists now. The servers plugins registered (`pluginServers`) are the same on both sides: a change of an agent's grants
+ * to them counts, and a name the candidate's `mcp.servers` takes is the config's there.
  */
-export function mcpImpact(before: RuntimeSnapshot, after: RuntimeSnapshot, known: KnownMcpTools): McpImpact {
+export function mcpImpact(
+  before: RuntimeSnapshot,
+  after: RuntimeSnapshot,
+  known: KnownMcpTools,
+  pluginServers: readonly McpServerSettings[] = [],
+): McpImpact {
   const was = before.config.mcp.servers;
   const now = after.config.mcp.servers;
   const servers = splitKeys(Object.keys(was), Object.keys(now));
@@ -45,8 +51,8 @@ export function mcpImpact(before: RuntimeSnapshot, after: RuntimeSnapshot, known
   const ids = [...new Set([...before.agentsById.keys(), ...after.agentsById.keys()])];
   const agents: McpAgentToolChange[] = [];
   for (const agentId of ids) {
-    const toolsBefore = agentMcpTools(before, before.agentsById.get(agentId), known);
-    const toolsAfter = agentMcpTools(after, after.agentsById.get(agentId), known);
+    const toolsBefore = agentMcpTools(before, before.agentsById.get(agentId), known, pluginServers);
+    const toolsAfter = agentMcpTools(after, after.agentsById.get(agentId), known, pluginServers);
     const gained = [...toolsAfter].filter((t) => !toolsBefore.has(t)).sort();
     const lost = [...toolsBefore].filter((t) => !toolsAfter.has(t)).sort();
     if (gained.length || lost.length) agents.push({ agentId, gained, lost });
@@ -55,10 +61,16 @@ export function mcpImpact(before: RuntimeSnapshot, after: RuntimeSnapshot, known
 }
 
 /** The MCP tools (policy names, or `mcp:<server>:<pattern>` for a server not listed yet) an agent is offered. */
-function agentMcpTools(snapshot: RuntimeSnapshot, agent: ResolvedAgent | undefined, known: KnownMcpTools): Set<string> {
+function agentMcpTools(
+  snapshot: RuntimeSnapshot,
+  agent: ResolvedAgent | undefined,
+  known: KnownMcpTools,
+  pluginServers: readonly McpServerSettings[],
+): Set<string> {
   const tools = new Set<string>();
   if (!agent) return tools;
-  for (const server of Object.values(snapshot.config.mcp.servers)) {
+  const configured = snapshot.config.mcp.servers;
+  for (const server of [...Object.values(configured), ...pluginServers.filter((s) => configured[s.name] === undefined)]) {
     if (!server.enabled) continue;
     const listed = known(server.name);
     if (listed?.length) {

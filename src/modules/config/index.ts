@@ -53,6 +53,8 @@ export { exposedAgents } from './exposed-agents';
 export { GATEWAY_OPTIONS, locateConfig } from './gateway-options';
 export type { GatewayOptions } from './gateway-options';
 export { isReservedModelProviderId, providerApiKey } from './normalize/model-providers';
+export { pluginMcpServerSettings } from './normalize/plugin-mcp-server';
+export type { PluginMcpServerResult } from './normalize/plugin-mcp-server';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
 export { legacyLayoutMigration } from './openclaw/legacy-layout-migration';
 export { loadConfig } from './pipeline/load-config';

@@ -1,3 +1,3 @@
 export { McpModule } from './mcp.module';
 export { McpClients } from './client/mcp-clients.service';
-export type { McpServerView } from './client/mcp-clients.service';
+export type { McpServerView, PluginMcpServer } from './client/mcp-clients.service';

@@ -142,11 +142,12 @@ export class GatewayMetrics {
   }
 
   /**
-   * An MCP tool call ended. The server is checked against `mcp.servers`; a server's first MAX_MCP_TOOL_NAMES tool names
-   * are its own series, the others share `other` (a server cannot grow the registry without bound).
+   * An MCP tool call ended. The server is checked against `mcp.servers` (or is one a plugin registered: `pluginServer`,
+   * its name declared in the plugin's manifest); a server's first MAX_MCP_TOOL_NAMES tool names are its own series, the
+   * others share `other` (a server cannot grow the registry without bound).
    */
-  mcpCall(server: string, tool: string, outcome: McpCallOutcome, seconds: number): void {
-    const known = this.config?.current().config.mcp.servers[server] !== undefined;
+  mcpCall(server: string, tool: string, outcome: McpCallOutcome, seconds: number, pluginServer = false): void {
+    const known = pluginServer || this.config?.current().config.mcp.servers[server] !== undefined;
     const serverLabel = known ? server : OTHER;
     let names = this.mcpToolNames.get(serverLabel);
     if (!names) this.mcpToolNames.set(serverLabel, (names = new Set()));

@@ -8,6 +8,7 @@ import { ProviderRegistry, RunHooks, ToolRegistry } from '../runtime';
 import { maskedPluginConfig } from './masked-plugin-config';
 import { desiredPlugins, identityOf, type DesiredPlugin } from './plugin-desired';
 import type { PluginChannelRunner } from './plugin-channels.port';
+import type { PluginMcpServerRunner } from './plugin-mcp-servers.port';
 import { messageOf } from './plugin-errors';
 import { PluginHookDispatcher } from './plugin-hooks';
 import { loadPluginModule } from './plugin-module-loader';
@@ -53,7 +54,10 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly channelOwners = new Map<string, string>();
   /** Who owns each model provider id a plugin registered. */
   private readonly providerOwners = new Map<string, string>();
+  /** Who owns each MCP server name a plugin registered. */
+  private readonly mcpServerOwners = new Map<string, string>();
   private channelRunner?: PluginChannelRunner;
+  private mcpServerRunner?: PluginMcpServerRunner;
   /** Config changes are applied one after the other. */
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
@@ -90,6 +94,11 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
   /** The channels module runs the channels plugins register (attached before the plugins load, in its init). */
   attachChannels(runner: PluginChannelRunner): void {
     this.channelRunner = runner;
+  }
+
+  /** The mcp module runs the MCP servers plugins register (attached before the plugins load, in its init). */
+  attachMcpServers(runner: PluginMcpServerRunner): void {
+    this.mcpServerRunner = runner;
   }
 
   /** The plugin that registered this channel, when one did. */
@@ -180,9 +189,11 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
         toolOwner: (name) => this.toolOwners.get(name) ?? (this.tools.has(name) ? 'core' : undefined),
         channelOwner: (channelId) => this.channelOwners.get(channelId) ?? this.channelRunner?.coreOwner(channelId),
         providerOwner: (providerId) => this.providerOwners.get(providerId) ?? (isReservedModelProviderId(providerId) ? 'core' : undefined),
+        mcpServerOwner: (name) => (this.mcpServerRunner?.configured(name) ? 'config' : this.mcpServerOwners.get(name)),
         count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
       },
       desired.source === 'bundled',
+      desired.root,
     );
     const loaded: LoadedPlugin = { desired, scope, started: [] };
     try {
@@ -238,8 +249,9 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 
   /** Register has returned: its tools, routes, hooks and channels go live together. */
   private putInPlace({ scope, desired }: LoadedPlugin): void {
-    const { tools, routes, hooks, channels, providers } = scope.registrations;
+    const { tools, routes, hooks, channels, providers, mcpServers } = scope.registrations;
     if (channels.length && !this.channelRunner) throw new Error('registerChannel: this gateway runs no chat channels');
+    if (mcpServers.length && !this.mcpServerRunner) throw new Error('registerMcpServer: this gateway runs no MCP client');
     for (const tool of tools) {
       try {
         this.tools.register(pluginTool(tool, scope.logger));
@@ -261,6 +273,10 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
         { pluginId: scope.id, logger: scope.logger, stateDir: () => scope.api().stateDir },
         desired.channels[channel.id],
       );
+    }
+    for (const server of mcpServers) {
+      this.mcpServerOwners.set(server.name, scope.id);
+      this.mcpServerRunner!.addPluginServer(server, scope.id);
     }
   }
 
@@ -284,6 +300,11 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
       if (owner !== id) continue;
       this.channelOwners.delete(channelId);
       await this.channelRunner?.remove(channelId);
+    }
+    for (const [name, owner] of this.mcpServerOwners) {
+      if (owner !== id) continue;
+      this.mcpServerOwners.delete(name);
+      await this.mcpServerRunner?.removePluginServer(name);
     }
     for (const service of [...(loaded?.started ?? [])].reverse()) {
       try {
@@ -326,9 +347,10 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
 }
 
 function registeredOf(id: string, scope: PluginScope) {
-  const { tools, routes, services, hooks, channels } = scope.registrations;
+  const { tools, routes, services, hooks, channels, mcpServers } = scope.registrations;
   return {
     channels: channels.map((c) => c.id),
+    mcpServers: mcpServers.map((s) => s.name),
     tools: tools.map((t) => t.name),
     routes: routes.map((r) => `${r.method} ${r.absolute ? '' : `/plugins/${id}`}${r.path}`),
     services: services.map((s) => s.id),

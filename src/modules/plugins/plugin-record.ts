@@ -10,6 +10,7 @@ export interface PluginRegistered {
   services: string[];
   hooks: string[];
   channels: string[];
+  mcpServers: string[];
 }
 
 export interface PluginRecord {
@@ -26,7 +27,7 @@ export interface PluginRecord {
   /** Errors of its code: the throw of register or a service's start, past ones of hooks are in the log and metrics. */
   errors: string[];
   /** What its manifest declares it will register (absent for a plugin given in code, which declares nothing). */
-  declared?: { tools: string[]; providers: string[]; channels: string[] };
+  declared?: { tools: string[]; providers: string[]; channels: string[]; mcpServers: string[] };
   registered: PluginRegistered;
   /** Its config, secrets replaced by `[redacted]`. */
   config: Record<string, unknown>;
@@ -35,5 +36,5 @@ export interface PluginRecord {
 }
 
 export function nothingRegistered(): PluginRegistered {
-  return { tools: [], routes: [], services: [], hooks: [], channels: [] };
+  return { tools: [], routes: [], services: [], hooks: [], channels: [], mcpServers: [] };
 }

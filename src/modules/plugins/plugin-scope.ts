@@ -7,11 +7,12 @@ import type {
   PluginHookName,
   PluginHttpRoute,
   PluginLogger,
+  PluginMcpServerConfig,
   PluginModelProvider,
   PluginService,
   PluginToolDefinition,
 } from '../../plugin-sdk';
-import type { PluginManifest } from '../config';
+import { type McpServerSettings, type PluginManifest, pluginMcpServerSettings } from '../config';
 import { PLUGIN_HOOKS } from './plugin-hooks';
 import { pluginLogger } from './plugin-logger';
 
@@ -31,6 +32,8 @@ export interface PluginRegistrations {
   hooks: Array<{ hook: PluginHookName; handler: PluginHookHandler<PluginHookName> }>;
   channels: ChannelDefinition[];
   providers: PluginModelProvider[];
+  /** MCP servers, with the settings `mcp.servers.<name>` would have. */
+  mcpServers: McpServerSettings[];
 }
 
 /** What the scope asks of the host: who owns a tool name or channel id already (the core's are named `core`). */
@@ -39,6 +42,8 @@ export interface ScopeHost {
   channelOwner(id: string): string | undefined;
   /** Who has a model provider id: `core` for a built-in provider's name or an api kind. */
   providerOwner(id: string): string | undefined;
+  /** Who has an MCP server name: `config` when `mcp.servers` has it, else the plugin that registered it. */
+  mcpServerOwner(name: string): string | undefined;
   count(plugin: string, event: string, by: number): void;
 }
 
@@ -49,7 +54,15 @@ export interface ScopeHost {
  * while it is loaded.
  */
 export class PluginScope {
-  readonly registrations: PluginRegistrations = { tools: [], routes: [], services: [], hooks: [], channels: [], providers: [] };
+  readonly registrations: PluginRegistrations = {
+    tools: [],
+    routes: [],
+    services: [],
+    hooks: [],
+    channels: [],
+    providers: [],
+    mcpServers: [],
+  };
   readonly logger: PluginLogger;
   private readonly configListeners: Array<(config: Record<string, unknown>) => void> = [];
   private sealed = false;
@@ -63,6 +76,8 @@ export class PluginScope {
     private readonly host: ScopeHost,
     /** A bundled plugin: part of the gateway's own code, so it may take what others may not (an absolute route path). */
     private readonly bundled = false,
+    /** The plugin's directory (absent for one given in code): what a relative `cwd` of its MCP servers is relative to. */
+    private readonly root?: string,
   ) {
     this.logger = pluginLogger(id);
   }
@@ -89,6 +104,7 @@ export class PluginScope {
         scope.on(hook, handler as unknown as PluginHookHandler<PluginHookName>),
       registerChannel: (channel: ChannelDefinition) => scope.registerChannel(channel),
       registerProvider: (provider: PluginModelProvider) => scope.registerProvider(provider),
+      registerMcpServer: (name: string, config: PluginMcpServerConfig) => scope.registerMcpServer(name, config),
       count: (event: string, by = 1) => {
         if (typeof event !== 'string' || !event) throw new TypeError('count(event, by): event must be a non-empty string');
         if (typeof by !== 'number' || !Number.isFinite(by) || by < 0)
@@ -221,6 +237,26 @@ export class PluginScope {
       throw new Error(`registerProvider: provider "${id}" is ${by}`);
     }
     this.registrations.providers.push(provider);
+  }
+
+  private registerMcpServer(name: string, config: PluginMcpServerConfig): void {
+    this.open('registerMcpServer');
+    if (typeof name !== 'string') throw new TypeError(`registerMcpServer: name must be a string (got ${typeof name})`);
+    const where = `registerMcpServer(${JSON.stringify(name)})`;
+    const checked = pluginMcpServerSettings(name, config, this.root ?? this.stateDir());
+    if (!checked.ok) {
+      const issues = checked.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+      throw new TypeError(`${where}: ${issues.join('; ')}`);
+    }
+    this.declared('mcpServer', name, this.manifest?.contracts.mcpServers);
+    const owner = this.host.mcpServerOwner(name) ?? (this.registrations.mcpServers.some((s) => s.name === name) ? this.id : undefined);
+    if (owner === 'config') {
+      throw new Error(
+        `${where}: plugin ${this.id} may not register MCP server "${name}": mcp.servers.${name} is configured, and the config wins (rename one of them)`,
+      );
+    }
+    if (owner) throw new Error(`${where}: plugin ${this.id} may not register MCP server "${name}": plugin ${owner} has registered it`);
+    this.registrations.mcpServers.push(checked.settings);
   }
 
   private on(hook: PluginHookName, handler: PluginHookHandler<PluginHookName>): void {

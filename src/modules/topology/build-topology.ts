@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { mcpServerGrants } from '../../common/mcp-tool-policy';
-import { exposedAgents, type ResolvedBinding, type RuntimeSnapshot } from '../config';
+import { exposedAgents, type McpServerSettings, type ResolvedBinding, type RuntimeSnapshot } from '../config';
 import { reachableAgents } from '../a2a-channel';
 import { bindingProbe, memoryGrants } from '../config-plan';
 import { agentMaySendToPeers, outboundPeerRefusal } from '../outbound';
@@ -14,6 +14,8 @@ export type PairCheck = (snapshot: RuntimeSnapshot, from: string, to: string) =>
 export interface TopologyOptions {
   /** Also the pairs the three layers refuse, with the deciding layer and rule. */
   denied: boolean;
+  /** The MCP servers plugins registered that run beside `mcp.servers` (the MCP client's `pluginMcpServers`). */
+  pluginMcpServers?: ReadonlyArray<{ settings: McpServerSettings; plugin: string }>;
 }
 
 /** The channels that exist whether or not a binding names them (their adapters ship with the gateway). */
@@ -33,7 +35,7 @@ export async function buildTopology(snapshot: RuntimeSnapshot, check: PairCheck,
   await agentToAgent(snapshot, check, options, graph);
   memory(snapshot, graph);
   a2a(snapshot, graph);
-  mcp(snapshot, graph);
+  mcp(snapshot, options.pluginMcpServers ?? [], graph);
   return { revision: snapshot.revision, defaultAgentId: snapshot.config.defaultAgentId, ...graph.done() };
 }
 
@@ -190,17 +192,23 @@ function a2a(snapshot: RuntimeSnapshot, graph: GraphBuilder): void {
 }
 
 /**
- * MCP servers (`mcp.servers`), and an arrow from each agent whose tool policy grants it tools of the server — the
- * rule the runtime applies (docs/mcp.md#which-agents-get-which-tools). A disabled server is drawn without arrows.
+ * MCP servers (`mcp.servers`, then those plugins registered, marked with the plugin), and an arrow from each agent
+ * whose tool policy grants it tools of the server — the rule the runtime applies
+ * (docs/mcp.md#which-agents-get-which-tools). A disabled server is drawn without arrows.
  */
-function mcp(snapshot: RuntimeSnapshot, graph: GraphBuilder): void {
-  for (const server of Object.values(snapshot.config.mcp.servers)) {
+function mcp(snapshot: RuntimeSnapshot, pluginServers: NonNullable<TopologyOptions['pluginMcpServers']>, graph: GraphBuilder): void {
+  const servers = [
+    ...Object.values(snapshot.config.mcp.servers).map((settings) => ({ settings, plugin: undefined as string | undefined })),
+    ...pluginServers.filter((s) => snapshot.config.mcp.servers[s.settings.name] === undefined),
+  ];
+  for (const { settings: server, plugin } of servers) {
     const endpoint = server.transport === 'stdio' ? path.basename(server.command ?? '') : hostOf(server.url);
     const id = graph.node({
       id: `mcp:${server.name}`,
       kind: 'mcp-server',
-      label: `${server.name} (${server.transport}${endpoint ? `: ${endpoint}` : ''})`,
+      label: `${server.name} (${server.transport}${endpoint ? `: ${endpoint}` : ''})${plugin ? ` · plugin ${plugin}` : ''}`,
       server: server.name,
+      ...(plugin ? { plugin } : {}),
       transport: server.transport,
       ...(endpoint ? { endpoint } : {}),
       ...(server.enabled ? {} : { refusal: 'disabled' }),

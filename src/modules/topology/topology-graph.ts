@@ -44,6 +44,8 @@ export interface TopologyNode {
    * host; never arguments, env or headers).
    */
   server?: string;
+  /** mcp-server: the plugin that registered it (`api.registerMcpServer`); absent for one of `mcp.servers`. */
+  plugin?: string;
   transport?: string;
   endpoint?: string;
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { A2aChannelModule } from '../a2a-channel';
 import { ConfigPlanModule } from '../config-plan';
+import { McpModule } from '../mcp';
 import { SessionPolicyModule } from '../session-policy';
 import { SessionToolsModule } from '../session-tools';
 import { GraphvizRenderer } from './graphviz-renderer';
@@ -9,11 +10,11 @@ import { TopologyService } from './topology.service';
 
 /**
  * `/admin/topology`: above every module whose rules it draws (routing, session-policy, memory, outbound, the A2A
- * channel, config-plan) and the stores it counts traffic in (session-tools' exchanges, the A2A task store).
- * ConfigStore comes from the global ConfigModule.
+ * channel, config-plan, the MCP client for the servers plugins registered) and the stores it counts traffic in
+ * (session-tools' exchanges, the A2A task store). ConfigStore comes from the global ConfigModule.
  */
 @Module({
-  imports: [SessionPolicyModule, ConfigPlanModule, SessionToolsModule, A2aChannelModule],
+  imports: [SessionPolicyModule, ConfigPlanModule, SessionToolsModule, A2aChannelModule, McpModule],
   controllers: [TopologyController],
   providers: [TopologyService, GraphvizRenderer],
 })

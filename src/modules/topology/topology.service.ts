@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { A2aTaskCounts } from '../a2a-channel';
 import { ConfigLoadError, ConfigStore, type ConfigIssue, type RuntimeSnapshot } from '../config';
 import { ConfigPlanService, type PlanCandidate } from '../config-plan';
+import { McpClients } from '../mcp';
 import { PolicyCheckService } from '../session-policy';
 import { ExchangeRecorder } from '../session-tools';
 import { buildTopology, type PairCheck } from './build-topology';
@@ -39,6 +40,7 @@ export class TopologyService {
     private readonly exchanges: ExchangeRecorder,
     private readonly tasks: A2aTaskCounts,
     private readonly renderer: GraphvizRenderer,
+    private readonly mcp: McpClients,
   ) {}
 
   async topology(query: TopologyQuery): Promise<Topology> {
@@ -46,7 +48,10 @@ export class TopologyService {
     const since = Date.now() - windowMs(window);
     // One snapshot for the whole answer, so a reload in between cannot mix two configs.
     const snapshot = this.config.current();
-    const graph = await buildTopology(snapshot, this.check, { denied: query.denied === 'true' });
+    const graph = await buildTopology(snapshot, this.check, {
+      denied: query.denied === 'true',
+      pluginMcpServers: this.mcp.pluginMcpServers(),
+    });
     const traffic: TopologyTraffic = {
       window,
       since: new Date(since).toISOString(),
@@ -98,7 +103,9 @@ export class TopologyService {
   private async compare(candidate: PlanCandidate) {
     const { current, result } = await this.planner.candidate(candidate);
     if (!result.ok) return { ok: false as const, revision: current.revision, errors: result.errors };
-    const graphOf = (snapshot: RuntimeSnapshot) => buildTopology(snapshot, this.check, { denied: false });
+    // The servers plugins registered are the same on both sides: a plan changes the config, not what plugins hold.
+    const pluginMcpServers = this.mcp.pluginMcpServers();
+    const graphOf = (snapshot: RuntimeSnapshot) => buildTopology(snapshot, this.check, { denied: false, pluginMcpServers });
     const [before, after] = await Promise.all([graphOf(current), graphOf(result.snapshot)]);
     return { ok: true as const, before, after };
   }

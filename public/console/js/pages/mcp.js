@@ -1,9 +1,13 @@
-// MCP: the servers of mcp.servers with their state, transport and tools, and one server's last error, stderr lines,
-// tools with the names the model and tools.allow use, and its settings (env and headers redacted by the API).
+// MCP: the servers of mcp.servers and those plugins registered (marked with the plugin) with their state, transport
+// and tools, and one server's last error, stderr lines, tools with the names the model and tools.allow use, and its
+// settings (env and headers redacted by the API).
 import { api, seg } from '../api.js';
 import { actionButton, add, codeBlock, errorBox, h, put, table, time } from '../dom.js';
 
 const stateText = (state) => h('span', { class: `state mcp-${state}` }, state);
+// A server a plugin registered (api.registerMcpServer): its plugin, linked to the plugin's page.
+const pluginNote = (plugin) =>
+  h('span', { class: 'small muted mcp-plugin' }, ' plugin ', h('a', { href: `#/plugins/${seg(plugin)}` }, plugin));
 
 export async function mcpPage(ctx) {
   if (ctx.params.length) return serverDetail(ctx, ctx.params[0]);
@@ -20,7 +24,7 @@ export async function mcpPage(ctx) {
         list,
         table(
           [
-            ['Server', (s) => h('a', { href: `#/mcp/${seg(s.name)}` }, s.name)],
+            ['Server', (s) => [h('a', { href: `#/mcp/${seg(s.name)}` }, s.name), s.plugin ? pluginNote(s.plugin) : null]],
             ['State', (s) => [stateText(s.state), s.enabled ? null : h('span', { class: 'small muted' }, ' (disabled)')]],
             ['Transport', (s) => s.transport],
             ['Startup', (s) => s.startup],
@@ -76,6 +80,7 @@ async function serverDetail(ctx, name) {
           { class: 'facts' },
           ...[
             ['State', stateText(s.state)],
+            ['Registered by', s.plugin ? pluginNote(s.plugin) : h('code', {}, `mcp.servers.${s.name}`)],
             ['Enabled', s.enabled ? 'yes' : 'no'],
             ['Transport', s.transport],
             ['Startup', s.startup],
@@ -106,7 +111,12 @@ async function serverDetail(ctx, name) {
         h('h2', {}, 'Last stderr lines'),
         s.stderr.length ? codeBlock(s.stderr.join('\n')) : h('p', { class: 'empty' }, 'Nothing written to stderr.'),
         h('h2', {}, 'Settings'),
-        h('p', { class: 'muted' }, h('code', {}, `mcp.servers.${s.name}`), ', defaults filled, env and headers values [redacted]'),
+        h(
+          'p',
+          { class: 'muted' },
+          s.plugin ? `As plugin ${s.plugin} registered it` : h('code', {}, `mcp.servers.${s.name}`),
+          ', defaults filled, env and headers values [redacted]',
+        ),
         codeBlock(JSON.stringify(s.config, null, 2)),
       );
     } catch (err) {

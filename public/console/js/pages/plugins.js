@@ -10,7 +10,7 @@ const statusText = (p) => h('span', { class: `state plugin-${p.status}` }, p.sta
 /** `tools: a, b · channels: c`, or null when the list is empty. */
 function contractsText(contracts) {
   if (!contracts) return null;
-  const parts = ['tools', 'channels', 'providers']
+  const parts = ['tools', 'channels', 'providers', 'mcpServers']
     .filter((kind) => contracts[kind]?.length)
     .map((kind) => `${kind}: ${contracts[kind].join(', ')}`);
   return parts.length ? parts.join(' · ') : null;
@@ -198,7 +198,7 @@ async function pluginDetail(ctx, id) {
 }
 
 function registeredList(registered) {
-  const kinds = ['tools', 'channels', 'routes', 'services', 'hooks'].filter((k) => registered?.[k]?.length);
+  const kinds = ['tools', 'channels', 'mcpServers', 'routes', 'services', 'hooks'].filter((k) => registered?.[k]?.length);
   if (!kinds.length) return h('p', { class: 'empty' }, 'Nothing (it registers only while active).');
   return h(
     'dl',

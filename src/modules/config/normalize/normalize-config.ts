@@ -54,7 +54,7 @@ export function normalizeConfig(ctx: NormalizeContext, cfg: OpenClawConfig): Nor
   const agentIds = agents.map((a) => a.id);
   warnUnknownTools(ctx, cfg.agents, pluginTools);
   const mcp = normalizeMcp(ctx, cfg.mcp);
-  warnUnknownMcpServers(ctx, agents, mcp);
+  warnUnknownMcpServers(ctx, agents, mcp, ctx.enabledPluginMcpServers?.(plugins));
 
   return {
     gateway: normalizeGateway(ctx, cfg.gateway, agentIds),

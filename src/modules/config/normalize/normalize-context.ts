@@ -30,6 +30,8 @@ export interface NormalizeContext {
   enabledPluginTools?: (settings: PluginsSettings) => ReadonlySet<string>;
   /** The model providers the plugins this config enables declare in `contracts.providers`: usable as `<id>/<model>`. */
   enabledPluginProviders?: (settings: PluginsSettings) => ReadonlySet<string>;
+  /** The MCP servers the plugins this config enables declare in `contracts.mcpServers`: a tool policy may name them. */
+  enabledPluginMcpServers?: (settings: PluginsSettings) => ReadonlySet<string>;
   /**
    * The chat channels plugins declare (`contracts.channels`), each with its plugin and, when these settings keep that
    * plugin off, why: a binding naming one is told what to configure instead of "no adapter".

@@ -20,7 +20,7 @@ export function normalizeMcp(ctx: NormalizeContext, mcp: McpConfig | undefined):
   return { servers };
 }
 
-function normalizeServer(ctx: NormalizeContext, name: string, s: McpServerConfig): McpServerSettings | undefined {
+export function normalizeServer(ctx: NormalizeContext, name: string, s: McpServerConfig): McpServerSettings | undefined {
   const at = `mcp.servers.${name}`;
   const transport = (s.transport ?? (s.command !== undefined ? 'stdio' : 'streamable-http')) as McpTransport;
   if (transport === 'stdio') {
@@ -61,11 +61,16 @@ function definedValues(map: Record<string, string | undefined>): Record<string, 
 }
 
 /**
- * A warning per agent list entry `mcp:<server>:…` whose server `mcp.servers` does not have (with did-you-mean): it
- * would never match a tool, which is what a typo looks like.
+ * A warning per agent list entry `mcp:<server>:…` whose server neither `mcp.servers` has nor an enabled plugin
+ * declares (`contracts.mcpServers`), with did-you-mean: it would never match a tool, which is what a typo looks like.
  */
-export function warnUnknownMcpServers(ctx: NormalizeContext, agents: readonly ResolvedAgent[], mcp: McpSettings): void {
-  const names = Object.keys(mcp.servers);
+export function warnUnknownMcpServers(
+  ctx: NormalizeContext,
+  agents: readonly ResolvedAgent[],
+  mcp: McpSettings,
+  pluginServers: ReadonlySet<string> = new Set(),
+): void {
+  const names = [...Object.keys(mcp.servers), ...pluginServers];
   const unknown = new Set<string>();
   for (const agent of agents) {
     for (const entry of [...agent.tools.allow, ...agent.tools.deny]) {

@@ -8,7 +8,7 @@ import { defaultHomeDir, NormalizeContext, resolveUserPath } from '../normalize/
 import type { PluginCatalog } from '../plugins/plugin-catalog.types';
 import { explainUnknownChannels, findPlugins, takePluginChannels } from '../plugins/find-plugins';
 import { checkPluginSettings } from '../plugins/plugin-settings';
-import { buildCatalog, enabledPluginProviders, enabledPluginTools, pluginChannelProviders } from '../plugins/build-catalog';
+import { buildCatalog, enabledPluginMcpServers, enabledPluginProviders, enabledPluginTools, pluginChannelProviders } from '../plugins/build-catalog';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
 import { fileStamp, FileStamp } from './file-stamp';
 import { INCLUDE_LIMITS, resolveIncludes } from './resolve-includes';
@@ -98,6 +98,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       providersNamedElsewhere: providersNamedElsewhere(included.value),
       enabledPluginTools: (settings) => enabledPluginTools(found.plugins, settings, new Set(pluginChannels.sections.keys())),
       enabledPluginProviders: (settings) => enabledPluginProviders(found.plugins, settings, new Set(pluginChannels.sections.keys())),
+      enabledPluginMcpServers: (settings) => enabledPluginMcpServers(found.plugins, settings, new Set(pluginChannels.sections.keys())),
       pluginChannels: (settings) => pluginChannelProviders(found.plugins, settings, new Set(pluginChannels.sections.keys())),
     };
     const config = normalizeConfig(ctx, validated.config);

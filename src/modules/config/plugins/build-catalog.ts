@@ -65,6 +65,20 @@ export function enabledPluginProviders(
   return providers;
 }
 
+/** The MCP servers the plugins these settings enable declare in `contracts.mcpServers`: a tool policy may name them. */
+export function enabledPluginMcpServers(
+  found: ReadonlyMap<string, FoundPlugin>,
+  settings: PluginsSettings,
+  configuredChannels: ReadonlySet<string>,
+): Set<string> {
+  const servers = new Set<string>();
+  for (const plugin of found.values()) {
+    if (!plugin.manifest || pluginState(plugin, settings, configuredChannels).state !== 'enabled') continue;
+    for (const server of plugin.manifest.contracts.mcpServers) servers.add(server);
+  }
+  return servers;
+}
+
 /** A chat channel a found plugin declares: the plugin, and why it does not run when these settings keep it off. */
 export interface PluginChannelProvider {
   plugin: string;

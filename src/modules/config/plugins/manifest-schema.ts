@@ -37,7 +37,7 @@ export function manifestSchema(format: 'clawgate' | 'openclaw'): Record<string, 
       contracts: {
         type: 'object',
         additionalProperties: !closed,
-        properties: { tools: stringList, providers: stringList, channels: stringList },
+        properties: { tools: stringList, providers: stringList, channels: stringList, mcpServers: stringList },
       },
       channelConfigs: {
         type: 'object',

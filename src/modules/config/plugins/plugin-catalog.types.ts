@@ -42,7 +42,7 @@ export interface PluginManifest {
   /** The module to load, relative to the plugin root (default `index.js`, else package.json `main`). */
   entry?: string;
   /** What the plugin will register: checked against what it does register (a tool it did not declare is refused). */
-  contracts: { tools: string[]; providers: string[]; channels: string[] };
+  contracts: { tools: string[]; providers: string[]; channels: string[]; mcpServers: string[] };
   /** Per channel id in `contracts.channels`. */
   channelConfigs: Record<string, ManifestChannel>;
   /** `startup`: loaded when enabled; `channel`: only once one of its channels is configured under `channels`. */

@@ -116,7 +116,7 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
     id: raw.id as string,
     ...optionalStrings(raw, ['name', 'description', 'version', 'entry'] as const),
     configSchema,
-    contracts: { tools: list(contracts.tools), providers, channels },
+    contracts: { tools: list(contracts.tools), providers, channels, mcpServers: list(contracts.mcpServers) },
     channelConfigs,
     activation: raw.activation === 'channel' ? 'channel' : 'startup',
     secrets: [...new Set([...list(raw.secrets), ...(format === 'openclaw' ? sensitiveHints(raw.uiHints) : [])])],

@@ -18,7 +18,7 @@ export class McpAdminController {
   @ApiOperation({
     summary: 'The MCP servers and their tools',
     description:
-      'Every server of `mcp.servers`: its state, transport, process id (stdio), restarts, last error and stderr lines, ' +
+      'Every server of `mcp.servers`, then those plugins registered (with the plugin id in `plugin`): its state, transport, process id (stdio), restarts, last error and stderr lines, ' +
       'its tools with the names the model and `tools.allow` use, and its settings with `env` and `headers` redacted.',
   })
   @ApiOkResponse({ type: McpServerListDto, description: 'The servers.' })
@@ -29,9 +29,9 @@ export class McpAdminController {
   @Get(':name')
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'One MCP server', description: 'As one entry of `GET /admin/mcp`.' })
-  @ApiParam({ name: 'name', description: 'Its key under `mcp.servers`.' })
+  @ApiParam({ name: 'name', description: 'Its key under `mcp.servers`, or the name a plugin registered it under.' })
   @ApiOkResponse({ type: McpServerDto, description: 'The server.' })
-  @ApiNotFoundResponse({ type: ProblemDto, description: '`mcp.servers` has no server of this name.' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'Neither `mcp.servers` nor an active plugin has a server of this name.' })
   get(@Param('name') name: string): McpServerDto {
     const servers = this.clients.list();
     const server = servers.find((s) => s.name === name);

@@ -6,11 +6,13 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { mcpToolPolicyName } from '../../../common/mcp-tool-policy';
 import { redactSecretFields } from '../../../common/secrets/redact-document';
+import { registerSecretSource } from '../../../common/secrets/secret-mask';
 import { CLAWGATE, GEN_AI, MCP } from '../../../common/telemetry/span-attributes';
 import { Tracing } from '../../../common/telemetry/tracing';
 import { ConfigStore, type McpServerSettings, type McpSettings, type ResolvedAgent } from '../../config';
 import { GatewayMetrics, type McpCallOutcome } from '../../metrics';
 import { GuardedTransport } from '../../outbound';
+import { PluginHost, type PluginMcpServerRunner } from '../../plugins';
 import { type AgentTool, type ToolContext, ToolRegistry, type ToolResult } from '../../runtime';
 import { McpConnection, type McpConnectionStatus } from './mcp-connection';
 import { mcpFunctionName } from './mcp-function-names';
@@ -28,11 +30,21 @@ interface RegisteredMcpTool {
 interface ServerEntry {
   connection: McpConnection;
   tools: Map<string, RegisteredMcpTool>;
+  /** The plugin that registered the server (absent: `mcp.servers`). */
+  plugin?: string;
+}
+
+/** A server a plugin registered (`api.registerMcpServer`), with the settings `mcp.servers.<name>` would have. */
+export interface PluginMcpServer {
+  settings: McpServerSettings;
+  plugin: string;
 }
 
 /** One server in `/admin/mcp`. */
 export interface McpServerView extends McpConnectionStatus {
   name: string;
+  /** The plugin that registered it (absent: `mcp.servers` of the config). */
+  plugin?: string;
   enabled: boolean;
   startup: McpServerSettings['startup'];
   tools: Array<{ name: string; functionName: string; policyName: string; description?: string }>;
@@ -47,12 +59,18 @@ export interface McpServerView extends McpConnectionStatus {
  * removed applies without a restart), keeps one connection per enabled server, and puts each server's tools into the
  * runtime's ToolRegistry — the registration plugins' tools take — as `mcp:<server>:<tool>` for `tools.allow`/`deny`,
  * called `mcp__<server>__<tool>` by the model. A lazy server is started by the first run of an agent its tools are
- * offered to (the registry's preparer).
+ * offered to (the registry's preparer). The servers plugins register (`api.registerMcpServer`, handed over by the
+ * plugin host through the PluginMcpServerRunner port) are run the same way beside them; a name `mcp.servers` has is
+ * the config's.
  */
 @Injectable()
-export class McpClients implements OnModuleInit, OnApplicationShutdown {
+export class McpClients implements OnModuleInit, OnApplicationShutdown, PluginMcpServerRunner {
   private readonly logger = new Logger('mcp');
   private readonly servers = new Map<string, ServerEntry>();
+  /** By name, in the order registered. */
+  private readonly pluginServers = new Map<string, PluginMcpServer>();
+  /** The values of plugin servers' `env` and `headers`, for the secret masker (the config's are the admin module's). */
+  private pluginSecrets: string[] = [];
   private readonly cleanups: Array<() => void> = [];
 
   constructor(
@@ -61,14 +79,39 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
     private readonly metrics: GatewayMetrics,
     private readonly tracing: Tracing,
     private readonly guard: GuardedTransport,
+    private readonly plugins?: PluginHost,
   ) {}
 
   onModuleInit(): void {
-    this.apply(this.config.current().config.mcp);
+    this.plugins?.attachMcpServers(this);
+    this.apply();
     this.cleanups.push(
-      this.config.onApplied((_prev, next) => this.apply(next.config.mcp)),
+      this.config.onApplied(() => this.apply()),
       this.registry.addPreparer((agent) => this.prepare(agent)),
+      registerSecretSource(() => this.pluginSecrets),
     );
+  }
+
+  configured(name: string): boolean {
+    return this.config.current().config.mcp.servers[name] !== undefined;
+  }
+
+  addPluginServer(settings: McpServerSettings, plugin: string): void {
+    this.pluginServers.set(settings.name, { settings, plugin });
+    this.pluginSecretsChanged();
+    this.apply();
+  }
+
+  async removePluginServer(name: string): Promise<void> {
+    if (!this.pluginServers.delete(name)) return;
+    this.pluginSecretsChanged();
+    if (this.servers.get(name)?.plugin !== undefined) await this.remove(name);
+  }
+
+  /** The servers plugins registered that run (a name `mcp.servers` has since taken is the config's), in the order registered. */
+  pluginMcpServers(): PluginMcpServer[] {
+    const configured = this.config.current().config.mcp.servers;
+    return [...this.pluginServers.values()].filter((s) => configured[s.settings.name] === undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -79,8 +122,11 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
   /** Every configured server with its state and tools, in the order of the config. */
   list(): McpServerView[] {
     const { config } = this.config.current();
-    const configured = config.mcp.servers;
-    return Object.values(configured).map((settings) => {
+    const servers = [
+      ...Object.values(config.mcp.servers).map((settings) => ({ settings, plugin: undefined as string | undefined })),
+      ...this.pluginMcpServers(),
+    ];
+    return servers.map(({ settings, plugin }) => {
       const entry = this.servers.get(settings.name);
       const status: McpConnectionStatus = entry?.connection.status() ?? {
         state: 'stopped',
@@ -91,6 +137,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
       };
       return {
         name: settings.name,
+        ...(plugin ? { plugin } : {}),
         enabled: settings.enabled,
         startup: settings.startup,
         ...status,
@@ -106,15 +153,21 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** Brings the connections in line with `mcp.servers`: a changed server is a new connection; the old one is retired. */
-  private apply(settings: McpSettings): void {
-    for (const name of [...this.servers.keys()]) {
-      const next = settings.servers[name];
-      if (!next?.enabled || !isDeepStrictEqual(next, this.servers.get(name)?.connection.settings)) void this.remove(name);
+  /**
+   * Brings the connections in line with `mcp.servers` and the servers plugins registered: a changed server is a new
+   * connection; the old one is retired.
+   */
+  private apply(): void {
+    const wanted = this.wantedServers();
+    for (const [name, entry] of [...this.servers]) {
+      const next = wanted.get(name);
+      if (!next?.settings.enabled || next.plugin !== entry.plugin || !isDeepStrictEqual(next.settings, entry.connection.settings)) {
+        void this.remove(name);
+      }
     }
-    for (const server of Object.values(settings.servers)) {
+    for (const { settings: server, plugin } of wanted.values()) {
       if (!server.enabled || this.servers.has(server.name)) continue;
-      const entry: ServerEntry = { connection: undefined as unknown as McpConnection, tools: new Map() };
+      const entry: ServerEntry = { connection: undefined as unknown as McpConnection, tools: new Map(), ...(plugin ? { plugin } : {}) };
       entry.connection = new McpConnection(server, {
         toolsChanged: (tools) => this.register(server.name, entry, tools),
         warn: (message) => this.logger.warn(`MCP server "${server.name}": ${message}`),
@@ -125,6 +178,33 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
       this.servers.set(server.name, entry);
       if (server.startup === 'boot') void entry.connection.start();
     }
+  }
+
+  /**
+   * `mcp.servers`, then the servers plugins registered under names it does not have: a name the config takes while a
+   * plugin holds it is the config's from then on (logged; the plugin's server stops until the config lets it go).
+   */
+  private wantedServers(): Map<string, { settings: McpServerSettings; plugin?: string }> {
+    const configured: McpSettings['servers'] = this.config.current().config.mcp.servers;
+    const wanted = new Map<string, { settings: McpServerSettings; plugin?: string }>(
+      Object.values(configured).map((settings) => [settings.name, { settings }]),
+    );
+    for (const server of this.pluginServers.values()) {
+      if (!wanted.has(server.settings.name)) wanted.set(server.settings.name, server);
+      else if (this.servers.get(server.settings.name)?.plugin === server.plugin) {
+        this.logger.warn(
+          `mcp.servers.${server.settings.name} now configures the MCP server plugin ${server.plugin} registered: the config wins, the plugin's server stops`,
+        );
+      }
+    }
+    return wanted;
+  }
+
+  private pluginSecretsChanged(): void {
+    this.pluginSecrets = [...this.pluginServers.values()].flatMap(({ settings }) => [
+      ...Object.values(settings.env),
+      ...Object.values(settings.headers),
+    ]);
   }
 
   /** Its tools leave the registry at once; the connection closes once its calls in flight have ended. */
@@ -169,7 +249,7 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
       policyName: t.policyName,
       description: `${t.tool.description ?? t.tool.title ?? t.tool.name} (MCP server "${server}", tool "${t.tool.name}")`,
       parameters,
-      handler: (ctx, args) => this.call(server, entry.connection, t.tool.name, args, ctx),
+      handler: (ctx, args) => this.call(server, entry.connection, t.tool.name, args, ctx, entry.plugin),
     };
   }
 
@@ -180,6 +260,8 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
     tool: string,
     args: Record<string, unknown>,
     ctx: ToolContext,
+    /** The plugin that registered the server (absent: `mcp.servers`). */
+    plugin: string | undefined,
   ): Promise<ToolResult> {
     const started = performance.now();
     let outcome: McpCallOutcome = 'failed';
@@ -202,12 +284,14 @@ export class McpClients implements OnModuleInit, OnApplicationShutdown {
         },
       );
       outcome = result.isError ? 'error' : 'ok';
-      return toolResultOf(result, connection.settings.maxOutputBytes, `mcp.servers.${server}.`);
+      // Where the limit is set: the config's key, or the plugin's registration.
+      const setting = plugin ? `plugin ${plugin}'s registerMcpServer("${server}"):` : `mcp.servers.${server}.`;
+      return toolResultOf(result, connection.settings.maxOutputBytes, setting);
     } catch (err) {
       outcome = ctx.signal.aborted ? 'cancelled' : err instanceof AppError && err.code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed';
       throw err;
     } finally {
-      this.metrics.mcpCall(server, tool, outcome, (performance.now() - started) / 1000);
+      this.metrics.mcpCall(server, tool, outcome, (performance.now() - started) / 1000, plugin !== undefined);
     }
   }
 

@@ -7,6 +7,8 @@ export class PluginContractsDto {
   providers!: string[];
   @ApiProperty({ type: [String], description: 'Channel ids.' })
   channels!: string[];
+  @ApiProperty({ type: [String], description: 'MCP server names (`contracts.mcpServers`).' })
+  mcpServers!: string[];
 }
 
 export class PluginRegisteredDto {
@@ -28,6 +30,12 @@ export class PluginRegisteredDto {
     example: ['telegram'],
   })
   channels!: string[];
+  @ApiProperty({
+    type: [String],
+    description: 'The MCP servers it registered (run by the MCP client like `mcp.servers`; see `GET /admin/mcp`).',
+    example: ['wiki'],
+  })
+  mcpServers!: string[];
 }
 
 export class PluginDto {

@@ -21,7 +21,10 @@ export class TopologyNodeDto {
   @ApiPropertyOptional({ example: 'unusable', description: 'peer-out, mcp-server: why a call would be refused before any I/O.' })
   refusal?: string;
   @ApiPropertyOptional({ description: 'directory: a granted collection no agent owns.' }) path?: string;
-  @ApiPropertyOptional({ example: 'files', description: 'mcp-server: its name under `mcp.servers`.' }) server?: string;
+  @ApiPropertyOptional({ example: 'files', description: 'mcp-server: its name under `mcp.servers` (or the one a plugin registered).' })
+  server?: string;
+  @ApiPropertyOptional({ example: 'wiki-tools', description: 'mcp-server: the plugin that registered it (`api.registerMcpServer`).' })
+  plugin?: string;
   @ApiPropertyOptional({ enum: ['stdio', 'streamable-http', 'sse'], description: 'mcp-server: its configured transport.' })
   transport?: string;
   @ApiPropertyOptional({

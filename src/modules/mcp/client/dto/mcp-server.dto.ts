@@ -12,8 +12,13 @@ export class McpToolDto {
 }
 
 export class McpServerDto {
-  @ApiProperty({ example: 'files', description: 'Its key under `mcp.servers`.' })
+  @ApiProperty({ example: 'files', description: 'Its key under `mcp.servers`, or the name a plugin registered it under.' })
   name!: string;
+  @ApiPropertyOptional({
+    example: 'wiki-tools',
+    description: 'The id of the plugin that registered it (`api.registerMcpServer`); absent for a server of `mcp.servers`.',
+  })
+  plugin?: string;
   @ApiProperty({ description: '`enabled` of its settings.' })
   enabled!: boolean;
   @ApiProperty({ enum: ['lazy', 'boot'], description: 'When it starts: on the first run that may use it, or with the gateway.' })
@@ -64,6 +69,9 @@ export class McpServerDto {
 }
 
 export class McpServerListDto {
-  @ApiProperty({ type: [McpServerDto], description: 'Every server of `mcp.servers`, in the order of the config.' })
+  @ApiProperty({
+    type: [McpServerDto],
+    description: 'Every server of `mcp.servers`, in the order of the config, then those plugins registered (with `plugin`).',
+  })
   servers!: McpServerDto[];
 }
