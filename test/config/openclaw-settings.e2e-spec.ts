@@ -41,7 +41,7 @@ describe('recognised OpenClaw settings (e2e)', () => {
       {
         path: 'agents',
         message:
-          'recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
+          'recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents.allowAgents, agents.list[1].identity.theme',
       },
       { path: 'channels.whatsapp', message: 'no plugin provides channel whatsapp: its settings are not used' },
     ];

@@ -80,6 +80,8 @@ const RESHAPED_BY_NORMALIZATION = new Set([
   'agents.defaults.sandbox.mode',
   'agents.defaults.tools.allow',
   'agents.defaults.tools.deny',
+  'agents.defaults.subagents.maxSpawnDepth',
+  'agents.defaults.subagents.maxChildrenPerAgent',
   'agents.list',
   'memory.qmd.sessions.enabled',
   'memory.qmd.update.debounceMs',

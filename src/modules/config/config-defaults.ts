@@ -55,6 +55,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
       memorySearch: { qmd: { extraCollections: [] } },
       sandbox: { mode: 'off' },
       tools: { allow: [], deny: [] },
+      // OpenClaw's documented defaults (docs.openclaw.ai/tools/subagents/nesting).
+      subagents: { maxSpawnDepth: 5, maxChildrenPerAgent: 5 },
     },
     list: [],
   },

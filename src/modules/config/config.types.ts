@@ -187,6 +187,18 @@ export interface SessionToolPolicies {
   sandboxedSubagent: ToolPolicy;
 }
 
+/** A limit of sessions_spawn and the config key it was read from (named when a spawn is refused). */
+export interface SubagentLimit {
+  value: number;
+  /** e.g. `agents.defaults.subagents.maxSpawnDepth`, `agents.list[1].subagents.maxChildrenPerAgent`. */
+  key: string;
+}
+
+export interface SubagentLimits {
+  maxSpawnDepth: SubagentLimit;
+  maxChildrenPerAgent: SubagentLimit;
+}
+
 export interface ResolvedAgent {
   id: string;
   isDefault: boolean;
@@ -211,6 +223,8 @@ export interface ResolvedAgent {
    */
   sessionTools?: SessionToolPolicies;
   extraCollections: MemoryCollectionSettings[];
+  /** The limits of the tree of sessions this agent's sessions spawn (docs/sessions.md#spawn-limits). */
+  subagents: SubagentLimits;
   /** Where the entry sits in openclaw.json (for the writer), e.g. `['agents','list',2]`. */
   source: Array<string | number>;
 }

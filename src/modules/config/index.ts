@@ -30,6 +30,8 @@ export type {
   PeerKind,
   PluginsSettings,
   ResolvedAgent,
+  SubagentLimit,
+  SubagentLimits,
   ResolvedBinding,
   RuntimeSnapshot,
   SessionToolPolicies,

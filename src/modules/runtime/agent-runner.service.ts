@@ -13,7 +13,7 @@ import { ModelCalls } from './model-calls';
 import type { ChatMessage, ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
 import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
-import { RunRecord, RunRegistry } from './run-registry';
+import { isTerminalRunStatus, RunLineage, RunRecord, RunRegistry } from './run-registry';
 import { ClusterService } from '../cluster';
 import { LaneName, LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
@@ -51,6 +51,8 @@ export interface StartRunInput {
   onReplyDelta?: ReplyDeltaListener;
   /** The channel message this run answers (a person's or a peer's): logged as the inbound message. */
   origin?: RunOrigin;
+  /** Where the run sits in the tree of runs: the run whose tool started it, the session that spawned its session. */
+  lineage?: RunLineage;
 }
 
 export interface RunHandle {
@@ -115,6 +117,42 @@ export class AgentRunner implements OnModuleDestroy {
     return this.runs.abort(runId, reason);
   }
 
+  /** The runs `runId` started, their runs, and so on (remembered ones), parents before their children. */
+  descendantsOf(runId: string): RunRecord[] {
+    return this.runs.descendantsOf(runId);
+  }
+
+  /** The runs `runId` started directly (remembered ones). */
+  childrenOf(runId: string): RunRecord[] {
+    return this.runs.childrenOf(runId);
+  }
+
+  /** The remembered runs of these sessions, oldest first. */
+  runsOfSessions(sessionKeys: ReadonlySet<string>): RunRecord[] {
+    return this.runs.runsOfSessions(sessionKeys);
+  }
+
+  /** The sessions `sessionKey` spawned that have a run queued or running (maxChildrenPerAgent counts them). */
+  activeChildSessions(sessionKey: string): Set<string> {
+    return this.runs.activeChildSessions(sessionKey);
+  }
+
+  /**
+   * Aborts every run of `runIds` that is not over and waits (at most `timeoutMs`) until each has ended. Returns the
+   * ids it aborted.
+   */
+  async abortRuns(runIds: readonly string[], reason: string, timeoutMs: number): Promise<string[]> {
+    const aborted = runIds.filter((id) => this.runs.abort(id, reason));
+    await Promise.all(aborted.map((id) => this.runs.wait(id, timeoutMs).catch(() => undefined)));
+    return aborted;
+  }
+
+  /** True when the run is unknown or over. */
+  isOver(runId: string): boolean {
+    const r = this.runs.get(runId);
+    return !r || isTerminalRunStatus(r.status);
+  }
+
   /** How many runs of a session are running and queued (session_status). */
   laneState(sessionKey: string): LaneState {
     return this.lanes.state(sessionKey);
@@ -125,7 +163,7 @@ export class AgentRunner implements OnModuleDestroy {
     // Parsed once here; everything after works with the canonical key.
     const { key, agentId } = canonicalSessionKey(raw.sessionKey);
     const input = key === raw.sessionKey ? raw : { ...raw, sessionKey: key };
-    const { record, signal } = this.runs.create(input.sessionKey, agentId);
+    const { record, signal } = this.runs.create(input.sessionKey, agentId, undefined, input.lineage);
     if (input.origin) this.runLog.received(record, input.origin);
     if (this.closing || this.draining) {
       const refused = this.runs.update(record.runId, {

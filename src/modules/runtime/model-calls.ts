@@ -90,7 +90,15 @@ export class ModelCalls {
     const inputTokens = usage.inputTokens ?? 0;
     const outputTokens = usage.outputTokens ?? 0;
     if (!inputTokens && !outputTokens) return;
-    this.deps.usage?.modelCall(run, modelRef, { inputTokens, outputTokens, cachedTokens: usage.cachedTokens ?? 0 });
+    const cost = this.deps.usage?.modelCall(run, modelRef, { inputTokens, outputTokens, cachedTokens: usage.cachedTokens ?? 0 });
+    // The run's record counts as it goes, so a live tree shows what each run has used so far.
+    const { runs } = this.deps;
+    const sofar = runs.get(run.runId);
+    if (!sofar) return;
+    runs.update(run.runId, {
+      usage: { inputTokens: (sofar.usage?.inputTokens ?? 0) + inputTokens, outputTokens: (sofar.usage?.outputTokens ?? 0) + outputTokens },
+      ...(typeof cost === 'number' ? { cost: (sofar.cost ?? 0) + cost } : {}),
+    });
   }
 
   /** Records the model call's latency and outcome (an answer, or a throw) in the provider's series. */

@@ -37,6 +37,21 @@ export interface RunRecord {
   refusal?: { reason: 'BUDGET_EXHAUSTED'; budget: string; retryAfterSeconds?: number };
   /** The models that failed before one answered, in order, each with its error (docs/runtime.md#model-fallbacks). */
   failovers?: FailedModel[];
+  /**
+   * The run whose tool started this one (sessions_spawn, sessions_send, a steer of a spawned session): the runs
+   * of a tree (`GET /admin/runs/{runId}/tree`) are linked by it.
+   */
+  parentRunId?: string;
+  /** For a run of a spawned session: the session that spawned it (its active children are counted by this). */
+  spawnedBy?: string;
+  /** What the run's model calls cost so far, priced from the models' `cost` (absent while no price is known). */
+  cost?: number;
+}
+
+/** Where a run sits in the tree of runs: set when it is created, never changed. */
+export interface RunLineage {
+  parentRunId?: string;
+  spawnedBy?: string;
 }
 
 /** Finished runs kept for status queries; older ones are forgotten first. */
@@ -52,14 +67,67 @@ export class RunRegistry {
   private readonly waiters = new Map<string, Array<(r: RunRecord) => void>>();
   /** Finished run ids, oldest first (a Set keeps insertion order, and drops its oldest in O(1)). */
   private readonly finished = new Set<string>();
+  /** parentRunId → the runs it started, while they are remembered. */
+  private readonly children = new Map<string, Set<string>>();
 
-  create(sessionKey: string, agentId: string, runId: string = newRunId()): { record: RunRecord; signal: AbortSignal } {
+  create(
+    sessionKey: string,
+    agentId: string,
+    runId: string = newRunId(),
+    lineage: RunLineage = {},
+  ): { record: RunRecord; signal: AbortSignal } {
     if (this.runs.has(runId)) throw new Error(`run ${runId} already exists`);
     const record: RunRecord = { runId, sessionKey, agentId, status: 'queued', queuedAt: new Date().toISOString(), toolRounds: 0 };
+    if (lineage.parentRunId) record.parentRunId = lineage.parentRunId;
+    if (lineage.spawnedBy) record.spawnedBy = lineage.spawnedBy;
     const controller = new AbortController();
     this.runs.set(runId, record);
     this.controllers.set(runId, controller);
+    if (record.parentRunId) {
+      const siblings = this.children.get(record.parentRunId) ?? new Set<string>();
+      siblings.add(runId);
+      this.children.set(record.parentRunId, siblings);
+    }
     return { record, signal: controller.signal };
+  }
+
+  /** The runs `runId` started (remembered ones), oldest first. */
+  childrenOf(runId: string): RunRecord[] {
+    return [...(this.children.get(runId) ?? [])].flatMap((id) => {
+      const r = this.runs.get(id);
+      return r ? [{ ...r }] : [];
+    });
+  }
+
+  /** Every run below `runId` (children, their children, …), parents before their children. */
+  descendantsOf(runId: string): RunRecord[] {
+    const out: RunRecord[] = [];
+    const seen = new Set<string>([runId]);
+    const queue = [runId];
+    while (queue.length) {
+      for (const child of this.childrenOf(queue.shift() as string)) {
+        if (seen.has(child.runId)) continue;
+        seen.add(child.runId);
+        out.push(child);
+        queue.push(child.runId);
+      }
+    }
+    return out;
+  }
+
+  /** The remembered runs of these sessions (any state), oldest first. */
+  runsOfSessions(sessionKeys: ReadonlySet<string>): RunRecord[] {
+    return [...this.runs.values()].filter((r) => sessionKeys.has(r.sessionKey)).map((r) => ({ ...r }));
+  }
+
+  /** The spawned sessions of `sessionKey` that have a run queued or running now. */
+  activeChildSessions(sessionKey: string): Set<string> {
+    const active = new Set<string>();
+    for (const runId of this.controllers.keys()) {
+      const r = this.runs.get(runId);
+      if (r && r.spawnedBy === sessionKey && !TERMINAL.has(r.status)) active.add(r.sessionKey);
+    }
+    return active;
   }
 
   get(runId: string): RunRecord | undefined {
@@ -119,6 +187,9 @@ export class RunRegistry {
     if (this.finished.size > MAX_FINISHED_RUNS) {
       const oldest = this.finished.values().next().value as string;
       this.finished.delete(oldest);
+      const parent = this.runs.get(oldest)?.parentRunId;
+      if (parent) this.children.get(parent)?.delete(oldest);
+      if (parent && this.children.get(parent)?.size === 0) this.children.delete(parent);
       this.runs.delete(oldest);
     }
   }

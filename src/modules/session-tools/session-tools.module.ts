@@ -16,6 +16,7 @@ import { RunReportsController } from './run-reports.controller';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { SessionActionsController } from './session-actions.controller';
 import { SessionToolsService } from './session-tools.service';
+import { SpawnLimits } from './spawn-limits';
 import { SessionsSendService } from './sessions-send.service';
 import { exchangeDatabasePath, SqliteExchangeStore } from './sqlite-exchange.store';
 
@@ -62,6 +63,7 @@ import { exchangeDatabasePath, SqliteExchangeStore } from './sqlite-exchange.sto
     ExchangeRecorder,
     OrphanedExchangeSweeper,
     RunReports,
+    SpawnLimits,
   ],
   exports: [SessionToolsService, SessionsSendService, ExchangeRecorder],
 })

@@ -24,6 +24,7 @@ import {
 } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { RunReports } from './run-reports';
+import { SpawnLimits } from './spawn-limits';
 import { SessionsSendService } from './sessions-send.service';
 import {
   SESSIONS_SEND_SCHEMA,
@@ -58,6 +59,7 @@ export class SessionToolsService implements OnModuleInit {
     private readonly registry: ToolRegistry,
     private readonly sender: SessionsSendService,
     private readonly runReports: RunReports,
+    private readonly spawnLimits: SpawnLimits,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Optional() private readonly tracing: Tracing = new Tracing(),
   ) {}
@@ -164,7 +166,10 @@ export class SessionToolsService implements OnModuleInit {
     return { status: 'ok', ...report };
   }
 
-  async spawn(ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'>, args: SessionsSpawnArgs): Promise<ToolResult> {
+  async spawn(
+    ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'> & Partial<Pick<ToolContext, 'runId'>>,
+    args: SessionsSpawnArgs,
+  ): Promise<ToolResult> {
     const requesterAgent = agentIdFromSessionKey(ctx.sessionKey);
     const agentId = args.agentId ? normalizeAgentId(args.agentId) : requesterAgent;
     const snapshot = this.config.current();
@@ -175,14 +180,20 @@ export class SessionToolsService implements OnModuleInit {
       if (denied) return denied;
     }
     if (!snapshot.agentsById.has(agentId)) return { status: 'not_found', error: `no agent "${agentId}"` };
+    // The limits of the requesting agent, read from the config served now (a reload applies to the next spawn).
+    const admitted = await this.spawnLimits.admit(ctx.sessionKey, snapshot.agentsById.get(requesterAgent)?.subagents);
+    if ('refused' in admitted) return admitted.refused;
+    const { release } = admitted;
     const childSessionKey = subagentSessionKey(agentId);
     try {
       await this.sessions.getOrCreate(childSessionKey, { label: args.label, spawnedBy: ctx.sessionKey });
     } catch (err) {
+      release();
       if (err instanceof AppError) return toolResultFromError(err);
       throw err;
     }
     const child = this.runner.startRun({
+      lineage: { parentRunId: ctx.runId, spawnedBy: ctx.sessionKey },
       sessionKey: childSessionKey,
       message: args.task,
       // The child's run joins the spawning run's trace (its tool span), like every inter-session message.
@@ -193,6 +204,7 @@ export class SessionToolsService implements OnModuleInit {
         ...this.tracing.fields(),
       },
     });
+    release();
     // The child works on after the spawning run completes; only an abort of that run reaches it.
     ctx.onAbort?.(() => {
       this.runner.abortRun(child.runId, SPAWNER_ABORTED);

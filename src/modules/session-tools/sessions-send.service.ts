@@ -51,7 +51,7 @@ export class SessionsSendService implements OnModuleDestroy {
 
   /** `signal` and `onAbort` come with a run's call; the admin API calls without them (nothing to abort). */
   async send(
-    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal'>>,
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId'>>,
     args: SessionsSendArgs,
   ): Promise<ToolResult> {
     const result = await this.exchange(ctx, args);
@@ -61,7 +61,7 @@ export class SessionsSendService implements OnModuleDestroy {
   }
 
   private async exchange(
-    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal'>>,
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId'>>,
     args: SessionsSendArgs,
   ): Promise<ToolResult> {
     const snapshot = this.config.current();
@@ -107,6 +107,8 @@ export class SessionsSendService implements OnModuleDestroy {
       extraSystemPrompt: roundOnePrompt(requesterKey, targetKey),
       lane: 'nested',
       meta: { sessionsSend: { step: 'round-one', chainId, requester: requesterKey } },
+      // Round one belongs to the tree of the sending run (GET /admin/runs/{runId}/tree, its kill).
+      lineage: { parentRunId: ctx.runId },
     });
     stepStarted(step, round.runId);
     if (this.tracing.enabled) void round.done.then((record) => endStep(step, record));

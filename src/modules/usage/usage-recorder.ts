@@ -27,8 +27,8 @@ export class UsageRecorder implements OnApplicationShutdown {
     @Optional() private readonly metrics?: GatewayMetrics,
   ) {}
 
-  /** One answered model call; a call whose provider reported no usage is not recorded. */
-  modelCall(call: UsageCallContext, modelRef: string, tokens: CallTokens): void {
+  /** One answered model call; a call whose provider reported no usage is not recorded. Returns its cost (null: no price known). */
+  modelCall(call: UsageCallContext, modelRef: string, tokens: CallTokens): number | null {
     const cost = priceOf(this.config.current().config, modelRef, tokens);
     const slash = modelRef.indexOf('/');
     this.store.append({
@@ -51,6 +51,7 @@ export class UsageRecorder implements OnApplicationShutdown {
       { input: tokens.inputTokens, output: tokens.outputTokens, cached: tokens.cachedTokens },
       cost,
     );
+    return cost;
   }
 
   /** The store closes after the runs: the runtime's shutdown (which waits for them) comes first. */

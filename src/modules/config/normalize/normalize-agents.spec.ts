@@ -290,3 +290,36 @@ describe('normalizeAgents', () => {
     });
   });
 });
+
+describe('spawn limits (agents.*.subagents)', () => {
+  it('takes the agent’s own limit, else agents.defaults’, else OpenClaw’s default, naming where each came from', () => {
+    const { agents, errors } = run({
+      defaults: { subagents: { maxSpawnDepth: 3 } },
+      list: [{ id: 'a' }, { id: 'b', subagents: { maxSpawnDepth: 1, maxChildrenPerAgent: 2 } }],
+    });
+    expect(errors).toEqual([]);
+    expect(agents.map((a) => a.subagents)).toEqual([
+      {
+        maxSpawnDepth: { value: 3, key: 'agents.defaults.subagents.maxSpawnDepth' },
+        maxChildrenPerAgent: { value: 5, key: 'agents.defaults.subagents.maxChildrenPerAgent' },
+      },
+      {
+        maxSpawnDepth: { value: 1, key: 'agents.list[1].subagents.maxSpawnDepth' },
+        maxChildrenPerAgent: { value: 2, key: 'agents.list[1].subagents.maxChildrenPerAgent' },
+      },
+    ]);
+  });
+
+  it.each([
+    [{ defaults: { subagents: { maxSpawnDepth: 0 } } }, 'agents.defaults.subagents.maxSpawnDepth'],
+    [{ defaults: { subagents: { maxSpawnDepth: 6 } } }, 'agents.defaults.subagents.maxSpawnDepth'],
+    [{ defaults: { subagents: { maxChildrenPerAgent: 21 } } }, 'agents.defaults.subagents.maxChildrenPerAgent'],
+    [{ list: [{ id: 'a', subagents: { maxChildrenPerAgent: 0 } }] }, 'agents.list[0].subagents.maxChildrenPerAgent'],
+    [{ list: [{ id: 'a', subagents: { maxSpawnDepth: 2.5 } }] }, 'agents.list[0].subagents.maxSpawnDepth'],
+    [{ defaults: { subagents: { maxSpawnDepth: '2' } } }, 'agents.defaults.subagents.maxSpawnDepth'],
+  ])('refuses %j with an error naming %s', (agents, key) => {
+    const validated = validateConfig({ agents });
+    expect(validated.config).toBeUndefined();
+    expect(validated.errors.map((e) => e.path)).toContain(key);
+  });
+});

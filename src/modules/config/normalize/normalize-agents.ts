@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { DEFAULT_AGENT_ID, normalizeAgentId } from '../../../common/agent-id';
 import { CONFIG_DEFAULTS } from '../config-defaults';
-import type { MemoryCollectionSettings, ResolvedAgent } from '../config.types';
+import type { MemoryCollectionSettings, ResolvedAgent, SubagentLimit, SubagentLimits } from '../config.types';
 import { toDottedPath } from '../pipeline/config-issue';
 import { RESERVED_KEY_NAMES } from '../pipeline/reserved-keys';
 import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryCollectionConfig } from '../schema/agents.schema';
@@ -151,8 +151,25 @@ function resolveAgent(
       deny: [...(entry.tools?.deny ?? defaults.tools?.deny ?? CONFIG_DEFAULTS.agents.defaults.tools.deny)],
     },
     extraCollections: dedupeByName(collections),
+    subagents: {
+      maxSpawnDepth: subagentLimit('maxSpawnDepth', entry, defaults, source),
+      maxChildrenPerAgent: subagentLimit('maxChildrenPerAgent', entry, defaults, source),
+    },
     source,
   };
+}
+
+/** The agent's own limit, else agents.defaults', else OpenClaw's default; with the key it came from. */
+function subagentLimit(
+  name: keyof SubagentLimits,
+  entry: AgentMapEntryConfig,
+  defaults: AgentDefaultsConfig,
+  source: Source,
+): SubagentLimit {
+  const own = entry.subagents?.[name];
+  if (own !== undefined) return { value: own, key: toDottedPath([...source, 'subagents', name]) };
+  const key = `agents.defaults.subagents.${name}`;
+  return { value: defaults.subagents?.[name] ?? CONFIG_DEFAULTS.agents.defaults.subagents[name], key };
 }
 
 /**

@@ -33,8 +33,20 @@ const sandboxTools = implemented({
 /** Fields of `agents.defaults` and of each agent that OpenClaw documents and clawgate does not use. */
 const AGENT_FIELDS_UNSUPPORTED = unsupportedNames(`
   agentRuntime bootstrapMaxChars bootstrapTotalMaxChars contextInjection contextLimits embeddedHarness experimental
-  fastModeDefault heartbeat params reasoningDefault runRetries skills subagents thinkingDefault tts typingMode
+  fastModeDefault heartbeat params reasoningDefault runRetries skills thinkingDefault tts typingMode
   utilityModel`);
+
+/**
+ * `subagents` of agents.defaults and of an agent: the two limits of the spawn tree are clawgate's (docs/sessions.md#spawn-limits);
+ * the model, timeouts, announce and concurrency settings of OpenClaw's sub-agents are not.
+ */
+const agentSubagents = implemented({
+  maxSpawnDepth: implemented(),
+  maxChildrenPerAgent: implemented(),
+  ...unsupportedNames(`
+    allowAgents announceTimeoutMs archiveAfterMinutes delegationPolicy maxConcurrent model requireAgentId runTimeoutSeconds
+    thinking`),
+});
 
 /** `model`: a string, or `{ primary, fallbacks }`; the schema checks the object form's keys. */
 const agentModel = implemented();
@@ -76,6 +88,7 @@ const agent = (listForm: boolean): OpenClawKey =>
     memorySearch: agentMemorySearch,
     sandbox: agentSandbox,
     tools: agentTools,
+    subagents: agentSubagents,
     ...AGENT_FIELDS_UNSUPPORTED,
     // An agent's own model catalog (newer OpenClaw): clawgate's aliases are those of agents.defaults.models.
     ...unsupportedNames('groupChat memory models runtime skillsLimits'),
@@ -88,6 +101,7 @@ const agentDefaults = implemented({
   workspace: implemented(),
   memorySearch: agentMemorySearch,
   sandbox: agentSandbox,
+  subagents: agentSubagents,
   ...AGENT_FIELDS_UNSUPPORTED,
   ...unsupportedNames(`
     blockStreamingBreak blockStreamingChunk blockStreamingCoalesce blockStreamingDefault bootstrapPromptTruncationWarning

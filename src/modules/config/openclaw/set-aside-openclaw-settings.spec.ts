@@ -12,13 +12,13 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
     const doc = {
       meta: { lastTouchedVersion: '2026.4.1' },
       gateway: { port: 18789, controlUi: { enabled: true }, admin: { tokens: [] } },
-      agents: { defaults: { model: 'echo/default', compaction: { mode: 'safeguard' } }, list: [{ id: 'main', subagents: {} }] },
+      agents: { defaults: { model: 'echo/default', compaction: { mode: 'safeguard' } }, list: [{ id: 'main', subagents: { maxSpawnDepth: 2, allowAgents: ['*'] } }] },
     };
     const before = structuredClone(doc);
     const result = setAsideOpenClawSettings(doc);
     expect(result.document).toEqual({
       gateway: { port: 18789, admin: { tokens: [] } },
-      agents: { defaults: { model: 'echo/default' }, list: [{ id: 'main' }] },
+      agents: { defaults: { model: 'echo/default' }, list: [{ id: 'main', subagents: { maxSpawnDepth: 2 } }] },
     });
     expect(result.errors).toEqual([]);
     expect(doc).toEqual(before);
@@ -34,13 +34,13 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
       meta: {},
       gateway: { controlUi: { enabled: true }, tailscale: { mode: 'off' }, port: 1 },
       wizard: { lastRunAt: 'x' },
-      agents: { defaults: { heartbeat: {} }, list: [{ id: 'a', subagents: {} }, { id: 'b', identity: { theme: 'calm' } }] },
+      agents: { defaults: { heartbeat: {} }, list: [{ id: 'a', subagents: { model: 'x/y' } }, { id: 'b', identity: { theme: 'calm' } }] },
       channels: { telegram: { enabled: true } },
     };
     expect(warningsOf(doc)).toEqual([
       'recognised OpenClaw settings, not supported by clawgate (2): meta, wizard',
       'gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
-      'agents: recognised OpenClaw settings, not supported by clawgate (3): agents.defaults.heartbeat, agents.list[0].subagents, agents.list[1].identity.theme',
+      'agents: recognised OpenClaw settings, not supported by clawgate (3): agents.defaults.heartbeat, agents.list[0].subagents.model, agents.list[1].identity.theme',
     ]);
     // A chat channel is a plugin's: while none provides it, it is listed apart (load-config warns per channel).
     expect(setAsideOpenClawSettings(doc).unprovidedChannels).toEqual(['telegram']);

@@ -237,7 +237,7 @@ describe('loadConfig', () => {
       expect(r.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
         ': recognised OpenClaw settings, not supported by clawgate (2): meta, commands',
         'gateway: recognised OpenClaw setting, not supported by clawgate: gateway.controlUi',
-        'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents',
+        'agents: recognised OpenClaw settings, not supported by clawgate (2): agents.defaults.compaction, agents.list[0].subagents.allowAgents',
         'channels.signal: no plugin provides channel signal: its settings are not used',
         'channels.whatsapp: no plugin provides channel whatsapp: its settings are not used',
       ]);

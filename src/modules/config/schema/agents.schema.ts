@@ -1,4 +1,4 @@
-import { IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CONFIG_DEFAULTS } from '../config-defaults';
 import type { SandboxMode } from '../config.types';
 import { IsModelSetting, MODEL_ALIAS_PATTERN, MODEL_SETTING_SCHEMA, type ModelSettingConfig } from './model-setting';
@@ -114,6 +114,28 @@ export class AgentModelEntryConfig {
 }
 
 /** Fields shared by `agents.defaults` and every agent entry. */
+/** OpenClaw's `subagents` of an agent (and of agents.defaults): the limits of the tree of sessions it spawns. */
+@StrictObject()
+export class AgentSubagentsConfig {
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  @Describe(
+    'How deep sessions_spawn may nest: a main session is depth 0, a spawned one its parent\'s depth + 1; a session at this depth cannot spawn (1–5).',
+  )
+  @Default(CONFIG_DEFAULTS.agents.defaults.subagents.maxSpawnDepth)
+  maxSpawnDepth?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  @Describe('How many spawned sessions of one session may be active (a run queued or running) at once (1–20).')
+  @Default(CONFIG_DEFAULTS.agents.defaults.subagents.maxChildrenPerAgent)
+  maxChildrenPerAgent?: number;
+}
+
 @StrictObject()
 export class AgentSharedConfig {
   @IsOptional()
@@ -142,6 +164,11 @@ export class AgentSharedConfig {
   @IsOptional()
   @NestedObject(() => AgentToolsConfig)
   tools?: AgentToolsConfig;
+
+  @IsOptional()
+  @NestedObject(() => AgentSubagentsConfig)
+  @Describe("Limits of the sessions this agent spawns (sessions_spawn); an agent's own replace agents.defaults' key by key.")
+  subagents?: AgentSubagentsConfig;
 }
 
 /** `agents.defaults`: what every agent inherits, and the model catalog. */
