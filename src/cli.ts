@@ -18,6 +18,7 @@ import { runPluginsUninstall } from './cli/plugins/plugins-uninstall';
 import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
+import { runRunsKill, runRunsSteer, runRunsTree } from './cli/runs-commands';
 import { runUsage } from './cli/usage-command';
 import { runMcpServe } from './cli/mcp-serve-command';
 import { exitQuietlyWhenReaderGoesAway } from './cli/reader-gone';
@@ -261,6 +262,23 @@ export function buildCli(): Command {
     .description('cancel a task: aborts its agent run (needs the operator role); exit 1 if it is already over')
     .option('--json', 'print the canceled task as the JSON the gateway answered')
     .action(runTasksCancel);
+
+  const runs = program.command('runs').description(`agent runs and the runs they started, on a running gateway ${remote}`);
+  runs
+    .command('tree <id>')
+    .description('the run and every run it started, recursively: state, agent, session, model, tokens, cost, elapsed (operator role)')
+    .option('--json', 'print the tree as the JSON the gateway answered')
+    .action(runRunsTree);
+  runs
+    .command('kill <id>')
+    .description('abort the run and every run below it, and wait until they have stopped (operator role); exit 1 if all are over')
+    .option('--json', 'print what was aborted and the tree as the JSON the gateway answered')
+    .action(runRunsKill);
+  runs
+    .command('steer <sessionKey> <message>')
+    .description('deliver a message to a session as its next turn, queued behind the run in progress (operator role)')
+    .option('--json', 'print the answer as the JSON the gateway answered')
+    .action(runRunsSteer);
 
   program
     .command('usage')

@@ -10,6 +10,7 @@ export const BUILT_IN_TOOLS = Object.freeze({
   sessionStatus: 'session_status',
   sessionsSend: 'sessions_send',
   sessionsSpawn: 'sessions_spawn',
+  subagents: 'subagents',
   memorySearch: 'memory_search',
   memoryGet: 'memory_get',
   a2aSend: 'a2a_send',

@@ -132,6 +132,11 @@ export class AgentRunner implements OnModuleDestroy {
     return this.runs.runsOfSessions(sessionKeys);
   }
 
+  /** The remembered runs of the sessions `sessionKey` spawned, oldest first. */
+  runsSpawnedBy(sessionKey: string): RunRecord[] {
+    return this.runs.runsSpawnedBy(sessionKey);
+  }
+
   /** The sessions `sessionKey` spawned that have a run queued or running (maxChildrenPerAgent counts them). */
   activeChildSessions(sessionKey: string): Set<string> {
     return this.runs.activeChildSessions(sessionKey);

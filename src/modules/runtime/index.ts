@@ -15,3 +15,6 @@ export type { RunHookDispatcher, RunHookOutcome } from './run-hooks';
 export { isToolAllowed, ToolRegistry } from './tool-registry';
 export type { AgentTool, ToolContext, ToolPreparer, ToolResult } from './tool-registry';
 export { toolResultFromError } from './tool-result';
+export { RunTrees, RUN_TREE_KILLED_BY_OPERATOR } from './run-tree';
+export type { RunTreeKill, RunTreeNode } from './run-tree';
+export type { RunLineage } from './run-registry';

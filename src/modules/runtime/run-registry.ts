@@ -120,6 +120,11 @@ export class RunRegistry {
     return [...this.runs.values()].filter((r) => sessionKeys.has(r.sessionKey)).map((r) => ({ ...r }));
   }
 
+  /** The remembered runs of sessions `sessionKey` spawned (any state), oldest first. */
+  runsSpawnedBy(sessionKey: string): RunRecord[] {
+    return [...this.runs.values()].filter((r) => r.spawnedBy === sessionKey).map((r) => ({ ...r }));
+  }
+
   /** The spawned sessions of `sessionKey` that have a run queued or running now. */
   activeChildSessions(sessionKey: string): Set<string> {
     const active = new Set<string>();

@@ -11,6 +11,7 @@ import { AnthropicMessagesProvider } from './providers/anthropic-messages.provid
 import { OpenAiChatProvider } from './providers/openai-chat.provider';
 import { RunCancelService } from './run-cancel.service';
 import { RunsAdminController } from './runs-admin.controller';
+import { RunTrees } from './run-tree';
 import { ToolRegistry } from './tool-registry';
 import { RunHooks } from './run-hooks';
 
@@ -21,6 +22,7 @@ import { RunHooks } from './run-hooks';
   providers: [
     AgentRunner,
     RunCancelService,
+    RunTrees,
     ProviderRegistry,
     ToolRegistry,
     RunHooks,
@@ -29,6 +31,6 @@ import { RunHooks } from './run-hooks';
     // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
     { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
   ],
-  exports: [AgentRunner, ToolRegistry, RunHooks, ProviderRegistry],
+  exports: [AgentRunner, ToolRegistry, RunHooks, ProviderRegistry, RunTrees],
 })
 export class RuntimeModule {}

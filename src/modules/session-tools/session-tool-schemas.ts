@@ -66,6 +66,37 @@ export const SESSIONS_SPAWN_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+export const SUBAGENTS_ACTIONS = ['list', 'steer', 'kill'] as const;
+
+export const SUBAGENTS_SCHEMA = {
+  type: 'object',
+  properties: {
+    action: {
+      type: 'string',
+      enum: SUBAGENTS_ACTIONS,
+      description:
+        'list: the sessions this session spawned, with their runs and the runs below them; steer: send one of them a ' +
+        'message (its next turn); kill: stop one of them and everything below it.',
+    },
+    target: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description:
+        'steer/kill: the session key (agent:<id>:subagent:<uuid>) or a run id of a session this session spawned, directly or below.',
+    },
+    message: { type: 'string', minLength: 1, maxLength: 65536, description: 'steer: what to tell it.' },
+  },
+  required: ['action'],
+  additionalProperties: false,
+} as const;
+
+export interface SubagentsArgs {
+  action: (typeof SUBAGENTS_ACTIONS)[number];
+  target?: string;
+  message?: string;
+}
+
 export interface SessionsListArgs {
   limit?: number;
   agentId?: string;

@@ -17,6 +17,7 @@ import { SessionsSendFlow } from './sessions-send-flow';
 import { SessionActionsController } from './session-actions.controller';
 import { SessionToolsService } from './session-tools.service';
 import { SpawnLimits } from './spawn-limits';
+import { SubagentsService } from './subagents.service';
 import { SessionsSendService } from './sessions-send.service';
 import { exchangeDatabasePath, SqliteExchangeStore } from './sqlite-exchange.store';
 
@@ -64,6 +65,7 @@ import { exchangeDatabasePath, SqliteExchangeStore } from './sqlite-exchange.sto
     OrphanedExchangeSweeper,
     RunReports,
     SpawnLimits,
+    SubagentsService,
   ],
   exports: [SessionToolsService, SessionsSendService, ExchangeRecorder],
 })
