@@ -132,6 +132,11 @@ export class AgentRunner implements OnModuleDestroy {
     return this.runs.runsOfSessions(sessionKeys);
   }
 
+  /** The runs queued or running now. */
+  liveRuns(): RunRecord[] {
+    return this.runs.liveRuns();
+  }
+
   /** The remembered runs of the sessions `sessionKey` spawned, oldest first. */
   runsSpawnedBy(sessionKey: string): RunRecord[] {
     return this.runs.runsSpawnedBy(sessionKey);

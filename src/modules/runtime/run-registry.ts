@@ -120,6 +120,14 @@ export class RunRegistry {
     return [...this.runs.values()].filter((r) => sessionKeys.has(r.sessionKey)).map((r) => ({ ...r }));
   }
 
+  /** The runs queued or running now. */
+  liveRuns(): RunRecord[] {
+    return [...this.controllers.keys()].flatMap((id) => {
+      const r = this.runs.get(id);
+      return r && !TERMINAL.has(r.status) ? [{ ...r }] : [];
+    });
+  }
+
   /** The remembered runs of sessions `sessionKey` spawned (any state), oldest first. */
   runsSpawnedBy(sessionKey: string): RunRecord[] {
     return [...this.runs.values()].filter((r) => r.spawnedBy === sessionKey).map((r) => ({ ...r }));

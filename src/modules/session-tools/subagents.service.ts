@@ -120,8 +120,9 @@ export class SubagentsService implements OnModuleInit {
   }
 
   /**
-   * Aborts the target's runs that are not over (all of the session's, or the one run) and every run below them, and
-   * answers once they have stopped.
+   * Aborts what is going on below the target and answers once it has stopped: for a run, that run and the runs below
+   * it; for a session, its runs, the runs below them, and the runs of every session spawned from it (directly or
+   * below), also those the operator started there.
    */
   private async killSubtree(target: { sessionKey: string; runId?: string }, reason: string): Promise<ToolResult> {
     const roots = target.runId ? [target.runId] : this.runner.runsOfSessions(new Set([target.sessionKey])).map((r) => r.runId);
@@ -129,6 +130,12 @@ export class SubagentsService implements OnModuleInit {
     for (const root of roots) {
       ids.add(root);
       for (const d of this.runner.descendantsOf(root)) ids.add(d.runId);
+    }
+    if (!target.runId) {
+      for (const run of this.runner.liveRuns()) {
+        if (ids.has(run.runId)) continue;
+        if (await this.sessions.isSpawnedBy(run.sessionKey, target.sessionKey).catch(() => false)) ids.add(run.runId);
+      }
     }
     const live = [...ids].filter((id) => !this.runner.isOver(id));
     const aborted = await this.runner.abortRuns(live, reason, KILL_WAIT_MS);
