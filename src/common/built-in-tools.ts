@@ -11,6 +11,7 @@ export const BUILT_IN_TOOLS = Object.freeze({
   sessionsSend: 'sessions_send',
   sessionsSpawn: 'sessions_spawn',
   subagents: 'subagents',
+  sessionsYield: 'sessions_yield',
   memorySearch: 'memory_search',
   memoryGet: 'memory_get',
   a2aSend: 'a2a_send',

@@ -325,13 +325,30 @@ export class AgentRunner implements OnModuleDestroy {
           runId,
           meta: input.meta,
         });
+        const turn: { endedWith?: string } = {};
         for (const call of response.toolCalls) {
           // Checked before every tool, not only every round: an aborted run starts nothing new.
           if (signal.aborted) throw signal.reason;
-          const result = await this.callTool(agent, policy, call, input, runId, signal, cascade);
+          const result = await this.callTool(agent, policy, call, input, runId, signal, cascade, turn);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
         this.runs.update(runId, { toolRounds: round + 1 });
+        if (turn.endedWith !== undefined) {
+          // A tool ended the turn (sessions_yield): its text is the reply, the model is not asked again.
+          const reply = turn.endedWith;
+          const answered = this.sessions.append(input.sessionKey, {
+            role: 'assistant',
+            text: reply,
+            runId,
+            meta: { ...input.meta, model: models.current, durationMs: Date.now() - started, usage, endedBy: 'tool' },
+          });
+          return {
+            settled: answered.then(
+              () => this.runs.update(runId, { status: 'completed', reply, endedAt: now(), toolRounds: round + 1, usage }),
+              (err: Error) => this.fail(runId, input, signal, err, cascade),
+            ),
+          };
+        }
       }
     } catch (err) {
       // Holds the lane until the work the run started has stopped and the failure is written.
@@ -358,6 +375,7 @@ export class AgentRunner implements OnModuleDestroy {
     runId: string,
     signal: AbortSignal,
     cascade: AbortCascade,
+    turn: { endedWith?: string },
   ): Promise<string> {
     const result = await this.tracing.inSpan(`execute_tool ${call.name}`, toolSpanOptions(call), async (span: Span) => {
       const refusal = await this.toolRefusal(agent, call, input);
@@ -373,6 +391,9 @@ export class AgentRunner implements OnModuleDestroy {
         provenance: input.provenance,
         onAbort: (stop) => cascade.add(stop),
         perRunTools: input.perRunTools,
+        endTurn: (reply) => {
+          turn.endedWith = reply;
+        },
       });
       recordToolResult(span, answer);
       return answer;

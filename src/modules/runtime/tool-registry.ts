@@ -24,6 +24,11 @@ export interface ToolContext {
   onAbort?(stop: StopWork): void;
   /** The per-run tools this run was offered (StartRunInput.perRunTools). */
   perRunTools?: readonly string[];
+  /**
+   * Ends the run's turn after this round's tools, with `reply` as its final text, instead of asking the model again
+   * (sessions_yield). Absent when no run is calling.
+   */
+  endTurn?(reply: string): void;
 }
 
 export type { ToolResult } from './tool-result';

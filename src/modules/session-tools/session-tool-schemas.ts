@@ -91,6 +91,23 @@ export const SUBAGENTS_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+export const SESSIONS_YIELD_SCHEMA = {
+  type: 'object',
+  properties: {
+    message: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 65536,
+      description: 'What this turn answers while the spawned sessions work (default: a line saying it waits for them).',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export interface SessionsYieldArgs {
+  message?: string;
+}
+
 export interface SubagentsArgs {
   action: (typeof SUBAGENTS_ACTIONS)[number];
   target?: string;

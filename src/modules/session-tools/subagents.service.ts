@@ -1,8 +1,9 @@
-import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { Tracing } from '../../common/telemetry/tracing';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import {
   AgentRunner,
+  isTerminalRunStatus,
   parseRunId,
   RunTrees,
   ToolRegistry,
@@ -12,7 +13,12 @@ import {
   type ToolResult,
 } from '../runtime';
 import { isValidSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionStore } from '../sessions';
-import { SUBAGENTS_SCHEMA, type SubagentsArgs } from './session-tool-schemas';
+import { SESSIONS_YIELD_SCHEMA, SUBAGENTS_SCHEMA, type SessionsYieldArgs, type SubagentsArgs } from './session-tool-schemas';
+
+/** How long a yielded session waits for its children at most before it is resumed with what is known then. */
+export const YIELD_WAIT_MS = 6 * 60 * 60 * 1000;
+/** Replies longer than this are cut in the resume message (the whole reply stays in the child's transcript). */
+const RESUME_REPLY_CHARS = 8000;
 
 /** How long a kill waits for the runs it aborted to stop before it answers. */
 const KILL_WAIT_MS = 30_000;
@@ -40,7 +46,11 @@ interface ChildSession {
  * `subagents` tool (list, steer, kill — over the caller's own descendants only) and the operator's steer.
  */
 @Injectable()
-export class SubagentsService implements OnModuleInit {
+export class SubagentsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('subagents');
+  /** Yielded sessions waiting for their children. */
+  private readonly waiting = new Set<Promise<void>>();
+
   constructor(
     private readonly runner: AgentRunner,
     private readonly trees: RunTrees,
@@ -57,6 +67,67 @@ export class SubagentsService implements OnModuleInit {
         '(it becomes its next turn), or kill one and everything below it. Only this session’s own descendants.',
       parameters: SUBAGENTS_SCHEMA,
       handler: (ctx, args) => this.call(ctx, args),
+    });
+    this.registry.register<SessionsYieldArgs>({
+      name: BUILT_IN_TOOLS.sessionsYield,
+      description:
+        'End this turn now and be resumed when the sessions this session spawned have finished: their results arrive as ' +
+        'the next message of this session. Use it after sessions_spawn instead of waiting or polling.',
+      parameters: SESSIONS_YIELD_SCHEMA,
+      handler: (ctx, args) => Promise.resolve(this.yieldTurn(ctx, args)),
+    });
+  }
+
+  /** Waiting yields are dropped: the runs they wait for are aborted by the shutdown, and no resume starts then. */
+  async onModuleDestroy(): Promise<void> {
+    // The runtime stops first, so the runs the yields wait for end now.
+    await this.runner.shutdown();
+    await Promise.allSettled([...this.waiting]);
+  }
+
+  /**
+   * sessions_yield: ends the calling run's turn and, once every run of the sessions it spawned that is queued or
+   * running now has ended, starts the session's next turn with their outcomes. Nothing is resumed when all of them
+   * were aborted (a kill of the tree, a shutdown): what stopped them stops the tree.
+   */
+  yieldTurn(ctx: Pick<ToolContext, 'sessionKey'> & Partial<Pick<ToolContext, 'runId' | 'endTurn'>>, args: SessionsYieldArgs): ToolResult {
+    if (!ctx.runId || !ctx.endTurn) return { status: 'error', error: 'sessions_yield ends a run’s turn; there is no run to end here' };
+    const children = this.runner.runsSpawnedBy(ctx.sessionKey).filter((r) => !this.runner.isOver(r.runId));
+    if (!children.length) {
+      return { status: 'error', error: 'no session this session spawned is working: nothing to wait for (the results are already in)' };
+    }
+    const ids = children.map((r) => r.runId);
+    ctx.endTurn(args.message ?? `Waiting for ${ids.length} spawned session(s) to finish.`);
+    const waiting = this.resumeWhenDone(ctx.sessionKey, ctx.runId, ids)
+      .catch((err: Error) => this.logger.warn(`resuming ${ctx.sessionKey} after sessions_yield failed: ${err.message}`))
+      .finally(() => this.waiting.delete(waiting));
+    this.waiting.add(waiting);
+    return { status: 'accepted', waitingFor: ids };
+  }
+
+  private async resumeWhenDone(sessionKey: string, yieldingRunId: string, runIds: string[]): Promise<void> {
+    const ended = await Promise.all(runIds.map((id) => this.runner.waitForRun(id, YIELD_WAIT_MS)));
+    if (ended.every((r) => r.status === 'aborted')) return;
+    const lines = ended.map((r) => {
+      const outcome =
+        r.status === 'completed'
+          ? `completed: ${cut(r.reply ?? '')}`
+          : isTerminalRunStatus(r.status)
+            ? `${r.status}: ${r.error ?? ''}`
+            : `still ${r.status} after ${YIELD_WAIT_MS / 3_600_000} h`;
+      return `- ${r.sessionKey} (run ${r.runId}) ${outcome}`;
+    });
+    this.runner.startRun({
+      sessionKey,
+      message: `The sessions you spawned have finished (sessions_yield):\n${lines.join('\n')}`,
+      provenance: {
+        kind: 'inter_session',
+        sourceSessionKey: sessionKey,
+        sourceTool: BUILT_IN_TOOLS.sessionsYield,
+        ...this.tracing.fields(),
+      },
+      meta: { sessionsYield: { runIds } },
+      lineage: { parentRunId: yieldingRunId },
     });
   }
 
@@ -168,4 +239,8 @@ function notDescendant(raw: string): ToolResult {
     status: 'forbidden',
     error: `${raw} is not a session this session spawned (directly or below it); subagents acts only on this session's own descendants`,
   };
+}
+
+function cut(text: string): string {
+  return text.length > RESUME_REPLY_CHARS ? `${text.slice(0, RESUME_REPLY_CHARS)}…` : text;
 }
