@@ -31,6 +31,8 @@ describe('spawn limits (e2e, scripted model)', () => {
   let gw: TestGateway;
   let runner: AgentRunner;
   let sessions: SessionStore;
+  /** The depth-2 session of the first test. */
+  let leafKey: string;
   const write = (subagents: string, slowAgent?: string) =>
     config(subagents, slowAgent).replace('BRAIN', brain.baseUrl).replace('STALL', stall.baseUrl);
   const reloadTo = async (text: string) => {
@@ -85,7 +87,8 @@ describe('spawn limits (e2e, scripted model)', () => {
         '(this session may not spawn; do the work here, or report back to the session that spawned this one)',
     });
     // The depth comes from the stored lineage: the refused session's parent chain leads to main.
-    const leaf = await sessions.get(second.childSessionKey as string);
+    leafKey = second.childSessionKey as string;
+    const leaf = await sessions.get(leafKey);
     expect(leaf?.spawnedBy).toBe(started.childSessionKey);
     expect((await sessions.get(started.childSessionKey))?.spawnedBy).toBe('agent:main:main');
   });
@@ -142,5 +145,15 @@ describe('spawn limits (e2e, scripted model)', () => {
       'test',
       5000,
     );
+  });
+
+  it('knows a session’s depth after a restart: the lineage is stored with the sessions', async () => {
+    gw = await gw.restart();
+    runner = gw.app.get(AgentRunner);
+    const refused = (await spawnAs(leafKey, 'nest again')).body;
+    expect(refused).toMatchObject({
+      status: 'forbidden',
+      error: expect.stringMatching(/^sessions_spawn refused: depth 2 reaches agents\.defaults\.subagents\.maxSpawnDepth 1 /),
+    });
   });
 });
