@@ -133,6 +133,29 @@ export function describeUsageStoreContract(name: string, createFixture: () => Pr
       expect(await store.spent({ column: 'caller', value: 'hermes', channels: ['openai', 'mcp'], from: 0 })).toMatchObject({ tokens: 120 });
     });
 
+    it("adds up a row's origin columns: the work that started at a run, agent, session or caller, wherever it was made", async () => {
+      const origin = { runId: 'run-root', agentId: 'a', sessionKey: 'agent:a:main', channel: 'a2a', caller: 'hermes' };
+      store.append(row({ agentId: 'b', runId: 'run-b', channel: 'agent', caller: 'agent:a:main', origin }));
+      store.append(row({ agentId: 'c', runId: 'run-c', channel: 'agent', caller: 'agent:b:main', origin, cost: null }));
+      store.append(row({ agentId: 'a', runId: 'run-a2', origin: { ...origin, runId: 'run-a2', channel: 'openai' } }));
+      // A row written before origins were recorded counts for no origin.
+      store.append(row({ agentId: 'a' }));
+      expect(await store.spent({ column: 'run_id', value: 'run-root', from: 0, origin: true })).toEqual({
+        tokens: 240,
+        cost: 0.25,
+        oldest: T0,
+      });
+      expect(await store.spent({ column: 'agent_id', value: 'a', from: 0, origin: true })).toMatchObject({ tokens: 360 });
+      expect(await store.spent({ column: 'session_key', value: 'agent:a:main', from: T0 + 1, origin: true })).toEqual({
+        tokens: 0,
+        cost: 0,
+      });
+      expect(await store.spent({ column: 'caller', value: 'hermes', channels: ['a2a'], from: 0, origin: true })).toMatchObject({
+        tokens: 240,
+      });
+      expect(await store.spent({ column: 'agent_id', value: 'a', from: 0 })).toMatchObject({ tokens: 240 });
+    });
+
     it('writes a large batch of one turn whole, and keeps it across a reopen', async () => {
       for (let i = 0; i < 500; i++) store.append(row({ runId: `run-${i}`, inputTokens: i }));
       await store.flush();

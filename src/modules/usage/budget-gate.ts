@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { BudgetSettings, NormalizedConfig } from '../config';
 import { GatewayMetrics } from '../metrics';
+import type { WorkOrigin } from '../../common/work-origin';
 import type { UsageCallContext } from './usage-recorder';
 import { USAGE_STORE, type Spent, type SpentFilter, type UsageStore } from './usage-store.port';
 
@@ -24,6 +25,24 @@ export class BudgetExhaustedError extends AppError {
     super(ErrorCode.RateLimited, message);
     this.name = 'BudgetExhaustedError';
   }
+}
+
+/** What a piece of work may still spend, and the budget its tightest limit belongs to (BudgetGate.remaining). */
+export interface Remaining {
+  budget: string;
+  tokens?: number;
+  cost?: number;
+}
+
+/** A limit a call is checked against, and the rows it counts. */
+interface Applying {
+  budget: BudgetSettings;
+  id: string;
+  filter: (from: number) => SpentFilter;
+  /** The budget matched the work's origin, not the run. */
+  ofOrigin?: boolean;
+  /** A limit a trusted peer carried in with its task. */
+  carried?: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -50,19 +69,75 @@ export class BudgetGate {
 
   /** Undefined (nothing to wait for) when no budget applies: the call path awaits nothing it need not. */
   check(call: UsageCallContext, config: NormalizedConfig): Promise<void> | undefined {
-    if (!config.budgets.length) return undefined;
-    const applying = config.budgets.flatMap((budget) => {
-      const id = this.idOf(budget, call);
-      return id === undefined ? [] : [{ budget, id }];
-    });
+    if (!config.budgets.length && !call.origin?.carried) return undefined;
+    const applying = this.applying(call, config);
     return applying.length ? this.checkAll(call, applying) : undefined;
   }
 
-  private async checkAll(call: UsageCallContext, applying: Array<{ budget: BudgetSettings; id: string }>): Promise<void> {
+  /**
+   * What the work of `call` may still spend (docs/usage.md#budgets-follow-the-work): the least that is left of each
+   * limit that applies to it — its own budgets, its origin's, and what a trusted peer carried in — with the name of
+   * the budget the tightest limit belongs to (tokens first). Undefined when no limit applies.
+   */
+  async remaining(call: UsageCallContext, config: NormalizedConfig): Promise<Remaining | undefined> {
     const now = Date.now();
-    for (const { budget, id } of applying) {
+    let left: Remaining | undefined;
+    for (const entry of this.applying(call, config)) {
+      const spent = await this.store.spent(entry.filter(windowOf(entry.budget, now).from));
+      const tokens = entry.budget.tokens === undefined ? undefined : Math.max(0, entry.budget.tokens - spent.tokens);
+      const cost = entry.budget.cost === undefined ? undefined : Math.max(0, round(entry.budget.cost - spent.cost));
+      left ??= { budget: entry.budget.name };
+      if (tokens !== undefined && (left.tokens === undefined || tokens < left.tokens)) {
+        left = { ...left, tokens, budget: entry.budget.name };
+      }
+      if (cost !== undefined && (left.cost === undefined || cost < left.cost)) {
+        left = { ...left, cost, ...(left.tokens === undefined ? { budget: entry.budget.name } : {}) };
+      }
+    }
+    return left;
+  }
+
+  /**
+   * The limits the call is checked against: each budget whose pattern matches the run (its own rows), each budget whose
+   * pattern matches the run's origin (the rows of all the work that started there), and a carried budget (the rows of
+   * the origin run's tree, as a `run` window).
+   */
+  private applying(call: UsageCallContext, config: NormalizedConfig): Applying[] {
+    const applying: Applying[] = [];
+    for (const budget of config.budgets) {
+      const id = this.idOf(budget, call);
+      if (id !== undefined) applying.push({ budget, id, filter: (from) => filterOf(budget, id, call, from) });
+      const origin = call.origin;
+      const originId = origin && this.idOf(budget, origin);
+      if (origin && originId !== undefined) {
+        applying.push({ budget, id: originId, ofOrigin: true, filter: (from) => originFilterOf(budget, originId, origin, from) });
+      }
+    }
+    const carried = call.origin?.carried;
+    if (call.origin && carried) {
+      const treeOf = call.origin.runId;
+      applying.push({
+        budget: {
+          name: carried.budget,
+          scope: 'peer',
+          pattern: carried.peer,
+          ...(carried.tokens !== undefined ? { tokens: carried.tokens } : {}),
+          ...(carried.cost !== undefined ? { cost: carried.cost } : {}),
+          window: { kind: 'run' },
+        },
+        id: carried.peer,
+        carried: true,
+        filter: () => ({ column: 'run_id', value: treeOf, from: 0, origin: true }),
+      });
+    }
+    return applying;
+  }
+
+  private async checkAll(call: UsageCallContext, applying: Applying[]): Promise<void> {
+    const now = Date.now();
+    for (const { budget, id, filter, ofOrigin, carried } of applying) {
       const window = windowOf(budget, now);
-      const spent = await this.store.spent(filterOf(budget, id, call, window.from));
+      const spent = await this.store.spent(filter(window.from));
       // Warned first: a call that goes from below softAt to past the limit at once is still warned of.
       this.softWarning(budget, id, spent, window.from);
       const over = overLimit(budget, spent);
@@ -70,8 +145,11 @@ export class BudgetGate {
         const resetsAt = window.resetsAt ?? (spent.oldest !== undefined && window.rolling ? spent.oldest + window.rolling : undefined);
         const retryAfterSeconds = resetsAt === undefined ? undefined : Math.max(1, Math.ceil((resetsAt - now) / 1000));
         const when = resetsAt === undefined ? 'it does not reset within this run' : `it resets at ${new Date(resetsAt).toISOString()}`;
+        const what = carried
+          ? `${over.limit} ${over.unit} for this task, as peer ${id} allowed it`
+          : `${over.limit} ${over.unit} per ${windowText(budget)} for ${budget.scope} ${id}${ofOrigin ? ', where this work started' : ''}`;
         throw new BudgetExhaustedError(
-          `budget "${budget.name}" exhausted: ${over.limit} ${over.unit} per ${windowText(budget)} for ${budget.scope} ${id}, ${over.used} used; ${when}`,
+          `budget "${budget.name}" exhausted: ${what}, ${over.used} used; ${when}`,
           budget.name,
           retryAfterSeconds,
         );
@@ -94,8 +172,8 @@ export class BudgetGate {
     );
   }
 
-  /** The id of the call the budget is about, when its pattern matches it; undefined when the budget does not apply. */
-  private idOf(budget: BudgetSettings, call: UsageCallContext): string | undefined {
+  /** The id of the run (or origin) the budget is about, when its pattern matches it; undefined when the budget does not apply. */
+  private idOf(budget: BudgetSettings, call: Pick<UsageCallContext, 'agentId' | 'sessionKey' | 'channel' | 'caller'>): string | undefined {
     let matches = this.patterns.get(budget);
     if (!matches) this.patterns.set(budget, (matches = compileAgentPattern(budget.pattern)));
     const id =
@@ -114,8 +192,13 @@ export class BudgetGate {
   }
 }
 
-function filterOf(budget: BudgetSettings, id: string, call: UsageCallContext, from: number): SpentFilter {
-  if (budget.window.kind === 'run') return { column: 'run_id', value: call.runId, from: 0 };
+function filterOf(
+  budget: BudgetSettings,
+  id: string,
+  call: Pick<UsageCallContext, 'channel'> & { runId?: string },
+  from: number,
+): SpentFilter {
+  if (budget.window.kind === 'run') return { column: 'run_id', value: call.runId ?? '', from: 0 };
   switch (budget.scope) {
     case 'agent':
       return { column: 'agent_id', value: id, from };
@@ -126,6 +209,12 @@ function filterOf(budget: BudgetSettings, id: string, call: UsageCallContext, fr
     default:
       return { column: 'caller', value: id, channels: CALLER_CHANNELS[budget.scope], from };
   }
+}
+
+/** The same rows for the origin's id: those of the work that started there, whichever run made them. */
+function originFilterOf(budget: BudgetSettings, id: string, origin: WorkOrigin, from: number): SpentFilter {
+  if (budget.window.kind === 'run') return { column: 'run_id', value: origin.runId, from: 0, origin: true };
+  return { ...filterOf(budget, id, { channel: origin.channel }, from), origin: true };
 }
 
 /** Where the window starts, and when it resets (calendar windows) or how long a row counts (rolling ones). */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { createPostgresPool, type Migration, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import {
+  originColumns,
   spentParams,
   spentSql,
   toSpent,
@@ -47,6 +48,21 @@ CREATE INDEX usage_calls_by_caller ON usage_calls (channel, caller, at);`,
 CREATE INDEX usage_calls_by_caller_only ON usage_calls (caller, at);
 CREATE INDEX usage_calls_by_run ON usage_calls (run_id);`,
   },
+  {
+    version: 3,
+    name: 'the origin of the work',
+    sql: `
+ALTER TABLE usage_calls
+  ADD COLUMN origin_run_id TEXT,
+  ADD COLUMN origin_agent_id TEXT,
+  ADD COLUMN origin_session_key TEXT,
+  ADD COLUMN origin_channel TEXT,
+  ADD COLUMN origin_caller TEXT;
+CREATE INDEX usage_calls_by_origin_run ON usage_calls (origin_run_id);
+CREATE INDEX usage_calls_by_origin_agent ON usage_calls (origin_agent_id, at);
+CREATE INDEX usage_calls_by_origin_session ON usage_calls (origin_session_key, at);
+CREATE INDEX usage_calls_by_origin_caller ON usage_calls (origin_caller, at);`,
+  },
 ];
 
 const COLUMNS = [
@@ -62,8 +78,16 @@ const COLUMNS = [
   'output_tokens',
   'cached_tokens',
   'cost',
+  'origin_run_id',
+  'origin_agent_id',
+  'origin_session_key',
+  'origin_channel',
+  'origin_caller',
 ];
-const TYPES = ['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'bigint', 'float8'];
+const TYPES = [
+  ...['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'bigint', 'float8'],
+  ...['text', 'text', 'text', 'text', 'text'],
+];
 /** One statement per batch, whatever its size: each column as an array, unnested into rows. */
 const INSERT = `INSERT INTO usage_calls (${COLUMNS.join(', ')})
   SELECT * FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`;
@@ -137,6 +161,7 @@ export class PgUsageStore implements UsageStore {
   private async insert(rows: UsageRow[]): Promise<void> {
     const columns: unknown[][] = COLUMNS.map(() => []);
     for (const r of rows) {
+      const o = originColumns(r);
       const values = [
         r.at,
         r.agentId,
@@ -150,6 +175,11 @@ export class PgUsageStore implements UsageStore {
         r.outputTokens,
         r.cachedTokens,
         r.cost,
+        o.originRunId,
+        o.originAgentId,
+        o.originSessionKey,
+        o.originChannel,
+        o.originCaller,
       ];
       values.forEach((value, i) => columns[i].push(value));
     }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { openSqlite, useDurableStoreSettings, type SqliteDatabase } from '../../common/storage/sqlite';
 import {
+  originColumns,
   spentParams,
   spentSql,
   toSpent,
@@ -20,8 +21,13 @@ export function usageDatabasePath(stateDir: string): string {
 }
 
 const INSERT = `INSERT INTO usage_calls
-  (at, agent_id, session_key, run_id, model, provider, channel, caller, input_tokens, output_tokens, cached_tokens, cost)
-  VALUES (@at, @agentId, @sessionKey, @runId, @model, @provider, @channel, @caller, @inputTokens, @outputTokens, @cachedTokens, @cost)`;
+  (at, agent_id, session_key, run_id, model, provider, channel, caller, input_tokens, output_tokens, cached_tokens, cost,
+   origin_run_id, origin_agent_id, origin_session_key, origin_channel, origin_caller)
+  VALUES (@at, @agentId, @sessionKey, @runId, @model, @provider, @channel, @caller, @inputTokens, @outputTokens, @cachedTokens, @cost,
+   @originRunId, @originAgentId, @originSessionKey, @originChannel, @originCaller)`;
+
+/** The columns of the work's origin (docs/usage.md#budgets-follow-the-work), added to a file an earlier version wrote. */
+const ORIGIN_COLUMNS = ['origin_run_id', 'origin_agent_id', 'origin_session_key', 'origin_channel', 'origin_caller'];
 
 /**
  * `<stateDir>/usage.sqlite` (0600): one row per model call. The calls of one event-loop turn are inserted in one
@@ -58,6 +64,14 @@ export class SqliteUsageStore implements UsageStore {
     CREATE INDEX IF NOT EXISTS usage_calls_by_caller ON usage_calls (channel, caller, at);
     CREATE INDEX IF NOT EXISTS usage_calls_by_caller_only ON usage_calls (caller, at);
     CREATE INDEX IF NOT EXISTS usage_calls_by_run ON usage_calls (run_id);`);
+    const columns = new Set(
+      (this.db.prepare('SELECT name FROM pragma_table_info(?)').all('usage_calls') as Array<{ name: string }>).map((c) => c.name),
+    );
+    for (const column of ORIGIN_COLUMNS) if (!columns.has(column)) this.db.exec(`ALTER TABLE usage_calls ADD COLUMN ${column} TEXT`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS usage_calls_by_origin_run ON usage_calls (origin_run_id);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_origin_agent ON usage_calls (origin_agent_id, at);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_origin_session ON usage_calls (origin_session_key, at);
+    CREATE INDEX IF NOT EXISTS usage_calls_by_origin_caller ON usage_calls (origin_caller, at);`);
   }
 
   append(row: UsageRow): void {
@@ -105,7 +119,7 @@ export class SqliteUsageStore implements UsageStore {
     try {
       const insert = this.db.prepare(INSERT);
       this.db.transaction(() => {
-        for (const row of rows) insert.run(row);
+        for (const { origin: _origin, ...row } of rows) insert.run({ ...row, ...originColumns({ ...row, origin: _origin }) });
       })();
     } catch (err) {
       this.logger.error(`${rows.length} model call(s) of usage could not be stored: ${(err as Error).message}`);

@@ -1,8 +1,9 @@
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import type { WorkOrigin } from '../../common/work-origin';
 import { ConfigStore } from '../config';
 import { GatewayMetrics } from '../metrics';
 import { type CallTokens, priceOf } from './usage-pricing';
-import { USAGE_STORE, type UsageStore } from './usage-store.port';
+import { USAGE_STORE, type UsageOrigin, type UsageStore } from './usage-store.port';
 
 /** The run a model call belongs to, and who started that run. */
 export interface UsageCallContext {
@@ -13,6 +14,11 @@ export interface UsageCallContext {
   channel: string;
   /** The A2A peer, the OpenAI/MCP key name, the channel account, the sending session. */
   caller?: string;
+  /**
+   * Where the work started (docs/usage.md#budgets-follow-the-work): this run itself, or the run whose tools started it
+   * (down every hop). Recorded with the call; the budgets of the origin count it.
+   */
+  origin?: WorkOrigin;
 }
 
 /**
@@ -44,6 +50,7 @@ export class UsageRecorder implements OnApplicationShutdown {
       outputTokens: tokens.outputTokens,
       cachedTokens: tokens.cachedTokens,
       cost,
+      ...(call.origin ? { origin: usageOrigin(call.origin) } : {}),
     });
     this.metrics?.modelUsage(
       call.agentId,
@@ -58,4 +65,9 @@ export class UsageRecorder implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
   }
+}
+
+function usageOrigin(origin: WorkOrigin): UsageOrigin {
+  const { carried: _carried, ...columns } = origin;
+  return columns;
 }

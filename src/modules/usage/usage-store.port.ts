@@ -1,3 +1,5 @@
+import type { WorkOrigin } from '../../common/work-origin';
+
 /**
  * The usage store: one row per model call that reported usage (docs/usage.md), in `<stateDir>/usage.sqlite`
  * (sqlite-usage.store.ts) or, with `gateway.state.backend: "postgres"`, one table every replica appends to
@@ -27,6 +29,32 @@ export interface UsageRow {
   cachedTokens: number;
   /** Priced from the model's `cost` entry; null when the model has no price. */
   cost: number | null;
+  /**
+   * Where the work the call belongs to started (docs/usage.md#budgets-follow-the-work): the first run and whom it was
+   * for. Absent in rows written before origins were recorded; such rows count for no origin's budget.
+   */
+  origin?: UsageOrigin;
+}
+
+/** The origin columns of a row: the WorkOrigin without what a peer carried in. */
+export type UsageOrigin = Omit<WorkOrigin, 'carried'>;
+
+/** The row's origin as the stores' `origin_*` columns (all null without one). */
+export function originColumns(row: UsageRow): {
+  originRunId: string | null;
+  originAgentId: string | null;
+  originSessionKey: string | null;
+  originChannel: string | null;
+  originCaller: string | null;
+} {
+  const o = row.origin;
+  return {
+    originRunId: o?.runId ?? null,
+    originAgentId: o?.agentId ?? null,
+    originSessionKey: o?.sessionKey ?? null,
+    originChannel: o?.channel ?? null,
+    originCaller: o?.caller ?? null,
+  };
 }
 
 export const USAGE_GROUPS = ['agent', 'session', 'peer', 'key', 'account', 'model'] as const;
@@ -103,12 +131,17 @@ export function toUsageGroup(row: Record<string, unknown>, bucketed: boolean): U
   };
 }
 
-/** The rows a budget counts: one column equal to one id (the channel among `channels`, for a caller), since `from`. */
+/**
+ * The rows a budget counts: one column equal to one id (the channel among `channels`, for a caller), since `from`.
+ * `origin` reads the row's origin columns instead (`origin_agent_id`, `origin_channel`, …): the rows of the work that
+ * started there, in whichever run, agent or session they were made.
+ */
 export interface SpentFilter {
   column: 'agent_id' | 'session_key' | 'caller' | 'run_id';
   value: string;
   channels?: readonly string[];
   from: number;
+  origin?: boolean;
 }
 
 export interface Spent {
@@ -120,9 +153,10 @@ export interface Spent {
 
 /** The query both stores run for `spent` (the column is one of the fixed names above, never the caller's). */
 export function spentSql(table: string, filter: SpentFilter): string {
-  const channels = filter.channels?.length ? ` AND channel IN (${filter.channels.map((_, i) => `@ch${i}`).join(', ')})` : '';
+  const prefix = filter.origin ? 'origin_' : '';
+  const channels = filter.channels?.length ? ` AND ${prefix}channel IN (${filter.channels.map((_, i) => `@ch${i}`).join(', ')})` : '';
   return `SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS tokens, COALESCE(SUM(cost), 0) AS cost, MIN(at) AS oldest
-    FROM ${table} WHERE ${filter.column} = @value AND at >= @from${channels}`;
+    FROM ${table} WHERE ${prefix}${filter.column} = @value AND at >= @from${channels}`;
 }
 
 export function spentParams(filter: SpentFilter): Record<string, unknown> {
