@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
+import type { CarriedBudget, WorkOrigin } from '../../common/work-origin';
 import { AgentsService } from '../agents';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
 import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
@@ -53,6 +54,11 @@ export interface StartRunInput {
   origin?: RunOrigin;
   /** Where the run sits in the tree of runs: the run whose tool started it, the session that spawned its session. */
   lineage?: RunLineage;
+  /**
+   * A limit a trusted A2A peer carried in with its task (docs/usage.md#budgets-follow-the-work): this run and every run
+   * its tools start spend at most this. Ignored for a run that belongs to another run's work (its provenance names it).
+   */
+  carriedBudget?: CarriedBudget;
 }
 
 export interface RunHandle {
@@ -285,7 +291,16 @@ export class AgentRunner implements OnModuleDestroy {
       const models = new ModelChainCursor([agent.model, ...agent.fallbacks]);
       const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
       const usage = { inputTokens: 0, outputTokens: 0 };
-      const call = { runId, sessionKey: input.sessionKey, agentId, ...usageOrigin(input) };
+      const whom = usageOrigin(input);
+      // The work's origin: the one the provenance carries down from the run that started this one, else this run.
+      const origin: WorkOrigin = input.provenance?.workOrigin ?? {
+        runId,
+        agentId,
+        sessionKey: input.sessionKey,
+        ...whom,
+        ...(input.carriedBudget ? { carried: input.carriedBudget } : {}),
+      };
+      const call = { runId, sessionKey: input.sessionKey, agentId, ...whom, origin };
       // Sources of tools that start on demand (an MCP server started lazily) get ready for this agent first.
       await this.tools.prepare(agent, signal);
       // The agent is fixed for the run, and so are its tools (a plugin loaded or unloaded meanwhile counts from the next run).
@@ -329,7 +344,7 @@ export class AgentRunner implements OnModuleDestroy {
         for (const call of response.toolCalls) {
           // Checked before every tool, not only every round: an aborted run starts nothing new.
           if (signal.aborted) throw signal.reason;
-          const result = await this.callTool(agent, policy, call, input, runId, signal, cascade, turn);
+          const result = await this.callTool(agent, policy, call, input, { runId, origin }, signal, cascade, turn);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
         this.runs.update(runId, { toolRounds: round + 1 });
@@ -372,7 +387,7 @@ export class AgentRunner implements OnModuleDestroy {
     policy: Pick<ResolvedAgent, 'tools'>,
     call: ToolCall,
     input: StartRunInput,
-    runId: string,
+    { runId, origin }: { runId: string; origin: WorkOrigin },
     signal: AbortSignal,
     cascade: AbortCascade,
     turn: { endedWith?: string },
@@ -389,6 +404,7 @@ export class AgentRunner implements OnModuleDestroy {
         runId,
         signal,
         provenance: input.provenance,
+        origin,
         onAbort: (stop) => cascade.add(stop),
         perRunTools: input.perRunTools,
         endTurn: (reply) => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { ResolvedAgent } from '../config';
+import type { WorkOrigin } from '../../common/work-origin';
 import type { InterSessionProvenance } from '../sessions';
 import type { ToolSpec } from './model-provider.port';
 import type { StopWork } from './abort-cascade';
@@ -16,6 +17,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Provenance of the message being answered (carries the agent-to-agent chain). */
   provenance?: InterSessionProvenance;
+  /**
+   * Where the calling run's work started (docs/usage.md#budgets-follow-the-work): a tool that starts more work (a run in
+   * another session, a task at a peer) hands it on. Absent when no run is calling.
+   */
+  origin?: WorkOrigin;
   /**
    * Ties work the tool started outside this run (a run in another session, a task at a peer) to the run's
    * abort: `stop` is called when the run is aborted (at once if it already is), and the run ends only after

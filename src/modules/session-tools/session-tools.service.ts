@@ -167,7 +167,7 @@ export class SessionToolsService implements OnModuleInit {
   }
 
   async spawn(
-    ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'> & Partial<Pick<ToolContext, 'runId'>>,
+    ctx: Pick<ToolContext, 'sessionKey' | 'onAbort'> & Partial<Pick<ToolContext, 'runId' | 'origin'>>,
     args: SessionsSpawnArgs,
   ): Promise<ToolResult> {
     const requesterAgent = agentIdFromSessionKey(ctx.sessionKey);
@@ -202,6 +202,8 @@ export class SessionToolsService implements OnModuleInit {
         sourceSessionKey: ctx.sessionKey,
         sourceTool: BUILT_IN_TOOLS.sessionsSpawn,
         ...this.tracing.fields(),
+        // The child's work is the spawning run's: it spends from that work's origin too.
+        ...(ctx.origin ? { workOrigin: ctx.origin } : {}),
       },
     });
     release();

@@ -51,7 +51,7 @@ export class SessionsSendService implements OnModuleDestroy {
 
   /** `signal` and `onAbort` come with a run's call; the admin API calls without them (nothing to abort). */
   async send(
-    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId'>>,
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId' | 'origin'>>,
     args: SessionsSendArgs,
   ): Promise<ToolResult> {
     const result = await this.exchange(ctx, args);
@@ -61,7 +61,7 @@ export class SessionsSendService implements OnModuleDestroy {
   }
 
   private async exchange(
-    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId'>>,
+    ctx: Pick<ToolContext, 'sessionKey' | 'provenance' | 'onAbort'> & Partial<Pick<ToolContext, 'signal' | 'runId' | 'origin'>>,
     args: SessionsSendArgs,
   ): Promise<ToolResult> {
     const snapshot = this.config.current();
@@ -99,6 +99,8 @@ export class SessionsSendService implements OnModuleDestroy {
       chainId,
       hop: hop + 1,
       ...step.trace,
+      // The exchange is part of the sending run's work: every step of it spends from that work's origin too.
+      ...(ctx.origin ? { workOrigin: ctx.origin } : {}),
     };
     const round = this.runner.startRun({
       sessionKey: targetKey,

@@ -1,3 +1,4 @@
+import type { WorkOrigin } from '../../common/work-origin';
 /**
  * The SessionStore port. The embedded implementation keeps sessions and their transcript lines in one SQLite
  * file in the state dir (`sessions.sqlite`); a distributed backend can replace it without touching callers.
@@ -39,6 +40,11 @@ export interface InterSessionProvenance {
    */
   traceparent?: string;
   tracestate?: string;
+  /**
+   * Where the work this message belongs to started (docs/usage.md#budgets-follow-the-work): carried down every hop, so
+   * the run that answers spends from the origin's budgets as well as its own.
+   */
+  workOrigin?: WorkOrigin;
 }
 
 export type TranscriptRole = 'user' | 'assistant' | 'tool' | 'system';
