@@ -104,6 +104,7 @@ describe('seed configs', () => {
         outboundToken: 'out-token-2',
         protocolVersion: '1.0',
         pushUrls: [],
+        trustBudget: false,
       });
       expect(outbound.warnings).toEqual([]);
       // The document kept for openclaw.last-good.json still holds the references, not the values.

@@ -78,6 +78,7 @@ describe('a2aImpact', () => {
     outboundToken: withPeer({ outboundToken: 'out-token-1' }),
     protocolVersion: withPeer({ protocolVersion: '0.3' }),
     pushUrls: withPeer({ pushUrls: [] }),
+    trustBudget: withPeer({ trustBudget: true }),
   };
   const shows = (impact: ReturnType<typeof a2aImpact>) =>
     impact.peersAdded.length + impact.peersRemoved.length + impact.tokensRotated.length + impact.limits.length > 0 ||

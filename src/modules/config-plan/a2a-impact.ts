@@ -80,6 +80,7 @@ function peerSettingKeys(was: A2aChannelSettings, now: A2aChannelSettings, kept:
       [`${at}.url`, a.url, b.url],
       [`${at}.protocolVersion`, a.protocolVersion, b.protocolVersion],
       [`${at}.pushUrls`, a.pushUrls, b.pushUrls],
+      [`${at}.trustBudget`, a.trustBudget, b.trustBudget],
     ] satisfies Array<[string, unknown, unknown]>;
   });
 }

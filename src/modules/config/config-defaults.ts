@@ -106,7 +106,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     agent: { default: false, identity: {} },
     memoryCollection: { pattern: '**/*.md' },
     modelProvider: { headers: {}, timeoutMs: 120_000, stream: true, streamDelayMs: 0 },
-    a2aPeer: { protocolVersion: '1.0', pushUrls: [] },
+    a2aPeer: { protocolVersion: '1.0', pushUrls: [], trustBudget: false },
     // An MCP server starts when a run first needs it; a call gets a minute, the model at most 256 KiB of its result.
     mcpServer: {
       enabled: true,

@@ -351,6 +351,8 @@ export interface A2aPeerSettings {
   protocolVersion: A2aWireVersion;
   /** URL patterns the peer's push notification configs must match; empty: push refused for this peer. */
   pushUrls: string[];
+  /** Whether the budget this peer's messages carry limits its tasks (docs/usage.md#across-gateways). */
+  trustBudget: boolean;
   usable: boolean;
 }
 

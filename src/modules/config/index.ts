@@ -6,6 +6,7 @@ export type { ConfigIssue } from './pipeline/config-issue';
 export type { LoadResult } from './config.types';
 export type {
   A2aChannelSettings,
+  A2aPeerSettings,
   A2aFilePolicy,
   ChatCompletionsKey,
   ChatCompletionsSettings,

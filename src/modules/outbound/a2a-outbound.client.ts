@@ -102,13 +102,17 @@ export class A2aOutboundClient {
   }
 
   /** Throws A2aOutboundError when no task came into existence; otherwise reports the task's outcome. */
-  async send(peerName: string, text: string, options: { wait?: boolean; signal?: AbortSignal } = {}): Promise<A2aSendOutcome> {
+  async send(
+    peerName: string,
+    text: string,
+    options: { wait?: boolean; signal?: AbortSignal; metadata?: Record<string, unknown> } = {},
+  ): Promise<A2aSendOutcome> {
     const started = Date.now();
     const peer = resolveOutboundPeer(this.config.current(), peerName);
     const messageId = randomUUID();
     let dialect = peerDialect(peer.protocolVersion);
     // A caller that waits for the reply gets it as soon as it exists from a peer that streams, not at a poll tick.
-    const streamed = options.wait ? await this.tryStreaming(peer, dialect, text, messageId, options.signal) : undefined;
+    const streamed = options.wait ? await this.tryStreaming(peer, dialect, text, messageId, options.signal, options.metadata) : undefined;
     if (streamed) {
       const spoken = { ...dialect, sendMethod: dialect.streamMethod };
       const view = peerView(peer, () => streamed.view);
@@ -117,10 +121,16 @@ export class A2aOutboundClient {
     }
     const sendIn = (endpoint: PeerEndpoint, spoken: PeerDialect) =>
       this.peerCall(endpoint, spoken.sendMethod, async (span) => {
-        const result = await callPeer(this.transport, endpoint, spoken.sendMethod, spoken.sendParams(endpoint.name, text, messageId), {
-          versionHeaders: spoken.headers,
-          signal: options.signal,
-        });
+        const result = await callPeer(
+          this.transport,
+          endpoint,
+          spoken.sendMethod,
+          spoken.sendParams(endpoint.name, text, messageId, options.metadata),
+          {
+            versionHeaders: spoken.headers,
+            signal: options.signal,
+          },
+        );
         recordTaskId(span, peekTaskId(result));
         return result;
       });
@@ -149,11 +159,12 @@ export class A2aOutboundClient {
     text: string,
     messageId: string,
     signal?: AbortSignal,
+    metadata?: Record<string, unknown>,
   ): Promise<StreamedSend | undefined> {
     if (!(await this.cards.streams(peer))) return undefined;
     try {
       return await this.peerCall(peer, dialect.streamMethod, async (span) => {
-        const streamed = await streamFromPeer(this.transport, peer, dialect, text, messageId, signal);
+        const streamed = await streamFromPeer(this.transport, peer, dialect, text, messageId, signal, metadata);
         recordTaskId(span, streamed.view.taskId);
         return streamed;
       });

@@ -1,6 +1,8 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { Tracing } from '../../common/telemetry/tracing';
+import { BUDGET_METADATA_KEY, type BudgetMetadata, type WorkOrigin } from '../../common/work-origin';
 import { ConfigStore } from '../config';
+import { BudgetGate } from '../usage';
 import { ToolRegistry, toolResultFromError, type ToolContext, type ToolResult } from '../runtime';
 import { agentIdFromSessionKey, mainSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
@@ -33,6 +35,8 @@ export class A2aSendService implements OnModuleInit {
     private readonly config: ConfigStore,
     @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'append'>,
     @Optional() private readonly tracing: Tracing = new Tracing(),
+    /** What the sending run's work may still spend, handed to the peer (docs/usage.md#across-gateways). */
+    @Optional() private readonly budgets?: BudgetGate,
   ) {}
 
   onModuleInit(): void {
@@ -51,11 +55,15 @@ export class A2aSendService implements OnModuleInit {
    * finished is tied to the run: when the run is aborted, now or later, the peer gets a CancelTask, and what the
    * task answered after the abort is never recorded as its result.
    */
-  async sendAsTool(ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal' | 'onAbort'>, args: A2aSendArgs): Promise<ToolResult> {
+  async sendAsTool(
+    ctx: Pick<ToolContext, 'sessionKey' | 'runId' | 'signal' | 'onAbort'> & Partial<Pick<ToolContext, 'origin'>>,
+    args: A2aSendArgs,
+  ): Promise<ToolResult> {
     const agent = this.config.current().agentsById.get(agentIdFromSessionKey(ctx.sessionKey));
     if (agent && sandboxedFromPeers(agent)) return { status: 'forbidden', error: SANDBOX_REFUSAL };
     try {
-      const outcome = await this.client.send(args.peer, args.text, { wait: args.wait ?? false, signal: ctx.signal });
+      const metadata = await this.budgetMetadata(ctx.origin);
+      const outcome = await this.client.send(args.peer, args.text, { wait: args.wait ?? false, signal: ctx.signal, metadata });
       const stop = () => this.stopAtPeer(ctx.sessionKey, outcome, ctx.runId);
       if (ctx.signal.aborted) {
         // Aborted while the send was under way: the answer is late by definition.
@@ -71,6 +79,29 @@ export class A2aSendService implements OnModuleInit {
       if (!err.beforeIo) await this.recordFailure(ctx.sessionKey, args, err, 'tool', ctx.runId);
       return toolResultFromError(err, { peer: args.peer });
     }
+  }
+
+  /**
+   * The message metadata that tells the peer whose work this is and what it may still spend (docs/usage.md#across-gateways):
+   * the least left of the limits on the work's origin, or undefined when none applies. A peer that trusts this
+   * gateway holds the task to it; any other ignores it.
+   */
+  private async budgetMetadata(origin: WorkOrigin | undefined): Promise<Record<string, unknown> | undefined> {
+    if (!origin || !this.budgets) return undefined;
+    const asOrigin = { runId: origin.runId, agentId: origin.agentId, sessionKey: origin.sessionKey, channel: origin.channel };
+    const left = await this.budgets.remaining({ ...asOrigin, caller: origin.caller, origin }, this.config.current().config);
+    if (!left || (left.tokens === undefined && left.cost === undefined)) return undefined;
+    const value: BudgetMetadata = {
+      origin: {
+        agent: origin.agentId,
+        session: origin.sessionKey,
+        channel: origin.channel,
+        ...(origin.caller !== undefined ? { caller: origin.caller } : {}),
+      },
+      remaining: { ...(left.tokens !== undefined ? { tokens: left.tokens } : {}), ...(left.cost !== undefined ? { cost: left.cost } : {}) },
+      budget: left.budget,
+    };
+    return { [BUDGET_METADATA_KEY]: value };
   }
 
   /** The admin endpoint: failures before a task exists are problems (404/409/502/504). */

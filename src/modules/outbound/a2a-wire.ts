@@ -39,9 +39,15 @@ export function outboundContextId(peer: string): string {
   return `ctx-oc-${peer}`;
 }
 
-export function sendMessageParams(peer: string, text: string, messageId: string): Record<string, unknown> {
+/** SendMessage params in A2A 1.0 form; `metadata` is the message's (the work's budget, docs/usage.md#across-gateways). */
+export function sendMessageParams(
+  peer: string,
+  text: string,
+  messageId: string,
+  metadata?: Record<string, unknown>,
+): Record<string, unknown> {
   return {
-    message: { messageId, role: 'ROLE_USER', contextId: outboundContextId(peer), parts: [{ text }] },
+    message: { messageId, role: 'ROLE_USER', contextId: outboundContextId(peer), parts: [{ text }], ...(metadata ? { metadata } : {}) },
     configuration: { returnImmediately: true },
   };
 }

@@ -14,9 +14,9 @@ export interface PeerDialect {
   readonly getMethod: string;
   readonly cancelMethod: string;
   readonly headers: Readonly<Record<string, string>>;
-  sendParams(peer: string, text: string, messageId: string): Record<string, unknown>;
+  sendParams(peer: string, text: string, messageId: string, metadata?: Record<string, unknown>): Record<string, unknown>;
   /** The streaming call's params: the message alone (a stream has no return-immediately to ask for). */
-  streamParams(peer: string, text: string, messageId: string): Record<string, unknown>;
+  streamParams(peer: string, text: string, messageId: string, metadata?: Record<string, unknown>): Record<string, unknown>;
 }
 
 function withoutConfiguration(params: Record<string, unknown>): Record<string, unknown> {
@@ -25,9 +25,21 @@ function withoutConfiguration(params: Record<string, unknown>): Record<string, u
 }
 
 /** SendMessage params in A2A 0.3 form: kind-tagged message and part, role `user`, `blocking: false`. */
-export function v03SendMessageParams(peer: string, text: string, messageId: string): Record<string, unknown> {
+export function v03SendMessageParams(
+  peer: string,
+  text: string,
+  messageId: string,
+  metadata?: Record<string, unknown>,
+): Record<string, unknown> {
   return {
-    message: { kind: 'message', messageId, role: 'user', contextId: outboundContextId(peer), parts: [{ kind: 'text', text }] },
+    message: {
+      kind: 'message',
+      messageId,
+      role: 'user',
+      contextId: outboundContextId(peer),
+      parts: [{ kind: 'text', text }],
+      ...(metadata ? { metadata } : {}),
+    },
     configuration: { blocking: false },
   };
 }
@@ -42,7 +54,7 @@ const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
     // 1.0 clients must name their version on every request.
     headers: { 'A2A-Version': A2A_PROTOCOL_VERSION },
     sendParams: sendMessageParams,
-    streamParams: (peer, text, messageId) => withoutConfiguration(sendMessageParams(peer, text, messageId)),
+    streamParams: (peer, text, messageId, metadata) => withoutConfiguration(sendMessageParams(peer, text, messageId, metadata)),
   },
   '0.3': {
     version: '0.3',
@@ -53,7 +65,7 @@ const DIALECTS: Readonly<Record<A2aWireVersion, PeerDialect>> = Object.freeze({
     // As a 0.3 client: no A2A-Version (0.3 has none, and a 1.0 server reads its absence as 0.3).
     headers: {},
     sendParams: v03SendMessageParams,
-    streamParams: (peer, text, messageId) => withoutConfiguration(v03SendMessageParams(peer, text, messageId)),
+    streamParams: (peer, text, messageId, metadata) => withoutConfiguration(v03SendMessageParams(peer, text, messageId, metadata)),
   },
 });
 

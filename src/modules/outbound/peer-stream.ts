@@ -27,6 +27,7 @@ export async function streamFromPeer(
   text: string,
   messageId: string,
   signal?: AbortSignal,
+  metadata?: Record<string, unknown>,
 ): Promise<StreamedSend> {
   const id = randomUUID();
   const tracker = new StreamTracker(peer, dialect.streamMethod, id);
@@ -41,7 +42,12 @@ export async function streamFromPeer(
       destination: { url: peer.url, setting: `channels.a2a.peers.${peer.name}.url` },
       method: 'POST',
       headers: peerHeaders(peer, dialect.headers, 'text/event-stream'),
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: dialect.streamMethod, params: dialect.streamParams(peer.name, text, messageId) }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: dialect.streamMethod,
+        params: dialect.streamParams(peer.name, text, messageId, metadata),
+      }),
       signal,
       onBodyChunk: (chunk) => {
         parser.feed(decoder.decode(chunk, { stream: true }));

@@ -89,7 +89,7 @@ function summary(task: A2aTask): A2aTaskSummaryDto {
     ...(task.sessionKey ? { sessionKey: task.sessionKey } : {}),
     messageId: task.messageId,
     state: task.state,
-    ...(task.statusMessage ? { statusMessage: { ...task.statusMessage } } : {}),
+    ...(task.statusMessage ? { statusMessage: { messageId: task.statusMessage.messageId, text: task.statusMessage.text } } : {}),
     ...(task.runId ? { runId: task.runId } : {}),
     createdAt: new Date(task.createdAt).toISOString(),
     updatedAt: new Date(task.updatedAt).toISOString(),

@@ -13,6 +13,7 @@ const peer = (name: string, token: string | undefined, usable = true): A2aPeerSe
   usable,
   protocolVersion: '1.0',
   pushUrls: [],
+  trustBudget: false,
 });
 
 describe('A2A peer authentication', () => {

@@ -5,6 +5,15 @@ export interface TaskMessage {
   messageId: string;
   role: 'user' | 'agent';
   text: string;
+  /** The message's metadata, as it goes out (a FAILED task's ErrorInfo, task-outcome.ts); absent on most. */
+  metadata?: Record<string, unknown>;
+}
+
+/** A status message of the agent: its text and, for a refusal, the metadata that tells a client why by reason. */
+export interface StatusMessage {
+  messageId: string;
+  text: string;
+  metadata?: Record<string, unknown>;
 }
 
 /** A task as the gateway keeps it. Times are epoch milliseconds. */
@@ -20,7 +29,7 @@ export interface A2aTask {
   messageId: string;
   state: TaskState;
   /** Why the task is in its state (REJECTED, FAILED, or a COMPLETED run without text). */
-  statusMessage?: { messageId: string; text: string };
+  statusMessage?: StatusMessage;
   /** The agent's reply. */
   artifact?: { artifactId: string; text: string };
   runId?: string;
@@ -43,7 +52,7 @@ export interface A2aTask {
  */
 export interface TaskTransition {
   state: TaskState;
-  statusMessage?: { messageId: string; text: string };
+  statusMessage?: StatusMessage;
   peerMessage?: { messageId: string; text: string };
   artifact?: { artifactId: string; text: string };
   runId?: string;
@@ -56,6 +65,7 @@ export interface WireMessage {
   taskId: string;
   role: 'ROLE_USER' | 'ROLE_AGENT';
   parts: Array<{ text: string }>;
+  metadata?: Record<string, unknown>;
 }
 
 export interface WireTask {
@@ -72,12 +82,13 @@ export interface WireTask {
  * `history` out, n gives the last n messages.
  */
 export function toWireTask(task: A2aTask, historyLength?: number): WireTask {
-  const message = (m: { messageId: string; text: string }, role: WireMessage['role']): WireMessage => ({
+  const message = (m: StatusMessage, role: WireMessage['role']): WireMessage => ({
     messageId: m.messageId,
     contextId: task.contextId,
     taskId: task.id,
     role,
     parts: [{ text: m.text }],
+    ...(m.metadata ? { metadata: m.metadata } : {}),
   });
   const status: WireTask['status'] = { state: task.state, timestamp: new Date(task.updatedAt).toISOString() };
   if (task.statusMessage) status.message = message(task.statusMessage, 'ROLE_AGENT');

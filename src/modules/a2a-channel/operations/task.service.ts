@@ -22,7 +22,7 @@ import { newTask, statusMessage, taskOrigin, type NewTaskFields, type TaskOrigin
 import { TaskWaiters } from '../tasks/task-waiters';
 import { DeferredTaskRows } from '../tasks/deferred-task-rows';
 import { StreamedReply } from '../streaming/streamed-reply';
-import { a2aRunInput } from '../tasks/task-run-input';
+import { a2aRunInput, carriedBudgetOf } from '../tasks/task-run-input';
 import { readPushConfig } from '../push/push-config-params';
 import { PUSH_STORE, type PushStore } from '../store/push-store.port';
 import { TaskEventBus } from '../streaming/task-event-bus';
@@ -139,7 +139,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const reply = blocking ? undefined : new StreamedReply((chunk) => this.store.appendArtifact(origin.id, chunk));
     let handle: RunHandle;
     try {
-      handle = this.runner.startRun(a2aRunInput(origin, route.sessionKey, message, input.truncated, reply?.delta));
+      const carried = carriedBudgetOf(peerSettings, input.metadata);
+      handle = this.runner.startRun(a2aRunInput(origin, route.sessionKey, message, input.truncated, reply?.delta, carried));
     } catch (err) {
       this.logger.error(`A2A task ${origin.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
       return this.insertSettled(origin, { state: 'TASK_STATE_FAILED', route, reason: A2A_MESSAGES.runNotStarted });

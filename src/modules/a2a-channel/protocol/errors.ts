@@ -18,13 +18,36 @@ const A2A_REASON_BY_CODE: Readonly<Partial<Record<ErrorCode, string>>> = Object.
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+/** The domain of the gateway's own reasons (BUDGET_EXHAUSTED): they are not A2A error types. */
+export const GATEWAY_ERROR_DOMAIN = 'clawgate';
+/**
+ * The status message metadata key of a FAILED task's ErrorInfo (docs/a2a.md#why-a-task-failed): a task that failed
+ * is not an error response, so the detail rides in its status message, namespaced as extension data is.
+ */
+export const STATUS_ERROR_METADATA_KEY = 'clawgate/error';
 
 /** `google.rpc.ErrorInfo` in its ProtoJSON `Any` form; metadata values are strings, as the message defines them. */
 export interface ErrorInfo {
   '@type': typeof ERROR_INFO_TYPE;
   reason: string;
-  domain: typeof A2A_ERROR_DOMAIN;
+  domain: typeof A2A_ERROR_DOMAIN | typeof GATEWAY_ERROR_DOMAIN;
   metadata?: Record<string, string>;
+}
+
+/**
+ * The ErrorInfo of a run a gateway rule refused (a budget used up): reason BUDGET_EXHAUSTED, domain `clawgate`,
+ * metadata the budget and, when it resets, the seconds until then — strings, as ErrorInfo's map holds them.
+ */
+export function refusalErrorInfo(refusal: { reason: string; budget: string; retryAfterSeconds?: number }): ErrorInfo {
+  return {
+    '@type': ERROR_INFO_TYPE,
+    reason: refusal.reason,
+    domain: GATEWAY_ERROR_DOMAIN,
+    metadata: {
+      budget: refusal.budget,
+      ...(refusal.retryAfterSeconds !== undefined ? { retryAfterSeconds: String(refusal.retryAfterSeconds) } : {}),
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { TASK_STATES, type TaskState } from '../../../common/a2a-protocol';
+import { isRecord } from '../../../common/is-record';
 import type { A2aFilePolicy } from '../../config';
 import { CONTEXT_ID_PATTERN } from './limits-and-messages';
 import { invalidParams } from './errors';
@@ -24,6 +25,8 @@ export interface SendMessageInput {
   pushConfig?: Record<string, unknown>;
   /** `configuration.historyLength`: how much of the task's history the answer carries (unset: all). */
   historyLength?: number;
+  /** `message.metadata` when it is an object (read for the work's budget a trusted peer carries, docs/usage.md#across-gateways). */
+  metadata?: Record<string, unknown>;
 }
 
 const ROLES = new Set(['ROLE_USER', 'ROLE_AGENT', 'user', 'agent']);
@@ -89,6 +92,7 @@ export function parseSendMessageParams(params: unknown, files: A2aFilePolicy): S
     ...(taskId !== undefined ? { taskId } : {}),
     ...(historyLength !== undefined ? { historyLength } : {}),
     ...(pushConfig ? { pushConfig } : {}),
+    ...(isRecord(message.metadata) ? { metadata: message.metadata } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ export interface V03Message {
   taskId: string;
   role: 'user' | 'agent';
   parts: V03Part[];
+  metadata?: Record<string, unknown>;
 }
 
 export interface V03Task {
@@ -190,6 +191,7 @@ function messageToV03(message: WireMessage): V03Message {
     taskId: message.taskId,
     role: message.role === 'ROLE_USER' ? 'user' : 'agent',
     parts: message.parts.map(textPartToV03),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
   };
 }
 

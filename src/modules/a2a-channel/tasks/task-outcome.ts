@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunRecord } from '../../runtime';
 import { A2A_MESSAGES, MAX_STATUS_TEXT_CHARS } from '../protocol/limits-and-messages';
 import { statusMessage } from '../model/new-task';
+import { refusalErrorInfo, STATUS_ERROR_METADATA_KEY } from '../protocol/errors';
 import type { TaskTransition } from '../model/task';
 
 /**
@@ -22,5 +23,10 @@ export function outcomeOf(run: RunRecord): TaskTransition {
     return { state: 'TASK_STATE_COMPLETED', artifact: { artifactId: randomUUID(), text: reply } };
   }
   const error = (run.error || `agent run ${run.status}`).slice(0, MAX_STATUS_TEXT_CHARS);
+  if (run.status === 'failed' && run.refusal) {
+    // A rule of the gateway refused the run (a budget): the client can tell why by reason, not only by the text.
+    const metadata = { [STATUS_ERROR_METADATA_KEY]: refusalErrorInfo(run.refusal) };
+    return { state: 'TASK_STATE_FAILED', statusMessage: { ...statusMessage(error), metadata } };
+  }
   return { state: 'TASK_STATE_FAILED', statusMessage: statusMessage(error) };
 }

@@ -1,4 +1,6 @@
 import { BUILT_IN_TOOLS } from '../../../common/built-in-tools';
+import { readBudgetMetadata, type CarriedBudget } from '../../../common/work-origin';
+import type { A2aPeerSettings } from '../../config';
 import type { StartRunInput } from '../../runtime';
 import { A2A_ACCOUNT_ID, A2A_CHANNEL_ID } from '../protocol/limits-and-messages';
 import type { TaskOrigin } from '../model/new-task';
@@ -10,6 +12,7 @@ export function a2aRunInput(
   message: { text: string; attachments?: unknown },
   truncated: boolean,
   onReplyDelta: StartRunInput['onReplyDelta'],
+  carriedBudget?: CarriedBudget,
 ): StartRunInput {
   const { peer, contextId } = task;
   return {
@@ -31,5 +34,22 @@ export function a2aRunInput(
     // Only a run of an A2A task has someone to ask: the peer, through the task.
     perRunTools: [BUILT_IN_TOOLS.requestInput],
     ...(onReplyDelta ? { onReplyDelta } : {}),
+    // What a trusted calling gateway's work may still spend: this task's runs spend at most that.
+    ...(carriedBudget ? { carriedBudget } : {}),
   };
+}
+
+/**
+ * The budget a peer's message carries (metadata `clawgate/budget`, docs/usage.md#across-gateways), applied only when the
+ * operator trusts that peer with it (`channels.a2a.peers.<name>.trustBudget`); undefined otherwise, and when the
+ * metadata cannot be read: the peer's own budgets on this gateway apply either way.
+ */
+export function carriedBudgetOf(
+  peer: A2aPeerSettings | undefined,
+  metadata: Record<string, unknown> | undefined,
+): CarriedBudget | undefined {
+  if (!peer?.trustBudget) return undefined;
+  const carried = readBudgetMetadata(metadata);
+  if (!carried) return undefined;
+  return { budget: carried.budget, peer: peer.name, ...carried.remaining };
 }

@@ -229,6 +229,7 @@ describe('normalizeConfig', () => {
         outboundToken: undefined,
         protocolVersion: '1.0',
         pushUrls: [],
+        trustBudget: false,
         usable: false,
       });
       expect(config.channels.a2a.peers.zeus.usable).toBe(true);

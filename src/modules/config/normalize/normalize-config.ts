@@ -353,6 +353,7 @@ function normalizeChannels(ctx: NormalizeContext, c: ChannelsConfig | undefined,
       outboundToken: peer.outboundToken,
       protocolVersion: peer.protocolVersion ?? CONFIG_DEFAULTS.each.a2aPeer.protocolVersion,
       pushUrls: peer.pushUrls ?? [...CONFIG_DEFAULTS.each.a2aPeer.pushUrls],
+      trustBudget: peer.trustBudget ?? CONFIG_DEFAULTS.each.a2aPeer.trustBudget,
       usable: !!peer.token,
     };
   }

@@ -98,6 +98,14 @@ export class A2aPeerConfig {
   )
   @Default(CONFIG_DEFAULTS.each.a2aPeer.pushUrls)
   pushUrls?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  @Describe(
+    "Hold this peer's tasks to the budget its messages carry (metadata clawgate/budget: what the caller's work may still spend); false: that metadata is ignored.",
+  )
+  @Default(CONFIG_DEFAULTS.each.a2aPeer.trustBudget)
+  trustBudget?: boolean;
 }
 
 @StrictObject('Inbound A2A v1.0 channel.')

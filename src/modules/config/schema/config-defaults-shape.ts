@@ -39,7 +39,7 @@ interface ConfigDefaultsShape extends DefaultsFor<Omit<OpenClawConfig, '$schema'
     /** `models.providers.<name>`, built in or not. */
     modelProvider: DefaultsFor<ModelProviderConfig>;
     /** `channels.a2a.peers.<name>`. */
-    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion' | 'pushUrls'>>;
+    a2aPeer: DefaultsFor<Pick<A2aPeerConfig, 'protocolVersion' | 'pushUrls' | 'trustBudget'>>;
     /** `mcp.servers.<name>`. */
     mcpServer: DefaultsFor<McpServerConfig>;
   };

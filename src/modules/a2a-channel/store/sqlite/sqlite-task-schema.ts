@@ -208,6 +208,9 @@ export function insertValues(task: A2aTask): unknown[] {
 }
 
 export function fromRow(row: TaskRow): A2aTask {
+  const history = row.history === null ? [] : (JSON.parse(row.history) as TaskMessage[]);
+  // The status message's metadata (a refusal's ErrorInfo) is kept with its copy in the history, not in a column.
+  const metadata = row.status_message_id !== null ? history.find((m) => m.messageId === row.status_message_id)?.metadata : undefined;
   return {
     id: row.id,
     peer: row.peer,
@@ -216,10 +219,12 @@ export function fromRow(row: TaskRow): A2aTask {
     ...(row.session_key !== null ? { sessionKey: row.session_key } : {}),
     messageId: row.message_id,
     state: row.state,
-    ...(row.status_text !== null ? { statusMessage: { messageId: row.status_message_id ?? '', text: row.status_text } } : {}),
+    ...(row.status_text !== null
+      ? { statusMessage: { messageId: row.status_message_id ?? '', text: row.status_text, ...(metadata ? { metadata } : {}) } }
+      : {}),
     ...(row.artifact_id !== null ? { artifact: { artifactId: row.artifact_id, text: row.artifact_text ?? '' } } : {}),
     ...(row.run_id !== null ? { runId: row.run_id } : {}),
-    history: row.history === null ? [] : (JSON.parse(row.history) as TaskMessage[]),
+    history,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.events ? { events: row.events } : {}),
