@@ -146,6 +146,37 @@ export function describeTaskStoreContract(name: string, createFixture: () => Pro
       await expect(store.transition(t.id, both, 1)).rejects.toThrow('one history message');
     });
 
+    it('keeps a status message’s metadata (a refusal’s ErrorInfo) through a transition, an insert and a reopen, and in its event', async () => {
+      const metadata = {
+        'clawgate/error': { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'BUDGET_EXHAUSTED', domain: 'clawgate' },
+      };
+      const failed = { messageId: 'f1', text: 'budget "x" exhausted', metadata };
+      const t = task();
+      await store.insert(t);
+      await store.transition(t.id, { state: 'TASK_STATE_FAILED', statusMessage: failed }, 1100);
+      // Settled at once (a blocking caller's deferred row): inserted with its status message.
+      const settled = task({
+        state: 'TASK_STATE_FAILED',
+        statusMessage: failed,
+        history: [
+          { messageId: 'mx', role: 'user', text: 'x' },
+          { ...failed, role: 'agent' },
+        ],
+      });
+      await store.insert(settled);
+      // An ordinary status message has none.
+      const plain = task();
+      await store.insert(plain);
+      await store.transition(plain.id, { state: 'TASK_STATE_FAILED', statusMessage: { messageId: 'f2', text: 'agent run failed' } }, 1100);
+      await reopen();
+      expect((await store.get(t.id))?.statusMessage).toEqual(failed);
+      expect((await store.get(t.id))?.history.at(-1)).toEqual({ ...failed, role: 'agent' });
+      expect((await store.get(settled.id))?.statusMessage).toEqual(failed);
+      expect((await store.get(plain.id))?.statusMessage).toEqual({ messageId: 'f2', text: 'agent run failed' });
+      const [event] = await store.eventsAfter(t.id, 0);
+      expect(JSON.parse(event.body).statusUpdate.status.message.metadata).toEqual(metadata);
+    });
+
     it('numbers a task’s events from 1, publishes them after their commit, and replays them from any number', async () => {
       const t = task({ history: [] });
       await store.insert(t);
