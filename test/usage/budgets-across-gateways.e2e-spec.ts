@@ -2,6 +2,7 @@ import request from 'supertest';
 import { ConfigStore } from '../../src/modules/config';
 import { AgentRunner } from '../../src/modules/runtime/agent-runner.service';
 import { a2aRpc } from '../support/a2a-rpc';
+import { fetchWithToken, sdkClient } from '../support/a2a-sdk';
 import { agentBrain } from '../support/agent-brain';
 import type { FakeReply, RecordedRequest } from '../support/fake-model-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
@@ -16,6 +17,9 @@ import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harne
  * carrying an ErrorInfo — although bob's own budget on B is far larger; when it does not, B ignores the metadata and
  * bob finishes.
  */
+// The SDK's CommonJS build loads jose (ESM-only) for card signatures, which this suite does not use.
+jest.mock('jose', () => ({}));
+
 const A_TO_B = 'token-a-presents-to-b-budget-71c2';
 const B_TO_A = 'token-b-presents-to-a-budget-3e9d';
 const BOB_TOOL_ROUNDS = 4;
@@ -101,6 +105,13 @@ describe('budgets across gateways (e2e)', () => {
     });
     // The history's copy of the status message is the same message.
     expect(task.history.at(-1)).toMatchObject({ messageId: task.status.message.messageId, metadata: task.status.message.metadata });
+
+    // A client built on the official SDK reads it too, over either binding.
+    for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
+      const client = await sdkClient(b.url, fetchWithToken(A_TO_B), binding);
+      const seen = await client.getTask({ tenant: '', id: result.taskId as string });
+      expect(seen.status?.message?.metadata).toEqual(task.status.message.metadata);
+    }
   });
 
   it('a peer not trusted with budgets ignores the metadata: its own budgets apply, and the task completes', async () => {
