@@ -71,7 +71,7 @@ export class BudgetGate {
   check(call: UsageCallContext, config: NormalizedConfig): Promise<void> | undefined {
     if (!config.budgets.length && !call.origin?.carried) return undefined;
     const applying = this.applying(call, config);
-    return applying.length ? this.checkAll(call, applying) : undefined;
+    return applying.length ? this.checkAll(applying) : undefined;
   }
 
   /**
@@ -133,7 +133,7 @@ export class BudgetGate {
     return applying;
   }
 
-  private async checkAll(call: UsageCallContext, applying: Applying[]): Promise<void> {
+  private async checkAll(applying: Applying[]): Promise<void> {
     const now = Date.now();
     for (const { budget, id, filter, ofOrigin, carried } of applying) {
       const window = windowOf(budget, now);
