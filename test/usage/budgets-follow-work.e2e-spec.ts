@@ -2,6 +2,7 @@ import request from 'supertest';
 import { AgentRunner } from '../../src/modules/runtime/agent-runner.service';
 import { USAGE_STORE, type UsageStore } from '../../src/modules/usage';
 import { agentBrain } from '../support/agent-brain';
+import { lastUserText, type RecordedRequest } from '../support/fake-model-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harness';
 
@@ -13,6 +14,7 @@ import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harne
  * is far from used. Without the origin c would have run its 9 model calls.
  */
 const CALL_TOKENS = 18;
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LIMIT = 150;
 
 const config = (modelUrl: string) => `{
@@ -36,25 +38,34 @@ describe('budgets follow the work (e2e)', () => {
   let model: FakeOpenAiServer;
   let gw: TestGateway;
   let childRunId: string | undefined;
+  let yieldChildRunId: string | undefined;
 
   beforeAll(async () => {
     model = await new FakeOpenAiServer().start();
-    model.always(
-      agentBrain(model, ({ agentId, step, message, toolResult }) => {
-        if (agentId === 'a') {
-          return toolResult
-            ? { text: `a heard: ${String(toolResult.reply ?? toolResult.status)}` }
-            : { tool: 'sessions_send', args: { sessionKey: 'agent:b:main', message: 'please get c on it', timeoutSeconds: 30 } };
-        }
-        if (agentId === 'b') {
-          if (step === 'announce') return { text: 'ANNOUNCE_SKIP' };
-          if (!toolResult) return { tool: 'sessions_spawn', args: { agentId: 'c', task: 'crunch the numbers' } };
-          childRunId = toolResult.runId as string;
-          return { text: 'REPLY_SKIP' };
-        }
-        // c never finishes on its own: a tool round after another, until something stops it.
-        return message === 'crunch the numbers' ? { tool: 'session_status', args: {} } : { text: 'ok' };
-      }),
+    const brain = agentBrain(model, ({ agentId, step, message, toolResult }) => {
+      if (message === 'spawn and yield') {
+        if (!toolResult) return { tool: 'sessions_spawn', args: { agentId: 'c', task: 'a slow job' } };
+        yieldChildRunId = toolResult.runId as string;
+        return { tool: 'sessions_yield', args: {} };
+      }
+      if (message.startsWith('The sessions you spawned have finished')) return { text: 'all done' };
+      if (agentId === 'a') {
+        return toolResult
+          ? { text: `a heard: ${String(toolResult.reply ?? toolResult.status)}` }
+          : { tool: 'sessions_send', args: { sessionKey: 'agent:b:main', message: 'please get c on it', timeoutSeconds: 30 } };
+      }
+      if (agentId === 'b') {
+        if (step === 'announce') return { text: 'ANNOUNCE_SKIP' };
+        if (!toolResult) return { tool: 'sessions_spawn', args: { agentId: 'c', task: 'crunch the numbers' } };
+        childRunId = toolResult.runId as string;
+        return { text: 'REPLY_SKIP' };
+      }
+      // c never finishes on its own: a tool round after another, until something stops it.
+      return message === 'crunch the numbers' ? { tool: 'session_status', args: {} } : { text: 'ok' };
+    });
+    model.always((req: RecordedRequest) =>
+      // The slow job is still running when its parent yields.
+      lastUserText(req) === 'a slow job' ? { after: delay(300), reply: model.text('done slowly')(req) } : brain(req),
     );
     gw = await startTestGateway(config(model.baseUrl));
   });
@@ -96,5 +107,24 @@ describe('budgets follow the work (e2e)', () => {
     // c was cut short: a run of its own would have made 9 model calls (8 tool rounds, then the round limit).
     const cCalls = usage.find((g) => g.group === 'c')!.calls;
     expect(cCalls).toBeLessThan(9);
+  });
+
+  it('a turn resumed after sessions_yield goes on with the yielding run’s work: its calls count for the same origin', async () => {
+    const runner = gw.app.get(AgentRunner);
+    const store = gw.app.get<UsageStore>(USAGE_STORE);
+    const sessionKey = 'agent:a:yielding';
+    const root = runner.startRun({ sessionKey, message: 'spawn and yield' });
+    expect(await root.done).toMatchObject({ status: 'completed', reply: 'Waiting for 1 spawned session(s) to finish.' });
+    const resumed = await waitFor(
+      'the yielding session to be resumed and answer',
+      async () => runner.runsOfSessions(new Set([sessionKey])).find((r) => r.runId !== root.runId && r.status === 'completed'),
+      15_000,
+    );
+    expect(resumed.reply).toBe('all done');
+    const own = async (runId: string) => (await store.spent({ column: 'run_id', value: runId, from: 0 })).tokens;
+    const tree = await store.spent({ column: 'run_id', value: root.runId, from: 0, origin: true });
+    // The yielding run's two calls, the child's one and the resumed turn's one: all one piece of work.
+    expect([await own(root.runId), await own(yieldChildRunId!), await own(resumed.runId)]).toEqual([2, 1, 1].map((n) => n * CALL_TOKENS));
+    expect(tree.tokens).toBe(4 * CALL_TOKENS);
   });
 });

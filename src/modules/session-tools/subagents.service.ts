@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { Tracing } from '../../common/telemetry/tracing';
+import type { WorkOrigin } from '../../common/work-origin';
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import {
   AgentRunner,
@@ -31,6 +32,8 @@ export interface TreeActor {
   sessionKey?: string;
   /** The acting run, if a run is acting: the runs it starts belong to its tree. */
   runId?: string;
+  /** Where the acting run's work started: the runs it starts spend from that work's budgets (docs/usage.md#budgets-follow-the-work). */
+  origin?: WorkOrigin;
 }
 
 /** One spawned session of the caller, with its remembered runs (each with the runs below it). */
@@ -90,7 +93,10 @@ export class SubagentsService implements OnModuleInit, OnModuleDestroy {
    * running now has ended, starts the session's next turn with their outcomes. Nothing is resumed when all of them
    * were aborted (a kill of the tree, a shutdown): what stopped them stops the tree.
    */
-  yieldTurn(ctx: Pick<ToolContext, 'sessionKey'> & Partial<Pick<ToolContext, 'runId' | 'endTurn'>>, args: SessionsYieldArgs): ToolResult {
+  yieldTurn(
+    ctx: Pick<ToolContext, 'sessionKey'> & Partial<Pick<ToolContext, 'runId' | 'endTurn' | 'origin'>>,
+    args: SessionsYieldArgs,
+  ): ToolResult {
     if (!ctx.runId || !ctx.endTurn) return { status: 'error', error: 'sessions_yield ends a run’s turn; there is no run to end here' };
     const children = this.runner.runsSpawnedBy(ctx.sessionKey).filter((r) => !this.runner.isOver(r.runId));
     if (!children.length) {
@@ -98,14 +104,14 @@ export class SubagentsService implements OnModuleInit, OnModuleDestroy {
     }
     const ids = children.map((r) => r.runId);
     ctx.endTurn(args.message ?? `Waiting for ${ids.length} spawned session(s) to finish.`);
-    const waiting = this.resumeWhenDone(ctx.sessionKey, ctx.runId, ids)
+    const waiting = this.resumeWhenDone(ctx.sessionKey, ctx.runId, ids, ctx.origin)
       .catch((err: Error) => this.logger.warn(`resuming ${ctx.sessionKey} after sessions_yield failed: ${err.message}`))
       .finally(() => this.waiting.delete(waiting));
     this.waiting.add(waiting);
     return { status: 'accepted', waitingFor: ids };
   }
 
-  private async resumeWhenDone(sessionKey: string, yieldingRunId: string, runIds: string[]): Promise<void> {
+  private async resumeWhenDone(sessionKey: string, yieldingRunId: string, runIds: string[], origin?: WorkOrigin): Promise<void> {
     const ended = await Promise.all(runIds.map((id) => this.runner.waitForRun(id, YIELD_WAIT_MS)));
     if (ended.every((r) => r.status === 'aborted')) return;
     const lines = ended.map((r) => {
@@ -125,13 +131,18 @@ export class SubagentsService implements OnModuleInit, OnModuleDestroy {
         sourceSessionKey: sessionKey,
         sourceTool: BUILT_IN_TOOLS.sessionsYield,
         ...this.tracing.fields(),
+        // The resumed turn goes on with the yielding run's work: it spends from that work's origin.
+        ...(origin ? { workOrigin: origin } : {}),
       },
       meta: { sessionsYield: { runIds } },
       lineage: { parentRunId: yieldingRunId },
     });
   }
 
-  async call(ctx: Pick<ToolContext, 'sessionKey'> & Partial<Pick<ToolContext, 'runId'>>, args: SubagentsArgs): Promise<ToolResult> {
+  async call(
+    ctx: Pick<ToolContext, 'sessionKey'> & Partial<Pick<ToolContext, 'runId' | 'origin'>>,
+    args: SubagentsArgs,
+  ): Promise<ToolResult> {
     if (args.action === 'list') {
       if (args.target !== undefined || args.message !== undefined) return { status: 'error', error: 'list takes no target or message' };
       return this.list(ctx.sessionKey);
@@ -141,7 +152,7 @@ export class SubagentsService implements OnModuleInit, OnModuleDestroy {
     if ('status' in target) return target;
     if (args.action === 'steer') {
       if (args.message === undefined) return { status: 'error', error: 'steer needs a message' };
-      return this.steer(target.sessionKey, args.message, { sessionKey: ctx.sessionKey, runId: ctx.runId });
+      return this.steer(target.sessionKey, args.message, { sessionKey: ctx.sessionKey, runId: ctx.runId, origin: ctx.origin });
     }
     if (args.message !== undefined) return { status: 'error', error: 'kill takes no message' };
     return this.killSubtree(target, KILLED_BY_PARENT);
@@ -178,7 +189,13 @@ export class SubagentsService implements OnModuleInit, OnModuleDestroy {
     const latest = this.runner.runsOfSessions(new Set([sessionKey])).at(-1);
     const parentRunId = actor.runId ?? latest?.parentRunId;
     const provenance: InterSessionProvenance | undefined = actor.sessionKey
-      ? { kind: 'inter_session', sourceSessionKey: actor.sessionKey, sourceTool: BUILT_IN_TOOLS.subagents, ...this.tracing.fields() }
+      ? {
+          kind: 'inter_session',
+          sourceSessionKey: actor.sessionKey,
+          sourceTool: BUILT_IN_TOOLS.subagents,
+          ...this.tracing.fields(),
+          ...(actor.origin ? { workOrigin: actor.origin } : {}),
+        }
       : undefined;
     const run = this.runner.startRun({
       sessionKey: entry.sessionKey,
