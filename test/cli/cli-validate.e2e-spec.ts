@@ -230,7 +230,7 @@ describe('clawgate config validate', () => {
     expect(run.stdout.trimEnd().split('\n')).toEqual([
       'warning: recognised OpenClaw settings, not supported by clawgate (4): meta, wizard, env, commands',
       'warning: gateway: recognised OpenClaw settings, not supported by clawgate (2): gateway.controlUi, gateway.tailscale',
-      'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents, agents.list[1].identity.theme',
+      'warning: agents: recognised OpenClaw settings, not supported by clawgate (4): agents.defaults.compaction, agents.defaults.maxConcurrent, agents.list[0].subagents.allowAgents, agents.list[1].identity.theme',
       'warning: channels.whatsapp: no plugin provides channel whatsapp: its settings are not used',
       expect.stringMatching(/^ok \(revision [0-9a-f]{12}; config .+, state dir .+\)$/),
     ]);
