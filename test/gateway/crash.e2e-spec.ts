@@ -105,7 +105,8 @@ const HTTP_TOKEN = 'crash-http-token-0000000000000001';
 
 const SESSIONS_CONFIG = `// crash suite: sessions and transcripts
 {
-  agents: { list: [{ id: "main", default: true }, { id: "helper" }] },
+  // The most children OpenClaw's cap allows: six workers spawn from one session, and this suite is about what a kill keeps.
+  agents: { defaults: { subagents: { maxChildrenPerAgent: 20 } }, list: [{ id: "main", default: true }, { id: "helper" }] },
   session: { dmScope: "per-peer", agentToAgent: { maxPingPongTurns: 0 } },
   tools: { agentToAgent: { enabled: true, allow: ["main", "helper"] }, sessions: { visibility: "all" } },
   channels: { http: { enabled: true, accounts: { crash: { token: "${HTTP_TOKEN}" } } } },
