@@ -4,7 +4,7 @@ import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startReplicaCluster, type ReplicaCluster } from './support/replica';
 
 /**
- * One budget spent from by two replicas at once (docs/usage.md#budgets): two `clawgate gateway` processes on one
+ * One budget spent from by two replicas at once (docs/usage.md#budgets-on-several-replicas): two `clawgate gateway` processes on one
  * PostgreSQL (usage rows) and one Redis (session lanes), one scripted OpenAI-compatible model behind both that takes
  * a while to answer and reports 100 tokens a call, and agent main's budget of 1000 tokens a day. Three conversations
  * per replica send messages one after the other until they are refused, so each replica has at most three runs —
