@@ -82,6 +82,32 @@ describe('budgetImpact', () => {
     ]);
   });
 
+  /**
+   * A candidate differing from BASE_BUDGET in one setting, per setting of the normalized budget: a setting added to
+   * `BudgetSettings` fails this test until it has a row here, and the row fails until the plan shows the change.
+   */
+  const BASE_BUDGET = { name: 'b', agent: 'main', tokens: 10, cost: 1, window: 'day', softAt: 0.5 };
+  const BUDGET_CHANGES: Record<string, Record<string, unknown>> = {
+    name: { name: 'c' },
+    scope: { agent: undefined, peer: 'main' },
+    pattern: { agent: 'support-*' },
+    tokens: { tokens: 11 },
+    cost: { cost: 2 },
+    window: { window: '5h' },
+    softAt: { softAt: 0.6 },
+  };
+
+  it('shows a change of every setting of a budget', async () => {
+    const before = await config([BASE_BUDGET]);
+    expect(Object.keys(before.budgets[0]).filter((key) => !(key in BUDGET_CHANGES))).toEqual([]);
+    const hidden: string[] = [];
+    for (const [key, change] of Object.entries(BUDGET_CHANGES)) {
+      const impact = budgetImpact(before, await config([{ ...BASE_BUDGET, ...change }]));
+      if (!impact.added.length && !impact.changed.some((c) => c.keys.length)) hidden.push(key);
+    }
+    expect(hidden).toEqual([]);
+  });
+
   it('is empty when the budgets and what they reach stay', async () => {
     const before = await config([{ name: 'b', agent: '*', cost: 1, window: 'month' }]);
     expect(budgetImpact(before, before)).toEqual({ added: [], removed: [], changed: [], targets: [] });
