@@ -1,4 +1,4 @@
-import type { ConfigPlan, PlanImpact } from '../modules/config-plan';
+import type { ConfigPlan, PlanBudget, PlanImpact } from '../modules/config-plan';
 
 /**
  * The human form of a config plan: validity and revisions, issues, restarts, then only what changes in
@@ -84,7 +84,36 @@ function impactLines(impact: PlanImpact): string[] {
       ...(a.lost.length ? [`${a.agentId} loses ${a.lost.join(', ')}`] : []),
     ]),
   ]);
+  const budgets = impact.budgets;
+  section('budgets', [
+    ...budgets.added.map((b) => `+ ${b.name}: ${budgetText(b)}`),
+    ...budgets.removed.map((b) => `- ${b.name}: was ${budgetText(b)}`),
+    ...budgets.changed.map(
+      (c) =>
+        `${c.name}: ${c.keys.length ? `${budgetText(c.before)} -> ${budgetText(c.after)}` : `now ${budgetText(c.after)}`}` +
+        [...c.appliesToAdded.map((id) => ` +${id}`), ...c.appliesToRemoved.map((id) => ` -${id}`)].join(''),
+    ),
+    ...budgets.targets.map(
+      (t) =>
+        `${t.scope} ${t.id}: ` +
+        [
+          t.gained.length ? `gains ${t.gained.join(', ')}` : '',
+          t.lost.length ? `loses ${t.lost.join(', ')}` : '',
+          t.changed.length ? `changed ${t.changed.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+    ),
+  ]);
   return out;
+}
+
+/** `1000 tokens, 5 cost per day for agent support-* (support-eu, support-us), soft at 80%` */
+function budgetText(b: PlanBudget): string {
+  const limits = [b.tokens === null ? '' : `${b.tokens} tokens`, b.cost === null ? '' : `${b.cost} cost`].filter(Boolean).join(', ');
+  const window = b.window === 'run' ? 'per run' : /^\d+h$/.test(b.window) ? `per ${b.window.slice(0, -1)} h` : `per ${b.window}`;
+  const reach = b.appliesTo === null ? '' : b.appliesTo.length ? ` (${b.appliesTo.join(', ')})` : ' (nothing configured matches)';
+  return `${limits} ${window} for ${b.scope} ${b.pattern}${reach}${b.softAt === null ? '' : `, soft at ${Math.round(b.softAt * 100)}%`}`;
 }
 
 function route(o: { agentId: string; matchedBy: { tier: string; bindingIndex: number | null } }): string {

@@ -10,6 +10,7 @@ const CONFIG = `{
   agents: { list: [{ id: "main" }, { id: "support" }] },
   bindings: [{ agentId: "support", match: { channel: "http", accountId: "web" } }],
   tools: { agentToAgent: { enabled: true }, sessions: { visibility: "all" } },
+  budgets: [{ name: "main-daily", agent: "main", tokens: 1000, window: "day" }],
   gateway: { admin: { tokens: [{ name: "root", token: "${ADMIN}", role: "admin" }, { name: "ro", token: "${VIEWER}", role: "viewer" }] } },
 }
 `;
@@ -40,6 +41,7 @@ describe('clawgate config plan (e2e)', () => {
     expect(run.stdout).toMatch(/^ {2}main -> support: allowed \(.*\) => denied by policy \(tools\.agentToAgent\.enabled is not true\)$/m);
     expect(run.stdout).toContain('memory: no change\n');
     expect(run.stdout).toContain('agents: no change\n');
+    expect(run.stdout).toContain('budgets: no change\n');
     expect(run.stdout).toContain('+++ openclaw.json\tcandidate');
     expect(run.stdout).not.toContain(ADMIN);
   });
@@ -53,6 +55,29 @@ describe('clawgate config plan (e2e)', () => {
     expect(run.stdout).toMatch(/^ {2}- main -> support: was allowed \(.*\)$/m);
     expect(run.stdout).toMatch(/^ {2}\+ main -> coding: allowed \(.*\)$/m);
     expect(run.stdout).toMatch(/^ {2}\+ coding -> main: allowed \(.*\)$/m);
+  });
+
+  it('names the budgets added, removed and changed, and the agents whose budgets change', async () => {
+    const budgets = path.join(gw.dir, 'budgets.json5');
+    await fs.writeFile(
+      budgets,
+      CONFIG.replace(
+        'budgets: [{ name: "main-daily", agent: "main", tokens: 1000, window: "day" }]',
+        'budgets: [{ name: "main-daily", agent: "*", tokens: 2000, window: "day", softAt: 0.8 }, { name: "sessions", session: "agent:main:*", cost: 1, window: "run" }]',
+      ),
+    );
+    const run = await runCli(['config', 'plan', budgets]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'budgets:\n' +
+        '  + sessions: 1 cost per run for session agent:main:*\n' +
+        '  main-daily: 1000 tokens per day for agent main (main) -> 2000 tokens per day for agent * (main, support), soft at 80% +support\n' +
+        '  agent main: changed main-daily\n' +
+        '  agent support: gains main-daily\n',
+    );
+    const json = await runCli(['config', 'plan', budgets, '--json']);
+    const impact = (JSON.parse(json.stdout) as { impact: { budgets: { changed: Array<{ name: string; keys: string[] }> } } }).impact;
+    expect(impact.budgets.changed.map((c) => [c.name, c.keys])).toEqual([['main-daily', ['pattern', 'tokens', 'softAt']]]);
   });
 
   it('--json prints the answer of POST /admin/config/plan', async () => {

@@ -210,6 +210,31 @@ describe('POST /admin/config/plan (e2e)', () => {
     expect(rotated.body.diff).toMatch(/^\+.*\[redacted, changed\]/m);
   });
 
+  it('budgets added: their limits and window, and which agents and peers each applies to', async () => {
+    const added = await plan({
+      mergePatch: {
+        budgets: [
+          { name: 'helpers', agent: 's*', tokens: 1000, window: 'day' },
+          { name: 'partners', peer: '*', cost: 5, window: '12h', softAt: 0.5 },
+        ],
+      },
+    }).expect(200);
+    expect(added.body.impact.budgets).toEqual({
+      added: [
+        { name: 'helpers', scope: 'agent', pattern: 's*', tokens: 1000, cost: null, window: 'day', softAt: null, appliesTo: ['support'] },
+        { name: 'partners', scope: 'peer', pattern: '*', tokens: null, cost: 5, window: '12h', softAt: 0.5, appliesTo: ['hermes', 'athena'] },
+      ],
+      removed: [],
+      changed: [],
+      targets: [
+        { scope: 'agent', id: 'support', gained: ['helpers'], lost: [], changed: [] },
+        { scope: 'peer', id: 'athena', gained: ['partners'], lost: [], changed: [] },
+        { scope: 'peer', id: 'hermes', gained: ['partners'], lost: [], changed: [] },
+      ],
+    });
+    expect(added.text).not.toContain(HERMES);
+  });
+
   it('an admin token role changed, with no token in the answer', async () => {
     const tokens = [
       { name: 'root', token: ADMIN, role: 'admin' },

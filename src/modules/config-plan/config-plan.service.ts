@@ -8,6 +8,7 @@ import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
+import { budgetImpact, type BudgetImpact } from './budget-impact';
 import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { mcpImpact, type McpImpact } from './mcp-impact';
 import { memoryImpact, type MemoryImpact } from './memory-impact';
@@ -26,6 +27,8 @@ export interface PlanImpact {
   admin: AdminImpact;
   plugins: PluginImpact;
   mcp: McpImpact;
+  /** Budgets added, removed and changed, and the agents, peers, keys and accounts whose budgets change. */
+  budgets: BudgetImpact;
 }
 
 export interface ConfigPlan {
@@ -137,6 +140,7 @@ export class ConfigPlanService {
         this.knownMcpTools(),
         (this.mcp?.pluginMcpServers() ?? []).map((s) => s.settings),
       ),
+      budgets: budgetImpact(before.config, after.config),
     };
   }
 

@@ -8,3 +8,4 @@ export { ConfigPlanRequestDto } from './dto/config-plan-request.dto';
 export { memoryGrants } from './memory-impact';
 export type { MemoryGrant } from './memory-impact';
 export { bindingProbe } from './routing-impact';
+export type { BudgetImpact, PlanBudget, PlanBudgetChange, PlanBudgetTarget } from './budget-impact';

@@ -205,6 +205,56 @@ class PlanMcpImpactDto {
   agents!: PlanMcpAgentToolsDto[];
 }
 
+class PlanBudgetDto {
+  @ApiProperty({ example: 'support-daily' }) name!: string;
+  @ApiProperty({ enum: ['agent', 'session', 'peer', 'key', 'account'] }) scope!: string;
+  @ApiProperty({ example: 'support-*', description: 'The id or `*` pattern it is attached to.' }) pattern!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 1000000 }) tokens!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null }) cost!: number | null;
+  @ApiProperty({ example: 'day', description: '`run`, `day`, `month` or `<n>h`.' }) window!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 0.8 }) softAt!: number | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['support-eu', 'support-us'],
+    description:
+      'The configured agents, A2A peers, endpoint keys or http channel accounts its pattern matches, each held to the limit on its own; null for a session budget.',
+  })
+  appliesTo!: string[] | null;
+}
+
+class PlanBudgetChangeDto {
+  @ApiProperty({ example: 'support-daily' }) name!: string;
+  @ApiProperty({ type: PlanBudgetDto }) before!: PlanBudgetDto;
+  @ApiProperty({ type: PlanBudgetDto }) after!: PlanBudgetDto;
+  @ApiProperty({
+    type: [String],
+    example: ['tokens'],
+    description: 'The settings that change (scope, pattern, tokens, cost, window, softAt); empty when only what it applies to changes.',
+  })
+  keys!: string[];
+  @ApiProperty({ type: [String], example: ['support-apac'] }) appliesToAdded!: string[];
+  @ApiProperty({ type: [String], example: [] }) appliesToRemoved!: string[];
+}
+
+class PlanBudgetTargetDto {
+  @ApiProperty({ enum: ['agent', 'peer', 'key', 'account'] }) scope!: string;
+  @ApiProperty({ example: 'support-apac' }) id!: string;
+  @ApiProperty({ type: [String], example: ['support-daily'], description: 'Budgets that apply to it after the change only.' })
+  gained!: string[];
+  @ApiProperty({ type: [String], description: 'Budgets that apply to it before the change only.' }) lost!: string[];
+  @ApiProperty({ type: [String], description: 'Budgets that apply to it on both sides, with other settings.' }) changed!: string[];
+}
+
+class PlanBudgetsImpactDto {
+  @ApiProperty({ type: [PlanBudgetDto] }) added!: PlanBudgetDto[];
+  @ApiProperty({ type: [PlanBudgetDto] }) removed!: PlanBudgetDto[];
+  @ApiProperty({ type: [PlanBudgetChangeDto], description: 'Budgets kept by name whose settings or reach change.' })
+  changed!: PlanBudgetChangeDto[];
+  @ApiProperty({ type: [PlanBudgetTargetDto], description: 'Each agent, peer, key or account whose budgets change.' })
+  targets!: PlanBudgetTargetDto[];
+}
+
 export class PlanImpactDto {
   @ApiProperty({ type: PlanAgentsImpactDto }) agents!: PlanAgentsImpactDto;
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
@@ -218,6 +268,7 @@ export class PlanImpactDto {
   @ApiProperty({ type: PlanAdminImpactDto }) admin!: PlanAdminImpactDto;
   @ApiProperty({ type: PlanPluginsImpactDto }) plugins!: PlanPluginsImpactDto;
   @ApiProperty({ type: PlanMcpImpactDto }) mcp!: PlanMcpImpactDto;
+  @ApiProperty({ type: PlanBudgetsImpactDto }) budgets!: PlanBudgetsImpactDto;
 }
 
 /** Answer of `POST /admin/config/plan` (200 whether the candidate is valid or not). */

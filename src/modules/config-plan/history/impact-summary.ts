@@ -4,7 +4,7 @@ import type { PlanImpact } from '../config-plan.service';
 /**
  * One line on what a revision changed, for the history list: the top-level sections whose content changed,
  * then each part of the impact that is not empty (agents, routes, agent-to-agent pairs, memory grants, A2A peers,
- * admin access, plugins, MCP servers and tools). Names only, never a value.
+ * admin access, plugins, MCP servers and tools, budgets). Names only, never a value.
  */
 export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, impact: PlanImpact): string {
   const sections = [...new Set([...Object.keys(before.document), ...Object.keys(after.document)])].filter(
@@ -40,5 +40,9 @@ export function impactSummary(before: RuntimeSnapshot, after: RuntimeSnapshot, i
   if (mcp.serversRemoved.length) parts.push(`MCP servers removed: ${mcp.serversRemoved.join(', ')}`);
   if (mcp.serversChanged.length) parts.push(`MCP servers changed: ${mcp.serversChanged.map((c) => c.name).join(', ')}`);
   if (mcp.agents.length) parts.push(`MCP tools change for ${mcp.agents.map((a) => a.agentId).join(', ')}`);
+  const budgets = impact.budgets;
+  if (budgets.added.length) parts.push(`budgets added: ${budgets.added.map((b) => b.name).join(', ')}`);
+  if (budgets.removed.length) parts.push(`budgets removed: ${budgets.removed.map((b) => b.name).join(', ')}`);
+  if (budgets.changed.length) parts.push(`budgets changed: ${budgets.changed.map((b) => b.name).join(', ')}`);
   return parts.join('; ');
 }
