@@ -44,4 +44,19 @@ describe('schemaProblems', () => {
     const strict = { type: 'object', additionalProperties: false, properties: { token: { type: 'string' } } };
     expect(problems(strict, { tokn: 'x' })).toEqual(['channels.x.tokn: unknown key (did you mean "token"?)']);
   });
+
+  it('refuses a URL with credentials at a key marked x-noUrlCredentials, saying where they go, never quoting it', () => {
+    const PASSWORD = 'url-pass-DO-NOT-PRINT';
+    const hook = {
+      type: 'object',
+      properties: { webhookUrl: { type: 'string', pattern: '^https?://', 'x-noUrlCredentials': 'deliveries are signed; the receiver checks the signature' } },
+    };
+    const said = problems(hook, { webhookUrl: `http://svc:${PASSWORD}@svc.internal:8080/path` });
+    expect(said).toEqual([
+      'channels.x.webhookUrl: must not contain credentials (user:password@); deliveries are signed; the receiver checks the signature',
+    ]);
+    expect(problems(hook, { webhookUrl: 'http://svc.internal:8080/path?ok=1' })).toEqual([]);
+    // Not a URL at all: the pattern says so; the keyword has nothing to add.
+    expect(problems(hook, { webhookUrl: 'svc' })).toEqual(['channels.x.webhookUrl: must match pattern "^https?://" (got "svc")']);
+  });
 });

@@ -1,6 +1,6 @@
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { isRecord } from '../../../common/is-record';
-import type { ErrorObject } from './plugin-ajv';
+import { NO_URL_CREDENTIALS, type ErrorObject } from './plugin-ajv';
 
 export type Segment = string | number;
 
@@ -87,6 +87,9 @@ function problemOf(error: ErrorObject, at: Segment[], options: SchemaIssueOption
       const allowed = Array.isArray(params.allowedValues) ? params.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
       return { path: at, message: `must be one of: ${allowed}${shown(error.data, at, options)}` };
     }
+    // The URL is never quoted: its credentials are what is wrong with it.
+    case NO_URL_CREDENTIALS:
+      return { path: at, message: error.message ?? 'must not contain credentials (user:password@)' };
     default:
       return { path: at, message: `${error.message ?? `fails ${error.keyword}`}${shown(error.data, at, options)}` };
   }
