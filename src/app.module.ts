@@ -3,7 +3,8 @@ import { A2aChannelModule } from './modules/a2a-channel';
 import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
-import { ChannelsModule, HttpChannelModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
+import { HttpChannelRouteDocsModule } from './bundled-plugins/http/http-route.docs';
+import { ChannelsModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
 import { McpServerModule } from './modules/mcp-server';
 import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
@@ -47,7 +48,8 @@ export class AppModule {
         RuntimeModule,
         SessionToolsModule,
         MemoryModule,
-        HttpChannelModule,
+        // The http channel is the bundled plugin's; this module only describes its route in the OpenAPI document.
+        HttpChannelRouteDocsModule,
         OpenAiEndpointModule,
         McpServerModule,
         A2aChannelModule,

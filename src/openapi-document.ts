@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { ADMIN_SECURITY } from './common/auth/requires-role.decorator';
 import { CLIENT_HEADER } from './modules/admin';
 import { PROBLEM_CONTENT_TYPE } from './common/errors/problem-details';
-import { HTTP_CHANNEL_SECURITY } from './modules/channels';
+import { HTTP_CHANNEL_SECURITY } from './bundled-plugins/http/http-route.docs';
 import { METRICS_SECURITY } from './modules/health';
 import { packageVersion } from './cli/package-version';
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { PluginDefinition } from '../plugin-sdk';
 import discordManifest from './discord/clawgate.plugin.json';
+import httpManifest from './http/clawgate.plugin.json';
 import slackManifest from './slack/clawgate.plugin.json';
 import telegramManifest from './telegram/clawgate.plugin.json';
 
@@ -46,6 +47,12 @@ export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
     root: path.join(__dirname, 'slack'),
     manifest: slackManifest,
     load: () => import('./slack').then(definitionOf),
+  },
+  {
+    id: 'http',
+    root: path.join(__dirname, 'http'),
+    manifest: httpManifest,
+    load: () => import('./http').then(definitionOf),
   },
 ];
 

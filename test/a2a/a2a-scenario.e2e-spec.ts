@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { verifyWebhookSignature } from '../../src/modules/channels/http/webhook-signature';
+import { verifyWebhookSignature } from '../../src/bundled-plugins/http/webhook-signature';
 import { SESSION_STORE, SessionStore, TranscriptLine } from '../../src/modules/sessions/session-store.port';
 import { agentBrain, BrainInput, BrainAnswer } from '../support/agent-brain';
 import { FakeOpenAiServer } from '../support/fake-openai-server';

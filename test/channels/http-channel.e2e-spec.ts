@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ChannelRegistry } from '../../src/modules/channels/channel-registry';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../src/modules/channels/http/webhook-signature';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../src/bundled-plugins/http/webhook-signature';
 import { AgentRunner } from '../../src/modules/runtime/agent-runner.service';
 import { SESSION_STORE, SessionStore } from '../../src/modules/sessions/session-store.port';
 import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harness';

@@ -192,6 +192,8 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       ['telegram', 'disabled'],
       ['discord', 'disabled'],
       ['slack', 'disabled'],
+      // Bundled, active at start (the http channel).
+      ['http', 'active'],
     ]);
   });
 });

@@ -10,7 +10,8 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Routes served outside express's router (the `/a2a` fast path, the OpenAI-compatible endpoint's and the MCP server's own mounts), named
+ * Routes served outside express's router (the `/a2a` fast path, the OpenAI-compatible endpoint's and the MCP server's own mounts,
+ * the http channel's route that its bundled plugin serves ahead of the body parsers), named
  * by their template so span names stay few; Nest's routes are named by express's matched route at the end.
  */
 function routeOfPath(path: string): string | undefined {
@@ -18,6 +19,7 @@ function routeOfPath(path: string): string | undefined {
   if (path.startsWith('/a2a/v1/')) return '/a2a/v1/{rest}';
   if (path === '/v1/chat/completions' || path === '/v1/models') return path;
   if (path === '/mcp' || path === '/mcp/') return '/mcp';
+  if (path === '/channels/http/messages') return path;
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { instanceOf, internalProblem, problem, problemFromAppError, writeProblem } from '../../common/errors/problem-details';
 import { readLimitedBody } from '../../common/http/limited-body';
+import { inRequestContext } from '../../common/logging/request-context';
 import { SseResponse } from '../../common/http/sse-response';
 import { jsonDepthExceeds } from '../../common/json-depth';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -76,7 +77,9 @@ export class PluginRoutes {
 
   /** Mounted at `/plugins`. */
   readonly handler: RequestHandler = (req, res, next) => {
-    this.handle(req, res, next).catch((err: unknown) => this.failed(req, res, err));
+    // Served ahead of Nest (and its request logging): the request's log context is made here, so every line written
+    // while it is handled — the run it starts included — carries its `reqId`.
+    void inRequestContext(req, res, () => this.handle(req, res, next).catch((err: unknown) => this.failed(req, res, err)));
   };
 
   /**
@@ -93,7 +96,9 @@ export class PluginRoutes {
       const instance = instanceOf(req.originalUrl);
       return writeProblem(res, problem(405, `${instance} does not answer ${req.method}`, { instance }));
     }
-    this.serve(req, res, found.plugin, found.route, {}, req.path).catch((err: unknown) => this.failed(req, res, err));
+    void inRequestContext(req, res, () =>
+      this.serve(req, res, found.plugin, found.route, {}, req.path).catch((err: unknown) => this.failed(req, res, err)),
+    );
   };
 
   private failed(req: Request, res: Response, err: unknown): void {
@@ -196,13 +201,14 @@ function send(res: Response, answer: PluginHttpResponse): void {
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   const body = answer.body;
   if (body === undefined || body === null) return void res.end();
+  // Through `res.send`, which the secret masker wraps (bootstrap): a body never carries a configured secret.
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     if (!res.hasHeader('Content-Type'))
       res.setHeader('Content-Type', typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-    return void res.end(body);
+    return void res.send(body);
   }
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  res.send(JSON.stringify(body));
 }
 
 type Body = { value: unknown; bytes: Buffer } | { problem: ReturnType<typeof problem> };

@@ -33,7 +33,7 @@ export class ChannelsAdminService {
   async pairing(channel: string | undefined): Promise<ChannelPairingDto[]> {
     await this.host.settled();
     const ids = channel === undefined ? undefined : [this.pluginChannel(channel)];
-    return this.channels.pairing.list(ids ?? this.channels.list().map((c) => c.id));
+    return this.channels.pairing.list(ids ?? this.pairingChannels().map((c) => c.id));
   }
 
   async decide(channel: string, code: string, decision: 'approve' | 'deny'): Promise<PairingDecisionDto> {
@@ -61,12 +61,17 @@ export class ChannelsAdminService {
 
   /** A channel a plugin runs (pairing is theirs only), or a 404 naming those there are. */
   private pluginChannel(channel: string): string {
-    if (this.channels.get(channel)) return channel;
-    const known = this.channels.list().map((c) => c.id);
+    if (this.pairingChannels().some((c) => c.id === channel)) return channel;
+    const known = this.pairingChannels().map((c) => c.id);
     const hint = suggestClosest(channel, known);
     throw notFound(
       `no chat channel "${channel.slice(0, 64)}"${hint ? ` (did you mean "${hint}"?)` : ''}; ${known.length ? `the chat channels are ${known.join(', ')}` : 'no plugin runs a chat channel'}`,
     );
+  }
+
+  /** The plugins' channels that pair people: not one whose callers are accounts it authenticates (the http channel). */
+  private pairingChannels(): RunningChannel[] {
+    return this.channels.list().filter((c) => (c.definition.access ?? 'policy') === 'policy');
   }
 
   private coreStatus(id: string): ChannelStatusDto {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { bundledPluginRoots } from '../../../bundled-plugins';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { LoadResult, RuntimeSnapshot } from '../config.types';
+import type { LoadResult, NormalizedConfig, RuntimeSnapshot } from '../config.types';
 import { normalizeConfig } from '../normalize/normalize-config';
 import { defaultHomeDir, NormalizeContext, resolveUserPath } from '../normalize/normalize-context';
 import type { PluginCatalog } from '../plugins/plugin-catalog.types';
-import { explainUnknownChannels, findPlugins, takePluginChannels } from '../plugins/find-plugins';
+import { explainUnknownChannels, findPlugins, takePluginChannels, type FoundPlugins } from '../plugins/find-plugins';
 import { checkPluginSettings } from '../plugins/plugin-settings';
 import { buildCatalog, enabledPluginMcpServers, enabledPluginProviders, enabledPluginTools, pluginChannelProviders } from '../plugins/build-catalog';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
@@ -106,7 +106,13 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     const pluginSettings = checkPluginSettings(found.plugins, config.plugins, pluginChannels.sections, found.providers, quoter);
     warnings.push(...pluginSettings.warnings);
     if (pluginSettings.errors.length) return { ok: false, errors: pluginSettings.errors, warnings };
-    const plugins = buildCatalog(found.plugins, config.plugins, pluginChannels.sections, found.providers);
+    const served = coreChannelsServedByPlugins(found, config);
+    const plugins = buildCatalog(
+      found.plugins,
+      config.plugins,
+      new Map([...pluginChannels.sections, ...served.sections]),
+      new Map([...found.providers, ...served.providers]),
+    );
 
     const contents = await Promise.all(
       included.files.map((f, i) => Promise.resolve(i === 0 ? rootText : (input.fileTexts?.get(f) ?? fs.readFile(f, 'utf8')))),
@@ -133,6 +139,27 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     if (err instanceof ConfigLoadError) return { ok: false, errors: err.issues, warnings };
     throw err;
   }
+}
+
+/**
+ * The core channels a bundled plugin serves (the http channel): their section is the core's normalized one
+ * (`config.channels.http`, always there, `enabled: false` by default), handed to the plugin's channel, which the
+ * gateway starts while it is not `enabled: false`.
+ */
+function coreChannelsServedByPlugins(
+  found: FoundPlugins,
+  config: NormalizedConfig,
+): { sections: Map<string, unknown>; providers: Map<string, string> } {
+  const sections = new Map<string, unknown>();
+  const providers = new Map<string, string>();
+  for (const plugin of found.plugins.values()) {
+    if (plugin.source !== 'bundled' || !plugin.manifest || plugin.problem) continue;
+    if (plugin.manifest.contracts.channels.includes('http') && !providers.has('http')) {
+      sections.set('http', config.channels.http);
+      providers.set('http', plugin.id);
+    }
+  }
+  return { sections, providers };
 }
 
 /** The root file's text and its stamp, stat'ed before the read (see file-stamp.ts). */

@@ -1,13 +1,15 @@
 import type { PluginsSettings } from '../config.types';
 import type { FoundPlugin } from './discover-plugins';
 import type { CatalogPlugin, CatalogState, PluginCatalog } from './plugin-catalog.types';
+import { CORE_CHANNELS } from './read-manifest';
 
 /**
  * Whether a found plugin may run, and why not. In this order: `plugins.deny` and `plugins.allow` first
  * (they win over everything else), then a plugin that is not valid or not trusted is refused, then the
  * switches (`plugins.enabled`, `plugins.entries.<id>.enabled`). A plugin in the state dir's `extensions/`
  * runs only once the operator names it (`entries.<id>.enabled: true` or `allow`): being on disk is not
- * consent. One activated by its channel waits until one of its channels is configured.
+ * consent. One activated by its channel waits until one of its channels is configured. A bundled plugin serving a core
+ * channel (the http channel) ignores `plugins.enabled` and `plugins.allow`.
  */
 export function pluginState(
   plugin: FoundPlugin,
@@ -16,10 +18,13 @@ export function pluginState(
 ): { state: CatalogState; reason?: string } {
   const id = plugin.id;
   const entry = settings.entries[id];
+  // A bundled plugin serving a core channel (the http channel) is the gateway's own surface: only naming it switches
+  // it off (deny, entries.<id>.enabled), not the switches meant for plugins at large.
+  const core = plugin.source === 'bundled' && !!plugin.manifest?.contracts.channels.some((c) => CORE_CHANNELS.has(c));
   if (settings.deny.includes(id)) return { state: 'disabled', reason: 'on plugins.deny' };
-  if (settings.allow && !settings.allow.includes(id)) return { state: 'disabled', reason: 'not on plugins.allow' };
+  if (settings.allow && !settings.allow.includes(id) && !core) return { state: 'disabled', reason: 'not on plugins.allow' };
   if (plugin.problem || !plugin.manifest) return { state: 'refused', reason: plugin.problem ?? 'no manifest' };
-  if (!settings.enabled) return { state: 'disabled', reason: 'plugins.enabled is false' };
+  if (!settings.enabled && !core) return { state: 'disabled', reason: 'plugins.enabled is false' };
   if (entry?.enabled === false) return { state: 'disabled', reason: `plugins.entries.${id}.enabled is false` };
   if (plugin.source === 'extensions' && entry?.enabled !== true && !settings.allow?.includes(id)) {
     return {

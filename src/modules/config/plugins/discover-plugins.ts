@@ -80,7 +80,7 @@ export async function discoverPlugins(input: DiscoveryInput): Promise<Discovery>
 async function examine(candidate: Candidate, identity: TrustIdentity): Promise<FoundPlugin> {
   const root = await fs.realpath(candidate.dir).catch(() => path.resolve(candidate.dir));
   const fallbackId = candidate.expectedId ?? path.basename(root);
-  const read = await readManifest(root);
+  const read = await readManifest(root, { bundled: candidate.source === 'bundled' });
   if (!read.ok) return { id: fallbackId, source: candidate.source, root, manifestFile: read.manifestFile, problem: read.problem };
   const { manifest, manifestFile, entryFile } = read;
   const base = { id: manifest.id, source: candidate.source, root, manifestFile, entryFile, manifest };

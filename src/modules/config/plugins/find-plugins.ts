@@ -4,6 +4,7 @@ import { suggestClosest } from '../../../common/text/did-you-mean';
 import type { ConfigIssue } from '../pipeline/config-issue';
 import { substituteEnv } from '../pipeline/substitute-env';
 import { discoverPlugins, type FoundPlugin } from './discover-plugins';
+import { CORE_CHANNELS } from './read-manifest';
 
 export interface FindPluginsInput {
   /** The merged document, before `${VAR}` substitution. */
@@ -43,7 +44,8 @@ export async function findPlugins(input: FindPluginsInput): Promise<FoundPlugins
       plugin.problem = `its channel "${taken}" is provided by the plugin "${providers.get(taken)}", found first`;
       continue;
     }
-    for (const channel of plugin.manifest.contracts.channels) providers.set(channel, plugin.id);
+    // A core channel a bundled plugin serves keeps its section in the core's config: not a plugin's section.
+    for (const channel of plugin.manifest.contracts.channels) if (!CORE_CHANNELS.has(channel)) providers.set(channel, plugin.id);
     declareSecretPaths(secretPatterns(plugin));
   }
   return { plugins: discovery.plugins, providers, warnings: [...discovery.warnings, ...refusals(discovery.plugins)] };

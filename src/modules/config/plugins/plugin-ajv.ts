@@ -1,4 +1,12 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { hasUrlCredentials } from '../../../common/net/url-credentials';
+
+/**
+ * A keyword of the gateway's for string values that are URLs: `"x-noUrlCredentials": "<where the credential goes
+ * instead>"` refuses a URL with `user:password@` in it, with the core schema's words (`must not contain credentials
+ * (user:password@); <hint>`). A URL is configuration, shown by the admin API and in logs, not a secret.
+ */
+export const NO_URL_CREDENTIALS = 'x-noUrlCredentials';
 
 /**
  * The one JSON Schema compiler for plugins: their manifests, their `configSchema` and their channels'
@@ -8,7 +16,21 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
  * its value and schema, for messages that say what was found and which keys exist.
  */
 export function pluginAjv(): Ajv {
-  return new Ajv({ allErrors: true, verbose: true, strict: false, validateFormats: false, logger: false });
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, validateFormats: false, logger: false });
+  ajv.addKeyword({
+    keyword: NO_URL_CREDENTIALS,
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    validate: function noUrlCredentials(hint: string, value: string): boolean {
+      if (!hasUrlCredentials(value)) return true;
+      (noUrlCredentials as { errors?: Partial<ErrorObject>[] }).errors = [
+        { keyword: NO_URL_CREDENTIALS, message: `must not contain credentials (user:password@); ${hint}`, params: {} },
+      ];
+      return false;
+    },
+  });
+  return ajv;
 }
 
 /** Compiles `schema`, or says why it cannot be (ajv's message, which names the keyword and where it sits). */

@@ -11,8 +11,11 @@ import { schemaProblems } from './schema-issues';
 /** The manifest file names, in the order they are looked for: clawgate's own first. */
 export const MANIFEST_FILES = { clawgate: 'clawgate.plugin.json', openclaw: 'openclaw.plugin.json' } as const;
 
-/** Channels the core serves itself: no plugin may provide them. */
-const CORE_CHANNELS = new Set(['a2a', 'http']);
+/**
+ * Channels whose `channels.<id>` section is the core's (validated, normalized and documented with the rest of the
+ * config): no plugin may provide them, except the bundled plugin that serves it (the http channel's).
+ */
+export const CORE_CHANNELS: ReadonlySet<string> = new Set(['a2a', 'http']);
 /** A manifest is metadata; anything larger is not one. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
@@ -29,7 +32,7 @@ const checkManifest = { clawgate: ajv.compile(manifestSchema('clawgate')), openc
  * (`entry`, else package.json `main`, else `index.js`) and kept inside `root` as written. A problem names
  * the file and the field, for the catalog's `refused` reason.
  */
-export async function readManifest(root: string): Promise<ManifestRead> {
+export async function readManifest(root: string, options: { bundled?: boolean } = {}): Promise<ManifestRead> {
   const found: Array<{ format: 'clawgate' | 'openclaw'; file: string; text: string }> = [];
   for (const format of ['clawgate', 'openclaw'] as const) {
     const file = path.join(root, MANIFEST_FILES[format]);
@@ -58,7 +61,7 @@ export async function readManifest(root: string): Promise<ManifestRead> {
       problem: `${chosen.file}: id: "${String(chosen.value.id)}" does not match the id "${String(other.value.id)}" of ${other.file}`,
     };
   }
-  const built = buildManifest(chosen.format, chosen.value);
+  const built = buildManifest(chosen.format, chosen.value, options.bundled === true);
   if (typeof built === 'string') return { ok: false, manifestFile: chosen.file, problem: `${chosen.file}: ${built}` };
 
   const entry = built.entry ?? (await packageMain(root)) ?? 'index.js';
@@ -79,7 +82,7 @@ function shapeProblem(format: 'clawgate' | 'openclaw', value: unknown): string |
 }
 
 /** The checked manifest, or what is wrong with its schemas or channels. */
-function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unknown>): PluginManifest | string {
+function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unknown>, bundled: boolean): PluginManifest | string {
   const configSchema = raw.configSchema as Record<string, unknown>;
   const compiled = compileSchema(pluginAjv(), configSchema);
   if ('problem' in compiled) return `configSchema: not a valid JSON Schema (${compiled.problem})`;
@@ -88,7 +91,8 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
   const list = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
   const channels = [...new Set([...list(contracts.channels), ...list(raw.channels)])];
   const providers = [...new Set([...list(contracts.providers), ...list(raw.providers)])];
-  const core = channels.find((c) => CORE_CHANNELS.has(c));
+  // A bundled plugin is the gateway's own code: it may serve a core channel (its section stays the core's).
+  const core = bundled ? undefined : channels.find((c) => CORE_CHANNELS.has(c));
   if (core) return `contracts.channels: "${core}" is a channel of clawgate itself`;
 
   const channelConfigs: Record<string, ManifestChannel> = {};
@@ -108,7 +112,8 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
     };
   }
   if (format === 'clawgate') {
-    const bare = channels.find((c) => !channelConfigs[c]);
+    // A core channel's schema is the core's (docs/configuration.md), not the manifest's.
+    const bare = channels.find((c) => !channelConfigs[c] && !CORE_CHANNELS.has(c));
     if (bare) return `channelConfigs.${bare}: is required for the channel "${bare}" of contracts.channels (the JSON Schema of channels.${bare})`;
   }
 

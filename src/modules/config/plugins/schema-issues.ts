@@ -1,6 +1,6 @@
 import { suggestClosest } from '../../../common/text/did-you-mean';
 import { isRecord } from '../../../common/is-record';
-import type { ErrorObject } from './plugin-ajv';
+import { NO_URL_CREDENTIALS, type ErrorObject } from './plugin-ajv';
 
 export type Segment = string | number;
 
@@ -25,9 +25,11 @@ export interface SchemaIssueOptions {
 export function schemaProblems(errors: ReadonlyArray<ErrorObject>, base: Segment[], options: SchemaIssueOptions): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
+  const badNames = invalidNames(errors);
   for (const error of errors) {
     const at = [...base, ...pointerSegments(error.instancePath)];
-    const problem = problemOf(error, at, options);
+    const names = error.keyword === 'propertyNames' ? badNames.get(error.instancePath) : undefined;
+    const problem = names ? { path: at, message: names } : problemOf(error, at, options);
     if (!problem) continue;
     const key = `${JSON.stringify(problem.path)} ${problem.message}`;
     if (seen.has(key)) continue;
@@ -37,8 +39,33 @@ export function schemaProblems(errors: ReadonlyArray<ErrorObject>, base: Segment
   return out;
 }
 
+/**
+ * A map whose keys must match `propertyNames` (account ids, say) gets one message per map, worded as the core schema's
+ * maps are: `invalid name "Two Words", "B": names must match ^[a-z0-9]…$` (what a name must be, else each one's
+ * problem), by the map's instance path.
+ */
+function invalidNames(errors: ReadonlyArray<ErrorObject>): Map<string, string> {
+  const byMap = new Map<string, { names: string[]; rules: Set<string> }>();
+  for (const error of errors) {
+    // ajv reports each refused name twice: the rule it failed (with `propertyName`), then `propertyNames` itself.
+    if (error.propertyName === undefined || error.keyword === 'propertyNames') continue;
+    let entry = byMap.get(error.instancePath);
+    if (!entry) byMap.set(error.instancePath, (entry = { names: [], rules: new Set() }));
+    if (!entry.names.includes(error.propertyName)) entry.names.push(error.propertyName);
+    const pattern = (error.params as { pattern?: unknown }).pattern;
+    entry.rules.add(error.keyword === 'pattern' && typeof pattern === 'string' ? `names must match ${pattern}` : (error.message ?? error.keyword));
+  }
+  const out = new Map<string, string>();
+  for (const [pointer, { names, rules }] of byMap) {
+    out.set(pointer, `invalid name ${names.map((n) => JSON.stringify(n)).join(', ')}: ${[...rules].join('; ')}`);
+  }
+  return out;
+}
+
 function problemOf(error: ErrorObject, at: Segment[], options: SchemaIssueOptions): SchemaProblem | undefined {
   const params = error.params as Record<string, unknown>;
+  // A refused map key is said once for the whole map (invalidNames).
+  if (error.propertyName !== undefined) return undefined;
   switch (error.keyword) {
     case 'required':
       return { path: [...at, String(params.missingProperty)], message: 'is required' };
@@ -60,6 +87,9 @@ function problemOf(error: ErrorObject, at: Segment[], options: SchemaIssueOption
       const allowed = Array.isArray(params.allowedValues) ? params.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
       return { path: at, message: `must be one of: ${allowed}${shown(error.data, at, options)}` };
     }
+    // The URL is never quoted: its credentials are what is wrong with it.
+    case NO_URL_CREDENTIALS:
+      return { path: at, message: error.message ?? 'must not contain credentials (user:password@)' };
     default:
       return { path: at, message: `${error.message ?? `fails ${error.keyword}`}${shown(error.data, at, options)}` };
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -12,12 +12,10 @@ import {
   getSchemaPath,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { ProblemDto } from '../../../common/errors/problem.dto';
-import { SseResponse } from '../../../common/http/sse-response';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { ProblemDto } from '../../common/errors/problem.dto';
 import { HttpInboundMessageDto, HttpRunAcceptedDto, HttpRunResultDto } from './dto/http-message.dto';
-import { HttpAccountGuard, HttpAccountId } from './http-account.guard';
-import { HttpChannelService } from './http-channel.service';
 
 /**
  * Name of the OpenAPI security scheme of this channel. The document builder declares it with
@@ -41,15 +39,19 @@ const STREAM_EXAMPLE = [
   '',
 ].join('\n');
 
+/**
+ * The OpenAPI description of the http channel's route, `POST /channels/http/messages`. The route itself is the bundled
+ * plugin's (http-route.ts: served ahead of the gateway's body parsers, while the plugin is loaded); a plugin route is
+ * not a Nest controller, so this controller stands in for it in the document the gateway builds from its controllers.
+ * Its handler answers only when the plugin is not loaded, as the route does while the channel is off: 404.
+ */
 @ApiTags('channels')
 @ApiExtraModels(HttpRunResultDto)
 @Controller('channels/http')
+// Named as the controller that served the route was, so the operationId stays `HttpChannelController_receive`.
 export class HttpChannelController {
-  constructor(private readonly channel: HttpChannelService) {}
-
   @Post('messages')
   @HttpCode(200)
-  @UseGuards(HttpAccountGuard)
   @ApiBearerAuth(HTTP_CHANNEL_SECURITY)
   @ApiOperation({
     summary: 'Send a message to an agent through the http channel',
@@ -110,20 +112,12 @@ export class HttpChannelController {
   })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or invalid bearer token (nothing else is revealed).' })
   @ApiNotFoundResponse({ type: ProblemDto, description: '`channels.http.enabled` is not true.' })
-  async receive(@HttpAccountId() accountId: string, @Body() body: HttpInboundMessageDto, @Res() res: Response): Promise<void> {
-    if (body.stream === true) return this.streamReply(accountId, body, res);
-    const outcome = await this.channel.receive(accountId, body);
-    res.status(outcome.status).json(outcome.body);
-  }
-
-  /** The reply as Server-Sent Events: `run`, the `delta`s, `done`; then the response ends. */
-  private async streamReply(accountId: string, body: HttpInboundMessageDto, res: Response): Promise<void> {
-    // Nothing is written before the `run` event, so a routing failure still answers as a problem. No delta can come
-    // before that event: a run reaches its model only after awaiting its transcript write.
-    const sse = new SseResponse(res);
-    const run = this.channel.stream(accountId, body, (delta) => sse.json('delta', delta));
-    sse.json('run', { runId: run.runId, sessionKey: run.sessionKey, agentId: run.agentId });
-    sse.json('done', await run.result);
-    sse.end();
+  receive(): never {
+    // Reached only when the http plugin is not loaded (plugins switched off): the channel is then not running.
+    throw new AppError(ErrorCode.NotFound, 'the http channel is not enabled');
   }
 }
+
+/** The route's OpenAPI description, for the gateway's document (docs/plugins.md#bundled-plugins). */
+@Module({ controllers: [HttpChannelController] })
+export class HttpChannelRouteDocsModule {}

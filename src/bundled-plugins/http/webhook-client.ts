@@ -1,10 +1,39 @@
-import { OutboundError, type ConfiguredDestination, type GuardedTransport } from '../../outbound';
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature';
 
 /** 10 s keeps a stalled receiver from holding announce deliveries (docs/channels.md#webhook-deliveries). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export type WebhookOutcome = { ok: true; status: number } | { ok: false; reason: string };
+
+/** The configured URL and the dotted setting it was read from (errors name the setting, never the URL). */
+export interface WebhookDestination {
+  url: string;
+  setting: string;
+}
+
+/**
+ * The one call out the webhook makes: the gateway's guarded transport (docs/outbound.md#4-the-transport-guard), reached
+ * through the channel context's `request`. What it throws carries a `failure` (`redirect`, `timeout`, …).
+ */
+export interface WebhookTransport {
+  request(request: {
+    kind: string;
+    destination: WebhookDestination;
+    method: 'POST';
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+    readBody: false;
+  }): Promise<{ status: number }>;
+}
+
+/** What the transport throws when no usable response came (the guard's OutboundError, the context's ChannelHttpError). */
+interface TransportFailure {
+  failure: string;
+  message: string;
+  status?: number;
+  code?: string;
+}
 
 /**
  * POSTs `body` (already serialized: the signature covers these exact bytes) to the configured webhook,
@@ -15,8 +44,8 @@ export type WebhookOutcome = { ok: true; status: number } | { ok: false; reason:
  * The guard: docs/outbound.md#4-the-transport-guard.
  */
 export async function postSignedWebhook(
-  transport: GuardedTransport,
-  webhook: ConfiguredDestination,
+  transport: WebhookTransport,
+  webhook: WebhookDestination,
   body: string,
   token: string,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
@@ -45,7 +74,7 @@ export async function postSignedWebhook(
 }
 
 function transportReason(err: unknown, timeoutMs: number): string {
-  if (!(err instanceof OutboundError)) return 'webhook request failed';
+  if (!isTransportFailure(err)) return 'webhook request failed';
   switch (err.failure) {
     case 'redirect':
       return `webhook answered with a redirect (HTTP ${err.status}); redirects are not followed`;
@@ -59,4 +88,9 @@ function transportReason(err: unknown, timeoutMs: number): string {
       // Only the socket error code: the transport's message names the host, the reason stays generic.
       return err.code ? `webhook request failed (${err.code})` : 'webhook request failed';
   }
+}
+
+function isTransportFailure(err: unknown): err is TransportFailure {
+  const e = err as Partial<TransportFailure> | null;
+  return !!e && typeof e === 'object' && typeof e.failure === 'string' && typeof e.message === 'string';
 }

@@ -17,7 +17,10 @@ import {
   type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { PEER_KINDS, type PeerKind } from '../../../config';
+
+/** The conversation kinds of routing's peers (the config's `PEER_KINDS`: a binding's `match.peer.kind`). */
+const PEER_KINDS = ['direct', 'group', 'channel'] as const;
+type PeerKind = (typeof PEER_KINDS)[number];
 
 /** Peer and thread ids are opaque platform ids; the cap keeps them sane inside session keys and file indexes. */
 const MAX_ID = 512;

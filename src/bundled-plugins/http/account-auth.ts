@@ -1,10 +1,8 @@
-import { findBySecret, secretIndexPerSource } from '../../../common/secrets/secret-match';
-import type { HttpChannelSettings } from '../../config';
-
-export type HttpAccount = HttpChannelSettings['accounts'][string];
+import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
+import type { HttpAccount, HttpSection } from './http-section';
 
 /** Token digests per accounts object (snapshots are immutable, so they live exactly as long as it). */
-const accountIndex = secretIndexPerSource((accounts: HttpChannelSettings['accounts']) =>
+const accountIndex = secretIndexPerSource((accounts: HttpSection['accounts']) =>
   // Unusable accounts (their ${VAR} is unset) have no credential and can never authenticate.
   Object.values(accounts)
     .filter((account) => account.usable)
@@ -12,6 +10,6 @@ const accountIndex = secretIndexPerSource((accounts: HttpChannelSettings['accoun
 );
 
 /** The account whose token equals `presented`, or undefined; found by digest, timing-safe (see findBySecret). */
-export function authenticateAccount(accounts: HttpChannelSettings['accounts'], presented: string | undefined): HttpAccount | undefined {
+export function authenticateAccount(accounts: HttpSection['accounts'], presented: string | undefined): HttpAccount | undefined {
   return findBySecret(presented, accountIndex(accounts));
 }

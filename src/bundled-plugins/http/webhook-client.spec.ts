@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GuardedTransport, OutboundAuditEntry } from '../../outbound/guarded-transport';
+import { GuardedTransport, OutboundAuditEntry } from '../../modules/outbound/guarded-transport';
 import { postSignedWebhook } from './webhook-client';
 import { verifyWebhookSignature } from './webhook-signature';
 
