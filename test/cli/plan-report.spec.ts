@@ -1,7 +1,7 @@
-import { snapshotFrom } from '../../test/support/config-snapshot';
-import { budgetImpact } from '../modules/config-plan/budget-impact';
-import type { ConfigPlan, PlanImpact } from '../modules/config-plan';
-import { formatPlan } from './plan-report';
+import { snapshotFrom } from '../support/config-snapshot';
+import { budgetImpact } from '../../src/modules/config-plan/budget-impact';
+import type { ConfigPlan, PlanImpact } from '../../src/modules/config-plan';
+import { formatPlan } from '../../src/cli/plan-report';
 
 /** A plan whose only change is `budgets`, the other impact sections empty. */
 function planOf(budgets: PlanImpact['budgets']): ConfigPlan {
