@@ -49,6 +49,8 @@ describe("OpenClaw's tool policy", () => {
       'session_status',
       'sessions_send',
       'sessions_spawn',
+      'subagents',
+      'sessions_yield',
       'request_input',
     ]);
     expect(r.tools.all).toEqual([...BUILT_IN_TOOL_NAMES]);
@@ -74,10 +76,12 @@ describe("OpenClaw's tool policy", () => {
       'session_status',
       'sessions_send',
       'sessions_spawn',
+      'subagents',
+      'sessions_yield',
       'a2a_send',
       'request_input',
     ]);
-    expect(r.tools.narrow).toEqual(['sessions_list', 'sessions_history', 'sessions_spawn']);
+    expect(r.tools.narrow).toEqual(['sessions_list', 'sessions_history', 'sessions_spawn', 'sessions_yield']);
   });
 
   it('an allow list of tools clawgate lacks leaves the agent no tool (never all of them), with a warning', async () => {
@@ -120,9 +124,24 @@ describe("OpenClaw's tool policy", () => {
       const config = r.config!;
       const agentTools = BUILT_IN_TOOL_NAMES.filter((t) => t !== 'a2a_send');
       expect(inSession(config, 'agent:main:main')).toEqual(agentTools);
-      expect(inSession(config, 'agent:main:direct:+15550001')).toEqual(['sessions_list', 'sessions_history', 'session_status', 'sessions_spawn', 'memory_search']);
+      expect(inSession(config, 'agent:main:direct:+15550001')).toEqual([
+        'sessions_list',
+        'sessions_history',
+        'session_status',
+        'sessions_spawn',
+        'subagents',
+        'sessions_yield',
+        'memory_search',
+      ]);
       // Spawned and (non-main) sandboxed: both levels.
-      expect(inSession(config, SUB)).toEqual(['sessions_list', 'sessions_history', 'session_status', 'memory_search']);
+      expect(inSession(config, SUB)).toEqual([
+        'sessions_list',
+        'sessions_history',
+        'session_status',
+        'subagents',
+        'sessions_yield',
+        'memory_search',
+      ]);
       // A level never gives back what the agent's own policy took away.
       expect(inSession(config, 'agent:main:direct:x')).not.toContain('a2a_send');
     });
