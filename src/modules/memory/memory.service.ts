@@ -45,7 +45,7 @@ export interface CollectionView {
 export interface CollectionsView {
   agentId: string;
   backend: 'builtin' | 'qmd';
-  embeddings: { provider: 'bundled' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
+  embeddings: { provider: 'bundled' | 'bundled-static' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
   collections: CollectionView[];
 }
 
@@ -266,6 +266,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         key,
         embedder: createEmbedder(settings, this.options.env, {
           workers: () => this.config.current().config.memory.embeddings.workers,
+          stateDir: () => this.config.current().stateDir,
           onEvent: (message) => this.logger.warn(message),
         }),
       };
