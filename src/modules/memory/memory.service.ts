@@ -101,6 +101,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.unsubscribe = this.config.onApplied((_prev, next) => this.apply(next));
     this.metrics?.observeMemoryIndex(async () => this.indexStats());
+    this.metrics?.observeMemoryEmbedded(() => this.sharedEmbeddings.embeddedByEmbedder());
   }
 
   /** Size and embedding lag of every open index (memory is opened on first use; a scrape opens nothing). */
