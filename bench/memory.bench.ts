@@ -16,6 +16,10 @@
  *    memory.embeddings.workers.
  * 3. Retrieval quality: recall@3 of the paraphrase set (test/fixtures/memory) with the bundled model, with
  *    no threshold and at the default minScore, and how many of the unrelated queries answer anything.
+ *
+ * Parts 2 and 3 run for each embedder of BENCH_PROVIDERS [bundled,bundled-static], side by side (the static
+ * table is built before its gateway starts, timed on its own). BENCH_PARTS [1,2,3] picks the parts; the load
+ * average is printed beside each part's figures.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
