@@ -60,6 +60,9 @@ export function embedPieces(table: StaticTable, pieces: ArrayLike<number>, out =
   return out;
 }
 
+/** Rows of the table processed between two yields to the event loop (~2–5 ms of work). */
+const ROWS_PER_TURN = 1024;
+
 /**
  * The table with what every piece's vector shares taken out: the mean of the pieces (weighted by `mass`,
  * how often each occurs) is subtracted, then the top `count` principal directions of the centred pieces are
@@ -67,7 +70,7 @@ export function embedPieces(table: StaticTable, pieces: ArrayLike<number>, out =
  * any two texts look alike (cosine ~0.9 between unrelated texts); taken out, similarity follows what the
  * texts are about. Both steps are linear, so the weighted mean of the processed rows is the processed
  * weighted mean. Pieces without mass (reserved) are left as they are; they weigh 0 anyway. Yields to the
- * event loop between passes (~10 ms each for the bundled table).
+ * event loop every ROWS_PER_TURN rows (a few ms of work), so requests are served while it runs.
  */
 export async function removeCommonDirections(
   vectors: Float32Array,
@@ -97,10 +100,10 @@ export async function removeCommonDirections(
   for (let k = 0; k < directions; k++) {
     let v = new Float64Array(dims).map((_, d) => 1 + ((d * 7919 + k * 104729) % 97) / 97);
     for (let it = 0; it < iterations; it++) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
       const next = new Float64Array(dims);
-      for (const i of used) {
-        const base = i * dims;
+      for (let n = 0; n < used.length; n++) {
+        if (n % ROWS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const base = used[n] * dims;
         let dot = 0;
         for (let d = 0; d < dims; d++) dot += out[base + d] * v[d];
         for (let d = 0; d < dims; d++) next[d] += dot * out[base + d];
