@@ -16,6 +16,10 @@
  *    memory.embeddings.workers.
  * 3. Retrieval quality: recall@3 of the paraphrase set (test/fixtures/memory) with the bundled model, with
  *    no threshold and at the default minScore, and how many of the unrelated queries answer anything.
+ *
+ * Parts 2 and 3 run for each embedder of BENCH_PROVIDERS [bundled,bundled-static], side by side (the static
+ * table is built before its gateway starts, timed on its own). BENCH_PARTS [1,2,3] picks the parts; the load
+ * average is printed beside each part's figures.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -30,6 +34,7 @@ import {
   type Embedder,
   type SearchMode,
   SqliteMemoryIndex,
+  StaticEmbedder,
 } from '../src/modules/memory';
 import { measureUnderLoad } from './support/memory-load';
 import { writeRealCorpus } from './support/real-corpus';
@@ -42,6 +47,15 @@ const REAL_CHUNKS = Number(process.env.BENCH_REAL_EMBED ?? 500);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const FULL_EMBED = process.env.BENCH_FULL_EMBED === '1';
 const BUNDLED = new BundledEmbedder().fingerprint;
+/** Embedders compared side by side in parts 2 and 3 [BENCH_PROVIDERS: bundled,bundled-static]. */
+const PROVIDERS = (process.env.BENCH_PROVIDERS ?? 'bundled,bundled-static').split(',') as Array<'bundled' | 'bundled-static'>;
+/** Parts to run [BENCH_PARTS: 1,2,3]. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(',').map(Number));
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -128,104 +142,20 @@ async function main(): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-memory-bench-'));
   const notes = path.join(dir, 'notes');
   await fs.mkdir(notes);
+  const bundled = new BundledEmbedder();
   try {
-    const corpus = await writeCorpus(notes);
-    console.log(`1. search at scale — corpus: ${corpus.files} files, ${corpus.chunks} chunks of ≤ 400 tokens`);
-
-    let embedder: Embedder | undefined;
-    const memory = new AgentMemory({
-      agentId: 'bench',
-      openIndex: () => new SqliteMemoryIndex(path.join(dir, 'agents', 'bench', 'memory', 'index.sqlite')),
-      embedder: () => embedder,
-      debounceMs: () => 60_000,
-      logger: { warn: (m: string) => console.warn(m), debug: () => undefined },
-    });
-    const c = { name: 'notes', kind: 'path' as const, root: notes, pattern: '**/*.md' };
-    await memory.configure(dir, [{ ...c, key: collectionKey(c) }]);
-
-    let t = performance.now();
-    await memory.ready();
-    const keywordIndexMs = performance.now() - t;
-    console.log(`index (scan + hash + chunk + FTS5):        ${(keywordIndexMs / 1000).toFixed(2)} s`);
-
-    t = performance.now();
-    const bundled = new BundledEmbedder();
-    await bundled.embed(['warm up']);
-    console.log(`bundled model load (worker start):         ${(performance.now() - t).toFixed(0)} ms`);
-
-    embedder = FULL_EMBED ? bundled : new FillEmbedder();
-    t = performance.now();
-    memory.embedderChanged();
-    await memory.idle();
-    const vectorMs = performance.now() - t;
-    console.log(
-      `store ${CHUNKS} vectors (${FULL_EMBED ? 'bundled model' : 'synthetic fill, no model time'}): ${(vectorMs / 1000).toFixed(2)} s`,
-    );
-    console.log(`index total (excl. model time):            ${((keywordIndexMs + (FULL_EMBED ? 0 : vectorMs)) / 1000).toFixed(2)} s`);
-    const stats = memory.stats()[0];
-    if (stats.chunks !== CHUNKS || stats.embedded !== CHUNKS)
-      throw new Error(`index holds ${stats.chunks} chunks, ${stats.embedded} embedded`);
-
-    const queries = Array.from({ length: QUERIES + WARMUP }, () => `${word()} ${word()} ${VOCAB[Math.floor(rand() * 600)]}`);
-    const vectors = new Map<string, Float32Array>();
-    const embedTimes: number[] = [];
-    for (const q of queries) {
-      const s = performance.now();
-      vectors.set(q, (await bundled.embed([q]))[0]);
-      embedTimes.push(performance.now() - s);
-    }
-    console.log(`query embedding (bundled):                 ${percentiles(embedTimes.slice(WARMUP))}`);
-
-    embedder = new PrecomputedEmbedder(vectors);
-    t = performance.now();
-    await memory.search(queries[0], { maxResults: 6, maxSnippetChars: 700, mode: 'vector' });
-    console.log(`first vector search (loads the matrix):    ${(performance.now() - t).toFixed(1)} ms`);
-
-    const run = async (label: string, mode: SearchMode) => {
-      const times: number[] = [];
-      for (const [i, q] of queries.entries()) {
-        const s = performance.now();
-        const hits = await memory.search(q, { maxResults: 6, maxSnippetChars: 700, mode });
-        if (i >= WARMUP) times.push(performance.now() - s);
-        if (!hits.length && mode !== 'keyword') throw new Error(`no results for ${q}`);
+    if (PARTS.has(1)) await searchAtScale(dir, notes, bundled);
+    if (PARTS.has(2)) await underLoad(dir);
+    if (PARTS.has(3)) {
+      console.log(`\n3. retrieval quality (test/fixtures/memory) — load ${loadAverage()}`);
+      for (const provider of PROVIDERS) {
+        const embedder = provider === 'bundled' ? bundled : new StaticEmbedder({ stateDir: () => path.join(dir, 'static-state') });
+        await recall(path.join(dir, `recall-${provider}`), embedder, provider);
+        if (embedder !== bundled) await embedder.close?.();
       }
-      console.log(`${label.padEnd(43)}${percentiles(times)}`);
-    };
-    await run('keyword only (BM25):', 'keyword');
-    await run('vector only (excl. query embedding):', 'vector');
-    await run('hybrid (excl. query embedding):', 'hybrid');
-    embedder = bundled;
-    await run('hybrid (incl. bundled query embedding):', 'hybrid');
-    await memory.close();
-
-    console.log(`\n2. real embedding under A2A load (${REAL_CHUNKS} chunks of real prose, ${WORKERS} worker(s))`);
-    const real = path.join(dir, 'real');
-    await fs.mkdir(real);
-    const realCorpus = await writeRealCorpus(real, REAL_CHUNKS);
-    const load = await measureUnderLoad(real, await searchQueries(real), WORKERS);
-    const { indexed } = load;
-    if (indexed.embedded !== indexed.chunks) throw new Error(`${indexed.embedded} of ${indexed.chunks} chunks embedded`);
-    console.log(`corpus: ${realCorpus.files} files, ${realCorpus.chunks} chunks`);
-    console.log(
-      `indexed and embedded:                      ${indexed.seconds.toFixed(1)} s → ${(indexed.chunks / indexed.seconds).toFixed(1)} chunks/s (gateway RSS after: ${indexed.rssMiB.toFixed(0)} MiB)`,
-    );
-    for (const [label, phase] of [
-      ['idle', load.idle],
-      ['while indexing', load.indexing],
-    ] as const) {
-      console.log(
-        `SendMessage ${label.padEnd(15)}               p50 ${phase.send.p50.toFixed(2)} ms   p99 ${phase.send.p99.toFixed(2)} ms (n=${phase.send.requests});` +
-          `   event loop p99 ${phase.loop.p99.toFixed(1)} ms, max ${phase.loop.max.toFixed(1)} ms`,
-      );
     }
-    console.log(
-      `search via admin API (incl. query embedding): p50 ${load.search.p50.toFixed(2)} ms   p95 ${load.search.p95.toFixed(2)} ms (n=${load.search.requests}, ${load.search.empty} answered nothing at the default minScore)`,
-    );
-
-    console.log('\n3. retrieval quality (bundled model, test/fixtures/memory)');
-    await recall(path.join(dir, 'recall'), bundled);
-    await bundled.close();
   } finally {
+    await bundled.close();
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
@@ -244,7 +174,7 @@ async function searchQueries(dir: string): Promise<string[]> {
 }
 
 /** Recall@3 of the paraphrase set, with no threshold and at the default minScore; unrelated queries answered. */
-async function recall(dir: string, embedder: BundledEmbedder): Promise<void> {
+async function recall(dir: string, embedder: Embedder, label: string): Promise<void> {
   const fixtures = path.join(__dirname, '..', 'test', 'fixtures', 'memory');
   const cases = JSON.parse(await fs.readFile(path.join(fixtures, 'semantic-queries.json'), 'utf8')) as Array<{
     query: string;
@@ -273,7 +203,7 @@ async function recall(dir: string, embedder: BundledEmbedder): Promise<void> {
     let answered = 0;
     for (const q of unrelated) if ((await memory.search(q, { maxResults: 3, maxSnippetChars: 200, minScore: floor })).length) answered++;
     console.log(
-      `minScore ${floor.toFixed(2)}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered}/${unrelated.length}`,
+      `${label.padEnd(15)} minScore ${floor.toFixed(2)}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered}/${unrelated.length}`,
     );
   }
   await memory.close();
@@ -283,3 +213,107 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** Part 1: search latency at 10,000 chunks. */
+async function searchAtScale(dir: string, notes: string, bundled: BundledEmbedder): Promise<void> {
+  const corpus = await writeCorpus(notes);
+  console.log(`1. search at scale — corpus: ${corpus.files} files, ${corpus.chunks} chunks of ≤ 400 tokens`);
+
+  let embedder: Embedder | undefined;
+  const memory = new AgentMemory({
+    agentId: 'bench',
+    openIndex: () => new SqliteMemoryIndex(path.join(dir, 'agents', 'bench', 'memory', 'index.sqlite')),
+    embedder: () => embedder,
+    debounceMs: () => 60_000,
+    logger: { warn: (m: string) => console.warn(m), debug: () => undefined },
+  });
+  const c = { name: 'notes', kind: 'path' as const, root: notes, pattern: '**/*.md' };
+  await memory.configure(dir, [{ ...c, key: collectionKey(c) }]);
+
+  let t = performance.now();
+  await memory.ready();
+  const keywordIndexMs = performance.now() - t;
+  console.log(`index (scan + hash + chunk + FTS5):        ${(keywordIndexMs / 1000).toFixed(2)} s`);
+
+  t = performance.now();
+  await bundled.embed(['warm up']);
+  console.log(`bundled model load (worker start):         ${(performance.now() - t).toFixed(0)} ms`);
+
+  embedder = FULL_EMBED ? bundled : new FillEmbedder();
+  t = performance.now();
+  memory.embedderChanged();
+  await memory.idle();
+  const vectorMs = performance.now() - t;
+  console.log(
+    `store ${CHUNKS} vectors (${FULL_EMBED ? 'bundled model' : 'synthetic fill, no model time'}): ${(vectorMs / 1000).toFixed(2)} s`,
+  );
+  console.log(`index total (excl. model time):            ${((keywordIndexMs + (FULL_EMBED ? 0 : vectorMs)) / 1000).toFixed(2)} s`);
+  const stats = memory.stats()[0];
+  if (stats.chunks !== CHUNKS || stats.embedded !== CHUNKS)
+    throw new Error(`index holds ${stats.chunks} chunks, ${stats.embedded} embedded`);
+
+  const queries = Array.from({ length: QUERIES + WARMUP }, () => `${word()} ${word()} ${VOCAB[Math.floor(rand() * 600)]}`);
+  const vectors = new Map<string, Float32Array>();
+  const embedTimes: number[] = [];
+  for (const q of queries) {
+    const s = performance.now();
+    vectors.set(q, (await bundled.embed([q]))[0]);
+    embedTimes.push(performance.now() - s);
+  }
+  console.log(`query embedding (bundled):                 ${percentiles(embedTimes.slice(WARMUP))}`);
+
+  embedder = new PrecomputedEmbedder(vectors);
+  t = performance.now();
+  await memory.search(queries[0], { maxResults: 6, maxSnippetChars: 700, mode: 'vector' });
+  console.log(`first vector search (loads the matrix):    ${(performance.now() - t).toFixed(1)} ms`);
+
+  const run = async (label: string, mode: SearchMode) => {
+    const times: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      const s = performance.now();
+      const hits = await memory.search(q, { maxResults: 6, maxSnippetChars: 700, mode });
+      if (i >= WARMUP) times.push(performance.now() - s);
+      if (!hits.length && mode !== 'keyword') throw new Error(`no results for ${q}`);
+    }
+    console.log(`${label.padEnd(43)}${percentiles(times)}`);
+  };
+  await run('keyword only (BM25):', 'keyword');
+  await run('vector only (excl. query embedding):', 'vector');
+  await run('hybrid (excl. query embedding):', 'hybrid');
+  embedder = bundled;
+  await run('hybrid (incl. bundled query embedding):', 'hybrid');
+  await memory.close();
+}
+
+/** Part 2: indexing real prose under A2A load, full model and static table side by side. */
+async function underLoad(dir: string): Promise<void> {
+  console.log(`\n2. real embedding under A2A load (${REAL_CHUNKS} chunks of real prose, ${WORKERS} worker(s)) — load ${loadAverage()}`);
+  const real = path.join(dir, 'real');
+  await fs.mkdir(real);
+  const realCorpus = await writeRealCorpus(real, REAL_CHUNKS);
+  console.log(`corpus: ${realCorpus.files} files, ${realCorpus.chunks} chunks`);
+  const queries = await searchQueries(real);
+  for (const provider of PROVIDERS) {
+    const load = await measureUnderLoad(real, queries, WORKERS, provider);
+    const { indexed } = load;
+    if (indexed.embedded !== indexed.chunks) throw new Error(`${indexed.embedded} of ${indexed.chunks} chunks embedded`);
+    console.log(
+      `— ${provider}${load.tableSeconds === undefined ? '' : ` (table built beforehand in ${load.tableSeconds.toFixed(1)} s, once per state directory)`}:`,
+    );
+    console.log(
+      `indexed and embedded:                      ${indexed.seconds.toFixed(1)} s → ${(indexed.chunks / indexed.seconds).toFixed(1)} chunks/s (gateway RSS after: ${indexed.rssMiB.toFixed(0)} MiB; load ${loadAverage()})`,
+    );
+    for (const [label, phase] of [
+      ['idle', load.idle],
+      ['while indexing', load.indexing],
+    ] as const) {
+      console.log(
+        `SendMessage ${label.padEnd(15)}               p50 ${phase.send.p50.toFixed(2)} ms   p99 ${phase.send.p99.toFixed(2)} ms (n=${phase.send.requests});` +
+          `   event loop p99 ${phase.loop.p99.toFixed(1)} ms, max ${phase.loop.max.toFixed(1)} ms`,
+      );
+    }
+    console.log(
+      `search via admin API (incl. query embedding): p50 ${load.search.p50.toFixed(2)} ms   p95 ${load.search.p95.toFixed(2)} ms (n=${load.search.requests}, ${load.search.empty} answered nothing at the default minScore)`,
+    );
+  }
+}

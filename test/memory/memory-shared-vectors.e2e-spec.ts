@@ -74,6 +74,9 @@ describe('one embedding per chunk across agents sharing a directory (e2e)', () =
     expect(new Set(shared).size).toBe(NOTES);
     expect(texts.filter((t) => t.includes('attic key'))).toHaveLength(1);
     expect(cache()).toEqual({ vectors: NOTES + 1, refs: NOTES * AGENTS.length + 1 });
+    // /metrics counts each shared chunk once, under the embedder that made it.
+    const metrics = (await request(gw.url).get('/metrics').expect(200)).text;
+    expect(metrics).toContain(`clawgate_memory_embedded_chunks_total{embedder="openai"} ${NOTES + 1}`);
     for (const id of AGENTS) {
       const cols = (await request(gw.url).get(`/admin/agents/${id}/memory/collections`).expect(200)).body;
       expect(cols.collections.find((c: { name: string }) => c.name === 'shared-notes')).toMatchObject({

@@ -256,7 +256,7 @@ export interface MemorySettings {
     minScore: number;
   };
   embeddings: {
-    provider: 'bundled' | 'openai' | 'none';
+    provider: 'bundled' | 'bundled-static' | 'openai' | 'none';
     baseUrl?: string;
     apiKey?: string;
     model?: string;

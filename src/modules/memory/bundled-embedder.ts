@@ -45,6 +45,11 @@ export class BundledEmbedder implements Embedder {
     return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
   }
 
+  /** Vocabulary pieces by id, each embedded alone (the static table's build, static-embedder.ts). */
+  embedPieces(pieces: readonly number[]): Promise<Float32Array[]> {
+    return this.pool.runPieces(pieces, 'index');
+  }
+
   stats(): EmbeddingPoolStats {
     return this.pool.stats();
   }

@@ -4,8 +4,9 @@
  * build and from the TypeScript sources (tests, benches) without a loader in the worker — as the WAL
  * checkpointer does.
  *
- * Protocol (see embedding-pool.ts): `{id, texts}` in; `{id, dims, vectors}` (one flat Float32Array,
- * transferred) or `{id, error}` out.
+ * Protocol (see embedding-pool.ts): `{id, texts}` in, or `{id, texts: [], pieces}` (vocabulary ids, each
+ * embedded alone, for the static table); `{id, dims, vectors}` (one flat Float32Array, transferred) or
+ * `{id, error}` out.
  *
  * Why texts are cut to 128 tokens here: the model's graph reads only the first 128 sentence-piece tokens
  * of an input (measured: a vector from the first 128 tokens has cosine 1.000000 with the vector of the
@@ -47,10 +48,11 @@ function tokenIds(tokenizer, text) {
   }
 }
 
-async function embed({ core, model }, texts) {
-  const rows = texts.map((t) => tokenIds(model.tokenizer, t));
+async function embed({ core, model }, texts, pieces) {
+  // pieces: vocabulary ids, each a one-token input of its own (the static table's build).
+  const rows = pieces ? pieces.map((id) => [id]) : texts.map((t) => tokenIds(model.tokenizer, t));
   const dims = 512;
-  const out = new Float32Array(texts.length * dims);
+  const out = new Float32Array(rows.length * dims);
   // An empty input has no token: the sparse input cannot hold a row without entries, so it stays a zero vector.
   const used = rows.map((ids, r) => (ids.length ? r : -1)).filter((r) => r >= 0);
   if (!used.length) return { dims, out };
@@ -76,10 +78,10 @@ async function embed({ core, model }, texts) {
   }
 }
 
-parentPort.on('message', async ({ id, texts }) => {
+parentPort.on('message', async ({ id, texts, pieces }) => {
   try {
     const loaded = await ready;
-    const { dims, out } = await embed(loaded, texts);
+    const { dims, out } = await embed(loaded, texts, pieces);
     parentPort.postMessage({ id, dims, vectors: out }, [out.buffer]);
   } catch (err) {
     parentPort.postMessage({ id, error: String((err && err.message) || err) });

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { MemorySettings } from '../config';
-import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
+import { BundledEmbedder } from './bundled-embedder';
 import type { Embedder } from './embedder.port';
+import { StaticEmbedder, StaticEmbedderOptions } from './static-embedder';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_EMBEDDING_MODEL, OpenAiEmbedder } from './openai-embedder';
 
 /**
- * The embedder for `memory.embeddings`, or undefined for `none`. The openai key falls back to
+ * The embedder for `memory.embeddings`, or undefined for `none`. `bundled-static` keeps its table under
+ * `bundled.stateDir` (in memory only without one). The openai key falls back to
  * OPENAI_API_KEY, like the openai model provider.
  */
 export function createEmbedder(
   settings: MemorySettings['embeddings'],
   env: NodeJS.ProcessEnv,
-  bundled: BundledEmbedderOptions = {},
+  bundled: StaticEmbedderOptions = {},
 ): Embedder | undefined {
   switch (settings.provider) {
     case 'none':
@@ -22,6 +24,8 @@ export function createEmbedder(
         apiKey: settings.apiKey ?? env.OPENAI_API_KEY,
         model: settings.model ?? DEFAULT_OPENAI_EMBEDDING_MODEL,
       });
+    case 'bundled-static':
+      return new StaticEmbedder(bundled);
     default:
       return new BundledEmbedder(bundled);
   }

@@ -4,7 +4,10 @@ import { Worker } from 'node:worker_threads';
 export type EmbedPriority = 'query' | 'index';
 
 export interface EmbeddingPoolOptions {
-  /** The worker's JavaScript (run with `eval`); it answers `{id, texts}` with `{id, dims, vectors}` or `{id, error}`. */
+  /**
+   * The worker's JavaScript (run with `eval`); it answers `{id, texts}` (or `{id, texts: [], pieces}`) with
+   * `{id, dims, vectors}` or `{id, error}`.
+   */
   source: string;
   workerData?: unknown;
   /** How many workers may run at once, read at every dispatch (a reload takes effect on the next batch). */
@@ -28,6 +31,8 @@ export interface EmbeddingPoolStats {
 interface Job {
   id: number;
   texts: string[];
+  /** Vocabulary piece ids, each embedded alone (the static table's build); then `texts` is empty. */
+  pieces?: number[];
   priority: EmbedPriority;
   /** Runs that ended with the worker dying; a batch that kills two workers is refused, not retried forever. */
   crashes: number;
@@ -72,6 +77,19 @@ export class EmbeddingPool {
       // An aborted caller's batch leaves the queue; one already running is finished and its answer dropped.
       signal?.addEventListener('abort', () => this.dequeue(job) && reject(new Error('aborted')), { once: true });
       this.queues[priority].push(job);
+      this.dispatch();
+    });
+  }
+
+  /**
+   * Embeds vocabulary pieces by id, one vector per piece, each computed from that piece alone (for the
+   * static table). Not counted in `embedded`, which counts texts.
+   */
+  runPieces(pieces: readonly number[], priority: EmbedPriority = 'index'): Promise<Float32Array[]> {
+    if (this.closed) return Promise.reject(new Error('the embedding pool is closed'));
+    if (!pieces.length) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queues[priority].push({ id: this.nextId++, texts: [], pieces: [...pieces], priority, crashes: 0, resolve, reject });
       this.dispatch();
     });
   }
@@ -124,7 +142,7 @@ export class EmbeddingPool {
     slot.job = job;
     slot.worker.ref(); // a batch in progress keeps the process alive until it is answered
     slot.timer = setTimeout(() => this.fail(slot, `no answer within ${this.timeoutMs()} ms`), this.timeoutMs());
-    slot.worker.postMessage({ id: job.id, texts: job.texts });
+    slot.worker.postMessage(job.pieces ? { id: job.id, texts: [], pieces: job.pieces } : { id: job.id, texts: job.texts });
   }
 
   private spawn(): Slot {
@@ -148,8 +166,9 @@ export class EmbeddingPool {
       job.reject(new Error(`bundled embedding failed: ${m.error ?? 'no vectors in the answer'}`));
     } else {
       const { vectors, dims } = m;
+      const count = job.pieces?.length ?? job.texts.length;
       this.embedded += job.texts.length;
-      job.resolve(job.texts.map((_, i) => vectors.slice(i * dims, (i + 1) * dims)));
+      job.resolve(Array.from({ length: count }, (_, i) => vectors.slice(i * dims, (i + 1) * dims)));
     }
     this.dispatch();
   }

@@ -7,6 +7,7 @@ export type { MemoryCollection } from './memory-collections';
 // engine on its own, with embedders of its choosing (bench/memory.bench.ts).
 export { AgentMemory } from './agent-memory';
 export { BundledEmbedder } from './bundled-embedder';
+export { StaticEmbedder } from './static-embedder';
 export { chunkFile } from './chunker';
 export type { Embedder } from './embedder.port';
 export type { SearchMode } from './memory-searcher';

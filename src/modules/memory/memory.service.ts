@@ -45,7 +45,7 @@ export interface CollectionView {
 export interface CollectionsView {
   agentId: string;
   backend: 'builtin' | 'qmd';
-  embeddings: { provider: 'bundled' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
+  embeddings: { provider: 'bundled' | 'bundled-static' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
   collections: CollectionView[];
 }
 
@@ -101,6 +101,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.unsubscribe = this.config.onApplied((_prev, next) => this.apply(next));
     this.metrics?.observeMemoryIndex(async () => this.indexStats());
+    this.metrics?.observeMemoryEmbedded(() => this.sharedEmbeddings.embeddedByEmbedder());
   }
 
   /** Size and embedding lag of every open index (memory is opened on first use; a scrape opens nothing). */
@@ -266,6 +267,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         key,
         embedder: createEmbedder(settings, this.options.env, {
           workers: () => this.config.current().config.memory.embeddings.workers,
+          stateDir: () => this.config.current().stateDir,
           onEvent: (message) => this.logger.warn(message),
         }),
       };

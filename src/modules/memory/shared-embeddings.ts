@@ -16,9 +16,16 @@ export class SharedEmbeddings {
   private readonly inFlight = new Map<string, Promise<Float32Array>>();
   /** Texts this process sent to an embedder (the ones served from the cache or another caller not counted). */
   private embeddedTexts = 0;
+  /** Chunk texts embedded successfully, by embedder kind (the fingerprint's first part: bundled, bundled-static, openai). */
+  private readonly byEmbedder = new Map<string, number>();
 
   get embedded(): number {
     return this.embeddedTexts;
+  }
+
+  /** Chunk texts embedded since start, by embedder kind; a text several agents share counts once. */
+  embeddedByEmbedder(): ReadonlyMap<string, number> {
+    return this.byEmbedder;
   }
 
   /**
@@ -42,6 +49,11 @@ export class SharedEmbeddings {
     if (fresh.length) {
       const batch = embedder.embed(fresh.map((i) => i.text));
       this.embeddedTexts += fresh.length;
+      const kind = embedder.fingerprint.split(':')[0];
+      batch.then(
+        () => this.byEmbedder.set(kind, (this.byEmbedder.get(kind) ?? 0) + fresh.length),
+        () => undefined,
+      );
       fresh.forEach((item, i) => {
         const key = this.key(embedder, item.hash);
         const one = batch.then((vectors) => vectors[i]);

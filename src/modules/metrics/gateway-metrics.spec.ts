@@ -45,6 +45,7 @@ describe('GatewayMetrics public names', () => {
       { agentId: 'ledger', chunks: 11, pending: 1, lagMs: 9000 },
     ];
     metrics.observeMemoryIndex(() => Promise.resolve(memory));
+    metrics.observeMemoryEmbedded(() => new Map([['bundled-static', 42]]));
     metrics.runEnded('vault', 'echo', 'completed', 0.01);
     metrics.runEnded('ledger', 'echo', 'completed', 0.01);
     return metrics;
@@ -68,6 +69,7 @@ describe('GatewayMetrics public names', () => {
     expect(full).toContain('clawgate_memory_index_pending_chunks{agent="vault"} 2');
     expect(full).toContain('clawgate_memory_index_lag_seconds{agent="ledger"} 9');
     expect(full).toContain('clawgate_run_duration_seconds_count{provider="echo"} 2');
+    expect(full).toContain('clawgate_memory_embedded_chunks_total{embedder="bundled-static"} 42');
     expect(await metrics.text('public-names')).toContain('clawgate_memory_index_chunks{agent="other"} 23');
   });
 });

@@ -90,6 +90,7 @@ export class GatewayMetrics {
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
+  private embeddedSource?: () => ReadonlyMap<string, number>;
 
   constructor(@Optional() private readonly config?: ConfigStore) {
     // Process metrics, the event-loop delay among them (clawgate_nodejs_eventloop_lag_*).
@@ -222,6 +223,11 @@ export class GatewayMetrics {
     this.memorySource = source;
   }
 
+  /** The memory module hands in its count of chunks embedded, by embedder; read at every scrape. */
+  observeMemoryEmbedded(source: () => ReadonlyMap<string, number>): void {
+    this.embeddedSource = source;
+  }
+
   /** The cluster's counters (Redis up, fallbacks, heartbeat failures), read at each scrape. */
   observeCluster(counts: ClusterCounts): void {
     registerClusterMetrics(this.registry, counts);
@@ -245,6 +251,9 @@ export class GatewayMetrics {
       this.defs.memoryPending.labels(agent).set(s.pending);
       this.defs.memoryLag.labels(agent).set(s.lagMs / 1000);
     }
+    // The count lives in the memory module; the counter shows it as it is at the scrape.
+    this.defs.memoryEmbedded.reset();
+    for (const [embedder, count] of this.embeddedSource?.() ?? []) this.defs.memoryEmbedded.labels(embedder).inc(count);
   }
 
   /** The names the public Agent Card shows: its agents, and only while the A2A channel (which serves it) is on. */

@@ -177,6 +177,15 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       },
       registers,
     }),
+    memoryEmbedded: new Counter({
+      name: 'clawgate_memory_embedded_chunks_total',
+      help: 'Chunk texts embedded since start, by embedder (bundled, bundled-static, openai); a chunk several agents share counts once.',
+      labelNames: ['embedder'],
+      async collect() {
+        await readMemory();
+      },
+      registers,
+    }),
     memoryLag: new Gauge({
       name: 'clawgate_memory_index_lag_seconds',
       help: 'How long the oldest chunk waiting for a vector has waited, per agent (0 when none waits).',

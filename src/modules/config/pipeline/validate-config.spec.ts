@@ -43,6 +43,10 @@ describe('validateConfig', () => {
       'bindings[0].match.peer.kind: must be one of: direct, group, channel (got "dm")',
     ]);
     expect(errorsOf({ gateway: { reload: { mode: 'poll' } } })).toEqual(['gateway.reload.mode: must be one of: hybrid, off (got "poll")']);
+    expect(errorsOf({ memory: { embeddings: { provider: 'static' } } })).toEqual([
+      'memory.embeddings.provider: must be one of: bundled, bundled-static, openai, none (got "static")',
+    ]);
+    expect(errorsOf({ memory: { embeddings: { provider: 'bundled-static' } } })).toEqual([]);
   });
 
   it('names the A2A versions a peer can be pinned to, and that a version is a quoted string', () => {

@@ -71,9 +71,9 @@ export class QmdConfig {
 @StrictObject()
 export class EmbeddingsConfig {
   @IsOptional()
-  @IsIn(['bundled', 'openai', 'none'])
+  @IsIn(['bundled', 'bundled-static', 'openai', 'none'])
   @Default(CONFIG_DEFAULTS.memory.embeddings.provider)
-  provider?: 'bundled' | 'openai' | 'none';
+  provider?: 'bundled' | 'bundled-static' | 'openai' | 'none';
   @IsOptional()
   @NoUrlCredentials('put the key in apiKey')
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })

@@ -82,7 +82,7 @@ export class MemoryCollectionDto {
 }
 
 export class MemoryEmbeddingsDto {
-  @ApiProperty({ enum: ['bundled', 'openai', 'none'], example: 'bundled' }) provider!: string;
+  @ApiProperty({ enum: ['bundled', 'bundled-static', 'openai', 'none'], example: 'bundled' }) provider!: string;
   @ApiProperty({ nullable: true, type: String, example: 'bundled:use-lite-512', description: 'null for provider none.' })
   fingerprint!: string | null;
   @ApiPropertyOptional({ example: 'embeddings endpoint answered HTTP 401: Incorrect API key provided' }) lastError?: string;
