@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Update } from 'grammy/types';
+import { writeJournalDurably } from '../chat-kit';
 
 /** One update taken from Telegram and not yet fully answered, with the messages its reply has sent so far. */
 export interface PendingUpdate {
@@ -117,20 +118,6 @@ export class UpdateJournal {
   }
 
   private save(): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(temporary, 'w', 0o600);
-    try {
-      fs.writeSync(fd, JSON.stringify(this.state));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, this.file);
-    const dir = fs.openSync(path.dirname(this.file), 'r');
-    try {
-      fs.fsyncSync(dir);
-    } finally {
-      fs.closeSync(dir);
-    }
+    writeJournalDurably(this.file, this.state);
   }
 }
