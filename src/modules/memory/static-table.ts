@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../common/fs/private-files';
 
 /**
- * The static token-vector table of `bundled-static` (docs/memory.md#the-static-embedder): one vector per
+ * The static token-vector table of `bundled-static` (docs/memory.md#the-static-embedder-bundled-static): one vector per
  * vocabulary piece of the bundled model, each computed once by the model itself from that piece alone, and a
  * weight per piece. A text's vector is the weighted mean of its pieces' vectors, L2-normalized.
  *
