@@ -33,16 +33,8 @@ export class BundledEmbedder implements Embedder {
     });
   }
 
-  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const batches: Array<Promise<Float32Array[]>> = [];
-    for (let i = 0; i < texts.length; i += TEXTS_PER_BATCH) {
-      batches.push(this.pool.run(texts.slice(i, i + TEXTS_PER_BATCH), options.priority ?? 'index', options.signal));
-    }
-    // Every batch is settled before answering, so a failure does not leave batches running unobserved.
-    const settled = await Promise.allSettled(batches);
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
+  embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    return this.pool.runBatched(texts, TEXTS_PER_BATCH, options.priority ?? 'index', options.signal);
   }
 
   /** Vocabulary pieces by id, each embedded alone (the static table's build, static-embedder.ts). */

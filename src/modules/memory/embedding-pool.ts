@@ -82,6 +82,24 @@ export class EmbeddingPool {
   }
 
   /**
+   * Embeds many texts as batches of `perBatch` (vectors in input order). Every batch is settled before answering, so
+   * a failure does not leave batches running unobserved.
+   */
+  async runBatched(
+    texts: readonly string[],
+    perBatch: number,
+    priority: EmbedPriority = 'index',
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]> {
+    const batches: Array<Promise<Float32Array[]>> = [];
+    for (let i = 0; i < texts.length; i += perBatch) batches.push(this.run(texts.slice(i, i + perBatch), priority, signal));
+    const settled = await Promise.allSettled(batches);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
+  }
+
+  /**
    * Embeds vocabulary pieces by id, one vector per piece, each computed from that piece alone (for the
    * static table). Not counted in `embedded`, which counts texts.
    */

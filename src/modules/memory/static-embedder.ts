@@ -144,14 +144,7 @@ export class StaticEmbedder implements Embedder {
       size: () => 1,
       onEvent: this.options.onEvent,
     });
-    const batches: Array<Promise<Float32Array[]>> = [];
-    for (let i = 0; i < texts.length; i += TEXTS_PER_BATCH) {
-      batches.push(this.pool.run(texts.slice(i, i + TEXTS_PER_BATCH), options.priority ?? 'index', options.signal));
-    }
-    const settled = await Promise.allSettled(batches);
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.flatMap((s) => (s as PromiseFulfilledResult<Float32Array[]>).value);
+    return this.pool.runBatched(texts, TEXTS_PER_BATCH, options.priority ?? 'index', options.signal);
   }
 
   private async loadTable(): Promise<StaticTable> {
