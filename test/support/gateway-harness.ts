@@ -82,3 +82,19 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Resolves with `work`'s value, or rejects naming `what` when it has not settled within `timeoutMs`: a step that
+ * stalls fails as itself, not as the test's overall timeout.
+ */
+export async function settlesWithin<T>(what: string, work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
