@@ -2,6 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
 import { RoutingModule } from '../routing';
 import { RuntimeModule } from '../runtime';
+import { ApprovalsModule } from '../approvals';
 import { ClusterModule, ClusterService } from '../cluster';
 import { InProcessRateLimitWindows } from '../../common/rate-limit/rate-limit-windows';
 import { SlidingWindowRateLimiter } from '../../common/rate-limit/sliding-window-rate-limiter';
@@ -49,7 +50,7 @@ import { taskStateLabel } from './operations/request-log';
  * Described in docs/a2a.md#a2a-v10-inbound-channel.
  */
 @Module({
-  imports: [RoutingModule, RuntimeModule, ClusterModule],
+  imports: [RoutingModule, RuntimeModule, ClusterModule, ApprovalsModule],
   controllers: [AgentCardController, A2aAdminController],
   providers: [
     { provide: A2A_CLOCK, useClass: SystemClock },

@@ -54,7 +54,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
       model: 'echo/default',
       memorySearch: { qmd: { extraCollections: [] } },
       sandbox: { mode: 'off' },
-      tools: { allow: [], deny: [] },
+      // No tool waits for an operator unless one is named; a call that does waits ten minutes at most.
+      tools: { allow: [], deny: [], requiresApproval: [], approvalTimeoutMs: 600_000 },
       // OpenClaw's documented defaults (docs.openclaw.ai/tools/subagents/nesting).
       subagents: { maxSpawnDepth: 5, maxChildrenPerAgent: 5 },
     },

@@ -194,6 +194,12 @@ export interface SubagentLimit {
   key: string;
 }
 
+export interface ToolApprovalSettings {
+  /** Tool names and `*` patterns (`group:` entries expanded); a call whose tool matches one waits. Empty: none. */
+  tools: string[];
+  timeoutMs: number;
+}
+
 export interface SubagentLimits {
   maxSpawnDepth: SubagentLimit;
   maxChildrenPerAgent: SubagentLimit;
@@ -225,6 +231,8 @@ export interface ResolvedAgent {
   extraCollections: MemoryCollectionSettings[];
   /** The limits of the tree of sessions this agent's sessions spawn (docs/sessions.md#spawn-limits). */
   subagents: SubagentLimits;
+  /** Which of its tools' calls wait for an operator's decision, and how long (docs/approvals.md). */
+  approvals: ToolApprovalSettings;
   /** Where the entry sits in openclaw.json (for the writer), e.g. `['agents','list',2]`. */
   source: Array<string | number>;
 }

@@ -33,6 +33,7 @@ export type {
   ResolvedAgent,
   SubagentLimit,
   SubagentLimits,
+  ToolApprovalSettings,
   ResolvedBinding,
   RuntimeSnapshot,
   SessionToolPolicies,

@@ -87,6 +87,7 @@ export class GatewayMetrics {
   private readonly modelTokens = new BoundCounter(this.defs.modelTokens);
   private readonly modelCosts = new BoundCounter(this.defs.modelCost);
   private readonly budgetSoftLimits = new BoundCounter(this.defs.budgetSoftLimits);
+  private readonly toolApprovals = new BoundCounter(this.defs.toolApprovals);
   /** Per plugin id: the event names it has counted so far. */
   private readonly pluginEventNames = new Map<string, Set<string>>();
   private memorySource?: () => Promise<MemoryIndexStats[]>;
@@ -135,6 +136,11 @@ export class GatewayMetrics {
   /** A budget went past its soft limit; the name is checked against `budgets`. */
   budgetSoftLimit(budget: string): void {
     this.budgetSoftLimits.inc(this.snapshot()?.config.budgets.some((b) => b.name === budget) ? budget : OTHER);
+  }
+
+  /** A tool call that needs approval was requested, or ended so (a fixed set: approval.ts). */
+  toolApproval(outcome: 'requested' | 'approved' | 'denied' | 'expired' | 'withdrawn'): void {
+    this.toolApprovals.inc(outcome);
   }
 
   /** `outcome` is the result's status, a fixed set (tool-result.ts). */

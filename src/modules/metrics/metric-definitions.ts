@@ -152,6 +152,12 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       labelNames: ['budget'],
       registers,
     }),
+    toolApprovals: new Counter({
+      name: 'clawgate_tool_approvals_total',
+      help: 'Tool calls that waited for an operator (requested) and how each ended: approved, denied, expired, withdrawn.',
+      labelNames: ['outcome'],
+      registers,
+    }),
     channelReconnects: new Counter({
       name: 'clawgate_channel_reconnects_total',
       help: 'Chat channel reconnections (an account reported reconnecting, or the channel was restarted after failing), by channel and account.',

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { context, type Span } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
 import type { CarriedBudget, WorkOrigin } from '../../common/work-origin';
@@ -25,11 +25,15 @@ import { HISTORY_LINES, historyWindow } from './history-window';
 import { ToolRegistry, type ToolResult } from './tool-registry';
 import { RunHooks } from './run-hooks';
 import { BudgetExhaustedError, BudgetGate, UsageRecorder } from '../usage';
+import { ApprovalGate, type Approval } from '../approvals';
+import { approvalRefusal, decisionRefusal } from './tool-approval';
+import { resumedConversation } from './resumed-conversation';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
 /** Transcript lines given to the model as conversation history. */
 const MAX_ERROR_CHARS = 512;
+const NOTHING_TO_RESUME = 'the session has no tool call waiting for an answer: nothing to resume';
 
 export interface StartRunInput {
   sessionKey: string;
@@ -59,6 +63,11 @@ export interface StartRunInput {
    * its tools start spend at most this. Ignored for a run that belongs to another run's work (its provenance names it).
    */
   carriedBudget?: CarriedBudget;
+  /**
+   * Goes on with the turn a run stopped in while a tool call waited for approval (a restart took that run;
+   * docs/approvals.md#after-a-restart): no new user line, the decided call is answered first, then the model again.
+   */
+  resume?: { approval: Approval };
 }
 
 export interface RunHandle {
@@ -72,7 +81,7 @@ export interface RunHandle {
  * serialized per session on its lane, abortable, observable through the RunRegistry.
  */
 @Injectable()
-export class AgentRunner implements OnModuleDestroy {
+export class AgentRunner implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('runtime');
   private readonly runLog: RunLog;
   private readonly lanes: SessionLanes;
@@ -101,11 +110,18 @@ export class AgentRunner implements OnModuleDestroy {
     /** Records each model call's usage (docs/usage.md). */
     @Optional() usage?: UsageRecorder,
     @Optional() budgets?: BudgetGate,
+    /** Tool calls that wait for an operator (docs/approvals.md). */
+    @Optional() private readonly approvals?: ApprovalGate,
   ) {
     this.runLog = new RunLog(metrics);
     const runs = this.runs;
     this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs, env: options.env, logger: this.logger, usage, budgets });
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
+  }
+
+  onModuleInit(): void {
+    // Any session's turn left waiting for approval by a restart goes on here, unless its channel takes it (an A2A task).
+    this.approvals?.addResumer(async (approval) => this.resumeAfterApproval(approval).runId, { fallback: true });
   }
 
   /** A run's record as it is now; undefined once it has been forgotten (or never existed). */
@@ -121,6 +137,20 @@ export class AgentRunner implements OnModuleDestroy {
   /** Stops a queued or running run; false when it is unknown or already over. */
   abortRun(runId: string, reason?: string): boolean {
     return this.runs.abort(runId, reason);
+  }
+
+  /**
+   * A run that goes on with the turn an approval's run left when it was gone (a restart): it answers the decided call
+   * (the tool is called only when approved) and the model continues. `extra` adds what the run's channel needs.
+   */
+  resumeAfterApproval(approval: Approval, extra: Partial<StartRunInput> = {}): RunHandle {
+    return this.startRun({
+      sessionKey: approval.sessionKey,
+      message: '',
+      origin: { channel: approval.channel, ...(approval.caller ? { peer: approval.caller } : {}) },
+      ...extra,
+      resume: { approval },
+    });
   }
 
   /** The runs `runId` started, their runs, and so on (remembered ones), parents before their children. */
@@ -239,6 +269,8 @@ export class AgentRunner implements OnModuleDestroy {
   shutdown(): Promise<void> {
     this.closing ??= (async () => {
       await this.drain();
+      // Runs waiting for an operator are let go without a decision: their requests stay for the next start.
+      this.approvals?.suspendForShutdown();
       this.runs.abortAll('the gateway is shutting down');
       await Promise.allSettled([...this.active]);
     })();
@@ -260,7 +292,7 @@ export class AgentRunner implements OnModuleDestroy {
     const agent = snapshot.agentsById.get(agentId);
     this.runs.update(runId, { status: 'running', startedAt: new Date().toISOString(), model: agent?.model });
     if (!agent) return ran(this.runs.update(runId, { status: 'failed', error: `agent "${agentId}" is not configured`, endedAt: now() }));
-    if (this.hooks.has('message_received')) {
+    if (this.hooks.has('message_received') && !input.resume) {
       // Awaited (under the hook's budget): a plugin sees the message before anything of the run happens.
       const channel = input.origin?.channel ?? (input.provenance ? 'agent' : 'internal');
       await this.hooks.emit('message_received', { agentId, sessionKey: input.sessionKey, channel, text: input.message });
@@ -268,28 +300,20 @@ export class AgentRunner implements OnModuleDestroy {
 
     // Awaited only the first time (or after a reload moved the directories): a run awaits nothing it need not.
     if (!this.agents.workspaceReady(agent)) await this.agents.ensureWorkspace(agent);
-    // The session (created or brought in line with `create`) and the user line are one write.
-    const asked = await this.sessions.append(
-      input.sessionKey,
-      { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
-      input.create ?? {},
-    );
     // Independent reads, side by side (buildSystemPrompt never rejects: a missing file is an empty one); the prompt
     // usually comes straight from the cache.
     const cached = cachedSystemPrompt(agent, this.promptFiles, input.extraSystemPrompt);
-    const [history, system] =
-      cached !== undefined
-        ? [await this.recentMessages(input.sessionKey, asked.id), cached]
-        : await Promise.all([
-            this.recentMessages(input.sessionKey, asked.id),
-            buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
-          ]);
+    const [conversation, system] = await Promise.all([
+      this.conversation(input, runId),
+      cached ?? buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
+    ]);
+    if (!conversation) return ran(this.runs.update(runId, { status: 'failed', error: NOTHING_TO_RESUME, endedAt: now() }));
 
     // Work the run's tools start elsewhere; an abort reaches it and the run ends only once it has stopped.
     const cascade = new AbortCascade(signal, (err) => this.logger.warn(`run ${runId}: stopping work it started failed: ${err.message}`));
     try {
       const models = new ModelChainCursor([agent.model, ...agent.fallbacks]);
-      const messages: ChatMessage[] = [...history, { role: 'user', text: input.message }];
+      const { messages } = conversation;
       const usage = { inputTokens: 0, outputTokens: 0 };
       const whom = usageOrigin(input);
       // The work's origin: the one the provenance carries down from the run that started this one, else this run.
@@ -307,7 +331,18 @@ export class AgentRunner implements OnModuleDestroy {
       // The session decides too: a sandboxed or spawned one may have fewer tools than its agent (session-tool-policy.ts).
       const policy = { tools: toolPolicyForSession(agent, input.sessionKey, snapshot.config.session.mainKey) };
       const tools = this.tools.toolsFor(policy, input.perRunTools);
-      for (let round = 0; ; round++) {
+      const answer = async (calls: readonly ToolCall[], turn: { endedWith?: string }) => {
+        for (const call of calls) {
+          // Checked before every tool, not only every round: an aborted run starts nothing new.
+          if (signal.aborted) throw signal.reason;
+          const result = await this.callTool(agent, policy, call, input, { runId, origin }, signal, cascade, turn);
+          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
+        }
+      };
+      // A resumed turn first answers the calls its stopped run left (the decided one among them).
+      const resumedTurn: { endedWith?: string } = {};
+      if (conversation.unanswered) await answer(conversation.unanswered, resumedTurn);
+      for (let round = conversation.unanswered ? 1 : 0; ; round++) {
         if (signal.aborted) throw signal.reason;
         const deltas = input.onReplyDelta
           ? new RoundDeltas(input.onReplyDelta, round, (err) => this.logger.warn(`run ${runId}: reply delta: ${err.message}`))
@@ -341,12 +376,7 @@ export class AgentRunner implements OnModuleDestroy {
           meta: input.meta,
         });
         const turn: { endedWith?: string } = {};
-        for (const call of response.toolCalls) {
-          // Checked before every tool, not only every round: an aborted run starts nothing new.
-          if (signal.aborted) throw signal.reason;
-          const result = await this.callTool(agent, policy, call, input, { runId, origin }, signal, cascade, turn);
-          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
-        }
+        await answer(response.toolCalls, turn);
         this.runs.update(runId, { toolRounds: round + 1 });
         if (turn.endedWith !== undefined) {
           // A tool ended the turn (sessions_yield): its text is the reply, the model is not asked again.
@@ -393,7 +423,7 @@ export class AgentRunner implements OnModuleDestroy {
     turn: { endedWith?: string },
   ): Promise<string> {
     const result = await this.tracing.inSpan(`execute_tool ${call.name}`, toolSpanOptions(call), async (span: Span) => {
-      const refusal = await this.toolRefusal(agent, call, input);
+      const refusal = (await this.toolRefusal(agent, call, input)) ?? (await this.approvalOutcome(agent, call, input, runId, signal));
       if (refusal) {
         recordToolResult(span, refusal);
         return refusal;
@@ -418,6 +448,41 @@ export class AgentRunner implements OnModuleDestroy {
     const text = JSON.stringify(result);
     await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
     return text;
+  }
+
+  /**
+   * The operator's say on a call that needs approval (docs/approvals.md): undefined to go on, else the refusal. The call a
+   * resumed run answers was decided before the run began.
+   */
+  private approvalOutcome(agent: ResolvedAgent, call: ToolCall, input: StartRunInput, runId: string, signal: AbortSignal) {
+    const decided = input.resume?.approval;
+    if (decided && decided.toolCallId === call.id) return Promise.resolve(decisionRefusal(decided));
+    const whom = usageOrigin(input);
+    const taskId = typeof input.meta?.taskId === 'string' ? input.meta.taskId : undefined;
+    const asker = { runId, sessionKey: input.sessionKey, channel: whom.channel, caller: whom.caller, taskId };
+    return approvalRefusal(this.approvals, agent, call, this.tools.policyNameOf(call.name), asker, signal);
+  }
+
+  /**
+   * A new turn: the user line written (the session created or brought in line with `create` in the same write) and the
+   * conversation before it with it. A resumed turn: the transcript as its stopped run left it, with the calls to answer;
+   * undefined when there is nothing to resume.
+   */
+  private async conversation(
+    input: StartRunInput,
+    runId: string,
+  ): Promise<{ messages: ChatMessage[]; unanswered?: ToolCall[] } | undefined> {
+    if (input.resume) {
+      const { lines } = await this.sessions.history(input.sessionKey, { limit: HISTORY_LINES + 1 });
+      return resumedConversation(lines);
+    }
+    const asked = await this.sessions.append(
+      input.sessionKey,
+      { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
+      input.create ?? {},
+    );
+    const history = await this.recentMessages(input.sessionKey, asked.id);
+    return { messages: [...history, { role: 'user', text: input.message }] };
   }
 
   /** A `before_tool_call` hook's refusal as the tool's result (the model reads the reason), or undefined to go on. */

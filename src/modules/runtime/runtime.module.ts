@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents';
 import { SessionsModule } from '../sessions';
 import { ClusterModule } from '../cluster';
 import { UsageModule } from '../usage';
+import { ApprovalsModule } from '../approvals';
 import { AgentRunner } from './agent-runner.service';
 import { MODEL_PROVIDERS } from './model-provider.port';
 import { PromptFileCache } from './prompt-file-cache';
@@ -17,7 +18,7 @@ import { RunHooks } from './run-hooks';
 
 /** Agent runs: lanes, model providers, the tool registry, and the operator's run cancel. */
 @Module({
-  imports: [AgentsModule, SessionsModule, ClusterModule, UsageModule],
+  imports: [AgentsModule, SessionsModule, ClusterModule, UsageModule, ApprovalsModule],
   controllers: [RunsAdminController],
   providers: [
     AgentRunner,

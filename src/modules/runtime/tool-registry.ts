@@ -98,6 +98,11 @@ export class ToolRegistry {
     await Promise.all([...this.preparers].map((prepare) => prepare(agent, signal).catch(() => undefined)));
   }
 
+  /** The name `tools.allow`/`deny` (and `tools.requiresApproval`) match for a tool the model calls by `name`. */
+  policyNameOf(name: string): string {
+    return this.tools.get(name)?.tool.policyName ?? name;
+  }
+
   has(name: string): boolean {
     return this.tools.has(name);
   }

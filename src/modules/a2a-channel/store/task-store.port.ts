@@ -86,8 +86,11 @@ export interface TaskStore {
    * recency index (a task created since then was also updated since then), so its cost follows the window's tasks.
    */
   countsSince(peers: readonly string[], since: number): Promise<PeerAgentCount[]>;
-  /** Every unsettled task becomes FAILED with the reason for its state (startup after a crash). Returns how many. */
-  failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number>;
+  /**
+   * Every unsettled task becomes FAILED with the reason for its state (startup after a crash), except one `reason`
+   * answers undefined for (it is kept: a task waiting for a tool approval goes on once that is decided). Returns how many.
+   */
+  failUnsettled(reason: (state: TaskState, id: string) => string | undefined, at: number): Promise<number>;
   /** Retention: expires idle unsettled tasks (FAILED with `expiredReason`) and drops old terminal ones. */
   sweep(now: number, expiredReason: string): Promise<SweepOutcome>;
   close(): Promise<void>;

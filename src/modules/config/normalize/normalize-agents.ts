@@ -8,6 +8,7 @@ import type { AgentDefaultsConfig, AgentMapEntryConfig, AgentsConfig, MemoryColl
 import type { ModelSettingConfig } from '../schema/model-setting';
 import type { ModelChain } from './agent-models';
 import { isInside, NormalizeContext, resolveUserPath } from './normalize-context';
+import { TOOL_GROUPS } from './openclaw-tool-catalog';
 
 /** Used when neither the agent nor `agents.defaults` names a model: runs offline, needs no key. */
 export const FALLBACK_MODEL = CONFIG_DEFAULTS.agents.defaults.model;
@@ -151,12 +152,22 @@ function resolveAgent(
       deny: [...(entry.tools?.deny ?? defaults.tools?.deny ?? CONFIG_DEFAULTS.agents.defaults.tools.deny)],
     },
     extraCollections: dedupeByName(collections),
+    approvals: {
+      tools: expandToolGroups(entry.tools?.requiresApproval ?? defaults.tools?.requiresApproval ?? []),
+      timeoutMs:
+        entry.tools?.approvalTimeoutMs ?? defaults.tools?.approvalTimeoutMs ?? CONFIG_DEFAULTS.agents.defaults.tools.approvalTimeoutMs,
+    },
     subagents: {
       maxSpawnDepth: subagentLimit('maxSpawnDepth', entry, defaults, source),
       maxChildrenPerAgent: subagentLimit('maxChildrenPerAgent', entry, defaults, source),
     },
     source,
   };
+}
+
+/** `group:<name>` entries as the tools they stand for (one not known stays as written and matches nothing). */
+function expandToolGroups(entries: readonly string[]): string[] {
+  return [...new Set(entries.flatMap((e) => TOOL_GROUPS[e] ?? [e]))];
 }
 
 /** The agent's own limit, else agents.defaults', else OpenClaw's default; with the key it came from. */

@@ -102,6 +102,24 @@ export class AgentToolsConfig {
   @NestedObject(() => ToolsSandboxConfig)
   @Describe("Tool policy of this agent's sandboxed sessions; replaces tools.sandbox for the agent.")
   sandbox?: ToolsSandboxConfig;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @Describe(
+    'Tools whose every call waits for an operator to approve it (names, `group:<name>`, `*` patterns such as `mcp:files:*`); the run pauses meanwhile, an A2A task shows INPUT_REQUIRED.',
+  )
+  @Default(CONFIG_DEFAULTS.agents.defaults.tools.requiresApproval)
+  requiresApproval?: string[];
+
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(604_800_000)
+  @Describe('How long a call that needs approval waits for a decision before it counts as denied, ms (1 s – 7 days).')
+  @Default(CONFIG_DEFAULTS.agents.defaults.tools.approvalTimeoutMs)
+  approvalTimeoutMs?: number;
 }
 
 @StrictObject('A model of agents.defaults.models (OpenClaw\'s model catalog and allowlist).')

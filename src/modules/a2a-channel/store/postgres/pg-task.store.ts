@@ -166,7 +166,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     return rows.map((r) => ({ peer: r.peer as string, agentId: (r.agent_id as string | null) ?? null, count: r.n as number }));
   }
 
-  async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
+  async failUnsettled(reason: (state: TaskState, id: string) => string | undefined, at: number): Promise<number> {
     const failed = await this.write(undefined, (sql, events) =>
       this.failAll(sql, events, PG_TASK_SQL.unsettled, { dir: this.options.stateDir ?? this.options.owner }, reason, at),
     );
@@ -292,14 +292,16 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     events: Recorded,
     select: string,
     params: Record<string, unknown>,
-    reason: (state: TaskState) => string,
+    reason: (state: TaskState, id: string) => string | undefined,
     at: number,
   ): Promise<A2aTask[]> {
     const found = (await sql(select, params)) as Array<{ id: string; state: TaskState; peer: string }>;
     if (found.length) await sql(PG_TASK_SQL.lockPeerCounts, { peers: [...new Set(found.map((f) => f.peer))] });
     const rows: TaskRow[] = [];
     for (const { id, state } of found) {
-      const change: TaskTransition = { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text: reason(state) } };
+      const text = reason(state, id);
+      if (text === undefined) continue;
+      const change: TaskTransition = { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text } };
       const row = await this.applyTransition(sql, id, change, at, events);
       if (row) rows.push(row);
     }

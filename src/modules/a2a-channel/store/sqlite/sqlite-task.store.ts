@@ -178,7 +178,7 @@ export class A2aTaskStore implements TaskStore {
     };
   }
 
-  async failUnsettled(reason: (state: TaskState) => string, at: number): Promise<number> {
+  async failUnsettled(reason: (state: TaskState, id: string) => string | undefined, at: number): Promise<number> {
     if (!this.connection(false)) return 0;
     return (await this.write((c, events) => this.failAll(c, events, c.statements.unsettled, [], reason, at))).length;
   }
@@ -303,15 +303,16 @@ export class A2aTaskStore implements TaskStore {
     events: TaskEvent[],
     select: SqliteStatement,
     params: unknown[],
-    reason: (state: TaskState) => string,
+    reason: (state: TaskState, id: string) => string | undefined,
     at: number,
   ): A2aTask[] {
     const found = select.all(...params) as Array<{ id: string; state: TaskState }>;
-    const failed = (state: TaskState): TaskTransition => ({
-      state: 'TASK_STATE_FAILED',
-      statusMessage: { messageId: randomUUID(), text: reason(state) },
+    const rows = found.flatMap(({ id, state }) => {
+      const text = reason(state, id);
+      if (text === undefined) return [];
+      const failed: TaskTransition = { state: 'TASK_STATE_FAILED', statusMessage: { messageId: randomUUID(), text } };
+      return this.applyTransition(c, id, failed, at, events) ?? [];
     });
-    const rows = found.flatMap(({ id, state }) => this.applyTransition(c, id, failed(state), at, events) ?? []);
     const perPeer = new Map<string, number>();
     for (const row of rows) perPeer.set(row.peer, (perPeer.get(row.peer) ?? 0) + 1);
     for (const [peer, added] of perPeer) this.addTerminal(c, peer, added);

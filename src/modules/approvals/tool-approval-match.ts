@@ -1,0 +1,16 @@
+import { compileAgentPattern } from '../../common/agent-pattern';
+import type { ResolvedAgent } from '../config';
+
+const compiled = new Map<string, (name: string) => boolean>();
+
+/**
+ * Whether a call of `tool` (the name `tools.allow` matches: `mcp:<server>:<tool>` for an MCP tool) waits for an
+ * operator under the agent's `tools.requiresApproval`: an exact name, or a `*` pattern (`mcp:files:*`, `*`).
+ */
+export function requiresApproval(agent: Pick<ResolvedAgent, 'approvals'>, tool: string): boolean {
+  return agent.approvals.tools.some((pattern) => {
+    let match = compiled.get(pattern);
+    if (!match) compiled.set(pattern, (match = compileAgentPattern(pattern)));
+    return match(tool);
+  });
+}
