@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +6,7 @@ import { A2A_MESSAGES } from '../../src/modules/a2a-channel/protocol/limits-and-
 import type { WireTask } from '../../src/modules/a2a-channel/model/task';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { waitFor } from '../support/gateway-harness';
+import { startGatewayProcess, type GatewayProcess as Gateway } from '../support/gateway-process';
 
 /**
  * Task store durability, the way it fails in production: the gateway runs as its own process, accepts tasks
@@ -16,38 +16,8 @@ import { waitFor } from '../support/gateway-harness';
  * See docs/a2a.md#task-store.
  */
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HERMES = 'hermes-token-durable-0001';
 const IRIS = 'iris-token-durable-00002';
-
-interface Gateway {
-  child: ChildProcess;
-  url: string;
-}
-
-async function startGatewayProcess(configPath: string, stateDir: string, home: string): Promise<Gateway> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', 'gateway', '--config', configPath, '--state-dir', stateDir, '--port', '0'],
-    { cwd: REPO_ROOT, env: { PATH: process.env.PATH, HOME: home, CLAWGATE_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line within 90 s; stderr:\n${stderr}`)), 90_000);
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening; stderr:\n${stderr}`)));
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
-  return { child, url };
-}
 
 async function call(
   url: string,

@@ -57,7 +57,10 @@ describe('tool approvals (e2e)', () => {
     model = await new FakeOpenAiServer().start();
     model.always(
       agentBrain(model, ({ message, toolResult }) => {
-        if (toolResult) return { text: `after the call: ${String(toolResult.status)} ${typeof toolResult.error === 'string' ? toolResult.error : ''}`.trim() };
+        if (toolResult)
+          return {
+            text: `after the call: ${String(toolResult.status)} ${typeof toolResult.error === 'string' ? toolResult.error : ''}`.trim(),
+          };
         if (message.includes('status')) return { tool: 'session_status', args: {} };
         return { text: `plain: ${message}` };
       }),
