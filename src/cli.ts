@@ -19,6 +19,7 @@ import { runSessionsExport } from './cli/sessions-commands';
 import { runRemoteSessionsExport, runSessionsList, runSessionsShow } from './cli/remote-sessions-commands';
 import { runTasksCancel, runTasksList, runTasksShow } from './cli/tasks-commands';
 import { runRunsKill, runRunsSteer, runRunsTree } from './cli/runs-commands';
+import { runApprovalsApprove, runApprovalsDeny, runApprovalsList } from './cli/approvals-commands';
 import { runUsage } from './cli/usage-command';
 import { runMcpServe } from './cli/mcp-serve-command';
 import { exitQuietlyWhenReaderGoesAway } from './cli/reader-gone';
@@ -279,6 +280,28 @@ export function buildCli(): Command {
     .description('deliver a message to a session as its next turn, queued behind the run in progress (operator role)')
     .option('--json', 'print the answer as the JSON the gateway answered')
     .action(runRunsSteer);
+
+  const approvals = program
+    .command('approvals')
+    .description(`tool calls that wait for an operator's decision (tools.requiresApproval), on a running gateway ${remote}`);
+  approvals
+    .command('list')
+    .description('the calls waiting now: id, agent, tool, arguments, where the message came from, until when (viewer role)')
+    .option('--all', 'every approval kept, decided ones too, newest first')
+    .option('--json', 'print the approvals as the JSON the gateway answered')
+    .action(runApprovalsList);
+  approvals
+    .command('approve <id>')
+    .description('let the call go ahead: the run calls the tool and goes on (operator role); exit 1 if it was already decided')
+    .option('--note <text>', 'why (kept with the decision)')
+    .option('--json', 'print the decided approval as the JSON the gateway answered')
+    .action(runApprovalsApprove);
+  approvals
+    .command('deny <id>')
+    .description('refuse the call: the model is told, with the note, and goes on without it (operator role)')
+    .option('--note <text>', 'why (given to the model)')
+    .option('--json', 'print the decided approval as the JSON the gateway answered')
+    .action(runApprovalsDeny);
 
   program
     .command('usage')
