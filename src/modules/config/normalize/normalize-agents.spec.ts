@@ -323,3 +323,41 @@ describe('spawn limits (agents.*.subagents)', () => {
     expect(validated.errors.map((e) => e.path)).toContain(key);
   });
 });
+
+describe('tool approvals (agents.*.tools.requiresApproval, approvalTimeoutMs)', () => {
+  it('takes the agent’s own list, else agents.defaults’, with groups expanded, and the timeout likewise', () => {
+    const { agents, errors } = run({
+      defaults: { tools: { requiresApproval: ['mcp:files:*'], approvalTimeoutMs: 30_000 } },
+      list: [{ id: 'a' }, { id: 'b', tools: { requiresApproval: ['group:memory', 'a2a_send'], approvalTimeoutMs: 5000 } }, { id: 'c', tools: { requiresApproval: [] } }],
+    });
+    expect(errors).toEqual([]);
+    expect(agents.map((a) => a.approvals)).toEqual([
+      { tools: ['mcp:files:*'], timeoutMs: 30_000 },
+      { tools: ['memory_search', 'memory_get', 'a2a_send'], timeoutMs: 5000 },
+      { tools: [], timeoutMs: 30_000 },
+    ]);
+  });
+
+  it('needs no approval and waits ten minutes when nothing is set', () => {
+    const { agents } = run({ list: [{ id: 'a' }] });
+    expect(agents[0].approvals).toEqual({ tools: [], timeoutMs: 600_000 });
+  });
+
+  it('refuses an unknown tool group, naming the key and the group', () => {
+    const { errors } = run({ list: [{ id: 'a', tools: { requiresApproval: ['group:nope'] } }] });
+    expect(errors).toEqual([{ path: 'agents.list[0].tools.requiresApproval', message: expect.stringMatching(/^unknown tool group "group:nope"; known: group:/) }]);
+  });
+
+  it.each([
+    [{ defaults: { tools: { requiresApproval: 'exec' } } }, 'agents.defaults.tools.requiresApproval'],
+    [{ defaults: { tools: { requiresApproval: [''] } } }, 'agents.defaults.tools.requiresApproval'],
+    [{ list: [{ id: 'a', tools: { requiresApproval: [7] } }] }, 'agents.list[0].tools.requiresApproval'],
+    [{ defaults: { tools: { approvalTimeoutMs: 999 } } }, 'agents.defaults.tools.approvalTimeoutMs'],
+    [{ list: [{ id: 'a', tools: { approvalTimeoutMs: 604_800_001 } }] }, 'agents.list[0].tools.approvalTimeoutMs'],
+    [{ list: [{ id: 'a', tools: { approvalTimeoutMs: '10m' } }] }, 'agents.list[0].tools.approvalTimeoutMs'],
+  ])('refuses %j with an error naming %s', (agents, key) => {
+    const validated = validateConfig({ agents });
+    expect(validated.config).toBeUndefined();
+    expect(validated.errors.map((e) => e.path)).toContain(key);
+  });
+});

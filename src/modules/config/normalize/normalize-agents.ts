@@ -153,7 +153,7 @@ function resolveAgent(
     },
     extraCollections: dedupeByName(collections),
     approvals: {
-      tools: expandToolGroups(entry.tools?.requiresApproval ?? defaults.tools?.requiresApproval ?? []),
+      tools: approvalPatterns(ctx, entry, defaults, source),
       timeoutMs:
         entry.tools?.approvalTimeoutMs ?? defaults.tools?.approvalTimeoutMs ?? CONFIG_DEFAULTS.agents.defaults.tools.approvalTimeoutMs,
     },
@@ -165,8 +165,19 @@ function resolveAgent(
   };
 }
 
-/** `group:<name>` entries as the tools they stand for (one not known stays as written and matches nothing). */
-function expandToolGroups(entries: readonly string[]): string[] {
+/**
+ * The agent's `tools.requiresApproval` (else agents.defaults'), `group:<name>` entries as the tools they stand for. A group
+ * that does not exist is an error: a list meant to stop something must not silently stop nothing.
+ */
+function approvalPatterns(ctx: NormalizeContext, entry: AgentMapEntryConfig, defaults: AgentDefaultsConfig, source: Source): string[] {
+  const own = entry.tools?.requiresApproval;
+  const entries = own ?? defaults.tools?.requiresApproval ?? [];
+  const at = own ? toDottedPath([...source, 'tools', 'requiresApproval']) : 'agents.defaults.tools.requiresApproval';
+  const unknown = entries.filter((e) => e.startsWith('group:') && !TOOL_GROUPS[e]);
+  for (const group of unknown) {
+    if (ctx.errors.some((e) => e.path === at && e.message.includes(group))) continue;
+    ctx.errors.push({ path: at, message: `unknown tool group "${group}"; known: ${Object.keys(TOOL_GROUPS).join(', ')}` });
+  }
   return [...new Set(entries.flatMap((e) => TOOL_GROUPS[e] ?? [e]))];
 }
 
