@@ -9,7 +9,7 @@ const LAYERS = [
   ['config', 'console'],
   ['metrics'],
   ['cluster'],
-  ['agents', 'sessions', 'admin', 'health', 'telemetry', 'usage'],
+  ['agents', 'sessions', 'admin', 'health', 'telemetry', 'usage', 'approvals'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound', 'plugins'],
   ['mcp'],

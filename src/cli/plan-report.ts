@@ -105,6 +105,18 @@ function impactLines(impact: PlanImpact): string[] {
           .join('; '),
     ),
   ]);
+  section(
+    'approvals',
+    impact.approvals.map((a) =>
+      [
+        a.gained.length ? `${a.agentId} asks an operator before ${a.gained.join(', ')}` : '',
+        a.lost.length ? `${a.agentId} no longer asks before ${a.lost.join(', ')}` : '',
+        a.timeoutMs ? `${a.agentId} waits ${a.timeoutMs.after} ms (was ${a.timeoutMs.before})` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    ),
+  );
   return out;
 }
 

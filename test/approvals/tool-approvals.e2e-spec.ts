@@ -154,6 +154,14 @@ describe('tool approvals (e2e)', () => {
     expect(record).toMatchObject({ state: 'withdrawn', decidedBy: 'run' });
   });
 
+  it('counts requests and how each ended in /metrics', async () => {
+    const metrics = (await request(gw.url).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^clawgate_tool_approvals_total\{outcome="requested"\} 4$/m);
+    for (const outcome of ['approved', 'denied', 'expired', 'withdrawn']) {
+      expect(metrics).toMatch(new RegExp(`^clawgate_tool_approvals_total\\{outcome="${outcome}"\\} 1$`, 'm'));
+    }
+  });
+
   it('answers bad decisions and queries with what was wrong', async () => {
     await request(gw.url).post('/admin/approvals/no-such-id/approve').send({}).expect(404);
     const extra = await request(gw.url).post('/admin/approvals/x/approve').send({ note: 'a', who: 'me' }).expect(400);

@@ -86,7 +86,7 @@ describe('PATCH /admin/config (e2e)', () => {
       expect(res.headers.etag).toBe(`"${res.body.revision}"`);
       expect(res.body.revision).toBe(await revision());
       expect(Array.isArray(res.body.warnings) && Array.isArray(res.body.pendingRestart)).toBe(true);
-      expect(Object.keys(res.body.impact).sort()).toEqual(['a2a', 'admin', 'agentToAgent', 'agents', 'budgets', 'mcp', 'memory', 'plugins', 'routing']);
+      expect(Object.keys(res.body.impact).sort()).toEqual(['a2a', 'admin', 'agentToAgent', 'agents', 'approvals', 'budgets', 'mcp', 'memory', 'plugins', 'routing']);
     }
     expect(expected).toContain('// off until asked');
     expect(expected).toContain('/* agents: two of them */');

@@ -8,6 +8,7 @@ import { PolicyCheckService } from '../session-policy';
 import { a2aImpact, type A2aImpact } from './a2a-impact';
 import { adminImpact, type AdminImpact } from './admin-impact';
 import { agentToAgentImpact, type AgentToAgentImpactEntry } from './agent-to-agent-impact';
+import { approvalImpact, type ApprovalImpactEntry } from './approval-impact';
 import { budgetImpact, type BudgetImpact } from './budget-impact';
 import { candidateFiles, type PlanCandidate } from './candidate-text';
 import { mcpImpact, type McpImpact } from './mcp-impact';
@@ -29,6 +30,8 @@ export interface PlanImpact {
   mcp: McpImpact;
   /** Budgets added, removed and changed, and the agents, peers, keys and accounts whose budgets change. */
   budgets: BudgetImpact;
+  /** Agents whose tool calls start or stop waiting for an operator (tools.requiresApproval), or wait for another time. */
+  approvals: ApprovalImpactEntry[];
 }
 
 export interface ConfigPlan {
@@ -141,6 +144,7 @@ export class ConfigPlanService {
         (this.mcp?.pluginMcpServers() ?? []).map((s) => s.settings),
       ),
       budgets: budgetImpact(before.config, after.config),
+      approvals: approvalImpact(before, after),
     };
   }
 

@@ -255,6 +255,20 @@ class PlanBudgetsImpactDto {
   targets!: PlanBudgetTargetDto[];
 }
 
+class PlanApprovalTimeoutDto {
+  @ApiProperty({ example: 600000 }) before!: number;
+  @ApiProperty({ example: 300000 }) after!: number;
+}
+
+class PlanApprovalEntryDto {
+  @ApiProperty({ example: 'ops' }) agentId!: string;
+  @ApiProperty({ type: [String], example: ['a2a_send'], description: 'Tools whose calls start waiting for an operator.' })
+  gained!: string[];
+  @ApiProperty({ type: [String], description: 'Tools whose calls stop waiting.' }) lost!: string[];
+  @ApiPropertyOptional({ type: PlanApprovalTimeoutDto, description: 'tools.approvalTimeoutMs, when it changes.' })
+  timeoutMs?: PlanApprovalTimeoutDto;
+}
+
 export class PlanImpactDto {
   @ApiProperty({ type: PlanAgentsImpactDto }) agents!: PlanAgentsImpactDto;
   @ApiProperty({ type: [PlanRoutingEntryDto] }) routing!: PlanRoutingEntryDto[];
@@ -269,6 +283,11 @@ export class PlanImpactDto {
   @ApiProperty({ type: PlanPluginsImpactDto }) plugins!: PlanPluginsImpactDto;
   @ApiProperty({ type: PlanMcpImpactDto }) mcp!: PlanMcpImpactDto;
   @ApiProperty({ type: PlanBudgetsImpactDto }) budgets!: PlanBudgetsImpactDto;
+  @ApiProperty({
+    type: [PlanApprovalEntryDto],
+    description: 'Agents whose tool calls start or stop waiting for an operator (tools.requiresApproval, docs/approvals.md).',
+  })
+  approvals!: PlanApprovalEntryDto[];
 }
 
 /** Answer of `POST /admin/config/plan` (200 whether the candidate is valid or not). */
