@@ -239,6 +239,36 @@ describe('web console: the Approvals page (system)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('keeps a note being typed, and the cursor in it, when a new call arrives and the list is redrawn', async () => {
+    const first = await send('status while typing');
+    const firstApproval = await waitingFor(first);
+    const { page, problems } = await signedIn(OPERATOR);
+    const field = `${pendingRow(firstApproval.id)} input.approval-note`;
+    await page.waitForSelector(field);
+    await page.type(field, 'half a');
+    const second = await send('status arriving meanwhile');
+    const secondApproval = await waitingFor(second);
+    // The page's poll draws the new call above the first.
+    await page.waitForSelector(pendingRow(secondApproval.id), { timeout: 15_000 });
+    expect(await page.$$eval('#approvals-pending tbody tr', (trs) => trs.map((tr: any) => tr.dataset.approval))).toEqual([
+      secondApproval.id,
+      firstApproval.id,
+    ]);
+    expect(await page.$eval(field, (input: any) => input.value)).toBe('half a');
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.approval ?? null)).toBe(firstApproval.id);
+    await page.keyboard.type('nd more');
+    await page.click(`${pendingRow(firstApproval.id)} button[data-action="deny"]`);
+    await page.waitForSelector(decidedRow(firstApproval.id));
+    expect(await text(page, `${decidedRow(firstApproval.id)} .approval-note-text`)).toBe('half and more');
+    // The other call's field was left empty: approved without a note.
+    await page.click(`${pendingRow(secondApproval.id)} button[data-action="approve"]`);
+    await page.waitForSelector(decidedRow(secondApproval.id));
+    expect(await page.$(`${decidedRow(secondApproval.id)} .approval-note-text`)).toBeNull();
+    await completed(first);
+    await completed(second);
+    expect(problems).toEqual([]);
+  });
+
   it('shows a viewer the calls with no enabled decision button, saying why; the server refuses its approval', async () => {
     const task = await send('status for the viewer');
     const approval = await waitingFor(task);
@@ -252,7 +282,7 @@ describe('web console: the Approvals page (system)', () => {
     for (const control of controls) expect(control).toEqual({ disabled: true, title: 'Deciding needs the operator role' });
     expect(await page.$('#approvals-pending button:not([disabled])')).toBeNull();
     // The decided calls are listed for a viewer too.
-    expect(await page.$$eval('#approvals-decided tbody tr', (trs) => trs.length)).toBe(3);
+    expect(await page.$$eval('#approvals-decided tbody tr', (trs) => trs.length)).toBe(5);
     await screenshot(page, 'viewer-approvals');
 
     const refused = await request(gw.url)
