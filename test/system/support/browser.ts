@@ -32,9 +32,10 @@ export async function watchedPage(browser: Browser, origin: string): Promise<{ p
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${String(err)}`));
   page.on('console', (msg) => {
-    // Answers the console expects and shows (401/403 sign-in and viewer refusals, 404 a missing picture or plugin, 409/412
-    // a config write refused, 422 an invalid config as you type) are logged by Chromium as failed loads.
-    if (msg.type() === 'error' && !/status of (40[1349]|412|422)/.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    // Answers the console expects and shows (400 a refused approval note, 401/403 sign-in and viewer refusals, 404 a missing
+    // picture or plugin, 409/412 a config write or decision refused, 422 an invalid config as you type) are logged by
+    // Chromium as failed loads.
+    if (msg.type() === 'error' && !/status of (40[01349]|412|422)/.test(msg.text())) problems.push(`console: ${msg.text()}`);
   });
   page.on('request', (req) => {
     const url = req.url();

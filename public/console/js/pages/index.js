@@ -1,5 +1,6 @@
 // Route name → page. Each page is `async (ctx) => void` and draws itself into ctx.main.
 import { agentsPage } from './agents.js';
+import { approvalsPage } from './approvals.js';
 import { auditPage } from './audit.js';
 import { channelsPage } from './channels.js';
 import { configPage } from './config-editor.js';
@@ -18,6 +19,7 @@ export const PAGES = {
   agents: agentsPage,
   sessions: sessionsPage,
   tasks: tasksPage,
+  approvals: approvalsPage,
   plugins: pluginsPage,
   channels: channelsPage,
   pairing: pairingPage,
