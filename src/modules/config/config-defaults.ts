@@ -55,7 +55,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       memorySearch: { qmd: { extraCollections: [] } },
       sandbox: { mode: 'off' },
       // No tool waits for an operator unless one is named; a call that does waits ten minutes at most.
-      tools: { allow: [], deny: [], requiresApproval: [], approvalTimeoutMs: 600_000 },
+      tools: { allow: [], deny: [], requiresApproval: [], approvalTimeoutMs: 600_000, approvers: [] },
       // OpenClaw's documented defaults (docs.openclaw.ai/tools/subagents/nesting).
       subagents: { maxSpawnDepth: 5, maxChildrenPerAgent: 5 },
     },

@@ -198,6 +198,8 @@ export interface ToolApprovalSettings {
   /** Tool names and `*` patterns (`group:` entries expanded); a call whose tool matches one waits. Empty: none. */
   tools: string[];
   timeoutMs: number;
+  /** `<channel>:<sender id>` of the chat senders who may decide from a chat (`tools.approvers`). Empty: none. */
+  approvers: string[];
 }
 
 export interface SubagentLimits {

@@ -328,19 +328,19 @@ describe('tool approvals (agents.*.tools.requiresApproval, approvalTimeoutMs)', 
   it('takes the agent’s own list, else agents.defaults’, with groups expanded, and the timeout likewise', () => {
     const { agents, errors } = run({
       defaults: { tools: { requiresApproval: ['mcp:files:*'], approvalTimeoutMs: 30_000 } },
-      list: [{ id: 'a' }, { id: 'b', tools: { requiresApproval: ['group:memory', 'a2a_send'], approvalTimeoutMs: 5000 } }, { id: 'c', tools: { requiresApproval: [] } }],
+      list: [{ id: 'a' }, { id: 'b', tools: { requiresApproval: ['group:memory', 'a2a_send'], approvalTimeoutMs: 5000, approvers: ['telegram:42', 'slack:U01'] } }, { id: 'c', tools: { requiresApproval: [] } }],
     });
     expect(errors).toEqual([]);
     expect(agents.map((a) => a.approvals)).toEqual([
-      { tools: ['mcp:files:*'], timeoutMs: 30_000 },
-      { tools: ['memory_search', 'memory_get', 'a2a_send'], timeoutMs: 5000 },
-      { tools: [], timeoutMs: 30_000 },
+      { tools: ['mcp:files:*'], timeoutMs: 30_000, approvers: [] },
+      { tools: ['memory_search', 'memory_get', 'a2a_send'], timeoutMs: 5000, approvers: ['telegram:42', 'slack:U01'] },
+      { tools: [], timeoutMs: 30_000, approvers: [] },
     ]);
   });
 
   it('needs no approval and waits ten minutes when nothing is set', () => {
     const { agents } = run({ list: [{ id: 'a' }] });
-    expect(agents[0].approvals).toEqual({ tools: [], timeoutMs: 600_000 });
+    expect(agents[0].approvals).toEqual({ tools: [], timeoutMs: 600_000, approvers: [] });
   });
 
   it('refuses an unknown tool group, naming the key and the group', () => {
@@ -355,6 +355,8 @@ describe('tool approvals (agents.*.tools.requiresApproval, approvalTimeoutMs)', 
     [{ defaults: { tools: { approvalTimeoutMs: 999 } } }, 'agents.defaults.tools.approvalTimeoutMs'],
     [{ list: [{ id: 'a', tools: { approvalTimeoutMs: 604_800_001 } }] }, 'agents.list[0].tools.approvalTimeoutMs'],
     [{ list: [{ id: 'a', tools: { approvalTimeoutMs: '10m' } }] }, 'agents.list[0].tools.approvalTimeoutMs'],
+    [{ list: [{ id: 'a', tools: { approvers: ['12345'] } }] }, 'agents.list[0].tools.approvers'],
+    [{ defaults: { tools: { approvers: ['telegram:'] } } }, 'agents.defaults.tools.approvers'],
   ])('refuses %j with an error naming %s', (agents, key) => {
     const validated = validateConfig({ agents });
     expect(validated.config).toBeUndefined();

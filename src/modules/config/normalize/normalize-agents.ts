@@ -156,6 +156,7 @@ function resolveAgent(
       tools: approvalPatterns(ctx, entry, defaults, source),
       timeoutMs:
         entry.tools?.approvalTimeoutMs ?? defaults.tools?.approvalTimeoutMs ?? CONFIG_DEFAULTS.agents.defaults.tools.approvalTimeoutMs,
+      approvers: [...(entry.tools?.approvers ?? defaults.tools?.approvers ?? [])],
     },
     subagents: {
       maxSpawnDepth: subagentLimit('maxSpawnDepth', entry, defaults, source),

@@ -120,6 +120,16 @@ export class AgentToolsConfig {
   @Describe('How long a call that needs approval waits for a decision before it counts as denied, ms (1 s – 7 days).')
   @Default(CONFIG_DEFAULTS.agents.defaults.tools.approvalTimeoutMs)
   approvalTimeoutMs?: number;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Matches(/^[a-z0-9][a-z0-9_-]*:\S+$/, { each: true, message: 'each entry must be <channel>:<sender id>, e.g. telegram:123456789' })
+  @Describe(
+    'Chat senders who may decide this agent\'s approvals from the chat the request came from (`/approve <id>`, `/deny <id> [reason]`), as <channel>:<sender id>; nobody else in a chat can.',
+  )
+  @Default(CONFIG_DEFAULTS.agents.defaults.tools.approvers)
+  approvers?: string[];
 }
 
 @StrictObject('A model of agents.defaults.models (OpenClaw\'s model catalog and allowlist).')
