@@ -1,7 +1,7 @@
 import { AgentRunner } from '../../src/modules/runtime/agent-runner.service';
-import { CliBuild, CliRun, runCli, transpileCli } from '../fixtures/cli-runner';
-import { FakeOpenAiServer } from '../support/fake-openai-server';
-import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harness';
+import { CLI_TEST_TIMEOUT, CliGateway, startCliGateway } from '../support/cli-gateway';
+import type { FakeOpenAiServer } from '../support/fake-openai-server';
+import { TestGateway, waitFor } from '../support/gateway-harness';
 
 /**
  * `clawgate runs tree|kill|steer` as real processes against a running gateway's admin API: a run of the main session
@@ -9,31 +9,30 @@ import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harne
  */
 const OPERATOR = 'cli-runs-operator-token-7e8f';
 const VIEWER = 'cli-runs-viewer-token-3c4d';
-/** Each CLI run is a process start (about a second; several on a loaded machine). */
-const CLI_TEST_TIMEOUT = 180_000;
 
 describe('clawgate runs against a running gateway (e2e)', () => {
-  let build: CliBuild;
+  let served: CliGateway;
   let gw: TestGateway;
   let model: FakeOpenAiServer;
   let rootRun: string;
   let childRun: string;
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
-    runCli(build.cliJs, args, { HOME: gw.dir, CLAWGATE_URL: gw.url, CLAWGATE_TOKEN: OPERATOR, ...env });
+  const cli = (args: string[], env?: NodeJS.ProcessEnv) => served.cli(args, env);
 
   beforeAll(async () => {
-    model = await new FakeOpenAiServer().start();
-    // The main session's first call spawns; its second answers; the spawned session's call never ends.
-    model.script(model.toolCall('sessions_spawn', { task: 'slow work' }), model.text('spawned it'));
-    model.always(model.stall());
-    [build, gw] = await Promise.all([
-      transpileCli(),
-      startTestGateway(`{
-        models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+    served = await startCliGateway({
+      token: OPERATOR,
+      scriptModel: (fake) => {
+        // The main session's first call spawns; its second answers; the spawned session's call never ends.
+        fake.script(fake.toolCall('sessions_spawn', { task: 'slow work' }), fake.text('spawned it'));
+        fake.always(fake.stall());
+      },
+      config: (modelBaseUrl) => `{
+        models: { providers: { fake: { api: "openai-chat", baseUrl: "${modelBaseUrl}" } } },
         agents: { list: [{ id: "main", default: true, model: "fake/m" }] },
         gateway: { admin: { tokens: [{ name: "op", token: "${OPERATOR}", role: "operator" }, { name: "ro", token: "${VIEWER}", role: "viewer" }] } },
-      }`),
-    ]);
+      }`,
+    });
+    ({ gw, model } = served);
     const runner = gw.app.get(AgentRunner);
     const root = runner.startRun({ sessionKey: 'agent:main:main', message: 'start' });
     rootRun = root.runId;
@@ -43,10 +42,7 @@ describe('clawgate runs against a running gateway (e2e)', () => {
       return child?.status === 'running' && model.requests.length >= 3 && child.runId;
     });
   }, 120_000);
-  afterAll(async () => {
-    await Promise.all([build?.remove(), gw?.stop()]);
-    await model?.close();
-  }, CLI_TEST_TIMEOUT);
+  afterAll(() => served?.stop(), CLI_TEST_TIMEOUT);
 
   it(
     'runs tree prints one indented line per run, --json the gateway’s answer; steer queues; kill stops the tree',

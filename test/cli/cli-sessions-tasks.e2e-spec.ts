@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
-import { CliBuild, CliRun, runCli, transpileCli } from '../fixtures/cli-runner';
 import { a2aRpc, userMessage } from '../support/a2a-rpc';
-import { FakeOpenAiServer } from '../support/fake-openai-server';
-import { startTestGateway, TestGateway, waitFor } from '../support/gateway-harness';
+import { CLI_TEST_TIMEOUT, CliGateway, startCliGateway } from '../support/cli-gateway';
+import type { FakeOpenAiServer } from '../support/fake-openai-server';
+import { TestGateway, waitFor } from '../support/gateway-harness';
 
 /**
  * `clawgate sessions list|show|export --remote` and `clawgate tasks list|show|cancel` as real processes against a
@@ -14,42 +14,36 @@ const ADMIN = 'cli-remote-admin-token-4f1e';
 const VIEWER = 'cli-remote-viewer-token-9c2b';
 const HERMES = 'hermes-peer-token-0123456789';
 const IRIS = 'iris-peer-token-9876543210ab';
-/** Each CLI run is a process start (about a second; several on a loaded machine). */
-const CLI_TEST_TIMEOUT = 180_000;
 
 describe('clawgate sessions / tasks against a running gateway (e2e)', () => {
-  let build: CliBuild;
+  let served: CliGateway;
   let gw: TestGateway;
   let model: FakeOpenAiServer;
   let doneTask: string;
   let workingTask: string;
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
-    runCli(build.cliJs, args, { HOME: gw.dir, CLAWGATE_URL: gw.url, CLAWGATE_TOKEN: ADMIN, ...env });
+  const cli = (args: string[], env?: NodeJS.ProcessEnv) => served.cli(args, env);
   const admin = (url: string) => request(gw.url).get(url).set('Authorization', `Bearer ${ADMIN}`).expect(200);
 
   beforeAll(async () => {
-    model = await new FakeOpenAiServer().start();
-    model.always(model.stall());
-    [build, gw] = await Promise.all([
-      transpileCli(),
-      startTestGateway(`{
-        models: { providers: { fake: { api: "openai-chat", baseUrl: "${model.baseUrl}" } } },
+    served = await startCliGateway({
+      token: ADMIN,
+      scriptModel: (fake) => fake.always(fake.stall()),
+      config: (modelBaseUrl) => `{
+        models: { providers: { fake: { api: "openai-chat", baseUrl: "${modelBaseUrl}" } } },
         agents: { list: [{ id: "main", default: true }, { id: "slow", model: "fake/slow" }] },
         bindings: [{ agentId: "slow", match: { channel: "a2a", peer: { kind: "direct", id: "iris" } } }],
         channels: { a2a: { enabled: true, peers: { hermes: { token: "${HERMES}" }, iris: { token: "${IRIS}" } } } },
         gateway: { admin: { tokens: [{ name: "root", token: "${ADMIN}", role: "admin" }, { name: "ro", token: "${VIEWER}", role: "viewer" }] } },
-      }`),
-    ]);
+      }`,
+    });
+    ({ gw, model } = served);
     const done = await a2aRpc(gw.url, HERMES, 'SendMessage', userMessage('hello there'));
     doneTask = done.result.task.id;
     const working = await a2aRpc(gw.url, IRIS, 'SendMessage', { ...userMessage('think long'), configuration: { returnImmediately: true } });
     workingTask = working.result.task.id;
     await waitFor('the slow run to reach the model', async () => model.requests.length >= 1);
   }, 120_000);
-  afterAll(async () => {
-    await Promise.all([build?.remove(), gw?.stop()]);
-    await model?.close();
-  }, CLI_TEST_TIMEOUT);
+  afterAll(() => served?.stop(), CLI_TEST_TIMEOUT);
 
   it(
     'sessions list: one line per session, filters, pages with --cursor, --json as answered',

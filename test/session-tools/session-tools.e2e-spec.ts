@@ -106,7 +106,10 @@ describe('session tools acting as a session (e2e, echo model)', () => {
     expect((await registry.call(open, 'sessions_list', { limit: 0 }, ctx('agent:main:main'))).error).toContain(
       'argument "limit" must be >= 1',
     );
-    expect(await tools.history('agent:main:main', { sessionKey: 'not a key' })).toMatchObject({ status: 'error' });
+    expect(await tools.history('agent:main:main', { sessionKey: 'not a key' })).toEqual({
+      status: 'error',
+      error: '"not a key" is not a session key (expected agent:<agentId>:<rest>)',
+    });
     expect(await tools.status('agent:main:main', { sessionKey: 'agent:main:nothing-here' })).toEqual({
       status: 'not_found',
       error: 'no session agent:main:nothing-here',

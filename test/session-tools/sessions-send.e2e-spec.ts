@@ -116,6 +116,10 @@ describe('sessions_send (e2e, echo model)', () => {
     expect(await registry.call(open, 'sessions_send', { message: 'x', sessionKey: 'agent:expert:main:thread:1' }, ctx)).toMatchObject({
       status: 'error',
     });
+    expect(await registry.call(open, 'sessions_send', { message: 'x', sessionKey: 'nonsense' }, ctx)).toEqual({
+      status: 'error',
+      error: '"nonsense" is not a session key (expected agent:<agentId>:<rest>)',
+    });
     expect(await registry.call(open, 'sessions_send', { message: 'x', label: 'nobody' }, ctx)).toEqual({
       status: 'not_found',
       error: 'no session labelled "nobody" in agent support',

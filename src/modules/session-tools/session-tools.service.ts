@@ -25,6 +25,7 @@ import {
 import { BUILT_IN_TOOLS } from '../../common/built-in-tools';
 import { RunReports } from './run-reports';
 import { SpawnLimits } from './spawn-limits';
+import { notASessionKey } from './session-key-argument';
 import { SessionsSendService } from './sessions-send.service';
 import {
   SESSIONS_SEND_SCHEMA,
@@ -217,9 +218,7 @@ export class SessionToolsService implements OnModuleInit {
 
   /** The access verdict as a tool result, or undefined when access is allowed. */
   private async deny(requesterKey: string, targetKey: string): Promise<ToolResult | undefined> {
-    if (!isValidSessionKey(targetKey)) {
-      return { status: 'error', error: `"${targetKey}" is not a session key (expected agent:<agentId>:<rest>)` };
-    }
+    if (!isValidSessionKey(targetKey)) return notASessionKey(targetKey);
     const decision = await this.access.check(requesterKey, targetKey);
     return decision.allowed ? undefined : { status: 'forbidden', error: decision.message };
   }

@@ -22,6 +22,7 @@ import { beginStep, endStep, stepStarted } from './exchange-spans';
 import { SessionsSendFlow } from './sessions-send-flow';
 import { CHAIN_EXCEEDED_MESSAGE, REQUESTER_ABORTED, roundOnePrompt } from './sessions-send-prompts';
 import type { SessionsSendArgs } from './session-tool-schemas';
+import { notASessionKey } from './session-key-argument';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 type CallerStatus = NonNullable<ExchangeRecord['callerStatus']>;
@@ -181,9 +182,7 @@ export class SessionsSendService implements OnModuleDestroy {
     if (given > 1) return { status: 'error', error: 'give either sessionKey or label, not both' };
     if (args.sessionKey !== undefined) {
       const parsed = parseSessionKey(args.sessionKey);
-      if (!parsed) {
-        return { status: 'error', error: `"${args.sessionKey}" is not a session key (expected agent:<agentId>:<rest>)` };
-      }
+      if (!parsed) return notASessionKey(args.sessionKey);
       if (parsed.threadId !== undefined) {
         return { status: 'error', error: 'thread sessions cannot be messaged with sessions_send; use the parent session' };
       }
