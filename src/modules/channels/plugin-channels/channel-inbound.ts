@@ -27,6 +27,8 @@ export class ChannelInbound {
     private readonly routing: RoutingService,
     private readonly runner: Pick<AgentRunner, 'startRun'>,
     private readonly pairing: PairingStore,
+    /** An approval command (`/approve <id>`) is taken here, before any policy or agent sees it (chat-approvals.ts). */
+    private readonly approvalCommand?: (channel: string, message: ChannelInboundMessage) => Promise<ChannelInboundOutcome | undefined>,
   ) {}
 
   /** `access`: the channel's (`accounts`: its callers are accounts it authenticated, so the policies do not apply). */
@@ -40,7 +42,9 @@ export class ChannelInbound {
     const problem = inboundProblem(message);
     if (problem) throw new TypeError(`inbound(message): ${problem}`);
     observer.received(message.accountId);
-    const outcome = access === 'accounts' ? this.run(channel, message, observer) : await this.decide(channel, section, message, observer);
+    const command = access === 'policy' ? await this.approvalCommand?.(channel, message) : undefined;
+    const outcome =
+      command ?? (access === 'accounts' ? this.run(channel, message, observer) : await this.decide(channel, section, message, observer));
     observer.outcome(message.accountId, outcome.kind, outcome.kind === 'ignored' ? outcome.reason : undefined);
     return outcome;
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../config';
+import { ApprovalsModule } from '../../approvals';
 import { PluginsModule } from '../../plugins';
 import { RoutingModule } from '../../routing';
 import { RuntimeModule } from '../../runtime';
@@ -11,7 +12,7 @@ import { PluginChannels } from './plugin-channels.service';
 
 /** The chat channels of plugins: their life, the inbound pipeline, pairing, and their admin views. */
 @Module({
-  imports: [PluginsModule, RoutingModule, RuntimeModule, SessionsModule],
+  imports: [PluginsModule, RoutingModule, RuntimeModule, SessionsModule, ApprovalsModule],
   controllers: [ChannelsAdminController],
   providers: [
     PluginChannels,

@@ -1,4 +1,6 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { ApprovalGate } from '../../approvals';
+import { ConfigStore } from '../../config';
 import type { ChannelDefinition, ChannelHttpRequest, ChannelHttpResponse } from '../../../plugin-sdk';
 import { GatewayMetrics } from '../../metrics';
 import { GuardedTransport } from '../../outbound';
@@ -15,6 +17,7 @@ import { SESSION_STORE, type SessionStore } from '../../sessions';
 import { ChannelRegistry } from '../channel-registry';
 import { PairingStore } from '../pairing/pairing-store';
 import { ChannelInbound } from './channel-inbound';
+import { ChatApprovals } from './chat-approvals';
 import { PluginChannelAdapter } from './plugin-channel.adapter';
 import { RunningChannel, type ChannelEnvironment } from './running-channel';
 
@@ -29,6 +32,8 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
   private readonly channels = new Map<string, RunningChannel>();
   private readonly inbound: ChannelInbound;
   private readonly env: ChannelEnvironment;
+  /** Tool approvals posted to, and decided from, the chat the work came from (absent without the approvals module). */
+  private readonly approvals?: ChatApprovals;
 
   constructor(
     private readonly host: PluginHost,
@@ -39,8 +44,17 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     metrics: GatewayMetrics,
     private readonly transport: GuardedTransport,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Optional() config?: ConfigStore,
+    @Optional() gate?: ApprovalGate,
   ) {
-    this.inbound = new ChannelInbound(routing, runner, pairing);
+    if (gate && config) {
+      this.approvals = new ChatApprovals(gate, config, sessions, {
+        adapter: (id) => (this.channels.has(id) ? this.registry.get(id) : undefined),
+        send: (id, message) => this.channels.get(id)?.send(message),
+      });
+    }
+    const commands = this.approvals;
+    this.inbound = new ChannelInbound(routing, runner, pairing, commands && ((channel, message) => commands.command(channel, message)));
     this.env = {
       inbound: (channel, section, message, observer, access) => this.inbound.handle(channel, section, message, observer, access),
       request: (channel, request) => this.request(channel, request),
@@ -55,6 +69,7 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.approvals?.start();
     this.host.attachChannels(this);
   }
 
