@@ -1,80 +1,40 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import { context, type Span } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { Tracing } from '../../common/telemetry/tracing';
-import type { CarriedBudget, WorkOrigin } from '../../common/work-origin';
+import type { WorkOrigin } from '../../common/work-origin';
 import { AgentsService } from '../agents';
-import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions, type ResolvedAgent } from '../config';
-import { canonicalSessionKey, SESSION_STORE, type InterSessionProvenance, type SessionCreateOptions, type SessionStore } from '../sessions';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../config';
+import { canonicalSessionKey, SESSION_STORE, type SessionStore } from '../sessions';
 import { GatewayMetrics } from '../metrics';
 import { settleWithin } from '../../common/settle-within';
 import { toolPolicyForSession } from './session-tool-policy';
 import { AbortCascade } from './abort-cascade';
 import { ModelChainCursor } from './model-failover';
 import { ModelCalls } from './model-calls';
-import type { ChatMessage, ToolCall } from './model-provider.port';
+import type { ToolCall } from './model-provider.port';
 import { ProviderRegistry } from './provider-registry';
-import { RoundDeltas, type ReplyDeltaListener } from './reply-deltas';
-import { isTerminalRunStatus, RunLineage, RunRecord, RunRegistry } from './run-registry';
+import { RoundDeltas } from './reply-deltas';
+import { isTerminalRunStatus, RunRecord, RunRegistry } from './run-registry';
 import { ClusterService } from '../cluster';
-import { LaneName, LaneState, SessionLanes } from './session-lanes';
+import { LaneState, SessionLanes } from './session-lanes';
 import { PromptFileCache } from './prompt-file-cache';
-import { RunLog, type RunOrigin } from './run-log';
-import { endRunSpan, recordToolResult, RUN_SPAN, runSpanOptions, toolSpanOptions } from './run-spans';
+import { RunLog } from './run-log';
+import { endRunSpan, RUN_SPAN, runSpanOptions } from './run-spans';
 import { buildSystemPrompt, cachedSystemPrompt } from './system-prompt';
-import { HISTORY_LINES, historyWindow } from './history-window';
-import { ToolRegistry, type ToolResult } from './tool-registry';
+import { ToolRegistry } from './tool-registry';
 import { RunHooks } from './run-hooks';
-import { BudgetExhaustedError, BudgetGate, UsageRecorder } from '../usage';
+import { BudgetGate, UsageRecorder } from '../usage';
 import { ApprovalGate, type Approval } from '../approvals';
-import { approvalRefusal, decisionRefusal } from './tool-approval';
-import { resumedConversation } from './resumed-conversation';
+import { ToolCallStep } from './tool-call-step';
+import { failure, now, ran, usageOrigin, type Ran } from './run-outcome';
+import { turnConversation } from './turn-conversation';
 
 /** At most this many model → tools → model rounds per run (docs/runtime.md#what-a-run-does). */
 export const MAX_TOOL_ROUNDS = 8;
-/** Transcript lines given to the model as conversation history. */
-const MAX_ERROR_CHARS = 512;
 const NOTHING_TO_RESUME = 'the session has no tool call waiting for an answer: nothing to resume';
 
-export interface StartRunInput {
-  sessionKey: string;
-  message: string;
-  provenance?: InterSessionProvenance;
-  extraSystemPrompt?: string;
-  /** `nested` for agent-to-agent steps (ping-pong, announce), so they never queue behind a waiting run. */
-  lane?: LaneName;
-  /** Used when the session does not exist yet. */
-  create?: SessionCreateOptions;
-  /** Written to the transcript lines of this run (e.g. the agent-to-agent step). */
-  meta?: Record<string, unknown>;
-  /** Per-run tools (`AgentTool.perRun`) this run is offered, e.g. request_input for a run of an A2A task. */
-  perRunTools?: readonly string[];
-  /**
-   * Called with the reply as the model writes it, in order (docs/runtime.md#streamed-replies): asking for it
-   * makes the model call stream. `round` is the tool round; the final reply is the concatenation of the texts
-   * of the last round's deltas. Never called after the run is over.
-   */
-  onReplyDelta?: ReplyDeltaListener;
-  /** The channel message this run answers (a person's or a peer's): logged as the inbound message. */
-  origin?: RunOrigin;
-  /** Where the run sits in the tree of runs: the run whose tool started it, the session that spawned its session. */
-  lineage?: RunLineage;
-  /**
-   * A limit a trusted A2A peer carried in with its task (docs/usage.md#budgets-follow-the-work): this run and every run
-   * its tools start spend at most this. Ignored for a run that belongs to another run's work (its provenance names it).
-   */
-  carriedBudget?: CarriedBudget;
-  /**
-   * Goes on with the turn a run stopped in while a tool call waited for approval (a restart took that run;
-   * docs/approvals.md#after-a-restart): no new user line, the decided call is answered first, then the model again.
-   */
-  resume?: { approval: Approval };
-}
-
-export interface RunHandle {
-  runId: string;
-  /** Settles when the run is terminal; never rejects. */
-  done: Promise<RunRecord>;
-}
+import type { RunHandle, StartRunInput } from './start-run-input';
+export type { RunHandle, StartRunInput } from './start-run-input';
 
 /**
  * Runs agent turns: one run = one turn in one session (prompt assembly, model call, tool loop, transcript),
@@ -88,6 +48,8 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
   private readonly runs = new RunRegistry();
   /** Each round's model call, over the agent's fallback chain. */
   private readonly modelCalls: ModelCalls;
+  /** Each tool call: hooks, approval, the tool, its transcript line. */
+  private readonly toolCalls: ToolCallStep;
   /** Runs not yet settled, so shutdown can wait for their transcript writes. */
   private readonly active = new Set<Promise<RunRecord>>();
   private closing?: Promise<void>;
@@ -116,6 +78,7 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
     this.runLog = new RunLog(metrics);
     const runs = this.runs;
     this.modelCalls = new ModelCalls({ providers, tracing, metrics, hooks, runs, env: options.env, logger: this.logger, usage, budgets });
+    this.toolCalls = new ToolCallStep({ tools, hooks, tracing, metrics, sessions, approvals });
     this.lanes = new SessionLanes(() => cluster?.laneLeases());
   }
 
@@ -304,7 +267,7 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
     // usually comes straight from the cache.
     const cached = cachedSystemPrompt(agent, this.promptFiles, input.extraSystemPrompt);
     const [conversation, system] = await Promise.all([
-      this.conversation(input, runId),
+      turnConversation(this.sessions, input, runId),
       cached ?? buildSystemPrompt(agent, input.extraSystemPrompt, this.promptFiles),
     ]);
     if (!conversation) return ran(this.runs.update(runId, { status: 'failed', error: NOTHING_TO_RESUME, endedAt: now() }));
@@ -335,7 +298,7 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
         for (const call of calls) {
           // Checked before every tool, not only every round: an aborted run starts nothing new.
           if (signal.aborted) throw signal.reason;
-          const result = await this.callTool(agent, policy, call, input, { runId, origin }, signal, cascade, turn);
+          const result = await this.toolCalls.call(call, { agent, policy, input, runId, origin, signal, cascade, turn });
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, text: result });
         }
       };
@@ -412,139 +375,9 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
     return this.runs.update(runId, outcome);
   }
 
-  private async callTool(
-    agent: ResolvedAgent,
-    policy: Pick<ResolvedAgent, 'tools'>,
-    call: ToolCall,
-    input: StartRunInput,
-    { runId, origin }: { runId: string; origin: WorkOrigin },
-    signal: AbortSignal,
-    cascade: AbortCascade,
-    turn: { endedWith?: string },
-  ): Promise<string> {
-    const result = await this.tracing.inSpan(`execute_tool ${call.name}`, toolSpanOptions(call), async (span: Span) => {
-      const refusal = (await this.toolRefusal(agent, call, input)) ?? (await this.approvalOutcome(agent, call, input, runId, signal));
-      if (refusal) {
-        recordToolResult(span, refusal);
-        return refusal;
-      }
-      const answer = await this.tools.call(policy, call.name, call.arguments, {
-        sessionKey: input.sessionKey,
-        agentId: agent.id,
-        runId,
-        signal,
-        provenance: input.provenance,
-        origin,
-        onAbort: (stop) => cascade.add(stop),
-        perRunTools: input.perRunTools,
-        endTurn: (reply) => {
-          turn.endedWith = reply;
-        },
-      });
-      recordToolResult(span, answer);
-      return answer;
-    });
-    this.metrics.toolCall(call.name, result.status);
-    const text = JSON.stringify(result);
-    await this.sessions.append(input.sessionKey, { role: 'tool', text, runId, meta: { toolCallId: call.id, name: call.name } });
-    return text;
-  }
-
-  /**
-   * The operator's say on a call that needs approval (docs/approvals.md): undefined to go on, else the refusal. The call a
-   * resumed run answers was decided before the run began.
-   */
-  private approvalOutcome(agent: ResolvedAgent, call: ToolCall, input: StartRunInput, runId: string, signal: AbortSignal) {
-    const decided = input.resume?.approval;
-    if (decided && decided.toolCallId === call.id) return Promise.resolve(decisionRefusal(decided));
-    const whom = usageOrigin(input);
-    const taskId = typeof input.meta?.taskId === 'string' ? input.meta.taskId : undefined;
-    const asker = { runId, sessionKey: input.sessionKey, channel: whom.channel, caller: whom.caller, taskId };
-    return approvalRefusal(this.approvals, agent, call, this.tools.policyNameOf(call.name), asker, signal);
-  }
-
-  /**
-   * A new turn: the user line written (the session created or brought in line with `create` in the same write) and the
-   * conversation before it with it. A resumed turn: the transcript as its stopped run left it, with the calls to answer;
-   * undefined when there is nothing to resume.
-   */
-  private async conversation(
-    input: StartRunInput,
-    runId: string,
-  ): Promise<{ messages: ChatMessage[]; unanswered?: ToolCall[] } | undefined> {
-    if (input.resume) {
-      const { lines } = await this.sessions.history(input.sessionKey, { limit: HISTORY_LINES + 1 });
-      return resumedConversation(lines);
-    }
-    const asked = await this.sessions.append(
-      input.sessionKey,
-      { role: 'user', text: input.message, provenance: input.provenance, runId, meta: input.meta },
-      input.create ?? {},
-    );
-    const history = await this.recentMessages(input.sessionKey, asked.id);
-    return { messages: [...history, { role: 'user', text: input.message }] };
-  }
-
-  /** A `before_tool_call` hook's refusal as the tool's result (the model reads the reason), or undefined to go on. */
-  private async toolRefusal(agent: ResolvedAgent, call: ToolCall, input: StartRunInput): Promise<ToolResult | undefined> {
-    if (!this.hooks.has('before_tool_call')) return undefined;
-    const { refusal } = await this.hooks.emit('before_tool_call', {
-      agentId: agent.id,
-      sessionKey: input.sessionKey,
-      tool: call.name,
-      // A copy: a handler cannot change what the tool will be called with.
-      args: structuredClone(call.arguments ?? {}),
-    });
-    return refusal && { status: 'forbidden', error: `${call.name} refused by plugin ${refusal.plugin}: ${refusal.reason}` };
-  }
-
   /** Tells the plugins a run ended (not awaited by anyone: the run is over whatever they do). */
   private afterRunHook(run: RunRecord): void {
     const status = run.status === 'completed' ? 'completed' : run.status === 'aborted' ? 'canceled' : 'failed';
     void this.hooks.emit('after_run', { agentId: run.agentId, sessionKey: run.sessionKey, runId: run.runId, status, reply: run.reply });
   }
-
-  /**
-   * The tail of the transcript before this run's user line, as model messages, starting at a user turn so
-   * tool results are never orphaned.
-   */
-  private async recentMessages(sessionKey: string, askedLineId: string): Promise<ChatMessage[]> {
-    const { lines } = await this.sessions.history(sessionKey, { limit: HISTORY_LINES + 1 });
-    return historyWindow(lines, askedLineId);
-  }
-}
-
-/** What a turn leaves its lane with: the run's end, which may still be on its way to the disk. */
-interface Ran {
-  settled: Promise<RunRecord>;
-}
-
-function ran(record: RunRecord): Ran {
-  return { settled: Promise.resolve(record) };
-}
-
-function failure(signal: AbortSignal, err: Error): Pick<RunRecord, 'status' | 'error' | 'endedAt' | 'refusal'> {
-  if (!signal.aborted && err instanceof BudgetExhaustedError) {
-    const refusal = { reason: err.reason, budget: err.budget, retryAfterSeconds: err.retryAfterSeconds };
-    return { status: 'failed', error: err.message.slice(0, MAX_ERROR_CHARS), endedAt: now(), refusal };
-  }
-  const message = (signal.aborted ? ((signal.reason as Error)?.message ?? 'aborted') : (err?.message ?? String(err))).slice(
-    0,
-    MAX_ERROR_CHARS,
-  );
-  return { status: signal.aborted ? 'aborted' : 'failed', error: message, endedAt: now() };
-}
-
-/**
- * Whom a run's model calls are counted for (docs/usage.md): the channel and its A2A peer, OpenAI/MCP key or account;
- * a run another session's tool started is `agent`, from that session; anything else (the admin API's runs) `internal`.
- */
-function usageOrigin(input: StartRunInput): { channel: string; caller?: string } {
-  if (input.origin) return { channel: input.origin.channel, caller: input.origin.account ?? input.origin.peer };
-  if (input.provenance) return { channel: 'agent', caller: input.provenance.sourceSessionKey };
-  return { channel: 'internal' };
-}
-
-function now(): string {
-  return new Date().toISOString();
 }

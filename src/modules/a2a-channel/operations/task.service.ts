@@ -30,8 +30,8 @@ import { settleWithin } from '../../../common/settle-within';
 import { insertWithPush } from '../tasks/task-inserts';
 import { cancelUnsupported, RemoteTaskCancels } from '../replicas/remote-task-cancels';
 import { RemoteTaskInputs } from '../replicas/remote-task-inputs';
-import { ApprovalGate, type Approval } from '../../approvals';
-import { awaitingApprovalMessage, notWaitingForPeer } from '../tasks/task-approvals';
+import { ApprovalGate } from '../../approvals';
+import { TaskApprovals } from './task-approvals';
 
 /** A blocking task still running after this long gets its WORKING row (see DeferredTaskRows). */
 const UNWRITTEN_TASK_DELAY_MS = 50;
@@ -63,8 +63,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly rows: DeferredTaskRows;
   /** The replies of streamed tasks whose run is in flight, written as artifact chunks. */
   private readonly replies = new Map<string, StreamedReply>();
-  /** Tasks whose run waits for an operator to approve a tool call (INPUT_REQUIRED meanwhile), by task id. */
-  private readonly awaitingApproval = new Map<string, Approval>();
+  /** Tasks whose run waits for an operator to approve a tool call (INPUT_REQUIRED meanwhile). */
+  private readonly approvals: TaskApprovals;
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -83,8 +83,22 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(PUSH_STORE) private readonly pushStore?: PushStore,
     @Optional() private readonly remoteCancels?: RemoteTaskCancels,
     @Optional() private readonly remoteInputs?: RemoteTaskInputs,
-    @Optional() private readonly approvals?: ApprovalGate,
+    @Optional() gate?: ApprovalGate,
   ) {
+    this.approvals = new TaskApprovals(gate, {
+      store,
+      clock,
+      logger: this.logger,
+      closing: () => this.closing,
+      runsHere: (taskId) => this.settlingByTask.has(taskId),
+      written: (taskId) => this.rows.written(taskId),
+      release: (task) => this.waiters.release(task),
+      resume: (approval, input) => this.runner.resumeAfterApproval?.(approval, input),
+      adopt: (taskId, handle) => {
+        this.runTasks.set(handle.runId, { taskId, stored: STORED });
+        this.settleWhenDone(taskId, handle);
+      },
+    });
     this.answers = new TaskInputAnswers(store, attachments, clock, remoteInputs);
     this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
       // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
@@ -97,17 +111,13 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     // Whatever was unsettled belongs to a process that is gone: its runs will never report back.
     // A task that waited for input says so: its answer can no longer reach the run that asked.
-    // Except a task waiting for an operator's approval: the decision resumes its work (resumeForApproval).
-    for (const approval of (await this.approvals?.list({ state: 'pending', limit: 10_000 })) ?? []) {
-      if (approval.taskId) this.awaitingApproval.set(approval.taskId, approval);
-    }
+    // Except a task waiting for an operator's approval: the decision resumes its work (task-approvals.ts).
+    const awaitingApproval = await this.approvals.start();
     const failed = await this.store.failUnsettled((state, id) => {
-      if (this.awaitingApproval.has(id)) return undefined;
+      if (awaitingApproval.has(id)) return undefined;
       return state === 'TASK_STATE_INPUT_REQUIRED' ? A2A_MESSAGES.restartedWaitingForInput : A2A_MESSAGES.restarted;
     }, this.clock.now());
     if (failed) this.logger.warn(`${failed} A2A task(s) were unsettled when the gateway stopped; marked FAILED`);
-    this.approvals?.onChange((approval) => void this.approvalChanged(approval));
-    this.approvals?.addResumer((approval) => this.resumeForApproval(approval));
     this.remoteCancels?.serve((id, reason) => this.stopRunHere(id, reason));
     this.remoteInputs?.serve((id, answer) => this.answers.deliverForwarded(id, answer));
     this.sweepTimer = setInterval(
@@ -247,8 +257,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (input.contextId !== undefined && input.contextId !== task.contextId)
       throw refuse(ErrorCode.InvalidParams, A2A_MESSAGES.contextMismatch);
     if (isTerminalState(task.state)) throw refuse(ErrorCode.UnsupportedOperation, A2A_MESSAGES.taskOver);
-    const approval = this.awaitingApproval.get(task.id);
-    if (approval) throw refuse(ErrorCode.UnsupportedOperation, notWaitingForPeer(approval));
+    const waitsForOperator = this.approvals.refusalOfInput(task.id);
+    if (waitsForOperator) throw refuse(ErrorCode.UnsupportedOperation, waitsForOperator);
     const blocks = () => options.wait && !options.stream && !input.returnImmediately && !this.closing;
     const { replyTimeoutMs } = this.config.current().config.channels.a2a;
     const answer = { messageId: input.messageId, text: input.text, files: input.files };
@@ -290,8 +300,8 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     if (isTerminalState(task.state)) throw notCancelable();
     const settling = this.settlingByTask.get(id);
     // A task whose run a restart took while it waited for approval: the request is withdrawn, the task CANCELED.
-    const approval = this.awaitingApproval.get(id);
-    if (!settling && approval && this.approvals) return this.cancelAwaitingApproval(task, approval, reason);
+    const withoutRun = settling ? undefined : await this.approvals.cancelWithoutRun(task, reason);
+    if (withoutRun) return withoutRun;
     // Running in this process always means a settle is pending; else another replica may run it (remote-task-cancels.ts).
     if (!settling || !task.runId)
       return this.remoteCancels ? this.remoteCancels.cancel(task, reason) : Promise.reject(cancelUnsupported(id));
@@ -300,74 +310,6 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const settled = await this.store.get(id);
     if (!settled || settled.state !== 'TASK_STATE_CANCELED') throw notCancelable();
     return settled;
-  }
-
-  /**
-   * A tool call of a task's run waits for an operator, or was decided: the task is INPUT_REQUIRED (its blocked callers
-   * answered with it) while the call waits, and WORKING again once the run goes on.
-   */
-  private async approvalChanged(approval: Approval): Promise<void> {
-    const taskId = approval.taskId;
-    if (!taskId || !this.settlingByTask.has(taskId) || this.closing) return;
-    try {
-      if (approval.state === 'pending') {
-        // The peer is about to be told about the task: it needs its row.
-        await this.rows.written(taskId);
-        this.awaitingApproval.set(taskId, approval);
-        const waiting = await this.store.transition(
-          taskId,
-          { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: awaitingApprovalMessage(approval) },
-          this.clock.now(),
-        );
-        if (waiting) this.waiters.release(waiting);
-        return;
-      }
-      if (this.awaitingApproval.get(taskId)?.id !== approval.id) return;
-      this.awaitingApproval.delete(taskId);
-      // A withdrawn request belongs to a run that was aborted: its settle says how the task ends.
-      if (approval.state !== 'withdrawn') await this.store.transition(taskId, { state: 'TASK_STATE_WORKING' }, this.clock.now());
-    } catch (err) {
-      this.logger.error(`A2A task ${taskId}: could not record approval ${approval.id} (${approval.state}): ${(err as Error).message}`);
-    }
-  }
-
-  /**
-   * After a restart, the decision on a tool call a task's run waited for: a new run of the task's session answers the
-   * call and the turn goes on; the task is WORKING with that run and settles from it. False when the task is over
-   * (canceled, expired): nothing goes on. Undefined for an approval of no task (another resumer's).
-   */
-  private async resumeForApproval(approval: Approval): Promise<string | false | undefined> {
-    if (!approval.taskId || !this.runner.resumeAfterApproval) return undefined;
-    this.awaitingApproval.delete(approval.taskId);
-    const task = await this.store.get(approval.taskId);
-    if (!task || isTerminalState(task.state) || this.closing) return false;
-    const origin: TaskOrigin = {
-      id: task.id,
-      peer: task.peer,
-      contextId: task.contextId,
-      messageId: '',
-      text: '',
-      createdAt: task.createdAt,
-    };
-    const { meta, perRunTools, extraSystemPrompt } = a2aRunInput(origin, approval.sessionKey, { text: '' }, false, undefined);
-    const handle = this.runner.resumeAfterApproval(approval, { meta, perRunTools, extraSystemPrompt });
-    await this.store.transition(task.id, { state: 'TASK_STATE_WORKING', runId: handle.runId }, this.clock.now());
-    this.runTasks.set(handle.runId, { taskId: task.id, stored: STORED });
-    this.settleWhenDone(task.id, handle);
-    return handle.runId;
-  }
-
-  /** CancelTask of a task whose waiting run a restart took: its approval request is withdrawn, the task CANCELED. */
-  private async cancelAwaitingApproval(task: A2aTask, approval: Approval, reason: string): Promise<A2aTask> {
-    await this.approvals?.withdraw(approval.id, 'cancel');
-    this.awaitingApproval.delete(task.id);
-    const canceled = await this.store.transition(
-      task.id,
-      { state: 'TASK_STATE_CANCELED', statusMessage: statusMessage(reason) },
-      this.clock.now(),
-    );
-    if (!canceled) throw new AppError(ErrorCode.TaskNotCancelable, A2A_MESSAGES.taskNotCancelable, [{ taskId: task.id }]);
-    return canceled;
   }
 
   /** Aborts this process's run of the task as a cancel (also when another replica received the CancelTask). */
