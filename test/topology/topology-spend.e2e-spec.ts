@@ -88,7 +88,13 @@ describe('spend on the topology edges (e2e)', () => {
     expect(spent['agent-to-agent:agent:support->agent:expert']!.cost).toBeCloseTo(expertCalls * callCost, 12);
     expect(res.body.traffic.spend).toEqual([
       { channel: 'a2a', caller: 'hermes', agentId: 'support', ...sums(supportCalls), cost: expect.any(Number) },
-      { channel: 'agent', caller: expect.stringMatching(/^agent:support:/), agentId: 'expert', ...sums(expertCalls), cost: expect.any(Number) },
+      {
+        channel: 'agent',
+        caller: expect.stringMatching(/^agent:support:/),
+        agentId: 'expert',
+        ...sums(expertCalls),
+        cost: expect.any(Number),
+      },
     ]);
 
     const svg = await request(gw.url)

@@ -257,7 +257,9 @@ function edgePaint(e: MarkedEdge, side: PlanSide): Record<string, string | reado
 function trafficLines(e: MarkedEdge, counted: string): string[] | undefined {
   const lines = [
     e.traffic ? `${e.traffic} ${counted}` : undefined,
-    e.spend ? `${e.spend.inputTokens + e.spend.outputTokens} tokens${e.spend.cost === null ? '' : ` · cost ${roundedCost(e.spend.cost)}`}` : undefined,
+    e.spend
+      ? `${e.spend.inputTokens + e.spend.outputTokens} tokens${e.spend.cost === null ? '' : ` · cost ${roundedCost(e.spend.cost)}`}`
+      : undefined,
   ].filter((line): line is string => line !== undefined);
   return lines.length ? lines : undefined;
 }

@@ -82,7 +82,6 @@ export interface EdgeSpend {
   calls: number;
 }
 
-
 /** The configuration part of the topology: what one snapshot allows, before any traffic is counted. */
 export interface TopologyGraph {
   revision: string;
