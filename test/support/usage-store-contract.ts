@@ -156,6 +156,23 @@ export function describeUsageStoreContract(name: string, createFixture: () => Pr
       expect(await store.spent({ column: 'agent_id', value: 'a', from: 0 })).toMatchObject({ tokens: 240 });
     });
 
+    it('sums the spend per channel, caller and agent over [from, to), leaving out rows without a caller', async () => {
+      store.append(row({ channel: 'a2a', caller: 'hermes', agentId: 'main' }));
+      store.append(row({ channel: 'a2a', caller: 'hermes', agentId: 'main', inputTokens: 1, outputTokens: 2, cost: null }));
+      store.append(row({ channel: 'a2a', caller: 'hermes', agentId: 'ops', cost: null }));
+      store.append(row({ channel: 'agent', caller: 'agent:main:main', agentId: 'ops', inputTokens: 7, outputTokens: 3, cost: 0.5 }));
+      store.append(row({ channel: 'http', caller: 'acct1', agentId: 'main', at: T0 + HOUR }));
+      store.append(row({ channel: 'internal', caller: null }));
+      expect(await store.routeSpend(T0, T0 + HOUR)).toEqual([
+        { channel: 'a2a', caller: 'hermes', agentId: 'main', calls: 2, inputTokens: 101, outputTokens: 22, cost: 0.25 },
+        { channel: 'a2a', caller: 'hermes', agentId: 'ops', calls: 1, inputTokens: 100, outputTokens: 20, cost: null },
+        { channel: 'agent', caller: 'agent:main:main', agentId: 'ops', calls: 1, inputTokens: 7, outputTokens: 3, cost: 0.5 },
+      ]);
+      expect(await store.routeSpend(T0 + HOUR, T0 + 2 * HOUR)).toEqual([
+        { channel: 'http', caller: 'acct1', agentId: 'main', calls: 1, inputTokens: 100, outputTokens: 20, cost: 0.25 },
+      ]);
+    });
+
     it('writes a large batch of one turn whole, and keeps it across a reopen', async () => {
       for (let i = 0; i < 500; i++) store.append(row({ runId: `run-${i}`, inputTokens: i }));
       await store.flush();

@@ -54,7 +54,7 @@ export function topologyDot(graph: MarkedGraph, title: string, options: Topology
   const ids = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
   const out: string[] = [
     'digraph topology {',
-    `graph [${dotAttributes({ rankdir: 'LR', compound: 'true', newrank: 'true', fontname: 'Helvetica', fontsize: 12, nodesep: 0.12, ranksep: 1.1, labelloc: 't', labeljust: 'l' })}, label=${titleAndLegend(title, { plan, traffic: graph.edges.some((e) => e.traffic) })}];`,
+    `graph [${dotAttributes({ rankdir: 'LR', compound: 'true', newrank: 'true', fontname: 'Helvetica', fontsize: 12, nodesep: 0.12, ranksep: 1.1, labelloc: 't', labeljust: 'l' })}, label=${titleAndLegend(title, { plan, traffic: graph.edges.some((e) => e.traffic || e.spend) })}];`,
     `node [${dotAttributes({ shape: 'box', style: 'rounded,filled', fontname: 'Helvetica', fontsize: 10, height: 0.28, margin: '0.08,0.03' })}];`,
     `edge [${dotAttributes({ fontname: 'Helvetica', fontsize: 9, arrowsize: 0.6 })}];`,
   ];
@@ -204,7 +204,7 @@ function edgeLines(
       out.push(`${from} -> ${to} [${dotAttributes(edgeAttributes(e))}];`);
       continue;
     }
-    if (e.traffic) out.push(`${from} -> ${to} [${dotAttributes(trafficAttributes(e))}];`);
+    if (e.traffic || e.spend) out.push(`${from} -> ${to} [${dotAttributes(trafficAttributes(e))}];`);
     const source = groupOf.get(e.from);
     const target = groupOf.get(e.to);
     if (source && source.index === target?.index) continue; // inside a group: the cluster says it
@@ -236,7 +236,7 @@ function uniformInto(from: string, group: AgentGroup, status: Map<string, string
 }
 
 /** An edge's attributes on one side of a plan: as for nodes, only paint differs between the sides. */
-function edgePaint(e: MarkedEdge, side: PlanSide): Record<string, string | number | undefined> {
+function edgePaint(e: MarkedEdge, side: PlanSide): Record<string, string | readonly string[] | number | undefined> {
   const kind = e.kind === 'agent-to-agent' && !e.allowed ? 'denied' : e.kind;
   const base = EDGE_STYLE[kind];
   const crossesColumns = e.kind === 'agent-to-agent' || e.kind === 'memory';
@@ -246,20 +246,36 @@ function edgePaint(e: MarkedEdge, side: PlanSide): Record<string, string | numbe
     color: change === 'added' ? ADDED : change === 'removed' ? REMOVED : base.color,
     style: hidden ? 'invis' : change === 'removed' ? 'dashed' : change === 'added' ? 'bold' : base.style,
     penwidth: e.change ? 2 : e.traffic ? Math.min(1 + Math.log2(1 + e.traffic), 6) : undefined,
-    label: e.kind === 'memory' ? e.collection : e.traffic ? `${e.traffic} tasks` : undefined,
+    label: e.kind === 'memory' ? e.collection : trafficLines(e, 'tasks'),
     fontcolor: base.color,
     tooltip: e.rule ?? e.id,
     constraint: crossesColumns ? 'false' : undefined,
   };
 }
 
-/** The observed sessions_send traffic of a pair, drawn beside (not instead of) its policy arrow. */
-function trafficAttributes(e: MarkedEdge): Record<string, string | number | undefined> {
+/** What was observed on an edge, one line each: its count (`3 tasks`) and its spend (`1234 tokens · cost 0.0021`). */
+function trafficLines(e: MarkedEdge, counted: string): string[] | undefined {
+  const lines = [
+    e.traffic ? `${e.traffic} ${counted}` : undefined,
+    e.spend
+      ? `${e.spend.inputTokens + e.spend.outputTokens} tokens${e.spend.cost === null ? '' : ` · cost ${roundedCost(e.spend.cost)}`}`
+      : undefined,
+  ].filter((line): line is string => line !== undefined);
+  return lines.length ? lines : undefined;
+}
+
+/** Four significant digits: enough to compare edges, short enough for a label. */
+function roundedCost(cost: number): string {
+  return String(Number(cost.toPrecision(4)));
+}
+
+/** The observed sessions_send traffic (and spend) of a pair, drawn beside (not instead of) its policy arrow. */
+function trafficAttributes(e: MarkedEdge): Record<string, string | readonly string[] | number | undefined> {
   const n = e.traffic ?? 0;
   return {
     color: '#08306b',
     penwidth: Math.min(1 + Math.log2(1 + n), 6),
-    label: `${n} sessions_send`,
+    label: trafficLines(e, 'sessions_send'),
     fontcolor: '#08306b',
     constraint: 'false',
     tooltip: e.id,

@@ -69,6 +69,17 @@ export interface TopologyEdge {
   grants?: string[];
   /** Observed in the window: sessions_send exchanges (agent-to-agent) or A2A tasks created (a2a-in). */
   traffic?: number;
+  /** Where work came along the edge in the window: what its model calls used (topology-spend.ts). */
+  spend?: EdgeSpend;
+}
+
+/** What the model calls of the work that came along an edge added up to in the window (docs/topology.md#spend). */
+export interface EdgeSpend {
+  inputTokens: number;
+  outputTokens: number;
+  /** The priced calls' cost; null when none was priced. */
+  cost: number | null;
+  calls: number;
 }
 
 /** The configuration part of the topology: what one snapshot allows, before any traffic is counted. */

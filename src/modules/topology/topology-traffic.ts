@@ -1,5 +1,6 @@
 import type { PeerAgentCount } from '../a2a-channel';
 import type { AgentPairCount } from '../session-tools';
+import type { RouteSpend } from '../usage';
 import { edgeId, type TopologyGraph } from './topology-graph';
 
 /** What was observed in the window, as counted by the stores (docs/topology.md#traffic). */
@@ -11,6 +12,8 @@ export interface TopologyTraffic {
   sessionsSend: AgentPairCount[];
   /** A2A tasks created in the window, per peer and answering agent (null: refused before an agent was chosen). */
   a2aTasks: PeerAgentCount[];
+  /** What model calls used in the window, per channel, caller (peer, key, account, sending session) and agent. */
+  spend: RouteSpend[];
 }
 
 /**

@@ -1,15 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { A2aTaskCounts } from '../a2a-channel';
 import { ConfigLoadError, ConfigStore, type ConfigIssue, type RuntimeSnapshot } from '../config';
 import { ConfigPlanService, type PlanCandidate } from '../config-plan';
 import { McpClients } from '../mcp';
 import { PolicyCheckService } from '../session-policy';
 import { ExchangeRecorder } from '../session-tools';
+import { USAGE_STORE, type UsageStore } from '../usage';
 import { buildTopology, type PairCheck } from './build-topology';
 import { GraphvizRenderer } from './graphviz-renderer';
 import { diffTopology, type TopologyDiff } from './topology-diff';
 import { topologyDot, type PlanSide } from './topology-dot';
 import type { TopologyGraph } from './topology-graph';
+import { spendEdges } from './topology-spend';
 import { weighEdges, type TopologyTraffic } from './topology-traffic';
 import { DEFAULT_WINDOW, windowMs } from './topology-window';
 
@@ -41,11 +43,13 @@ export class TopologyService {
     private readonly tasks: A2aTaskCounts,
     private readonly renderer: GraphvizRenderer,
     private readonly mcp: McpClients,
+    @Inject(USAGE_STORE) private readonly usage: UsageStore,
   ) {}
 
   async topology(query: TopologyQuery): Promise<Topology> {
     const window = query.window ?? DEFAULT_WINDOW;
-    const since = Date.now() - windowMs(window);
+    const now = Date.now();
+    const since = now - windowMs(window);
     // One snapshot for the whole answer, so a reload in between cannot mix two configs.
     const snapshot = this.config.current();
     const graph = await buildTopology(snapshot, this.check, {
@@ -57,8 +61,10 @@ export class TopologyService {
       since: new Date(since).toISOString(),
       sessionsSend: await this.exchanges.pairCounts(since),
       a2aTasks: await this.tasks.countsSince(Object.keys(snapshot.config.channels.a2a.peers), since),
+      spend: await this.usage.routeSpend(since, now + 1),
     };
     weighEdges(graph, traffic);
+    spendEdges(graph, traffic.spend);
     return { ...graph, traffic };
   }
 

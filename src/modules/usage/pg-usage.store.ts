@@ -3,11 +3,15 @@ import type { Pool } from 'pg';
 import { createPostgresPool, type Migration, migrate, positional, postgresStartError } from '../../common/storage/postgres';
 import {
   originColumns,
+  ROUTE_SPEND_LIMIT,
+  routeSpendSql,
   spentParams,
   spentSql,
+  toRouteSpend,
   toSpent,
   toUsageGroup,
   usageGroupSql,
+  type RouteSpend,
   type Spent,
   type SpentFilter,
   type UsageGroup,
@@ -151,6 +155,13 @@ export class PgUsageStore implements UsageStore {
     const sql = positional(spentSql('usage_calls', filter).replace('SUM(cost), 0)', 'SUM(cost), 0)::float8'), spentParams(filter));
     const { rows } = await this.pool.query(sql.text, sql.values);
     return toSpent((rows as Array<Record<string, unknown>>)[0]);
+  }
+
+  async routeSpend(from: number, to: number): Promise<RouteSpend[]> {
+    await this.flush();
+    const sql = positional(routeSpendSql('usage_calls', '::float8'), { from, to, limit: ROUTE_SPEND_LIMIT });
+    const { rows } = await this.pool.query(sql.text, sql.values);
+    return (rows as Array<Record<string, unknown>>).map(toRouteSpend);
   }
 
   async close(): Promise<void> {

@@ -3,11 +3,15 @@ import * as path from 'node:path';
 import { openSqlite, useDurableStoreSettings, type SqliteDatabase } from '../../common/storage/sqlite';
 import {
   originColumns,
+  ROUTE_SPEND_LIMIT,
+  routeSpendSql,
   spentParams,
   spentSql,
+  toRouteSpend,
   toSpent,
   toUsageGroup,
   usageGroupSql,
+  type RouteSpend,
   type Spent,
   type SpentFilter,
   type UsageGroup,
@@ -102,6 +106,12 @@ export class SqliteUsageStore implements UsageStore {
     return Promise.resolve(
       toSpent(this.db.prepare(spentSql('usage_calls', filter)).get(spentParams(filter)) as Record<string, unknown> | undefined),
     );
+  }
+
+  routeSpend(from: number, to: number): Promise<RouteSpend[]> {
+    this.write();
+    const rows = this.db.prepare(routeSpendSql('usage_calls')).all({ from, to, limit: ROUTE_SPEND_LIMIT });
+    return Promise.resolve((rows as Array<Record<string, unknown>>).map(toRouteSpend));
   }
 
   close(): Promise<void> {

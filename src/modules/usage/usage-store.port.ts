@@ -170,6 +170,48 @@ export function toSpent(row: Record<string, unknown> | undefined): Spent {
   return { tokens: Number(row?.tokens ?? 0), cost: Number(row?.cost ?? 0), ...(oldest !== undefined ? { oldest } : {}) };
 }
 
+/**
+ * What the calls of one caller on one channel cost one agent: the spend of the way the work came in (a peer's
+ * conversations, a key's requests, an account's messages, a session's sessions_send), which the topology puts on
+ * its edges. Rows without a caller (`internal`, a channel that names none) are not routes.
+ */
+export interface RouteSpend {
+  channel: string;
+  caller: string;
+  agentId: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** The priced calls' cost; null when none was priced. */
+  cost: number | null;
+}
+
+/**
+ * At most this many routes are read: each is a configured caller (peer, key, account) or a sending session, times the
+ * agents it reached, so a real window has far fewer; the bound keeps one read small whatever the rows hold.
+ */
+export const ROUTE_SPEND_LIMIT = 10_000;
+
+/** The query both stores run for `routeSpend` (`@from`, `@to`, `@limit`), in a stable order. */
+export function routeSpendSql(table: string, floatCast = ''): string {
+  return `SELECT channel, caller, agent_id, COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,
+      SUM(output_tokens) AS output_tokens, SUM(cost)${floatCast} AS cost
+    FROM ${table} WHERE at >= @from AND at < @to AND caller IS NOT NULL
+    GROUP BY channel, caller, agent_id ORDER BY channel, caller, agent_id LIMIT @limit`;
+}
+
+export function toRouteSpend(row: Record<string, unknown>): RouteSpend {
+  return {
+    channel: String(row.channel),
+    caller: String(row.caller),
+    agentId: String(row.agent_id),
+    calls: Number(row.calls),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    cost: row.cost === null || row.cost === undefined ? null : Number(row.cost),
+  };
+}
+
 /** Injection token of the module's UsageStore (the SQLite or the PostgreSQL one, as `gateway.state` says). */
 export const USAGE_STORE = Symbol('USAGE_STORE');
 
@@ -182,5 +224,7 @@ export interface UsageStore {
   groups(query: UsageQuery): Promise<UsageGroup[]>;
   /** What the rows of a budget add up to (this process's pending rows written first). */
   spent(filter: SpentFilter): Promise<Spent>;
+  /** The spend over [from, to) of every (channel, caller, agent) whose caller is named, at most `ROUTE_SPEND_LIMIT` of them. */
+  routeSpend(from: number, to: number): Promise<RouteSpend[]>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { historyPage } from './history.js';
 import { mcpPage } from './mcp.js';
 import { pairingPage } from './pairing.js';
 import { pluginsPage } from './plugins.js';
+import { runsPage } from './runs.js';
 import { sessionsPage } from './sessions.js';
 import { statusPage } from './status.js';
 import { tasksPage } from './tasks.js';
@@ -19,6 +20,7 @@ export const PAGES = {
   agents: agentsPage,
   sessions: sessionsPage,
   tasks: tasksPage,
+  runs: runsPage,
   approvals: approvalsPage,
   plugins: pluginsPage,
   channels: channelsPage,

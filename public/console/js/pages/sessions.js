@@ -114,7 +114,7 @@ async function sessionDetail(ctx, key) {
                 h('strong', {}, l.role),
                 ' ',
                 time(l.ts),
-                l.runId ? h('code', { class: 'small' }, ` run ${l.runId}`) : '',
+                l.runId ? h('a', { class: 'small run-link', href: `#/runs/${seg(l.runId)}` }, ` run ${l.runId}`) : '',
               ),
               provenanceOf(l),
               h('div', { class: 'text' }, l.text),

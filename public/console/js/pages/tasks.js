@@ -72,7 +72,7 @@ async function taskDetail(ctx, id) {
           ['Agent', t.agentId],
           ['Session', h('a', { href: `#/sessions/${seg(t.sessionKey)}` }, t.sessionKey)],
           ['Context', t.contextId],
-          ['Run', t.runId ?? '—'],
+          ['Run', t.runId ? h('a', { href: `#/runs/${seg(t.runId)}`, id: 'task-run' }, t.runId) : '—'],
           ['Created', time(t.createdAt)],
           ['Updated', time(t.updatedAt)],
           ['Status message', t.statusMessage?.text ?? '—'],

@@ -34,6 +34,24 @@ export class TopologyNodeDto {
   endpoint?: string;
 }
 
+export class EdgeSpendDto {
+  @ApiProperty({ example: 4200 }) inputTokens!: number;
+  @ApiProperty({ example: 310 }) outputTokens!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.0136, description: 'The priced calls’ cost; null when none was priced.' })
+  cost!: number | null;
+  @ApiProperty({ example: 6, description: 'Model calls.' }) calls!: number;
+}
+
+export class RouteSpendDto {
+  @ApiProperty({ example: 'a2a', description: 'The channel the work came in on (`agent` for sessions_send and spawns).' }) channel!: string;
+  @ApiProperty({ example: 'hermes', description: 'The peer, OpenAI/MCP key, channel account, or sending session key.' }) caller!: string;
+  @ApiProperty({ example: 'support' }) agentId!: string;
+  @ApiProperty({ example: 4200 }) inputTokens!: number;
+  @ApiProperty({ example: 310 }) outputTokens!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 0.0136 }) cost!: number | null;
+  @ApiProperty({ example: 6 }) calls!: number;
+}
+
 export class TopologyEdgeDto {
   @ApiProperty({ example: 'agent-to-agent:agent:support->agent:expert' }) id!: string;
   @ApiProperty({ enum: ['route', 'binding', 'agent-to-agent', 'memory', 'a2a-in', 'a2a-out', 'mcp'] }) kind!: string;
@@ -53,6 +71,11 @@ export class TopologyEdgeDto {
   })
   grants?: string[];
   @ApiPropertyOptional({ example: 3, description: 'Observed in the window: sessions_send exchanges, or A2A tasks.' }) traffic?: number;
+  @ApiPropertyOptional({
+    type: EdgeSpendDto,
+    description: 'What the model calls of the work that came along the edge used in the window; absent when none.',
+  })
+  spend?: EdgeSpendDto;
 }
 
 export class AgentPairCountDto {
@@ -72,6 +95,8 @@ export class TopologyTrafficDto {
   @ApiProperty({ example: '2026-12-01T18:00:00.000Z' }) since!: string;
   @ApiProperty({ type: [AgentPairCountDto] }) sessionsSend!: AgentPairCountDto[];
   @ApiProperty({ type: [PeerAgentCountDto] }) a2aTasks!: PeerAgentCountDto[];
+  @ApiProperty({ type: [RouteSpendDto], description: 'Model call usage in the window per channel, caller and agent.' })
+  spend!: RouteSpendDto[];
 }
 
 export class TopologyDto {
