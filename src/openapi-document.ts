@@ -43,6 +43,7 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   },
   { name: 'audit', description: 'The admin audit log: who changed what, a page at a time.' },
   { name: 'usage', description: 'Model tokens and cost per agent, session, A2A peer, key, channel account or model, over a window.' },
+  { name: 'approvals', description: 'Tool calls that wait for an operator (tools.requiresApproval): list them, approve or deny.' },
 ];
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

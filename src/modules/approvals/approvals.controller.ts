@@ -48,7 +48,7 @@ export class ApprovalsController {
   })
   @ApiQuery({ name: 'state', required: false, enum: APPROVAL_STATES, description: 'Only these (pending: the ones to decide).' })
   @ApiQuery({ name: 'limit', required: false, description: `1–${LIST_LIMIT.max}, default ${LIST_LIMIT.default}.` })
-  @ApiOkResponse({ type: ApprovalListDto })
+  @ApiOkResponse({ type: ApprovalListDto, description: 'The approvals, newest first.' })
   @ApiResponse({ status: 400, type: ProblemDto, description: 'An unknown state or a limit out of range.' })
   async list(@Query('state') state?: string, @Query('limit') limit?: string): Promise<ApprovalListDto> {
     return { items: await this.gate.list({ state: stateOf(state), limit: limitOf(limit) }) };
@@ -58,7 +58,7 @@ export class ApprovalsController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'One approval' })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: ApprovalDto })
+  @ApiOkResponse({ type: ApprovalDto, description: 'The approval, pending or as decided.' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No approval with this id.' })
   async get(@Param('id') id: string): Promise<Approval> {
     const approval = await this.gate.get(id);
