@@ -7,19 +7,13 @@ import { GatewayMetrics } from '../metrics';
 import type { Approval, ApprovalDecision, ApprovalState, DecisionFields } from './approval';
 import { APPROVAL_STORE, type ApprovalStore } from './approval-store.port';
 
-/** What a run tells the gate about the call that waits. */
-export interface ApprovalRequest {
-  agentId: string;
-  sessionKey: string;
-  runId: string;
-  tool: string;
-  toolCallId: string;
-  args: Record<string, unknown>;
-  channel: string;
-  caller?: string;
-  taskId?: string;
+/** What a run tells the gate about the call that waits: who asks and what, and how long it may wait. */
+export type ApprovalRequest = Pick<
+  Approval,
+  'agentId' | 'sessionKey' | 'runId' | 'tool' | 'toolCallId' | 'args' | 'channel' | 'caller' | 'taskId'
+> & {
   timeoutMs: number;
-}
+};
 
 /**
  * Goes on with the work of an approval whose run is gone (the process that ran it stopped while it waited): starts

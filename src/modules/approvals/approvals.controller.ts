@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -67,42 +67,39 @@ export class ApprovalsController {
   }
 
   @Post(':id/approve')
-  @HttpCode(200)
-  @RequiresRole('operator')
-  @ApiOperation({
-    summary: 'Let the tool call go ahead',
-    description:
-      'The waiting run calls the tool and goes on; an A2A task goes back to WORKING. When the run that asked is gone (the ' +
+  @DecisionEndpoint(
+    'Let the tool call go ahead',
+    'The waiting run calls the tool and goes on; an A2A task goes back to WORKING. When the run that asked is gone (the ' +
       'gateway restarted while it waited), a new run of the session calls the tool and continues the turn (`resumedBy`).',
-  })
-  @ApiParam(ID_PARAM)
-  @ApiBody(DECISION_BODY)
-  @ApiOkResponse({ type: ApprovalDto, description: 'The approval as decided.' })
-  @ApiResponse({ status: 400, type: ProblemDto, description: 'A body other than {note}.' })
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'No approval with this id.' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'Already decided (or expired, or withdrawn): the detail says how and by whom.' })
+  )
   approve(@Param('id') id: string, @Body() body: unknown): Promise<Approval> {
     return this.gate.decide(id, 'approved', decider(), noteOf(body));
   }
 
   @Post(':id/deny')
-  @HttpCode(200)
-  @RequiresRole('operator')
-  @ApiOperation({
-    summary: 'Refuse the tool call',
-    description:
-      'The tool is not called; the model is told it was denied (with the note) and answers without it. As for approve, a run ' +
+  @DecisionEndpoint(
+    'Refuse the tool call',
+    'The tool is not called; the model is told it was denied (with the note) and answers without it. As for approve, a run ' +
       'gone with a restart is resumed to do so.',
-  })
-  @ApiParam(ID_PARAM)
-  @ApiBody(DECISION_BODY)
-  @ApiOkResponse({ type: ApprovalDto, description: 'The approval as decided.' })
-  @ApiResponse({ status: 400, type: ProblemDto, description: 'A body other than {note}.' })
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'No approval with this id.' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'Already decided (or expired, or withdrawn): the detail says how and by whom.' })
+  )
   deny(@Param('id') id: string, @Body() body: unknown): Promise<Approval> {
     return this.gate.decide(id, 'denied', decider(), noteOf(body));
   }
+}
+
+/** What approve and deny share: the operator role, 200, the {note} body, and their answers. */
+function DecisionEndpoint(summary: string, description: string): MethodDecorator {
+  return applyDecorators(
+    HttpCode(200),
+    RequiresRole('operator'),
+    ApiOperation({ summary, description }),
+    ApiParam(ID_PARAM),
+    ApiBody(DECISION_BODY),
+    ApiOkResponse({ type: ApprovalDto, description: 'The approval as decided.' }),
+    ApiResponse({ status: 400, type: ProblemDto, description: 'A body other than {note}.' }),
+    ApiNotFoundResponse({ type: ProblemDto, description: 'No approval with this id.' }),
+    ApiConflictResponse({ type: ProblemDto, description: 'Already decided (or expired, or withdrawn): the detail says how and by whom.' }),
+  );
 }
 
 /** The admin identity the request runs as (config-actor.interceptor.ts); `loopback` with no auth configured. */
