@@ -20,7 +20,15 @@ interface JournalFile {
   pending: PendingUpdate[];
   /** Per chat, the id of the last message the bot is known to have sent there. */
   lastSent?: Record<string, number>;
+  /** The ids of the updates answered last (at most ANSWERED_KEPT): a webhook redelivery of one is recognised by them. */
+  answered?: number[];
 }
+
+/**
+ * How many answered update ids are kept. Telegram posts an update again only when the answer to its post was lost,
+ * right after it; the webhook's one connection (max_connections 1) delivers in order, so far fewer would do.
+ */
+const ANSWERED_KEPT = 1000;
 
 /**
  * The account's long-polling state, kept in the plugin's state dir so that a restart or a `kill -9` neither
@@ -82,6 +90,20 @@ export class UpdateJournal {
     return added;
   }
 
+  /**
+   * An update a webhook post brought: kept (durably, before the post is answered) unless it is pending or was answered
+   * already — a redelivery. Not compared with the offset: after a week without updates Telegram numbers them afresh,
+   * possibly lower. Returns whether it is new.
+   */
+  receive(update: Update): boolean {
+    const id = update.update_id;
+    if (this.state.pending.some((p) => p.update.update_id === id) || this.state.answered?.includes(id)) return false;
+    this.state.pending.push({ update, replyMessageIds: [] });
+    this.state.offset = Math.max(this.state.offset, id + 1);
+    this.save();
+    return true;
+  }
+
   pending(): readonly PendingUpdate[] {
     return this.state.pending;
   }
@@ -114,7 +136,9 @@ export class UpdateJournal {
   done(updateId: number): void {
     const before = this.state.pending.length;
     this.state.pending = this.state.pending.filter((p) => p.update.update_id !== updateId);
-    if (this.state.pending.length !== before) this.save();
+    if (this.state.pending.length === before) return;
+    this.state.answered = [...(this.state.answered ?? []), updateId].slice(-ANSWERED_KEPT);
+    this.save();
   }
 
   private save(): void {

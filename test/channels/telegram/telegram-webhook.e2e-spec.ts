@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AppError, ErrorCode } from '../../../src/plugin-sdk';
+import { telegramChannel, type TelegramChannel } from '../../../src/bundled-plugins/telegram/telegram-channel';
+import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
+import { ScriptedChannelContext } from '../../support/scripted-channel-context';
+
+/**
+ * The Telegram channel plugin in webhook mode against the fake Bot API (the real grammY client): `setWebhook`
+ * instead of polling, posts checked by their secret token, each update journaled before its post is answered and
+ * answered once, and hot switches between polling and webhook. The plugin's route is served by a small server that
+ * does what the gateway's plugin routes do (precheck, then the handler); the whole gateway: telegram-webhook-gateway.
+ */
+describe('telegram channel plugin in webhook mode', () => {
+  let telegram: FakeTelegramServer;
+  let routes: Server;
+  let channel: TelegramChannel | undefined;
+  const ann = FakeTelegramServer.user('Ann');
+  const secret = 'hook_secret-0123456789';
+
+  beforeEach(async () => {
+    telegram = await new FakeTelegramServer({ webhookRetryMs: 100 }).start();
+    routes = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = (req.url ?? '/').replace(/^\/plugins\/telegram/, '');
+        let answer: { status?: number; body?: unknown };
+        try {
+          if (!channel) throw new AppError(ErrorCode.NotFound, 'no channel');
+          channel.webhookAccount(path, req.headers);
+          const rawBody = Buffer.concat(chunks);
+          answer = channel.handleWebhook(path, {
+            method: 'POST',
+            path,
+            headers: req.headers,
+            query: {},
+            rawBody,
+            body: JSON.parse(rawBody.toString('utf8')) as unknown,
+          });
+        } catch (error) {
+          const code = (error as AppError).code;
+          const status = code === ErrorCode.Unauthenticated ? 401 : code === ErrorCode.NotFound ? 404 : 500;
+          answer = { status, body: { error: (error as Error).message } };
+        }
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body ?? {}));
+      });
+    });
+    await new Promise<void>((resolve) => routes.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(async () => {
+    await channel?.stop?.();
+    channel = undefined;
+    await telegram.close();
+    routes.closeAllConnections();
+    await new Promise((resolve) => routes.close(resolve));
+  });
+
+  const routesUrl = (): string => `http://127.0.0.1:${(routes.address() as AddressInfo).port}/plugins/telegram`;
+  const polling = (bot: FakeBot, extra: Record<string, unknown> = {}) => ({ botToken: bot.token, apiRoot: telegram.apiRoot, ...extra });
+  const webhook = (bot: FakeBot, extra: Record<string, unknown> = {}) =>
+    polling(bot, { webhookUrl: `${routesUrl()}/webhook/default`, webhookSecret: secret, ...extra });
+
+  async function startWith(context: ScriptedChannelContext): Promise<TelegramChannel> {
+    channel = telegramChannel({ pollTimeoutSeconds: 1, chatIntervalMs: 100 });
+    await channel.start(context);
+    return channel;
+  }
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${routesUrl()}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('sets the webhook instead of polling and answers a DM Telegram posts to it', async () => {
+    const bot = telegram.addBot('hook_bot');
+    const context = new ScriptedChannelContext(webhook(bot));
+    await startWith(context);
+    await telegram.waitFor(bot, () => bot.webhook, 10_000, 'the webhook to be set');
+    const asked = telegram.dm(bot, ann, 'hi by webhook');
+    const [reply] = await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'echo: hi by webhook');
+    expect(reply.replyTo).toBe(asked.message_id);
+    expect(telegram.calls(bot, 'setWebhook')[0].params).toMatchObject({
+      url: `${routesUrl()}/webhook/default`,
+      secret_token: secret,
+      allowed_updates: ['message', 'channel_post'],
+      max_connections: 1,
+    });
+    expect(telegram.calls(bot, 'getUpdates')).toEqual([]);
+    expect(context.inbounds).toHaveLength(1);
+    expect(context.lastHealth('default')).toEqual({ accountId: 'default', state: 'connected' });
+  });
+
+  it('refuses a post without the secret token or with another one (401), and hands nothing to the gateway', async () => {
+    const bot = telegram.addBot('guarded_bot');
+    const context = new ScriptedChannelContext(webhook(bot));
+    await startWith(context);
+    await telegram.waitFor(bot, () => bot.webhook, 10_000, 'the webhook to be set');
+    const update = {
+      update_id: 9_000_001,
+      message: { message_id: 1, date: 0, chat: { id: ann.id, type: 'private' }, from: ann, text: 'forged' },
+    };
+
+    const missing = await post('/webhook/default', update);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ error: 'request refused: the X-Telegram-Bot-Api-Secret-Token header is required' });
+    const wrong = await post('/webhook/default', update, { 'x-telegram-bot-api-secret-token': `${secret}x` });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: 'request refused: the X-Telegram-Bot-Api-Secret-Token header does not match' });
+    expect((await post('/webhook/other', update, { 'x-telegram-bot-api-secret-token': secret })).status).toBe(404);
+
+    // A post that carries the secret is what gets through: the forged ones never reached the gateway.
+    telegram.dm(bot, ann, 'real');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'echo: real');
+    expect(context.inbounds.map((m) => m.text)).toEqual(['real']);
+    expect(context.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('answers an update Telegram posts twice (its answer lost) once, before and after its reply', async () => {
+    const bot = telegram.addBot('twice_bot');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const context = new ScriptedChannelContext(webhook(bot), (m) => ({
+      kind: 'reply',
+      runId: 'run-held',
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      events: (async function* () {
+        await held;
+        yield { type: 'final' as const, text: `echo: ${m.text}` };
+      })(),
+    }));
+    await startWith(context);
+    await telegram.waitFor(bot, () => bot.webhook, 10_000, 'the webhook to be set');
+    telegram.dm(bot, ann, 'once please');
+    const first = await telegram.waitFor(bot, () => telegram.webhookPosts.find((p) => p.status === 200), 10_000, 'the first post');
+    // Posted again while its reply is still being made, and again once it is answered.
+    expect(await telegram.redeliver(bot, first.update)).toBe(200);
+    release();
+    await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'echo: once please');
+    expect(await telegram.redeliver(bot, first.update)).toBe(200);
+    telegram.dm(bot, ann, 'next');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[1]?.text === 'echo: next');
+    expect(context.inbounds.map((m) => m.text)).toEqual(['once please', 'next']);
+    expect(bot.botMessages(ann.id)).toHaveLength(2);
+  });
+});
