@@ -147,4 +147,80 @@ describe('telegram channel plugin in webhook mode', () => {
     expect(context.inbounds.map((m) => m.text)).toEqual(['once please', 'next']);
     expect(bot.botMessages(ann.id)).toHaveLength(2);
   });
+
+  it('switches from polling to webhook and back on a config change, deleting the webhook when it goes back', async () => {
+    const bot = telegram.addBot('switch_bot');
+    const context = new ScriptedChannelContext(polling(bot));
+    await startWith(context);
+    telegram.dm(bot, ann, 'polled');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'echo: polled');
+
+    context.change(webhook(bot));
+    await telegram.waitFor(bot, () => bot.webhook, 10_000, 'the webhook to be set');
+    telegram.dm(bot, ann, 'posted');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[1]?.text === 'echo: posted');
+    expect(telegram.webhookPosts.map((p) => p.update.message?.text)).toEqual(['posted']);
+
+    context.change(polling(bot));
+    await telegram.waitFor(bot, () => !bot.webhook || undefined, 10_000, 'the webhook to be deleted');
+    expect(telegram.calls(bot, 'deleteWebhook').at(-1)?.params).toMatchObject({ drop_pending_updates: false });
+    telegram.dm(bot, ann, 'polled again');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[2]?.text === 'echo: polled again');
+    expect(context.inbounds.map((m) => m.text)).toEqual(['polled', 'posted', 'polled again']);
+    expect(telegram.webhookPosts).toHaveLength(1);
+  });
+
+  it('reports an account in webhook mode without a secret as failed, naming the key, and runs the others', async () => {
+    const bad = telegram.addBot('nosecret_bot');
+    const good = telegram.addBot('fine_bot');
+    const context = new ScriptedChannelContext({
+      apiRoot: telegram.apiRoot,
+      accounts: {
+        bad: { botToken: bad.token, webhookUrl: `${routesUrl()}/webhook/bad` },
+        good: { botToken: good.token, webhookUrl: `${routesUrl()}/webhook/good`, webhookSecret: secret },
+      },
+    });
+    await startWith(context);
+    expect(context.lastHealth('bad')).toEqual({
+      accountId: 'bad',
+      state: 'failed',
+      error: 'account bad: no webhookSecret (channels.telegram.accounts.bad.webhookSecret: webhook mode checks each update with it)',
+    });
+    await telegram.waitFor(good, () => good.webhook, 10_000, "the good account's webhook");
+    expect(telegram.calls(bad)).toEqual([]);
+    telegram.dm(good, ann, 'still here');
+    await telegram.waitForMessages(good, ann.id, (m) => m[0]?.text === 'echo: still here');
+  });
+
+  it('answers once, after a restart, an update whose post was answered but whose reply the shutdown cut short', async () => {
+    const bot = telegram.addBot('restart_hook_bot');
+    let shutDown!: () => void;
+    const shutdown = new Promise<void>((resolve) => (shutDown = resolve));
+    const first = new ScriptedChannelContext(webhook(bot), () => ({
+      kind: 'reply',
+      runId: 'run-cut',
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      events: (async function* () {
+        yield { type: 'progress' as const, text: 'thinking' };
+        await shutdown;
+        // What the gateway's run says when the shutdown aborts it.
+        yield { type: 'failed' as const, message: 'the gateway is shutting down', status: 'aborted' as const, retryable: true };
+      })(),
+    }));
+    await startWith(first);
+    await telegram.waitFor(bot, () => bot.webhook, 10_000, 'the webhook to be set');
+    telegram.dm(bot, ann, 'survive this');
+    await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'thinking');
+    expect(bot.pendingUpdates()).toEqual([]); // Telegram was told it arrived
+    shutDown();
+    await channel!.stop!();
+
+    const second = new ScriptedChannelContext(webhook(bot), undefined, first.stateDir);
+    await startWith(second);
+    const [reply] = await telegram.waitForMessages(bot, ann.id, (m) => m[0]?.text === 'echo: survive this');
+    expect(bot.botMessages(ann.id)).toHaveLength(1);
+    expect(reply.versions).toEqual(['thinking', 'echo: survive this']);
+    expect(second.inbounds.map((m) => m.text)).toEqual(['survive this']);
+  });
 });
