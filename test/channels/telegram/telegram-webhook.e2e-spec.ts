@@ -1,53 +1,26 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { AppError, ErrorCode } from '../../../src/plugin-sdk';
+import type { Server } from 'node:http';
 import { telegramChannel, type TelegramChannel } from '../../../src/bundled-plugins/telegram/telegram-channel';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
 import { ScriptedChannelContext } from '../../support/scripted-channel-context';
+import { serveTelegramWebhooks } from '../../support/telegram-webhook-routes';
 
 /**
  * The Telegram channel plugin in webhook mode against the fake Bot API (the real grammY client): `setWebhook`
  * instead of polling, posts checked by their secret token, each update journaled before its post is answered and
- * answered once, and hot switches between polling and webhook. The plugin's route is served by a small server that
+ * answered once, and hot switches between polling and webhook. The plugin's routes are served by test support that
  * does what the gateway's plugin routes do (precheck, then the handler); the whole gateway: telegram-webhook-gateway.
  */
 describe('telegram channel plugin in webhook mode', () => {
   let telegram: FakeTelegramServer;
   let routes: Server;
+  let routesRoot: string;
   let channel: TelegramChannel | undefined;
   const ann = FakeTelegramServer.user('Ann');
   const secret = 'hook_secret-0123456789';
 
   beforeEach(async () => {
     telegram = await new FakeTelegramServer({ webhookRetryMs: 100 }).start();
-    routes = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = (req.url ?? '/').replace(/^\/plugins\/telegram/, '');
-        let answer: { status?: number; body?: unknown };
-        try {
-          if (!channel) throw new AppError(ErrorCode.NotFound, 'no channel');
-          channel.webhookAccount(path, req.headers);
-          const rawBody = Buffer.concat(chunks);
-          answer = channel.handleWebhook(path, {
-            method: 'POST',
-            path,
-            headers: req.headers,
-            query: {},
-            rawBody,
-            body: JSON.parse(rawBody.toString('utf8')) as unknown,
-          });
-        } catch (error) {
-          const code = (error as AppError).code;
-          const status = code === ErrorCode.Unauthenticated ? 401 : code === ErrorCode.NotFound ? 404 : 500;
-          answer = { status, body: { error: (error as Error).message } };
-        }
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer.body ?? {}));
-      });
-    });
-    await new Promise<void>((resolve) => routes.listen(0, '127.0.0.1', resolve));
+    ({ server: routes, url: routesRoot } = await serveTelegramWebhooks(() => channel));
   });
   afterEach(async () => {
     await channel?.stop?.();
@@ -57,7 +30,7 @@ describe('telegram channel plugin in webhook mode', () => {
     await new Promise((resolve) => routes.close(resolve));
   });
 
-  const routesUrl = (): string => `http://127.0.0.1:${(routes.address() as AddressInfo).port}/plugins/telegram`;
+  const routesUrl = (): string => routesRoot;
   const polling = (bot: FakeBot, extra: Record<string, unknown> = {}) => ({ botToken: bot.token, apiRoot: telegram.apiRoot, ...extra });
   const webhook = (bot: FakeBot, extra: Record<string, unknown> = {}) =>
     polling(bot, { webhookUrl: `${routesUrl()}/webhook/default`, webhookSecret: secret, ...extra });
