@@ -45,6 +45,7 @@ export class TelegramAccount {
   private loop?: Promise<void>;
   /** Webhook mode: the handling of what the posts brought, one pass after the other (as the polling loop does). */
   private pump: Promise<void> = Promise.resolve();
+  private pumpFailures = 0;
   private me?: UserFromGetMe;
   private webhookSet = false;
 
@@ -172,11 +173,22 @@ export class TelegramAccount {
     });
   }
 
-  /** Webhook mode: the journal's updates handled after the pass under way (a pass that fails leaves them journaled). */
+  /**
+   * Webhook mode: the journal's updates handled after the pass under way. A pass that fails (the gateway did not take
+   * an update) leaves them journaled and is tried again after a growing pause, as the polling loop would.
+   */
   private handleInTurn(): void {
     this.pump = this.pump
       .then(() => this.handlePending())
-      .catch((error: unknown) => this.context.logger.warn(`telegram: ${describeTelegramError(this.accountId, error)}`));
+      .then(
+        () => void (this.pumpFailures = 0),
+        async (error: unknown) => {
+          this.pumpFailures++;
+          this.context.logger.warn(`telegram: ${describeTelegramError(this.accountId, error)}`);
+          await sleep(Math.min(1000 * 2 ** Math.min(this.pumpFailures - 1, 5), 30_000), this.abort.signal);
+          if (!this.abort.signal.aborted) this.handleInTurn();
+        },
+      );
   }
 
   /**

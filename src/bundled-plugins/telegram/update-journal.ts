@@ -31,9 +31,9 @@ interface JournalFile {
 const ANSWERED_KEPT = 1000;
 
 /**
- * The account's long-polling state, kept in the plugin's state dir so that a restart or a `kill -9` neither
+ * The account's update state, kept in the plugin's state dir so that a restart or a `kill -9` neither
  * replays nor skips an update. Updates are written here (with the offset past them) before Telegram is told,
- * through the next `getUpdates` offset, that they were received; each leaves the journal once its reply is
+ * through the next `getUpdates` offset or a webhook post's 200, that they were received; each leaves the journal once its reply is
  * delivered, and the ids of the messages the reply sent are written the moment Telegram returns them, so a
  * restarted gateway edits those messages instead of sending the reply again. Every change is a whole-file write
  * to a temporary file, fsync'd, then renamed over the old one (and the directory fsync'd): a crash leaves the old
