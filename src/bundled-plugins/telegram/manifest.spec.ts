@@ -10,9 +10,12 @@ describe('the telegram manifest', () => {
         contracts: { channels: ['telegram'] },
         channelConfigs: {
           telegram: {
-            secrets: ['botToken', 'accounts.*.botToken'],
+            secrets: ['botToken', 'webhookSecret', 'accounts.*.botToken', 'accounts.*.webhookSecret'],
             secretEnv: ['TELEGRAM_BOT_TOKEN'],
-            setup: expect.arrayContaining([expect.objectContaining({ flag: 'bot-token', key: 'botToken', sensitive: true })]),
+            setup: expect.arrayContaining([
+              expect.objectContaining({ flag: 'bot-token', key: 'botToken', sensitive: true }),
+              expect.objectContaining({ flag: 'webhook-secret', key: 'webhookSecret', sensitive: true }),
+            ]),
           },
         },
       },

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Bot, type Api } from 'grammy';
-import type { UserFromGetMe } from 'grammy/types';
+import type { Update, UserFromGetMe } from 'grammy/types';
 import type { ChannelContext, ChannelDeliveryReceipt, ChannelOutboundMessage } from '../../plugin-sdk';
 import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
 import { floodWait } from './flood-wait';
@@ -25,10 +25,14 @@ const UPDATE_KINDS = ['message', 'channel_post'] as const;
 /** grammY types its signal with the abort-controller package's class; Node's own is the same at run time. */
 type GrammySignal = NonNullable<Parameters<Api['getMe']>[0]>;
 
+/** What a webhook post is answered with: Telegram posts again after anything but a 2xx. */
+export type WebhookAnswer = { status: 200 } | { status: 400 | 503; error: string };
+
 /**
- * One bot: its grammY `Bot` (pointed at `apiRoot`, with 429s waited out), the long-polling loop over the durable
- * update journal, and the replies in flight. Updates are handled in order, each handed to the gateway once the
- * previous one was decided; replies then stream side by side (one after the other within a chat).
+ * One bot: its grammY `Bot` (pointed at `apiRoot`, with 429s waited out), the durable update journal fed by the
+ * long-polling loop or, in webhook mode, by the posts the plugin's route hands to `receiveWebhook`, and the replies
+ * in flight. Updates are handled in order, each handed to the gateway once the previous one was decided; replies then
+ * stream side by side (one after the other within a chat).
  */
 export class TelegramAccount {
   private readonly bot: Bot;
@@ -39,7 +43,11 @@ export class TelegramAccount {
   private readonly chatChains = new Map<number, Promise<void>>();
   private readonly deliveries = new Set<Promise<void>>();
   private loop?: Promise<void>;
+  /** Webhook mode: the handling of what the posts brought, one pass after the other (as the polling loop does). */
+  private pump: Promise<void> = Promise.resolve();
+  private pumpFailures = 0;
   private me?: UserFromGetMe;
+  private webhookSet = false;
 
   constructor(
     readonly config: TelegramAccountConfig,
@@ -68,12 +76,13 @@ export class TelegramAccount {
     if (this.context.signal.aborted) return;
     this.context.signal.addEventListener('abort', () => this.abort.abort(), { once: true });
     this.health('connecting');
-    this.loop = this.poll();
+    this.loop = this.config.webhook ? this.listen() : this.poll();
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
+    await this.pump;
     await Promise.allSettled([...this.deliveries]);
     this.health('stopped');
   }
@@ -108,25 +117,103 @@ export class TelegramAccount {
     }
   }
 
-  private async poll(): Promise<void> {
+  /**
+   * A webhook post's update (the route checked its secret): journaled — durably, before the post is answered, so an
+   * update Telegram was told arrived is never lost — then handled in turn. A redelivery (its answer was lost) is
+   * answered 200 and nothing else. Until the bot is known and its webhook set, 503: Telegram posts again later.
+   */
+  receiveWebhook(body: unknown): WebhookAnswer {
+    if (!this.me || !this.webhookSet || this.abort.signal.aborted) {
+      return { status: 503, error: `telegram account ${this.accountId} is not receiving yet` };
+    }
+    const updateId = (body as { update_id?: unknown } | null)?.update_id;
+    if (typeof body !== 'object' || body === null || !Number.isSafeInteger(updateId)) {
+      return { status: 400, error: 'the body must be a Telegram Update (a JSON object with an integer update_id)' };
+    }
+    if (!this.journal.receive(body as Update)) {
+      this.context.logger.debug(
+        `telegram account ${this.accountId}: update ${String(updateId)} was delivered again; answered once already`,
+      );
+      return { status: 200 };
+    }
+    this.handleInTurn();
+    return { status: 200 };
+  }
+
+  /** Long polling: the bot's webhook removed, then `getUpdates` in a loop, each batch journaled before the next offset. */
+  private poll(): Promise<void> {
+    return this.connected(
+      // Long polling and a webhook exclude each other; pending updates stay queued.
+      (signal) => this.bot.api.deleteWebhook({ drop_pending_updates: false }, signal).then(() => undefined),
+      async (signal) => {
+        await this.handlePending();
+        const updates = await this.bot.api.getUpdates(
+          { offset: this.journal.offset, timeout: this.options.pollTimeoutSeconds ?? 25, allowed_updates: [...UPDATE_KINDS] },
+          signal,
+        );
+        this.journal.accept(updates);
+      },
+    );
+  }
+
+  /**
+   * Webhook mode: `setWebhook` with the account's URL and secret (updates then come to `receiveWebhook`), and the
+   * updates a previous run journaled and did not answer handled. One connection, so that updates come in order.
+   */
+  private listen(): Promise<void> {
+    const webhook = this.config.webhook!;
+    return this.connected(async (signal) => {
+      await this.bot.api.setWebhook(
+        webhook.url,
+        { secret_token: webhook.secret, allowed_updates: [...UPDATE_KINDS], max_connections: 1, drop_pending_updates: false },
+        signal,
+      );
+      this.webhookSet = true;
+      this.handleInTurn();
+    });
+  }
+
+  /**
+   * Webhook mode: the journal's updates handled after the pass under way. A pass that fails (the gateway did not take
+   * an update) leaves them journaled and is tried again after a growing pause, as the polling loop would.
+   */
+  private handleInTurn(): void {
+    this.pump = this.pump
+      .then(() => this.handlePending())
+      .then(
+        () => void (this.pumpFailures = 0),
+        async (error: unknown) => {
+          this.pumpFailures++;
+          this.context.logger.warn(`telegram: ${describeTelegramError(this.accountId, error)}`);
+          await sleep(Math.min(1000 * 2 ** Math.min(this.pumpFailures - 1, 5), 30_000), this.abort.signal);
+          if (!this.abort.signal.aborted) this.handleInTurn();
+        },
+      );
+  }
+
+  /**
+   * Connects (getMe, the journal bound to the bot, then `prepare`), then runs `step` until the account stops; any
+   * failure is reported in the health (a rejected token as failed) and retried with a growing pause.
+   */
+  private async connected(prepare: (signal: GrammySignal) => Promise<void>, step?: (signal: GrammySignal) => Promise<void>): Promise<void> {
     const signal = this.abort.signal;
     const apiSignal = signal as unknown as GrammySignal;
     let failures = 0;
+    let prepared = false;
     while (!signal.aborted) {
       try {
         if (!this.me) {
           this.me = await this.bot.api.getMe(apiSignal);
           this.journal.bindBot(this.me.id);
-          // Long polling and a webhook exclude each other; pending updates stay queued.
-          await this.bot.api.deleteWebhook({ drop_pending_updates: false }, apiSignal);
+          prepared = false;
+        }
+        if (!prepared) {
+          await prepare(apiSignal);
+          prepared = true;
           this.health('connected');
         }
-        await this.handlePending();
-        const updates = await this.bot.api.getUpdates(
-          { offset: this.journal.offset, timeout: this.options.pollTimeoutSeconds ?? 25, allowed_updates: [...UPDATE_KINDS] },
-          apiSignal,
-        );
-        this.journal.accept(updates);
+        if (!step) return;
+        await step(apiSignal);
         if (failures) this.health('connected');
         failures = 0;
       } catch (error) {

@@ -20,12 +20,20 @@ interface JournalFile {
   pending: PendingUpdate[];
   /** Per chat, the id of the last message the bot is known to have sent there. */
   lastSent?: Record<string, number>;
+  /** The ids of the updates answered last (at most ANSWERED_KEPT): a webhook redelivery of one is recognised by them. */
+  answered?: number[];
 }
 
 /**
- * The account's long-polling state, kept in the plugin's state dir so that a restart or a `kill -9` neither
+ * How many answered update ids are kept. Telegram posts an update again only when the answer to its post was lost,
+ * right after it; the webhook's one connection (max_connections 1) delivers in order, so far fewer would do.
+ */
+const ANSWERED_KEPT = 1000;
+
+/**
+ * The account's update state, kept in the plugin's state dir so that a restart or a `kill -9` neither
  * replays nor skips an update. Updates are written here (with the offset past them) before Telegram is told,
- * through the next `getUpdates` offset, that they were received; each leaves the journal once its reply is
+ * through the next `getUpdates` offset or a webhook post's 200, that they were received; each leaves the journal once its reply is
  * delivered, and the ids of the messages the reply sent are written the moment Telegram returns them, so a
  * restarted gateway edits those messages instead of sending the reply again. Every change is a whole-file write
  * to a temporary file, fsync'd, then renamed over the old one (and the directory fsync'd): a crash leaves the old
@@ -82,6 +90,20 @@ export class UpdateJournal {
     return added;
   }
 
+  /**
+   * An update a webhook post brought: kept (durably, before the post is answered) unless it is pending or was answered
+   * already — a redelivery. Not compared with the offset: after a week without updates Telegram numbers them afresh,
+   * possibly lower. Returns whether it is new.
+   */
+  receive(update: Update): boolean {
+    const id = update.update_id;
+    if (this.state.pending.some((p) => p.update.update_id === id) || this.state.answered?.includes(id)) return false;
+    this.state.pending.push({ update, replyMessageIds: [] });
+    this.state.offset = Math.max(this.state.offset, id + 1);
+    this.save();
+    return true;
+  }
+
   pending(): readonly PendingUpdate[] {
     return this.state.pending;
   }
@@ -114,7 +136,9 @@ export class UpdateJournal {
   done(updateId: number): void {
     const before = this.state.pending.length;
     this.state.pending = this.state.pending.filter((p) => p.update.update_id !== updateId);
-    if (this.state.pending.length !== before) this.save();
+    if (this.state.pending.length === before) return;
+    this.state.answered = [...(this.state.answered ?? []), updateId].slice(-ANSWERED_KEPT);
+    this.save();
   }
 
   private save(): void {

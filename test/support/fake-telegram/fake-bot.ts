@@ -37,6 +37,14 @@ interface Poll {
   timer: NodeJS.Timeout;
 }
 
+export interface FakeWebhook {
+  url: string;
+  secretToken?: string;
+  maxConnections: number;
+  allowedUpdates?: string[];
+  lastError?: { date: number; message: string };
+}
+
 export interface StoredFile {
   filePath: string;
   data: Buffer;
@@ -63,7 +71,8 @@ export class FakeBot {
   readonly files = new Map<string, StoredFile>();
   private poll?: Poll;
   private allowedUpdates: string[] = [];
-  webhook?: { url: string; secretToken?: string };
+  /** The webhook `setWebhook` registered (https://core.telegram.org/bots/api#setwebhook), with its last failed delivery. */
+  webhook?: FakeWebhook;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -149,7 +158,7 @@ export class FakeBot {
       case 'setwebhook':
         return this.setWebhook(params);
       case 'getwebhookinfo':
-        return { url: this.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: this.pending.length };
+        return this.webhookInfo();
       case 'getfile':
         return this.getFile(params);
       default:
@@ -187,6 +196,18 @@ export class FakeBot {
       }, timeout * 1000);
       this.poll = { offset, limit, resolve, reject, timer };
     });
+  }
+
+  /** The updates the webhook receives now, oldest first (those of the kinds it asked for). */
+  webhookQueue(): TgUpdate[] {
+    const kinds = this.webhook?.allowedUpdates?.length ? this.webhook.allowedUpdates : UPDATE_KINDS;
+    return this.pending.filter((u) => kinds.some((k) => k in u));
+  }
+
+  /** A webhook delivery was answered with something other than a 2xx: kept, as getWebhookInfo shows it. */
+  webhookFailed(message: string): void {
+    if (this.webhook) this.webhook.lastError = { date: now(), message };
+    this.changed();
   }
 
   /** Updates confirmed by a webhook delivery leave the queue. */
@@ -277,8 +298,10 @@ export class FakeBot {
     return true;
   }
 
+  /** `setWebhook` as the Bot API documents it: an empty `url` removes the webhook; the other parameters are checked. */
   private setWebhook(params: Record<string, unknown>): true {
     const url = typeof params.url === 'string' ? params.url : '';
+    if (params.drop_pending_updates === true || params.drop_pending_updates === 'true') this.pending = [];
     if (!url) {
       this.webhook = undefined;
       return true;
@@ -288,7 +311,15 @@ export class FakeBot {
     if (secret !== undefined && (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{1,256}$/.test(secret))) {
       throw badRequest('secret token contains unallowed characters');
     }
-    this.webhook = { url, ...(typeof secret === 'string' ? { secretToken: secret } : {}) };
+    const maxConnections = optionalInt(params.max_connections, 'max_connections') ?? 40;
+    if (maxConnections < 1 || maxConnections > 100) throw badRequest('bad webhook: max_connections must be between 1 and 100');
+    const allowed = params.allowed_updates === undefined ? undefined : jsonParam<string[]>(params.allowed_updates, 'allowed_updates');
+    this.webhook = {
+      url,
+      maxConnections,
+      ...(typeof secret === 'string' ? { secretToken: secret } : {}),
+      ...(allowed ? { allowedUpdates: allowed } : {}),
+    };
     if (this.poll) {
       clearTimeout(this.poll.timer);
       this.poll.reject(new TgError(409, 'Conflict: terminated by setWebhook request'));
@@ -296,6 +327,20 @@ export class FakeBot {
     }
     this.changed();
     return true;
+  }
+
+  /** `getWebhookInfo`'s WebhookInfo: an empty `url` while the bot uses getUpdates. */
+  private webhookInfo(): Record<string, unknown> {
+    const hook = this.webhook;
+    if (!hook) return { url: '', has_custom_certificate: false, pending_update_count: this.pending.length };
+    return {
+      url: hook.url,
+      has_custom_certificate: false,
+      pending_update_count: this.webhookQueue().length,
+      max_connections: hook.maxConnections,
+      ...(hook.allowedUpdates ? { allowed_updates: hook.allowedUpdates } : {}),
+      ...(hook.lastError ? { last_error_date: hook.lastError.date, last_error_message: hook.lastError.message } : {}),
+    };
   }
 
   private getFile(params: Record<string, unknown>): unknown {

@@ -146,4 +146,54 @@ describe('fake Telegram Bot API server', () => {
       await new Promise((r) => hook.close(r));
     }
   });
+
+  it('speaks setWebhook, getWebhookInfo and deleteWebhook, and posts again after a non-2xx answer until one is taken', async () => {
+    const bot = telegram.addBot('hook_bot');
+    const api = apiOf(bot.token);
+    const answers = [401, 500, 200];
+    const received: { secret?: string; updateId: number }[] = [];
+    const { createServer } = await import('node:http');
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { update_id: updateId } = JSON.parse(body) as { update_id: number };
+        received.push({ secret: req.headers['x-telegram-bot-api-secret-token'] as string, updateId });
+        res.statusCode = answers.shift() ?? 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hook.address() as { port: number }).port}/tg`;
+      await expect(api.setWebhook('ftp://x')).rejects.toMatchObject({
+        error_code: 400,
+        description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook',
+      });
+      await expect(api.setWebhook(url, { max_connections: 0 })).rejects.toMatchObject({ error_code: 400 });
+      await expect(api.getWebhookInfo()).resolves.toEqual({ url: '', has_custom_certificate: false, pending_update_count: 0 });
+
+      await api.setWebhook(url, { secret_token: 'tok_1', max_connections: 1, allowed_updates: ['message'] });
+      telegram.dm(bot, FakeTelegramServer.user('Ann'), 'hi');
+      await telegram.waitFor(bot, () => bot.webhook?.lastError !== undefined || undefined, 5000, 'a failed delivery');
+      await expect(api.getWebhookInfo()).resolves.toMatchObject({
+        url,
+        max_connections: 1,
+        allowed_updates: ['message'],
+        pending_update_count: 1,
+        last_error_message: expect.stringMatching(/^Wrong response from the webhook: (401|500)$/),
+      });
+      await telegram.waitFor(bot, () => bot.pendingUpdates().length === 0 || undefined, 5000, 'the update to be taken');
+      expect(received.map((r) => r.secret)).toEqual(['tok_1', 'tok_1', 'tok_1']);
+      expect(new Set(received.map((r) => r.updateId)).size).toBe(1);
+      expect(telegram.webhookPosts.map((p) => [p.update.update_id, p.status])).toEqual(
+        [401, 500, 200].map((status) => [received[0].updateId, status]),
+      );
+
+      await api.deleteWebhook();
+      await expect(api.getWebhookInfo()).resolves.toMatchObject({ url: '' });
+    } finally {
+      await new Promise((r) => hook.close(r));
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { FakeBot, TgError } from './fake-bot';
-import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUser } from './telegram-types';
+import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
 
 let nextChatId = 5_000_000;
 
@@ -11,14 +11,25 @@ let nextChatId = 5_000_000;
  * query string, a JSON body or a form body; answers `{ ok: true, result }` or `{ ok: false, error_code,
  * description, parameters? }` with `error_code` as the HTTP status; 401 `Unauthorized` for a token it does not
  * know, 404 `Not Found` for a method it does not, 429 with `parameters.retry_after` when a test scripts flood
- * control; files at `/file/bot<token>/<file_path>`. Webhooks set with `setWebhook` receive updates by POST with
- * the `X-Telegram-Bot-Api-Secret-Token` header. `apiRoot` is what a client's `apiRoot` option takes.
+ * control; files at `/file/bot<token>/<file_path>`. A webhook set with `setWebhook` receives the bot's updates as
+ * Telegram sends them: each a JSON POST with the `X-Telegram-Bot-Api-Secret-Token` header, one at a time and in order,
+ * confirmed by a 2xx; any other answer (or none) is kept as the webhook's last error (`getWebhookInfo`) and the update
+ * posted again after `webhookRetryMs`. `apiRoot` is what a client's `apiRoot` option takes.
  */
 export class FakeTelegramServer {
   private server?: Server;
   private readonly bots = new Map<string, FakeBot>();
   private readonly deliveries = new Set<Promise<void>>();
+  /** Bots whose webhook has a post in flight (one at a time, as with max_connections 1). */
+  private readonly posting = new Set<FakeBot>();
+  private readonly retries = new Set<NodeJS.Timeout>();
+  /** Bots whose last post failed: no post before the retry's timer fires. */
+  private readonly waiting = new Set<FakeBot>();
   private closed = false;
+  /** Every webhook post, in order: the update and the HTTP status it was answered with (0: no answer). */
+  readonly webhookPosts: { bot: FakeBot; update: TgUpdate; status: number }[] = [];
+
+  constructor(private readonly options: { webhookRetryMs?: number } = {}) {}
 
   get apiRoot(): string {
     const { port } = this.server!.address() as AddressInfo;
@@ -33,6 +44,7 @@ export class FakeTelegramServer {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.retries) clearTimeout(timer);
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     await Promise.allSettled([...this.deliveries]);
@@ -207,28 +219,56 @@ export class FakeTelegramServer {
     res.end(file.data);
   }
 
-  /** Sends each pending update to the bot's webhook, one at a time; a non-2xx answer leaves it queued. */
+  /**
+   * Posts `update` to the bot's webhook again, as Telegram does when the answer to an earlier post was lost: the
+   * status it was answered with.
+   */
+  async redeliver(bot: FakeBot, update: TgUpdate): Promise<number> {
+    return this.post(bot, update);
+  }
+
+  /** The oldest update the webhook has not confirmed, posted once no other post is in flight; a failure is retried later. */
   private deliverWebhook(bot: FakeBot): void {
-    const hook = bot.webhook;
-    const next = bot.pendingUpdates()[0];
-    if (!hook || !next || this.closed) return;
+    const next = bot.webhookQueue()[0];
+    if (!bot.webhook || !next || this.closed || this.posting.has(bot) || this.waiting.has(bot)) return;
+    this.posting.add(bot);
     const delivery = (async () => {
-      try {
-        const response = await fetch(hook.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(hook.secretToken ? { 'x-telegram-bot-api-secret-token': hook.secretToken } : {}),
-          },
-          body: JSON.stringify(next),
-        });
-        if (response.ok) bot.confirm(next.update_id);
-      } catch {
-        // Telegram retries later; so does the next change.
-      }
+      const status = await this.post(bot, next);
+      this.posting.delete(bot);
+      if (status >= 200 && status < 300) return bot.confirm(next.update_id);
+      this.waiting.add(bot);
+      const timer = setTimeout(() => {
+        this.retries.delete(timer);
+        this.waiting.delete(bot);
+        this.deliverWebhook(bot);
+      }, this.options.webhookRetryMs ?? 200);
+      this.retries.add(timer);
+      bot.webhookFailed(status ? `Wrong response from the webhook: ${status}` : 'Connection refused');
     })();
     this.deliveries.add(delivery);
     void delivery.finally(() => this.deliveries.delete(delivery));
+  }
+
+  private async post(bot: FakeBot, update: TgUpdate): Promise<number> {
+    const hook = bot.webhook;
+    if (!hook) throw new Error('the bot has no webhook');
+    let status = 0;
+    try {
+      const response = await fetch(hook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(hook.secretToken ? { 'x-telegram-bot-api-secret-token': hook.secretToken } : {}),
+        },
+        body: JSON.stringify(update),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+    } catch {
+      // No answer: Telegram counts it as a failed delivery.
+    }
+    this.webhookPosts.push({ bot, update, status });
+    return status;
   }
 }
 

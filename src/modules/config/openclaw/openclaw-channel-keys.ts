@@ -21,7 +21,7 @@ const CHAT_CHANNELS = {
     ackReaction actions blockStreaming blockStreamingCoalesce capabilities chunkMode commands configWrites customCommands
     defaultAccount dmHistoryLimit dms draftChunk execApprovals heartbeat historyLimit linkPreview markdown mediaMaxMb name
     network proxy reactionLevel reactionNotifications replyToMode responsePrefix retry richMessages streamMode streaming
-    textChunkLimit timeoutSeconds tokenFile webhookHost webhookPath webhookSecret webhookUrl`),
+    textChunkLimit timeoutSeconds tokenFile webhookHost`),
   // OpenClaw's Discord keys the bundled Discord plugin (src/bundled-plugins/discord) does not implement.
   discord: partlyProvidedChatChannel(
     `
