@@ -19,11 +19,12 @@ describe('config history and rollback (e2e)', () => {
   };
   let first: string;
 
+  // The CLI is transpiled first (as the other suites that run it do): on a loaded machine that alone can take 30 s.
   beforeAll(async () => {
     build = await transpileCli();
     gw = await startTestGateway(EVERY_SECTION, { env: WRITE_ENV });
     first = await revision();
-  });
+  }, 120_000);
   afterAll(async () => {
     await gw.stop();
     await build.remove();

@@ -80,6 +80,10 @@ const RESHAPED_BY_NORMALIZATION = new Set([
   'agents.defaults.sandbox.mode',
   'agents.defaults.tools.allow',
   'agents.defaults.tools.deny',
+  // Into each agent's `approvals` (normalize-agents.spec.ts: an agent with nothing set gets these).
+  'agents.defaults.tools.requiresApproval',
+  'agents.defaults.tools.approvalTimeoutMs',
+  'agents.defaults.tools.approvers',
   'agents.defaults.subagents.maxSpawnDepth',
   'agents.defaults.subagents.maxChildrenPerAgent',
   'agents.list',
