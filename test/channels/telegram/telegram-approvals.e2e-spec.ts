@@ -101,4 +101,19 @@ describe('tool approvals in a Telegram chat', () => {
       30_000,
     );
   });
+
+  it('after a restart, the message is handed in again and asks anew; the request its stopped run left resumes nothing', async () => {
+    telegram.dm(bot, ann, 'status before the restart');
+    const left = await requestIn(ann.id, 3);
+    gw = await gw.restart();
+    // The plugin kept the unanswered message and hands it in again: its run asks again, in the chat.
+    const again = await requestIn(ann.id, 4);
+    expect(again).not.toBe(left);
+    const asked = model.requests.length;
+    await request(gw.url).post(`/admin/approvals/${left}/approve`).set(API_CLIENT).send({}).expect(200);
+    telegram.dm(bot, ann, `/approve ${again}`);
+    await telegram.waitForMessages(bot, ann.id, (m) => m.filter((x) => x.text === 'after the call: ok').length === 2, 30_000);
+    // Only the replayed run went on: one more model call, not two.
+    expect(model.requests.length).toBe(asked + 1);
+  }, 90_000);
 });

@@ -37,6 +37,16 @@ export class ChatApprovals {
 
   start(): void {
     this.gate.onChange((approval) => void this.changed(approval));
+    this.gate.addResumer((approval) => this.resumed(approval));
+  }
+
+  /**
+   * After a restart, the decision on a call a chat-started run waited for resumes nothing: the chat's plugin hands the
+   * message that started the run in again (its journal keeps every message not answered), and that run asks anew. False
+   * for a chat's session (its work is taken care of), undefined for any other.
+   */
+  private resumed(approval: Approval): Promise<false | undefined> {
+    return Promise.resolve(this.chats.adapter(approval.channel) ? false : undefined);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { ApprovalGate } from '../../approvals';
 import { ConfigStore } from '../../config';
-import type { ChannelDefinition, ChannelHttpRequest, ChannelHttpResponse } from '../../../plugin-sdk';
+import type { ChannelDefinition, ChannelHttpRequest, ChannelHttpResponse, ChannelOutboundMessage } from '../../../plugin-sdk';
 import { GatewayMetrics } from '../../metrics';
 import { GuardedTransport } from '../../outbound';
 import {
@@ -48,10 +48,11 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     @Optional() gate?: ApprovalGate,
   ) {
     if (gate && config) {
-      this.approvals = new ChatApprovals(gate, config, sessions, {
-        adapter: (id) => (this.channels.has(id) ? this.registry.get(id) : undefined),
-        send: (id, message) => this.channels.get(id)?.send(message),
-      });
+      const chats = {
+        adapter: (id: string) => (this.channels.has(id) ? this.registry.get(id) : undefined),
+        send: (id: string, message: ChannelOutboundMessage) => this.channels.get(id)?.send(message),
+      };
+      this.approvals = new ChatApprovals(gate, config, sessions, chats);
     }
     const commands = this.approvals;
     this.inbound = new ChannelInbound(routing, runner, pairing, commands && ((channel, message) => commands.command(channel, message)));
