@@ -12,13 +12,12 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { isSlashCommand } from '../protocol/message-text';
 import type { GetTaskInput, ListTasksInput, SendMessageInput, TaskIdInput } from '../protocol/method-params';
-import { MAX_INPUT_REQUESTS } from '../tasks/task-input';
 import { TaskInputAnswers } from '../tasks/task-input-answers';
 import type { A2aTask } from '../model/task';
 import { listTasksPage, type TaskListPage } from '../tasks/task-list-page';
 import { SweepOutcome, TASK_STORE, TaskStore } from '../store/task-store.port';
 import { settledOutcome } from '../tasks/task-outcome';
-import { newTask, statusMessage, taskOrigin, type NewTaskFields, type TaskOrigin } from '../model/new-task';
+import { newTask, taskOrigin, type NewTaskFields, type TaskOrigin } from '../model/new-task';
 import { TaskWaiters } from '../tasks/task-waiters';
 import { DeferredTaskRows } from '../tasks/deferred-task-rows';
 import { StreamedReply } from '../streaming/streamed-reply';
@@ -219,30 +218,11 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   async requestInput(ctx: Pick<ToolContext, 'runId' | 'signal'>, question: string): Promise<ToolResult> {
     const run = ctx.runId ? this.runTasks.get(ctx.runId) : undefined;
     if (!run || !(await run.stored)) return { status: 'error', error: 'request_input works only in the run of an A2A task' };
-    const { taskId } = run;
     // The peer is about to be told about the task: it needs its row (a failure aborts this run).
-    if (!(await this.rows.written(taskId).then(Boolean, () => false))) return { status: 'error', error: 'the task could not be stored' };
-    if (!this.answers.requests.allowAnother(taskId)) {
-      return { status: 'error', error: `this task already asked for input ${MAX_INPUT_REQUESTS} times; finish with what you have` };
-    }
-    const asking = await this.store.transition(
-      taskId,
-      { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: statusMessage(question) },
-      this.clock.now(),
-    );
-    if (!asking) return { status: 'error', error: 'the task is already over' };
+    if (!(await this.rows.written(run.taskId).then(Boolean, () => false)))
+      return { status: 'error', error: 'the task could not be stored' };
     const timeoutMs = this.config.current().config.channels.a2a.inputTimeoutMs;
-    const answered = this.answers.requests.wait(taskId, timeoutMs, ctx.signal);
-    this.waiters.release(asking);
-    const outcome = await answered;
-    if ('answer' in outcome) return { status: 'ok', answer: outcome.answer };
-    if ('aborted' in outcome) return { status: 'error', error: 'the run was aborted while it waited for input' };
-    // No answer: back to work, and the model decides what to do without one.
-    await this.store.transition(taskId, { state: 'TASK_STATE_WORKING' }, this.clock.now());
-    return {
-      status: 'timeout',
-      error: `the peer gave no answer within ${timeoutMs} ms (channels.a2a.inputTimeoutMs); continue without it`,
-    };
+    return this.answers.ask(run.taskId, question, { timeoutMs, signal: ctx.signal, asked: (task) => this.waiters.release(task) });
   }
 
   /**

@@ -6,7 +6,9 @@ import { A2A_MESSAGES } from '../protocol/limits-and-messages';
 import type { Clock } from '../model/clock';
 import type { PeerAnswer } from '../replicas/peer-answer';
 import type { RemoteTaskInputs } from '../replicas/remote-task-inputs';
-import { TaskInputRequests } from './task-input';
+import { MAX_INPUT_REQUESTS, TaskInputRequests } from './task-input';
+import { statusMessage } from '../model/new-task';
+import type { ToolResult } from '../../runtime';
 import type { A2aTask } from '../model/task';
 import type { TaskStore } from '../store/task-store.port';
 
@@ -32,6 +34,38 @@ export class TaskInputAnswers {
     private readonly clock: Clock,
     private readonly remote?: Pick<RemoteTaskInputs, 'forward'>,
   ) {}
+
+  /**
+   * request_input's question, for the run of a stored task: the task becomes INPUT_REQUIRED with the question as its
+   * status message (`asked` answers the blocked callers with it), and the run waits — at most `timeoutMs`, or until
+   * `signal` aborts — for the peer's SendMessage with the taskId, whose text is the tool's result. Without an answer the
+   * task is WORKING again and the model decides what to do without one.
+   */
+  async ask(
+    taskId: string,
+    question: string,
+    wait: { timeoutMs: number; signal: AbortSignal; asked: (task: A2aTask) => void },
+  ): Promise<ToolResult> {
+    if (!this.requests.allowAnother(taskId)) {
+      return { status: 'error', error: `this task already asked for input ${MAX_INPUT_REQUESTS} times; finish with what you have` };
+    }
+    const asking = await this.store.transition(
+      taskId,
+      { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: statusMessage(question) },
+      this.clock.now(),
+    );
+    if (!asking) return { status: 'error', error: 'the task is already over' };
+    const answered = this.requests.wait(taskId, wait.timeoutMs, wait.signal);
+    wait.asked(asking);
+    const outcome = await answered;
+    if ('answer' in outcome) return { status: 'ok', answer: outcome.answer };
+    if ('aborted' in outcome) return { status: 'error', error: 'the run was aborted while it waited for input' };
+    await this.store.transition(taskId, { state: 'TASK_STATE_WORKING' }, this.clock.now());
+    return {
+      status: 'timeout',
+      error: `the peer gave no answer within ${wait.timeoutMs} ms (channels.a2a.inputTimeoutMs); continue without it`,
+    };
+  }
 
   /**
    * `runsHere`: this process runs the task (so no other replica waits for its answer). `blockMs`: how long a forwarded
