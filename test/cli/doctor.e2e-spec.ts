@@ -103,4 +103,39 @@ describe('clawgate doctor', () => {
     expect(fixed.code).toBe(1);
     expect(JSON5.parse(await fs.readFile(file, 'utf8'))).toEqual({ agent: { model: 'echo/a' }, agents: { defaults: { model: 'echo/b' } } });
   });
+
+  it('lists keys neither OpenClaw nor clawgate knows; --fix removes them, keeps comments, and leaves a likely typo to rename', async () => {
+    const { file, run } = await copyOf('pre-multi-agent.json5');
+    const written = [
+      '{',
+      '  // The ops agent stands in for main.',
+      '  agents: { list: [{ id: "main", default: true }, { id: "ops", failoverFor: ["main"], failoverTriggers: ["down"] }] },',
+      '  session: { dmScope: "per-peer", signalRouting: { enabled: true } },',
+      '}',
+    ].join('\n');
+    await fs.writeFile(file, written);
+    const report = await run('doctor');
+    expect(report.code).toBe(1);
+    expect(report.stdout).toContain('to remove: agents.list[1].failoverFor (a key neither OpenClaw nor clawgate knows)');
+    expect(report.stdout).toContain('to remove: session.signalRouting (a key neither OpenClaw nor clawgate knows)');
+    expect(await fs.readFile(file, 'utf8')).toBe(written);
+
+    const fixed = await run('doctor', '--fix');
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain('removed: agents.list[1].failoverTriggers (a key neither OpenClaw nor clawgate knows)');
+    expect(fixed.stdout).toContain(`ok: ${file} loads`);
+    expect(await fs.readFile(`${file}.bak`, 'utf8')).toBe(written);
+    const text = await fs.readFile(file, 'utf8');
+    expect(text).toContain('// The ops agent stands in for main.');
+    expect(JSON5.parse(text)).toEqual({
+      agents: { list: [{ id: 'main', default: true }, { id: 'ops' }] },
+      session: { dmScope: 'per-peer' },
+    });
+
+    await fs.writeFile(file, '{ agents: { list: [{ id: "main", modle: "echo/x" }] } }');
+    const typo = await run('doctor', '--fix');
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toContain('left: agents.list[0].modle: unknown key; did you mean "model"? rename it by hand');
+    expect(JSON5.parse(await fs.readFile(file, 'utf8'))).toEqual({ agents: { list: [{ id: 'main', modle: 'echo/x' }] } });
+  });
 });

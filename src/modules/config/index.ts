@@ -61,6 +61,7 @@ export { pluginMcpServerSettings } from './normalize/plugin-mcp-server';
 export type { PluginMcpServerResult } from './normalize/plugin-mcp-server';
 export { ConfigLoadError, formatConfigIssue, toDottedPath } from './pipeline/config-issue';
 export { legacyLayoutMigration } from './openclaw/legacy-layout-migration';
+export { unknownKeyRemoval } from './openclaw/unknown-key-removal';
 export { loadConfig } from './pipeline/load-config';
 export * as configPipelineSteps from './pipeline/pipeline-steps';
 export { MODEL_REF_PATTERN } from './schema/agents.schema';

@@ -44,3 +44,27 @@ export function toDottedPath(segments: ReadonlyArray<string | number>): string {
   }
   return out;
 }
+
+/** The segments of a path `toDottedPath` rendered (`a.b[2]["x.y"]` → `a`, `b`, 2, `x.y`); undefined when it is not one. */
+export function fromDottedPath(dotted: string): Array<string | number> | undefined {
+  const segments: Array<string | number> = [];
+  const token = /([A-Za-z_$][A-Za-z0-9_$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|(\.)/y;
+  let expectKey = true;
+  while (token.lastIndex < dotted.length) {
+    const at = token.lastIndex;
+    const m = token.exec(dotted);
+    if (!m || m.index !== at) return undefined;
+    if (m[4]) {
+      if (expectKey) return undefined;
+      expectKey = true;
+      continue;
+    }
+    if (m[1] !== undefined) {
+      if (!expectKey && segments.length) return undefined;
+      segments.push(m[1]);
+    } else if (m[2] !== undefined) segments.push(Number(m[2]));
+    else segments.push(JSON.parse(m[3]) as string);
+    expectKey = false;
+  }
+  return expectKey ? undefined : segments;
+}
