@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import JSON5 from 'json5';
-import { CliBuild, REPO_ROOT, transpileCli } from '../fixtures/cli-runner';
+import { CliBuild, REPO_ROOT, runCli, transpileCli } from '../fixtures/cli-runner';
 import { FakeAnthropicServer } from '../support/fake-anthropic-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startCliGateway } from './support/cli-gateway';
@@ -71,6 +71,7 @@ describe('every current-format OpenClaw config of the corpus runs', () => {
     const configPath = path.join(openclawDir, 'openclaw.json');
     let stage = 'copy';
     let unanswered = '';
+    let doctored = 0;
     try {
       const original = JSON5.parse<Record<string, any>>(file.text);
       const copy = runnableCopy(
@@ -82,10 +83,20 @@ describe('every current-format OpenClaw config of the corpus runs', () => {
       const doc = copy.doc;
       const ids = agentEntries(doc).map((a) => normalizeAgentId(a.id));
       const agentIds = ids.length ? ids : [defaultAgentId(doc)];
-      const workspaces = agentIds.flatMap((id) => configuredWorkspace(doc, id, home, openclawDir) ?? []);
+      const workspaces = agentIds.flatMap((id) => configuredWorkspace(doc, id, home, openclawDir, env) ?? []);
       await fs.mkdir(openclawDir, { recursive: true });
       await fs.writeFile(configPath, JSON.stringify(doc, null, 2));
       await seedOpenClawState(openclawDir, workspaces);
+      // A file OpenClaw itself refuses (keys no version of it has) is first put right as an OpenClaw user would: with
+      // the doctor (`clawgate doctor --fix` removes those keys, as `openclaw doctor --fix` does); its rewrite of the
+      // file is the user's own command, so the snapshot of what the gateway may not touch is taken after it.
+      stage = 'validate';
+      if ((await runCli(build.cliJs, ['config', 'validate', configPath], env)).code !== 0) {
+        stage = 'doctor';
+        const doctor = await runCli(build.cliJs, ['doctor', '--fix', '--config', configPath], env);
+        expect({ code: doctor.code, output: doctor.stdout }).toEqual({ code: 0, output: expect.stringContaining('removed: ') });
+        doctored = doctor.stdout.split('\n').filter((l) => l.startsWith('removed: ')).length;
+      }
       const before = await snapshotTree(openclawDir);
 
       stage = 'start';
@@ -164,7 +175,7 @@ describe('every current-format OpenClaw config of the corpus runs', () => {
         }>;
         expect(agents.find((a) => a.isDefault)?.id).toBe(expectedDefault);
         for (const agent of agents) {
-          const expected = configuredWorkspace(doc, agent.id, home, openclawDir);
+          const expected = configuredWorkspace(doc, agent.id, home, openclawDir, env);
           if (expected) expect({ agent: agent.id, workspace: agent.workspace }).toEqual({ agent: agent.id, workspace: expected });
         }
       } catch (err) {
@@ -176,7 +187,8 @@ describe('every current-format OpenClaw config of the corpus runs', () => {
 
       stage = "OpenClaw's files";
       expect(await snapshotTree(openclawDir)).toEqual(before);
-      outcomes.push(unanswered ? `no model    ${name}: ${unanswered}` : `runs        ${name}`);
+      const after = doctored ? ` (after \`clawgate doctor --fix\` removed ${doctored} unknown keys)` : '';
+      outcomes.push(unanswered ? `no model    ${name}${after}: ${unanswered}` : `runs        ${name}${after}`);
     } catch (err) {
       outcomes.push(
         `${stage.padEnd(11)} ${name}: ${String((err as Error).message)

@@ -41,9 +41,18 @@ export function defaultAgentId(doc: Record<string, any>): string {
  * for the default agent and `<that>/<id>` for the others. `undefined` when the document names neither (OpenClaw then
  * uses its own state dir, clawgate its own: not a question of the document).
  */
-export function configuredWorkspace(doc: Record<string, any>, agentId: string, home: string, configDir: string): string | undefined {
+export function configuredWorkspace(
+  doc: Record<string, any>,
+  agentId: string,
+  home: string,
+  configDir: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
   const expand = (p: string) => {
-    const t = p.trim();
+    // Placeholders are substituted first (`${VAR}`, and the shell's `${VAR:-default}` real deploys write).
+    const t = p
+      .replace(/\$\{([A-Z_][A-Z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => env[name] || fallback || '')
+      .trim();
     if (t === '~') return home;
     if (t.startsWith('~/')) return path.join(home, t.slice(2));
     return path.resolve(configDir, t);
@@ -65,7 +74,15 @@ export function modelChain(doc: Record<string, any>, agentId: string): string[] 
   const primaryOf = (m: unknown) => (typeof m === 'string' ? m : isObject(m) && typeof m.primary === 'string' ? m.primary : undefined);
   const fallbacksOf = (m: unknown): string[] | undefined => (isObject(m) && Array.isArray(m.fallbacks) ? m.fallbacks : undefined);
   const primary = primaryOf(own) ?? primaryOf(defaults) ?? 'echo/default';
-  return [primary, ...(fallbacksOf(own) ?? fallbacksOf(defaults) ?? [])];
+  return [primary, ...(fallbacksOf(own) ?? fallbacksOf(defaults) ?? [])].map((ref) => modelByAlias(doc, ref));
+}
+
+/** A model named by its alias (`agents.defaults.models.<provider/model>.alias`) as the `provider/model` it stands for. */
+export function modelByAlias(doc: Record<string, any>, ref: string): string {
+  if (ref.includes('/')) return ref;
+  const models = isObject(doc.agents) && isObject(doc.agents.defaults) ? doc.agents.defaults.models : undefined;
+  const named = Object.entries(isObject(models) ? models : {}).find(([, m]) => isObject(m) && m.alias === ref);
+  return named ? named[0] : ref;
 }
 
 export interface InboundRoute {
@@ -108,9 +125,15 @@ export function openClawAgentFor(doc: Record<string, any>, msg: InboundRoute): s
   ];
   for (const tier of tiers) {
     const hit = candidates.find(({ match }) => tier(match));
-    if (hit) return hit.agentId;
+    if (hit) return firstExistingAgent(doc, hit.agentId);
   }
   return defaultAgentId(doc);
+}
+
+/** pickFirstExistingAgentId: a binding's agent the list does not have is the default agent (a list-less file keeps it). */
+function firstExistingAgent(doc: Record<string, any>, agentId: string): string {
+  const ids = agentEntries(doc).map((a) => normalizeAgentId(a.id));
+  return ids.length === 0 || ids.includes(agentId) ? agentId : defaultAgentId(doc);
 }
 
 /** The inbound message a binding describes (what its channel would deliver to it). */

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { modelByAlias } from './openclaw-rules';
 
 /** What stands in for the model APIs: the fakes' addresses. */
 export interface ModelFakes {
@@ -72,7 +73,7 @@ export function agentModelRefs(doc: Record<string, any>): string[] {
   if (isObject(agents.defaults)) add(agents.defaults.model);
   for (const a of Array.isArray(agents.list) ? agents.list : []) if (isObject(a)) add(a.model);
   for (const a of Object.values(isObject(agents.entries) ? agents.entries : {})) if (isObject(a)) add(a.model);
-  return refs.filter((r) => r.includes('/'));
+  return refs.map((r) => modelByAlias(doc, r)).filter((r) => r.includes('/'));
 }
 
 /**
