@@ -2,7 +2,7 @@ import type { ChannelInboundMessage, ChannelInboundOutcome } from '../../../plug
 import { RoutingService } from '../../routing';
 import type { AgentRunner, RunRecord } from '../../runtime';
 import type { DeliveryContext } from '../../sessions';
-import type { PairingStore } from '../pairing/pairing-store';
+import type { PairingStore } from '../pairing/pairing-store.port';
 import { accessOf, accountDisabled, decideAccess } from './channel-access';
 import { inboundProblem, routingInbound } from './inbound-message';
 import { ReplyStream } from './reply-stream';

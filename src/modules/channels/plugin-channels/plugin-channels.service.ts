@@ -15,7 +15,7 @@ import { RoutingService } from '../../routing';
 import { AgentRunner } from '../../runtime';
 import { SESSION_STORE, type SessionStore } from '../../sessions';
 import { ChannelRegistry } from '../channel-registry';
-import { PairingStore } from '../pairing/pairing-store';
+import { PAIRING_STORE, type PairingStore } from '../pairing/pairing-store.port';
 import { ChannelInbound } from './channel-inbound';
 import { ChatApprovals } from './chat-approvals';
 import { PluginChannelAdapter } from './plugin-channel.adapter';
@@ -40,7 +40,7 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     private readonly registry: ChannelRegistry,
     routing: RoutingService,
     @Inject(AgentRunner) runner: AgentRunner,
-    readonly pairing: PairingStore,
+    @Inject(PAIRING_STORE) readonly pairing: PairingStore,
     metrics: GatewayMetrics,
     private readonly transport: GuardedTransport,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,

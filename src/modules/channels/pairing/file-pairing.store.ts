@@ -3,44 +3,28 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../../../common/fs/atomic-write';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../../common/fs/private-files';
 import { newPairingCode } from './pairing-code';
-
-/** How long a pairing code may be approved [1 hour]. */
-export const PAIRING_CODE_TTL_MS = 60 * 60 * 1000;
-/** Codes waiting per channel [3]: a 4th unknown sender is ignored until one is approved, denied or expires. */
-export const MAX_PENDING_PER_CHANNEL = 3;
-
-export interface PairingRequest {
-  code: string;
-  channel: string;
-  accountId: string;
-  senderId: string;
-  senderName?: string;
-  createdAt: string;
-  expiresAt: string;
-}
-
-export interface ApprovedSender {
-  senderId: string;
-  senderName?: string;
-  accountId: string;
-  approvedAt: string;
-}
+import {
+  MAX_PENDING_PER_CHANNEL,
+  PAIRING_CODE_TTL_MS,
+  type ApprovedSender,
+  type ChannelPairing,
+  type PairingAsk,
+  type PairingRequest,
+  type PairingStore,
+} from './pairing-store.port';
 
 interface ChannelFile {
   pending: PairingRequest[];
   approved: ApprovedSender[];
 }
 
-export type PairingAsk =
-  { kind: 'code'; request: PairingRequest; fresh: boolean } | { kind: 'full'; pending: number } | { kind: 'approved' };
-
 /**
  * Who paired with each chat channel (docs/channels.md#pairing): `<stateDir>/pairing/<channel>.json` (0600, in a 0700
  * directory), written atomically after every change, read once per channel and then kept in memory (the gateway is
  * the file's only writer; the CLI goes through the admin API). Pending codes expire after an hour; approved senders
- * stay until the file is edited. With `gateway.state` on PostgreSQL each replica still keeps its own file.
+ * stay until the file is edited. With `gateway.state` on PostgreSQL, `PgPairingStore` keeps them instead.
  */
-export class PairingStore {
+export class FilePairingStore implements PairingStore {
   private readonly files = new Map<string, ChannelFile>();
   /** Writes of one channel, one after the other. */
   private readonly writes = new Map<string, Promise<void>>();
@@ -50,18 +34,10 @@ export class PairingStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Approval is per bot account, as OpenClaw scopes it (docs/channels/pairing.md: each account its own allowlist):
-   * a sender approved on one bot does not pass on another, which may route to another agent.
-   */
   async isApproved(channel: string, accountId: string, senderId: string): Promise<boolean> {
     return (await this.read(channel)).approved.some((a) => a.senderId === senderId && a.accountId === accountId);
   }
 
-  /**
-   * An unknown sender asks: the code it already has (still valid), a new one, or `full` when the channel has its
-   * maximum of pending codes.
-   */
   async ask(channel: string, accountId: string, sender: { id: string; name?: string }): Promise<PairingAsk> {
     const file = await this.read(channel);
     if (file.approved.some((a) => a.senderId === sender.id && a.accountId === accountId)) return { kind: 'approved' };
@@ -92,8 +68,7 @@ export class PairingStore {
     return { kind: 'code', request, fresh: true };
   }
 
-  /** Pending (unexpired) requests and approved senders of the channels given, or of every channel with a file. */
-  async list(channels?: readonly string[]): Promise<Array<{ channel: string; pending: PairingRequest[]; approved: ApprovedSender[] }>> {
+  async list(channels?: readonly string[]): Promise<ChannelPairing[]> {
     const ids = channels ?? (await this.channelsOnDisk());
     const out = [];
     for (const channel of ids) {
@@ -104,7 +79,6 @@ export class PairingStore {
     return out;
   }
 
-  /** Approves the pending code: its sender passes the `pairing` policy from the next message on. */
   async approve(channel: string, code: string): Promise<ApprovedSender | undefined> {
     const file = await this.read(channel);
     this.prune(file);
@@ -122,7 +96,6 @@ export class PairingStore {
     return approved;
   }
 
-  /** Drops the pending code; its sender may ask again (and get a new code). */
   async deny(channel: string, code: string): Promise<PairingRequest | undefined> {
     const file = await this.read(channel);
     this.prune(file);
@@ -182,6 +155,10 @@ export class PairingStore {
       next.catch(() => undefined),
     );
     return next;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.writes.values());
   }
 
   private async channelsOnDisk(): Promise<string[]> {
