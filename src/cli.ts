@@ -78,7 +78,7 @@ export function buildCli(): Command {
   program
     .command('doctor')
     .description(
-      "find OpenClaw's legacy layout (agent, identity, routing, providers, logLevel) and retired spellings and say where each goes; --fix moves them, keeping comments, after copying the file to <file>.bak; exit 1 while the file does not load",
+      "find OpenClaw's legacy layout (agent, identity, routing, providers, logLevel) and retired spellings and say where each goes, and the keys neither OpenClaw nor clawgate knows; --fix moves the first and removes the others (a likely typo is left to rename), keeping comments, after copying the file to <file>.bak; exit 1 while the file does not load",
     )
     .option('--fix', 'rewrite the file')
     .option('--config <path>', 'config file')
