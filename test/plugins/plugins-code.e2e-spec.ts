@@ -182,7 +182,18 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     const { body } = await admin('/admin/plugins').expect(200);
     const byId = Object.fromEntries(body.plugins.map((p: { id: string }) => [p.id, p]));
     // The bundled chat plugins are listed too (disabled: their channels are not configured).
-    expect(Object.keys(byId)).toEqual(['telegram', 'discord', 'slack', 'http', 'weather', 'broken', 'stuck', 'gatekeeper', 'squatter']);
+    expect(Object.keys(byId)).toEqual([
+      'telegram',
+      'discord',
+      'slack',
+      'http',
+      'openai',
+      'weather',
+      'broken',
+      'stuck',
+      'gatekeeper',
+      'squatter',
+    ]);
     expect(byId.weather).toMatchObject({
       source: 'code',
       version: '1.2.0',
