@@ -28,7 +28,12 @@ const MAX_BODY_DEPTH = 64;
 export async function runChat(context: ChannelContext, key: PluginCallerKey, request: PluginHttpRequest): Promise<PluginHttpResponse> {
   const turn = parseChatRequest(jsonBody(request.rawBody), headerOf(request, AGENT_ID_HEADER));
   if (!key.mayUse(turn.agentId)) {
-    throw new OpenAiEndpointError(ErrorCode.Forbidden, `this key may not use the model \`agent:${turn.agentId}\``, 'model_not_allowed', 'model');
+    throw new OpenAiEndpointError(
+      ErrorCode.Forbidden,
+      `this key may not use the model \`agent:${turn.agentId}\``,
+      'model_not_allowed',
+      'model',
+    );
   }
   const sessionHeader = headerOf(request, SESSION_KEY_HEADER);
   const deltas = turn.stream ? new EventQueue<PluginServerSentEvent>() : undefined;
@@ -58,7 +63,9 @@ export async function runChat(context: ChannelContext, key: PluginCallerKey, req
   if (result.status !== 'completed') {
     // A budget used up: OpenAI's 429, with the seconds until it resets (docs/usage.md#budgets).
     const retry: Record<string, string> =
-      result.refusal?.retryAfterSeconds !== undefined ? { 'retry-after': String(result.refusal.retryAfterSeconds) } : { 'x-should-retry': 'false' };
+      result.refusal?.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(result.refusal.retryAfterSeconds) }
+        : { 'x-should-retry': 'false' };
     throw runError(result, { ...sessionHeaders, ...retry });
   }
   return { status: 200, headers: sessionHeaders, body: chatCompletion(ids, result) };

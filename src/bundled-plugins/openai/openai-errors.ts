@@ -64,7 +64,8 @@ function openAiErrorFor(error: PluginRouteError): AppError | undefined {
   if (error.thrown instanceof AppError) return error.thrown;
   const gate = error.keyGate;
   // One answer for every failure: no header, another scheme, an unknown token, a key whose variable is unset.
-  if (gate?.refusal === 'unauthenticated') return new OpenAiEndpointError(ErrorCode.Unauthenticated, 'Incorrect API key provided', 'invalid_api_key');
+  if (gate?.refusal === 'unauthenticated')
+    return new OpenAiEndpointError(ErrorCode.Unauthenticated, 'Incorrect API key provided', 'invalid_api_key');
   if (gate?.refusal === 'rate-limited') {
     return new OpenAiEndpointError(
       ErrorCode.RateLimited,
@@ -72,11 +73,16 @@ function openAiErrorFor(error: PluginRouteError): AppError | undefined {
       'rate_limit_exceeded',
     );
   }
-  if (error.code === ErrorCode.PayloadTooLarge) {
-    return new OpenAiEndpointError(ErrorCode.PayloadTooLarge, `the request body is larger than ${MAX_REQUEST_BYTES} bytes`, 'request_too_large');
+  if (error.code === (ErrorCode.PayloadTooLarge as string)) {
+    return new OpenAiEndpointError(
+      ErrorCode.PayloadTooLarge,
+      `the request body is larger than ${MAX_REQUEST_BYTES} bytes`,
+      'request_too_large',
+    );
   }
   // The body was not received whole: its client is gone.
-  if (error.code === ErrorCode.BadRequest) return invalidRequest('the request body was not received completely', null, 'invalid_json');
+  if (error.code === (ErrorCode.BadRequest as string))
+    return invalidRequest('the request body was not received completely', null, 'invalid_json');
   if (error.status >= 500) return undefined;
   return new AppError(error.code as ErrorCode, error.message);
 }

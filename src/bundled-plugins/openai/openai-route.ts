@@ -37,7 +37,8 @@ export function openAiRoute(channel: OpenAiChannel, gate: PluginKeyGate): Plugin
     handle: async (request) => {
       const route = routeChecked(channel, request);
       const key = request.key!;
-      if (route.kind === 'models') return { status: 200, body: { object: 'list', data: key.agents().map((id) => modelObject(id, startedAt)) } };
+      if (route.kind === 'models')
+        return { status: 200, body: { object: 'list', data: key.agents().map((id) => modelObject(id, startedAt)) } };
       if (route.kind === 'model') return getModel(key, route.id, startedAt);
       return runChat(channel.current()!.context, key, request);
     },
@@ -45,7 +46,10 @@ export function openAiRoute(channel: OpenAiChannel, gate: PluginKeyGate): Plugin
 }
 
 /** The endpoint is on and the request names one of its routes with its method; throws the 404 or 405 otherwise. */
-function routeChecked(channel: OpenAiChannel, request: Omit<PluginHttpRequest, 'body' | 'rawBody'>): Exclude<Route, { kind: 'method' | 'unknown' }> {
+function routeChecked(
+  channel: OpenAiChannel,
+  request: Omit<PluginHttpRequest, 'body' | 'rawBody'>,
+): Exclude<Route, { kind: 'method' | 'unknown' }> {
   if (!channel.current()) {
     throw new OpenAiEndpointError(
       ErrorCode.NotFound,
@@ -54,7 +58,8 @@ function routeChecked(channel: OpenAiChannel, request: Omit<PluginHttpRequest, '
     );
   }
   const route = routeOf(request.method, request.path.slice(OPENAI_ENDPOINT_PATH.length));
-  if (route.kind === 'unknown') throw new OpenAiEndpointError(ErrorCode.NotFound, `Invalid URL (${request.method} ${request.path})`, 'not_found');
+  if (route.kind === 'unknown')
+    throw new OpenAiEndpointError(ErrorCode.NotFound, `Invalid URL (${request.method} ${request.path})`, 'not_found');
   if (route.kind === 'method') {
     throw new OpenAiEndpointError(
       ErrorCode.MethodNotAllowed,

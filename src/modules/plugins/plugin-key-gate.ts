@@ -6,9 +6,7 @@ import type { AuthEdge, AuthRefusals, GatewayMetrics } from '../metrics';
 
 /** What `admitByGate` decided; the route answers a refusal (401, 429) in its own shape. */
 export type PluginGateVerdict =
-  | { kind: 'admitted'; key: PluginCallerKey }
-  | { kind: 'unauthenticated' }
-  | { kind: 'rate-limited'; key: string; limit: number };
+  { kind: 'admitted'; key: PluginCallerKey } | { kind: 'unauthenticated' } | { kind: 'rate-limited'; key: string; limit: number };
 
 interface GateInternals {
   gate: EndpointKeyGate;
@@ -33,11 +31,10 @@ export interface KeyGateDeps {
  * `gateway.http.endpoints.chatCompletions`), else `plugin` with the peer `<plugin>/<key>`.
  */
 export function createPluginKeyGate(plugin: string, edge: AuthEdge, options: PluginKeyGateOptions, deps: KeyGateDeps): PluginKeyGate {
-  if (!options || typeof options.settings !== 'function') throw new TypeError('createKeyGate(options): options.settings must be a function');
+  if (!options || typeof options.settings !== 'function')
+    throw new TypeError('createKeyGate(options): options.settings must be a function');
   const gateEdge =
-    edge === 'openai'
-      ? ('openai' as const)
-      : { auth: edge, rateLimited: 'plugin' as const, peerOf: (name: string) => `${plugin}/${name}` };
+    edge === 'openai' ? ('openai' as const) : { auth: edge, rateLimited: 'plugin' as const, peerOf: (name: string) => `${plugin}/${name}` };
   // The settings are the plugin's, read per request (the snapshot is not where they are).
   const gate = new EndpointKeyGate(gateEdge, () => ({ keys: [], rateLimitPerMinute: 0 }), deps);
   const handle: PluginKeyGate = Object.freeze({ kind: 'key-gate' as const });
@@ -68,14 +65,17 @@ export function admitByGate(handle: PluginKeyGate, req: IncomingMessage, config:
   };
 }
 
+const NO_KEYS: readonly PluginEndpointKey[] = [];
+
 function settingsOf(inner: GateInternals): KeyGateSettings {
   const settings = inner.options.settings();
-  const raw = Array.isArray(settings?.keys) ? settings.keys : [];
+  // The plugin's code is not trusted to keep to its types: each key is checked as it comes.
+  const raw: readonly PluginEndpointKey[] = Array.isArray(settings?.keys) ? settings.keys : NO_KEYS;
   let keys = inner.converted.get(raw);
   if (!keys) {
     keys = raw
-      .filter((k) => k && typeof k.name === 'string' && k.name)
-      .map((k) => ({
+      .filter((k: PluginEndpointKey | undefined): k is PluginEndpointKey => !!k && typeof k.name === 'string' && !!k.name)
+      .map((k: PluginEndpointKey) => ({
         name: k.name,
         ...(typeof k.token === 'string' && k.token ? { token: k.token } : {}),
         agents: Array.isArray(k.agents) ? k.agents.filter((a: unknown): a is string => typeof a === 'string') : [],

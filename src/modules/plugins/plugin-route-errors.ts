@@ -31,11 +31,11 @@ export class RouteRefusal extends AppError {
     if (verdict.kind === 'unauthenticated') {
       return new RouteRefusal(ErrorCode.Unauthenticated, 'a valid bearer key is required', { refusal: 'unauthenticated' });
     }
-    return new RouteRefusal(
-      ErrorCode.RateLimited,
-      `key "${verdict.key}" is over its rate limit of ${verdict.limit} requests per minute`,
-      { refusal: 'rate-limited', key: verdict.key, limitPerMinute: verdict.limit },
-    );
+    return new RouteRefusal(ErrorCode.RateLimited, `key "${verdict.key}" is over its rate limit of ${verdict.limit} requests per minute`, {
+      refusal: 'rate-limited',
+      key: verdict.key,
+      limitPerMinute: verdict.limit,
+    });
   }
 
   /** The body's 413 or 400, as the gateway words it. */

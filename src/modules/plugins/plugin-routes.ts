@@ -107,8 +107,7 @@ export class PluginRoutes {
     if (!this.absolute.size && !this.prefixes.size) return next();
     const methods = this.absolute.get(req.path) ?? this.prefixOf(req.path);
     if (!methods) return next();
-    const found =
-      methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined) ?? methods.get('*');
+    const found = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined) ?? methods.get('*');
     if (!found) {
       res.setHeader('Allow', [...methods.keys()].join(', '));
       const instance = instanceOf(req.originalUrl);

@@ -69,6 +69,8 @@ function resultOf(run: RunRecord): ChannelAgentRunResult {
     ...(run.reply !== undefined ? { reply: run.reply } : {}),
     ...(run.error !== undefined ? { error: run.error } : {}),
     usage: { inputTokens: run.usage?.inputTokens ?? 0, outputTokens: run.usage?.outputTokens ?? 0 },
-    ...(run.refusal ? { refusal: run.refusal.retryAfterSeconds !== undefined ? { retryAfterSeconds: run.refusal.retryAfterSeconds } : {} } : {}),
+    ...(run.refusal
+      ? { refusal: run.refusal.retryAfterSeconds !== undefined ? { retryAfterSeconds: run.refusal.retryAfterSeconds } : {} }
+      : {}),
   };
 }
