@@ -7,7 +7,8 @@ import { openAiRoute } from './openai-route';
  * the keys of `gateway.http.endpoints.chatCompletions`, each turn run for the agent the request names, deliveries kept
  * in the transcript) and one route over `/v1` and everything below it, the address it always had, behind a key gate
  * over those keys. `gateway.http.endpoints.chatCompletions` stays where OpenClaw users know it (validated, normalized
- * and documented by the core); the channel runs while its `enabled` is true, and the route answers 404 otherwise.
+ * and documented by the core, handed to the channel as `{ endpoint }`); the channel always runs, and the route answers
+ * 404 while the endpoint's `enabled` is not true.
  */
 export default definePlugin({
   register(api) {

@@ -144,11 +144,13 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
 /**
  * Where the section of each core channel a bundled plugin serves is: the core's normalized one (always there,
  * `enabled: false` by default), handed to the plugin's channel, which the gateway starts while it is not
- * `enabled: false`. The OpenAI-compatible endpoint's is the key users know from OpenClaw, not a `channels.<id>` one.
+ * `enabled: false`. The OpenAI-compatible endpoint's is the key users know from OpenClaw, not a `channels.<id>` one, and
+ * is handed over as `{ endpoint }`: its `enabled` switches the endpoint, while the channel itself always runs, so a
+ * delivery into an `openai` session is kept in the transcript whether the endpoint is on or not.
  */
 const CORE_CHANNEL_SECTIONS: ReadonlyArray<[string, (config: NormalizedConfig) => unknown]> = [
   ['http', (config) => config.channels.http],
-  ['openai', (config) => config.gateway.http.endpoints.chatCompletions],
+  ['openai', (config) => ({ endpoint: config.gateway.http.endpoints.chatCompletions })],
 ];
 
 function coreChannelsServedByPlugins(
