@@ -277,7 +277,7 @@ export class PluginScope {
     this.registrations.hooks.push({ hook, handler });
   }
 
-  open(call: string): void {
+  private open(call: string): void {
     if (this.sealed) throw new Error(`${call}: register(api) has returned; a plugin registers everything in register`);
   }
 
