@@ -9,7 +9,7 @@ const LAYERS = [
   ['config', 'console'],
   ['metrics'],
   ['cluster'],
-  ['agents', 'sessions', 'admin', 'health', 'telemetry', 'usage', 'approvals'],
+  ['agents', 'sessions', 'admin', 'health', 'telemetry', 'usage', 'approvals', 'endpoint-keys'],
   ['routing', 'session-policy', 'runtime'],
   ['memory', 'outbound', 'plugins'],
   ['mcp'],

@@ -4,7 +4,7 @@ import { AdminModule } from './modules/admin';
 import { SessionPolicyModule } from './modules/session-policy';
 import { AgentsModule } from './modules/agents';
 import { HttpChannelRouteDocsModule } from './bundled-plugins/http/http-route.docs';
-import { ChannelsModule, OpenAiEndpointModule, PluginChannelsModule } from './modules/channels';
+import { ChannelsModule, PluginChannelsModule } from './modules/channels';
 import { McpServerModule } from './modules/mcp-server';
 import { ConfigModule, type ConfigStore, type GatewayOptions } from './modules/config';
 import { ConfigPlanModule } from './modules/config-plan';
@@ -50,7 +50,6 @@ export class AppModule {
         MemoryModule,
         // The http channel is the bundled plugin's; this module only describes its route in the OpenAPI document.
         HttpChannelRouteDocsModule,
-        OpenAiEndpointModule,
         McpServerModule,
         A2aChannelModule,
         OutboundModule,

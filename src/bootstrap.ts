@@ -18,7 +18,6 @@ import { lockStateDir, type StateDirLock } from './common/fs/state-dir-lock';
 import { jsonDepthExceeds } from './common/json-depth';
 import { mountA2aEndpoint } from './modules/a2a-channel';
 import { ADMIN_HTTP_PATHS, AdminGate, SecretShield, swaggerClientHeader, undeclaredAdminOperations } from './modules/admin';
-import { mountOpenAiEndpoint } from './modules/channels';
 import { mountMcpEndpoint } from './modules/mcp-server';
 import { composeConfigSchema, ConfigStore, ConfigWatcher, reservedKeyIssues, type GatewayOptions } from './modules/config';
 import { TelemetryService } from './modules/telemetry';
@@ -139,12 +138,11 @@ function configureHttp(app: NestExpressApplication): void {
   app.use(ADMIN_HTTP_PATHS, app.get(AdminGate).handler);
   // Before the global parsers: /a2a reads its own raw body under its own 1 MiB limit.
   mountA2aEndpoint(app);
-  // And the OpenAI-compatible endpoint: its key is checked and its body read by its own code, in OpenAI's formats.
-  mountOpenAiEndpoint(app);
-  // And the MCP server: the same key model, its body read by its own code, answered in JSON-RPC.
+  // And the MCP server: its key is checked and its body read by its own code, answered in JSON-RPC.
   mountMcpEndpoint(app);
-  // Plugins' routes under /plugins/<id>/ (and bundled plugins' own paths: the http channel's /channels/http/messages):
-  // each route checks its caller (public, or an admin role, or its precheck) before it reads its own body.
+  // Plugins' routes under /plugins/<id>/ (and bundled plugins' own paths: the http channel's /channels/http/messages,
+  // the OpenAI-compatible endpoint's /v1): each route checks its caller (public, or an admin role, or its precheck and
+  // key gate) before it reads its own body.
   mountPluginRoutes(app);
   // The web console's static files (no data in them; the page calls /admin with the caller's credentials).
   const configStore = app.get(ConfigStore);

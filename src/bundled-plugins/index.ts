@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { PluginDefinition } from '../plugin-sdk';
 import discordManifest from './discord/clawgate.plugin.json';
 import httpManifest from './http/clawgate.plugin.json';
+import openaiManifest from './openai/clawgate.plugin.json';
 import slackManifest from './slack/clawgate.plugin.json';
 import telegramManifest from './telegram/clawgate.plugin.json';
 
@@ -53,6 +54,12 @@ export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
     root: path.join(__dirname, 'http'),
     manifest: httpManifest,
     load: () => import('./http').then(definitionOf),
+  },
+  {
+    id: 'openai',
+    root: path.join(__dirname, 'openai'),
+    manifest: openaiManifest,
+    load: () => import('./openai').then(definitionOf),
   },
 ];
 

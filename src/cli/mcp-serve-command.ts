@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isCanonicalAgentId } from '../common/agent-id';
-import { keyMayUse } from '../modules/channels';
+import { keyMayUse } from '../modules/endpoint-keys';
 import { formatConfigIssue, loadConfig, locateConfig, type NormalizedConfig } from '../modules/config';
 import { MCP_AGENT_HEADER, MCP_ENDPOINT_PATH } from '../modules/mcp-server';
 import type { LocateOptions } from './cli-config-edit';

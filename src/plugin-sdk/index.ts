@@ -6,6 +6,7 @@ import type { PluginDefinition } from './plugin-api';
 
 export type * from './plugin-api';
 export type * from './plugin-channel-api';
+export type * from './plugin-key-gate-api';
 export type * from './plugin-provider-api';
 // What a tool's `execute` throws to give the model a status (`forbidden`, `not_found`, `timeout`, else `error`);
 // the gateway maps it by its code, so an `AppError` of another copy of this package maps the same.

@@ -5,6 +5,7 @@
  */
 
 import type { ChannelDefinition } from './plugin-channel-api';
+import type { PluginCallerKey, PluginKeyGate, PluginKeyGateOptions, PluginRouteError } from './plugin-key-gate-api';
 import type { PluginLogger } from './plugin-logger';
 import type { PluginModelProvider } from './plugin-provider-api';
 
@@ -42,6 +43,8 @@ export interface PluginHttpRequest {
   body: unknown;
   /** The body's bytes as they were received (empty for none): what a webhook signature is computed over. */
   rawBody: Buffer;
+  /** The caller's key, on a route behind a `keyGate`. */
+  key?: PluginCallerKey;
 }
 
 export interface PluginHttpResponse {
@@ -60,9 +63,12 @@ export interface PluginHttpResponse {
 
 /** One event of a streamed answer (`PluginHttpResponse.events`). */
 export interface PluginServerSentEvent {
-  event: string;
+  /** The event's name; absent: an unnamed event (a client's default `message` event), as OpenAI's streams send. */
+  event?: string;
   /** Sent as one line of JSON. */
   data: unknown;
+  /** Sent as is instead of `data` (a protocol's own marker, such as `[DONE]`); passes the secret masker like `data`. */
+  text?: string;
 }
 
 /**
@@ -70,15 +76,31 @@ export interface PluginServerSentEvent {
  * (`viewer` | `operator` | `admin`: the gateway checks the caller as for `/admin`).
  */
 export interface PluginHttpRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `*`: every method, for a route that answers a method it does not serve itself (405 in its own shape). */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | '*';
   /** Below `/plugins/<id>`, starting with `/`; `:name` segments are parameters. */
   path: string;
   /**
    * Bundled plugins only (docs/plugins.md#bundled-plugins): `path` is the route's whole path (`/channels/http/messages`,
    * no parameters) rather than one below `/plugins/<id>`, so a built-in surface keeps its address when it moves into a
-   * plugin. A plugin from anywhere else that asks for it fails `register`.
+   * plugin. A path ending in `/*` (`/v1/*`) is the path and everything below it (`request.path` is the whole path). A
+   * plugin from anywhere else that asks for it fails `register`.
    */
   absolute?: boolean;
+  /**
+   * `false`: the body is not parsed, whatever its media type (`body` is undefined; `rawBody` holds the bytes), for a
+   * route that reads its own format with its own messages. The size limit still applies. [true]
+   */
+  parseBody?: boolean;
+  /** A bearer-key gate (`api.createKeyGate`), run after `precheck` and before the body is read; see PluginKeyGate. */
+  keyGate?: PluginKeyGate;
+  /**
+   * Answers every error of this route in the plugin's own shape (an API's error object) instead of the gateway's
+   * problem+json: what `precheck` or `handle` threw, and the gateway's refusals before and after them (see
+   * PluginRouteError). The gateway still adds its headers (the challenge of a 401, `Connection: close` after a 413).
+   * The returned `status` [error.status] and `headers` apply; `events` do not.
+   */
+  errorResponse?(error: PluginRouteError): PluginHttpResponse;
   auth: 'public' | 'viewer' | 'operator' | 'admin';
   /**
    * For a `public` route that checks a credential itself: the `WWW-Authenticate` value sent when `handle` refuses the
@@ -157,6 +179,11 @@ export interface PluginApi {
   onConfigChange<C = Record<string, unknown>>(listener: (config: C) => void): void;
   registerTool<A = Record<string, unknown>>(tool: PluginToolDefinition<A>): void;
   registerHttpRoute(route: PluginHttpRoute): void;
+  /**
+   * A bearer-key gate for the plugin's routes (docs/plugins.md#bearer-keys): the gateway's key model — tokens compared
+   * timing-safe, agent patterns per key, a 60-second rate window per key — over keys the plugin reads from its config.
+   */
+  createKeyGate(options: PluginKeyGateOptions): PluginKeyGate;
   registerService(service: PluginService): void;
   on<K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>): void;
   /**

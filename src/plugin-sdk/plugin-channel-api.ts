@@ -58,6 +58,42 @@ export interface ChannelInboundMessage {
   onReplyDelta?: (delta: ChannelReplyDelta) => void;
 }
 
+/** What `ChannelContext.runTurn` runs. */
+export interface ChannelAgentTurn {
+  /** Who is asking (an account or key the plugin authenticated): the session's return address and the usage's peer. */
+  accountId: string;
+  agentId: string;
+  text: string;
+  /** A session key the caller gave (it must be the agent's); `sessionKeyLabel` is what errors call it [`sessionKey`]. */
+  sessionKey?: string;
+  sessionKeyLabel?: string;
+  /** Without `sessionKey`: the peer whose direct session on this channel it is (`agent:<id>:<channel>:direct:<peer>`). */
+  peerId?: string;
+  /** Kept with the run (its `meta`) next to `channel`. */
+  meta?: Record<string, string>;
+  /** Each piece of the reply as it is written, with its tool round; set before the run starts, so none is missed. */
+  onReplyDelta?: (delta: ChannelReplyDelta) => void;
+}
+
+/** A turn that started: its ids at once, its end when `done` settles (it never rejects). */
+export interface ChannelAgentRun {
+  runId: string;
+  agentId: string;
+  sessionKey: string;
+  done: Promise<ChannelAgentRunResult>;
+}
+
+export interface ChannelAgentRunResult {
+  /** `queued` or `running` only for a run the gateway gave up waiting on (it is stopping). */
+  status: 'completed' | 'failed' | 'aborted' | 'queued' | 'running';
+  reply?: string;
+  error?: string;
+  /** Tokens of all the run's model calls (0 when the model reports none). */
+  usage: { inputTokens: number; outputTokens: number };
+  /** Refused by a budget (docs/usage.md#budgets): the seconds until it resets, when known. */
+  refusal?: { retryAfterSeconds?: number };
+}
+
 /** One piece of a reply as it is written (`ChannelInboundMessage.onReplyDelta`). */
 export interface ChannelReplyDelta {
   /** The tool round (0 first); the reply is the concatenation of the last round's pieces. */
@@ -133,6 +169,14 @@ export interface ChannelContext {
    * reply then streams through `events`. Never rejects for a policy refusal: that is an `ignored` outcome.
    */
   inbound(message: ChannelInboundMessage): Promise<ChannelInboundOutcome>;
+  /**
+   * An `accounts` channel only (docs/plugins.md#agent-turns): runs one turn for the agent the caller named, in the
+   * session the caller named (or the peer's direct session on this channel, or a session of its own), without the
+   * bindings' routing — for an API whose caller picks the agent itself. Throws an `AppError` before anything runs:
+   * `not_found` for an agent that is not configured (`errors[0]`: `{field: 'agentId'}`), `bad_request` for a session key
+   * that is not one or is another agent's (`errors[0]`: `{field: 'sessionKey', reason: 'invalid' | 'agent_mismatch'}`).
+   */
+  runTurn(turn: ChannelAgentTurn): ChannelAgentRun;
   /** Reports an account's connection state; the gateway keeps the last one per account. */
   setHealth(health: ChannelAccountHealth): void;
   /**

@@ -90,6 +90,8 @@ describe('clawgate plugins', () => {
       ['slack', 'bundled', 'disabled'],
       // Bundled, active at start: its route answers 404 while channels.http.enabled is not true.
       ['http', 'bundled', 'enabled'],
+      // Bundled, active at start: /v1 answers 404 while gateway.http.endpoints.chatCompletions.enabled is not true.
+      ['openai', 'bundled', 'enabled'],
     ]);
     expect(plugins.find((p) => p.id === 'open')?.reason).toMatch(/^not trusted: its directory .*open is writable by others \(mode 757\)/);
     expect(plugins.find((p) => p.id === 'voice')?.reason).toContain('clawgate plugins enable voice');

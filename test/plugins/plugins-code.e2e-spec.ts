@@ -182,7 +182,18 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     const { body } = await admin('/admin/plugins').expect(200);
     const byId = Object.fromEntries(body.plugins.map((p: { id: string }) => [p.id, p]));
     // The bundled chat plugins are listed too (disabled: their channels are not configured).
-    expect(Object.keys(byId)).toEqual(['telegram', 'discord', 'slack', 'http', 'weather', 'broken', 'stuck', 'gatekeeper', 'squatter']);
+    expect(Object.keys(byId)).toEqual([
+      'telegram',
+      'discord',
+      'slack',
+      'http',
+      'openai',
+      'weather',
+      'broken',
+      'stuck',
+      'gatekeeper',
+      'squatter',
+    ]);
     expect(byId.weather).toMatchObject({
       source: 'code',
       version: '1.2.0',
@@ -206,7 +217,7 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     expect(one.body).toEqual(byId.weather);
     const unknown = await admin('/admin/plugins/nope').expect(404);
     expect(unknown.body.detail).toBe(
-      'no plugin "nope"; known: telegram, discord, slack, http, weather, broken, stuck, gatekeeper, squatter',
+      'no plugin "nope"; known: telegram, discord, slack, http, openai, weather, broken, stuck, gatekeeper, squatter',
     );
     await request(gw.url).get('/admin/plugins').expect(401);
   });

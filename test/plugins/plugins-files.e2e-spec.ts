@@ -194,6 +194,8 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       ['slack', 'disabled'],
       // Bundled, active at start (the http channel).
       ['http', 'active'],
+      // Bundled, active at start (the OpenAI-compatible endpoint).
+      ['openai', 'active'],
     ]);
   });
 });

@@ -74,6 +74,11 @@ export class ScriptedChannelContext implements ChannelContext {
 
   readonly deliveryFailures: string[] = [];
 
+  /** The chat channels under test are `policy` channels: the gateway refuses them a turn, as here. */
+  runTurn(): never {
+    throw new Error(`runTurn: channel ${this.channelId} is not an "accounts" channel; its messages go through inbound()`);
+  }
+
   reportDeliveryFailure(accountId: string, detail: string): void {
     this.deliveryFailures.push(`${accountId}: ${detail}`);
   }

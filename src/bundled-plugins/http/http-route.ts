@@ -11,6 +11,7 @@ import type {
   PluginServerSentEvent,
 } from '../../plugin-sdk';
 import { AppError, ErrorCode } from '../../plugin-sdk';
+import { EventQueue } from '../../common/event-queue';
 import { bearerToken } from '../../common/http/bearer-token';
 import { StrictValidationPipe } from '../../common/http/strict-validation-pipe';
 import { authenticateAccount } from './account-auth';
@@ -142,7 +143,7 @@ export async function receive(
 
 /** The reply as Server-Sent Events: `run`, each `delta` as it is written, `done`; then the response ends. */
 async function streamReply(context: ChannelContext, accountId: string, message: HttpInboundMessageDto): Promise<PluginHttpResponse> {
-  const deltas = new EventQueue();
+  const deltas = new EventQueue<PluginServerSentEvent>();
   // Started before the answer begins, so a routing failure still answers as a problem; deltas queue until read.
   const run = await start(context, accountId, message, (delta) =>
     deltas.push({ event: 'delta', data: { round: delta.round, text: delta.text } }),
@@ -173,36 +174,4 @@ function resultOf(
 ): HttpRunResultDto {
   if (end.type === 'final') return { runId, sessionKey, agentId, status: 'completed', reply: end.text };
   return { runId, sessionKey, agentId, status: end.status, error: end.message };
-}
-
-/** Events pushed as they happen, read once in order; the reader waits while it is empty. */
-class EventQueue {
-  private readonly items: PluginServerSentEvent[] = [];
-  private closed = false;
-  private wake?: () => void;
-
-  push(item: PluginServerSentEvent): void {
-    if (this.closed) return;
-    this.items.push(item);
-    this.wake?.();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.wake?.();
-  }
-
-  async *after(first: PluginServerSentEvent): AsyncIterable<PluginServerSentEvent> {
-    yield first;
-    for (;;) {
-      const item = this.items.shift();
-      if (item) {
-        yield item;
-        continue;
-      }
-      if (this.closed) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
-    }
-  }
 }

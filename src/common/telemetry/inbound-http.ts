@@ -10,8 +10,8 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Routes served outside express's router (the `/a2a` fast path, the OpenAI-compatible endpoint's and the MCP server's own mounts,
- * the http channel's route that its bundled plugin serves ahead of the body parsers), named
+ * Routes served outside express's router (the `/a2a` fast path, the MCP server's own mount, and the routes bundled plugins
+ * serve ahead of the body parsers: the OpenAI-compatible endpoint's, the http channel's), named
  * by their template so span names stay few; Nest's routes are named by express's matched route at the end.
  */
 function routeOfPath(path: string): string | undefined {

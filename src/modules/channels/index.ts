@@ -1,10 +1,5 @@
 export type { ChannelAdapter, DeliveryResult } from './channel-adapter.port';
 export { ChannelRegistry } from './channel-registry';
 export { ChannelsModule } from './channels.module';
-export { OpenAiEndpointModule } from './openai/openai-endpoint.module';
-export { mountOpenAiEndpoint } from './openai/openai-endpoint';
 export { PluginChannelsModule } from './plugin-channels/plugin-channels.module';
-export { EndpointKeyGate } from './endpoint-keys/endpoint-key-gate';
-export type { KeyGateVerdict } from './endpoint-keys/endpoint-key-gate';
-export { agentsForKey, keyMayUse } from './endpoint-keys/endpoint-keys';
 export { StoredDeliveryAdapter } from './stored-delivery.adapter';

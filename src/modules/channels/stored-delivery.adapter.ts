@@ -4,8 +4,9 @@ import type { ChannelAdapter, ChannelDelivery, DeliveryResult } from './channel-
 import type { ChannelRegistry } from './channel-registry';
 
 /**
- * The outbound side of a channel whose clients only ever ask (the OpenAI-compatible endpoint, the MCP server):
- * nothing can be pushed to them, so a delivery (an announce result) into one of its sessions is kept in the
+ * The outbound side of a channel whose clients only ever ask (the MCP server; the OpenAI-compatible endpoint's plugin
+ * channel answers `stored` to the same effect): nothing can be pushed to them, so a delivery (an announce result) into
+ * one of its sessions is kept in the
  * session's transcript, where the next request of that conversation finds it in the agent's history, like an
  * http account without a webhook. Each such channel is a subclass naming its id.
  */

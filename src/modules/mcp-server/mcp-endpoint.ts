@@ -10,7 +10,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { readLimitedBody } from '../../common/http/limited-body';
 import { jsonDepthExceeds } from '../../common/json-depth';
-import { EndpointKeyGate } from '../channels';
+import { EndpointKeyGate } from '../endpoint-keys';
 import { ConfigStore, type RuntimeSnapshot } from '../config';
 import { AuthRefusals, GatewayMetrics } from '../metrics';
 import { toolsFor } from './agent-tools';

@@ -9,7 +9,7 @@ import {
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { ConfigStore, EndpointKey, ResolvedAgent } from '../config';
-import { agentsForKey } from '../channels';
+import { agentsForKey } from '../endpoint-keys';
 import { agentList, agentOfTool, LIST_AGENTS_TOOL, parseAskArguments, toolsFor } from './agent-tools';
 import type { AskAgentService } from './ask-agent.service';
 import { mcpErrorOf } from './mcp-errors';

@@ -9,7 +9,7 @@ import { type PublicNames, publicMetricsText } from './public-series';
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
 export type A2aBinding = 'jsonrpc' | 'http-json';
-export type RateLimitedChannel = 'a2a' | 'openai' | 'mcp';
+export type RateLimitedChannel = 'a2a' | 'openai' | 'mcp' | 'plugin';
 /**
  * Where a credential is checked: an A2A peer token, an http channel account, an OpenAI-compatible key, the admin API,
  * or a plugin's public route that checks one itself (`plugin`).
@@ -179,7 +179,9 @@ export class GatewayMetrics {
   }
 
   rateLimited(channel: RateLimitedChannel, peer: string): void {
-    this.rateLimits.inc(channel, channel === 'a2a' ? this.a2aPeer(peer) : this.endpointKey(channel, peer));
+    // A plugin's key gate names its peer `<plugin>/<key>` from keys the plugin's config holds.
+    const label = channel === 'a2a' ? this.a2aPeer(peer) : channel === 'plugin' ? peer : this.endpointKey(channel, peer);
+    this.rateLimits.inc(channel, label);
   }
 
   /** A request refused for its credential (recorded by AuthRefusals, which also logs it). */

@@ -93,7 +93,7 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
     }),
     rateLimited: new Counter({
       name: 'clawgate_rate_limited_total',
-      help: 'Requests refused by a rate limit, by channel (a2a, openai, mcp) and peer (the A2A peer or the key name).',
+      help: 'Requests refused by a rate limit, by channel (a2a, openai, mcp, plugin) and peer (the A2A peer, the key name, or <plugin>/<key>).',
       labelNames: ['channel', 'peer'],
       registers,
     }),

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { bundledPluginDefinition } from '../../bundled-plugins';
 import type { PluginDefinition, PluginService } from '../../plugin-sdk';
 import { ConfigStore, GATEWAY_OPTIONS, isReservedModelProviderId, type GatewayOptions, type RuntimeSnapshot } from '../config';
-import { GatewayMetrics } from '../metrics';
+import { AuthRefusals, GatewayMetrics } from '../metrics';
 import { ProviderRegistry, RunHooks, ToolRegistry } from '../runtime';
 import { maskedPluginConfig } from './masked-plugin-config';
 import { desiredPlugins, identityOf, type DesiredPlugin } from './plugin-desired';
@@ -13,7 +13,8 @@ import { messageOf } from './plugin-errors';
 import { PluginHookDispatcher } from './plugin-hooks';
 import { loadPluginModule } from './plugin-module-loader';
 import { nothingRegistered, type PluginRecord, type PluginStatus } from './plugin-record';
-import { PluginRoutes } from './plugin-routes';
+import { authEdgeOf, PluginRoutes } from './plugin-routes';
+import { createPluginKeyGate } from './plugin-key-gate';
 import { PluginScope } from './plugin-scope';
 import { pluginModelProvider } from './plugin-model-provider';
 import { pluginTool } from './plugin-tool';
@@ -71,6 +72,7 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
     hooks: RunHooks,
     private readonly metrics: GatewayMetrics,
     private readonly providers: ProviderRegistry,
+    private readonly refusals: AuthRefusals,
   ) {
     this.hookDispatcher = new PluginHookDispatcher(metrics);
     hooks.attach(this.hookDispatcher);
@@ -191,6 +193,8 @@ export class PluginHost implements OnApplicationBootstrap, BeforeApplicationShut
         providerOwner: (providerId) => this.providerOwners.get(providerId) ?? (isReservedModelProviderId(providerId) ? 'core' : undefined),
         mcpServerOwner: (name) => (this.mcpServerRunner?.configured(name) ? 'config' : this.mcpServerOwners.get(name)),
         count: (plugin, event, by) => this.metrics.pluginEvent(plugin, event, by),
+        keyGate: (plugin, options) =>
+          createPluginKeyGate(plugin, authEdgeOf(plugin), options, { config: this.config, metrics: this.metrics, refusals: this.refusals }),
       },
       desired.source === 'bundled',
       desired.root,

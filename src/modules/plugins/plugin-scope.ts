@@ -6,6 +6,8 @@ import type {
   PluginHookHandler,
   PluginHookName,
   PluginHttpRoute,
+  PluginKeyGate,
+  PluginKeyGateOptions,
   PluginLogger,
   PluginMcpServerConfig,
   PluginModelProvider,
@@ -14,12 +16,14 @@ import type {
 } from '../../plugin-sdk';
 import { type McpServerSettings, type PluginManifest, pluginMcpServerSettings } from '../config';
 import { PLUGIN_HOOKS } from './plugin-hooks';
+import { isPluginKeyGate } from './plugin-key-gate';
 import { pluginLogger } from './plugin-logger';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*']);
 const ROUTE_AUTH: ReadonlySet<string> = new Set(['public', 'viewer', 'operator', 'admin']);
-const ROUTE_PATH = /^\/[A-Za-z0-9._~:/-]*$/;
+// An absolute path may end in `/*`: the path and everything below it.
+const ROUTE_PATH = /^\/[A-Za-z0-9._~:/-]*(?:\/\*)?$/;
 const CHANNEL_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 // A provider id is the first part of a model reference (`<id>/<model>`): a provider name's pattern.
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -45,6 +49,8 @@ export interface ScopeHost {
   /** Who has an MCP server name: `config` when `mcp.servers` has it, else the plugin that registered it. */
   mcpServerOwner(name: string): string | undefined;
   count(plugin: string, event: string, by: number): void;
+  /** A bearer-key gate over the plugin's keys (plugin-key-gate.ts). */
+  keyGate(plugin: string, options: PluginKeyGateOptions): PluginKeyGate;
 }
 
 /**
@@ -99,6 +105,10 @@ export class PluginScope {
       },
       registerTool: <A>(tool: PluginToolDefinition<A>) => scope.registerTool(tool as unknown as PluginToolDefinition),
       registerHttpRoute: (route: PluginHttpRoute) => scope.registerHttpRoute(route),
+      createKeyGate: (options: PluginKeyGateOptions) => {
+        scope.open('createKeyGate');
+        return scope.host.keyGate(scope.id, options);
+      },
       registerService: (service: PluginService) => scope.registerService(service),
       on: <K extends PluginHookName>(hook: K, handler: PluginHookHandler<K>) =>
         scope.on(hook, handler as unknown as PluginHookHandler<PluginHookName>),
@@ -171,6 +181,7 @@ export class PluginScope {
         throw new Error(`${where}: only a bundled plugin may serve an absolute path (yours are below /plugins/${this.id})`);
       if (route.path.split('/').some((s) => s.startsWith(':'))) throw new TypeError(`${where}: an absolute path has no :parameters`);
     }
+    checkRouteOptions(route, where);
     if (!ROUTE_AUTH.has(route.auth)) throw new TypeError(`${where}: auth must be one of ${[...ROUTE_AUTH].join(', ')}`);
     if (typeof route.handle !== 'function') throw new TypeError(`${where}: handle must be a function`);
     if (route.precheck !== undefined && typeof route.precheck !== 'function') throw new TypeError(`${where}: precheck must be a function`);
@@ -277,4 +288,15 @@ export class PluginScope {
       throw new Error(`${call}: ${kind} "${name}" is not declared in the manifest's contracts.${kind}s`);
     }
   }
+}
+
+/** The optional parts of a route: each of the type the SDK says, a prefix path (`/x/*`) only for an absolute route. */
+function checkRouteOptions(route: PluginHttpRoute, where: string): void {
+  if (route.path.endsWith('/*') && !route.absolute)
+    throw new TypeError(`${where}: only an absolute path may end in "/*" (the path and everything below it)`);
+  if (route.parseBody !== undefined && typeof route.parseBody !== 'boolean') throw new TypeError(`${where}: parseBody must be a boolean`);
+  if (route.keyGate !== undefined && !isPluginKeyGate(route.keyGate))
+    throw new TypeError(`${where}: keyGate must be a gate made by api.createKeyGate`);
+  if (route.errorResponse !== undefined && typeof route.errorResponse !== 'function')
+    throw new TypeError(`${where}: errorResponse must be a function`);
 }

@@ -7,7 +7,7 @@ import type { ChannelAdapter } from '../channel-adapter.port';
 
 /** The chat channels plugins run: the adapter announces use, and a send to a chat as an inbound message names it. */
 export interface ChatChannels {
-  /** Undefined for a channel no plugin runs (the core ones: a2a, http, openai). */
+  /** Undefined for a channel no plugin runs (the core one: a2a). */
   adapter(id: string): ChannelAdapter | undefined;
   send(id: string, message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> | undefined;
 }

@@ -17,6 +17,7 @@ import { SESSION_STORE, type SessionStore } from '../../sessions';
 import { ChannelRegistry } from '../channel-registry';
 import { PAIRING_STORE, type PairingStore } from '../pairing/pairing-store.port';
 import { ChannelInbound } from './channel-inbound';
+import { ChannelTurns } from './channel-turns';
 import { ChatApprovals } from './chat-approvals';
 import { PluginChannelAdapter } from './plugin-channel.adapter';
 import { RunningChannel, type ChannelEnvironment } from './running-channel';
@@ -56,8 +57,13 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     }
     const commands = this.approvals;
     this.inbound = new ChannelInbound(routing, runner, pairing, commands && ((channel, message) => commands.command(channel, message)));
+    const turns = config ? new ChannelTurns(config, runner) : undefined;
     this.env = {
       inbound: (channel, section, message, observer, access) => this.inbound.handle(channel, section, message, observer, access),
+      turn: (channel, turn) => {
+        if (!turns) throw new Error('runTurn: this gateway has no config store');
+        return turns.run(channel, turn);
+      },
       request: (channel, request) => this.request(channel, request),
       startDeadlineMs: PLUGIN_START_DEADLINE_MS,
       stopDeadlineMs: PLUGIN_STOP_DEADLINE_MS,

@@ -1,5 +1,7 @@
 import type {
   ChannelAccountHealth,
+  ChannelAgentRun,
+  ChannelAgentTurn,
   ChannelContext,
   ChannelDefinition,
   ChannelInboundMessage,
@@ -34,6 +36,8 @@ export interface ChannelEnvironment {
     observer: InboundObserver,
     access: 'policy' | 'accounts',
   ): Promise<ChannelInboundOutcome>;
+  /** A turn for the agent an `accounts` channel's caller named (channel-turns.ts). */
+  turn(channel: string, turn: ChannelAgentTurn): ChannelAgentRun;
   /** A call out through the gateway's transport guard, on behalf of the channel. */
   request(channel: string, request: ChannelHttpRequest): Promise<ChannelHttpResponse>;
   startDeadlineMs: number;
@@ -258,6 +262,12 @@ export class RunningChannel {
       inbound: async (message: ChannelInboundMessage) => {
         if (signal.aborted || channel.state === 'stopped') throw new Error(`channel ${channel.id} is stopped`);
         return channel.env.inbound(channel.id, channel.section ?? {}, message, observer, channel.definition.access ?? 'policy');
+      },
+      runTurn: (turn: ChannelAgentTurn) => {
+        if ((channel.definition.access ?? 'policy') !== 'accounts')
+          throw new Error(`runTurn: channel ${channel.id} is not an "accounts" channel; its messages go through inbound()`);
+        if (signal.aborted || channel.state === 'stopped') throw new Error(`channel ${channel.id} is stopped`);
+        return channel.env.turn(channel.id, turn);
       },
       request: (request: ChannelHttpRequest) => channel.env.request(channel.id, request),
       setHealth: (health: ChannelAccountHealth) => channel.setHealth(health),

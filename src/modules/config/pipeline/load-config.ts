@@ -142,10 +142,17 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
 }
 
 /**
- * The core channels a bundled plugin serves (the http channel): their section is the core's normalized one
- * (`config.channels.http`, always there, `enabled: false` by default), handed to the plugin's channel, which the
- * gateway starts while it is not `enabled: false`.
+ * Where the section of each core channel a bundled plugin serves is: the core's normalized one (always there,
+ * `enabled: false` by default), handed to the plugin's channel, which the gateway starts while it is not
+ * `enabled: false`. The OpenAI-compatible endpoint's is the key users know from OpenClaw, not a `channels.<id>` one, and
+ * is handed over as `{ endpoint }`: its `enabled` switches the endpoint, while the channel itself always runs, so a
+ * delivery into an `openai` session is kept in the transcript whether the endpoint is on or not.
  */
+const CORE_CHANNEL_SECTIONS: ReadonlyArray<[string, (config: NormalizedConfig) => unknown]> = [
+  ['http', (config) => config.channels.http],
+  ['openai', (config) => ({ endpoint: config.gateway.http.endpoints.chatCompletions })],
+];
+
 function coreChannelsServedByPlugins(
   found: FoundPlugins,
   config: NormalizedConfig,
@@ -154,9 +161,10 @@ function coreChannelsServedByPlugins(
   const providers = new Map<string, string>();
   for (const plugin of found.plugins.values()) {
     if (plugin.source !== 'bundled' || !plugin.manifest || plugin.problem) continue;
-    if (plugin.manifest.contracts.channels.includes('http') && !providers.has('http')) {
-      sections.set('http', config.channels.http);
-      providers.set('http', plugin.id);
+    for (const [channel, sectionOf] of CORE_CHANNEL_SECTIONS) {
+      if (!plugin.manifest.contracts.channels.includes(channel) || providers.has(channel)) continue;
+      sections.set(channel, sectionOf(config));
+      providers.set(channel, plugin.id);
     }
   }
   return { sections, providers };

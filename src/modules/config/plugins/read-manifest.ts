@@ -12,10 +12,11 @@ import { schemaProblems } from './schema-issues';
 export const MANIFEST_FILES = { clawgate: 'clawgate.plugin.json', openclaw: 'openclaw.plugin.json' } as const;
 
 /**
- * Channels whose `channels.<id>` section is the core's (validated, normalized and documented with the rest of the
- * config): no plugin may provide them, except the bundled plugin that serves it (the http channel's).
+ * Channels whose section is the core's (validated, normalized and documented with the rest of the config: `channels.a2a`,
+ * `channels.http`, and `gateway.http.endpoints.chatCompletions` for `openai`): no plugin may provide them, except the
+ * bundled plugin that serves it (the http channel's, the OpenAI-compatible endpoint's).
  */
-export const CORE_CHANNELS: ReadonlySet<string> = new Set(['a2a', 'http']);
+export const CORE_CHANNELS: ReadonlySet<string> = new Set(['a2a', 'http', 'openai']);
 /** A manifest is metadata; anything larger is not one. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../runtime';
+import type { ChannelAgentRunResult } from '../../plugin-sdk';
 import { AGENT_MODEL_PREFIX } from './chat-request';
 
 /**
@@ -26,13 +26,13 @@ export function completionIds(runId: string, agentId: string): CompletionIds {
 }
 
 /** The run's token usage (all its model calls) in OpenAI's names; a model that reports none (echo) counts 0. */
-export function usageOf(run: RunRecord): OpenAiUsage {
-  const prompt = run.usage?.inputTokens ?? 0;
-  const completion = run.usage?.outputTokens ?? 0;
+export function usageOf(run: ChannelAgentRunResult): OpenAiUsage {
+  const prompt = run.usage.inputTokens;
+  const completion = run.usage.outputTokens;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-export function chatCompletion(ids: CompletionIds, run: RunRecord) {
+export function chatCompletion(ids: CompletionIds, run: ChannelAgentRunResult) {
   return {
     id: ids.id,
     object: 'chat.completion',
@@ -58,7 +58,7 @@ export function completionChunk(ids: CompletionIds, delta: Record<string, unknow
   };
 }
 
-export function usageChunk(ids: CompletionIds, run: RunRecord) {
+export function usageChunk(ids: CompletionIds, run: ChannelAgentRunResult) {
   return { id: ids.id, object: 'chat.completion.chunk', created: ids.created, model: ids.model, choices: [], usage: usageOf(run) };
 }
 

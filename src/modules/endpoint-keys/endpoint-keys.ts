@@ -1,6 +1,6 @@
-import { compileAgentPattern } from '../../../common/agent-pattern';
-import { findBySecret, secretIndexPerSource } from '../../../common/secrets/secret-match';
-import type { EndpointKey } from '../../config';
+import { compileAgentPattern } from '../../common/agent-pattern';
+import { findBySecret, secretIndexPerSource } from '../../common/secrets/secret-match';
+import type { EndpointKey } from '../config';
 
 /** Token digests per keys array (snapshots are immutable, so an index lives exactly as long as its config). */
 const keyIndex = secretIndexPerSource((keys: readonly EndpointKey[]) =>

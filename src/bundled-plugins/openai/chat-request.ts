@@ -1,6 +1,6 @@
-import { isCanonicalAgentId } from '../../../common/agent-id';
-import { ErrorCode } from '../../../common/errors/error-code';
-import { isRecord } from '../../../common/is-record';
+import { isCanonicalAgentId } from '../../common/agent-id';
+import { isRecord } from '../../common/is-record';
+import { ErrorCode } from '../../plugin-sdk';
 import { invalidRequest, OpenAiEndpointError } from './openai-errors';
 
 /** `model: "agent:<id>"` names the agent (docs/openai-endpoint.md#choosing-the-agent). */

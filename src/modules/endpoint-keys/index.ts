@@ -1,0 +1,3 @@
+export { EndpointKeyGate } from './endpoint-key-gate';
+export type { KeyGateEdge, KeyGateSettings, KeyGateVerdict } from './endpoint-key-gate';
+export { agentsForKey, authenticateEndpointKey, keyMayUse } from './endpoint-keys';
