@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import JSON5 from 'json5';
 import { CliBuild, REPO_ROOT, runCli, transpileCli } from '../fixtures/cli-runner';
 import { FakeAnthropicServer } from '../support/fake-anthropic-server';
+import { FakeOpenAiResponsesServer } from '../support/fake-openai-responses-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startCliGateway } from './support/cli-gateway';
 import { currentFormatFiles, findCorpusDir, placeholderEnv } from './support/corpus-files';
@@ -37,6 +38,7 @@ const files = currentFormatFiles(corpusDir);
 let build: CliBuild;
 let openai: FakeOpenAiServer;
 let anthropic: FakeAnthropicServer;
+let responses: FakeOpenAiResponsesServer;
 const outcomes: string[] = [];
 
 beforeAll(async () => {
@@ -45,10 +47,12 @@ beforeAll(async () => {
   openai.always((req) => openai.text(`corpus reply from ${req.body.model}`)(req));
   anthropic = await new FakeAnthropicServer().start();
   anthropic.always((req) => anthropic.text(`corpus reply from ${req.body.model}`)(req));
+  responses = await new FakeOpenAiResponsesServer().start();
+  responses.always((req) => responses.text(`corpus reply from ${req.body.model}`)(req));
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([openai?.close(), anthropic?.close(), build?.remove()]);
+  await Promise.all([openai?.close(), anthropic?.close(), responses?.close(), build?.remove()]);
   const ran = outcomes.filter((o) => o.startsWith('runs')).length;
   console.log(`${ran}/${files.length} current-format corpus files run\n${outcomes.join('\n')}`);
 });
@@ -77,7 +81,12 @@ describe('every current-format OpenClaw config of the corpus runs', () => {
       const original = JSON5.parse<Record<string, any>>(file.text);
       const copy = runnableCopy(
         original,
-        { openAiBaseUrl: openai.baseUrl, openAiOrigin: openai.origin, anthropicOrigin: anthropic.baseUrl },
+        {
+          openAiBaseUrl: openai.baseUrl,
+          openAiOrigin: openai.origin,
+          anthropicOrigin: anthropic.baseUrl,
+          responsesBaseUrl: responses.baseUrl,
+        },
         path.join(home, 'root'),
       );
       const env = { PATH: process.env.PATH, HOME: home, CLAWGATE_LOG_LEVEL: 'warn', ...placeholderEnv(file.text), ...copy.env };

@@ -4,6 +4,7 @@ import type { RunRecord } from '../../src/modules/runtime/run-registry';
 import { SessionToolsService } from '../../src/modules/session-tools/session-tools.service';
 import { API_CLIENT } from '../support/admin-client';
 import { FakeAnthropicServer } from '../support/fake-anthropic-server';
+import { FakeOpenAiResponsesServer } from '../support/fake-openai-responses-server';
 import { FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestGateway, TestGateway } from '../support/gateway-harness';
 
@@ -12,10 +13,11 @@ import { startTestGateway, TestGateway } from '../support/gateway-harness';
  * write them, answering from a real (fake) server of that API: `openai-completions` (and no `api` with a baseUrl),
  * `ollama` (OpenClaw's baseUrl has no /v1: clawgate calls its OpenAI-compatible endpoint under /v1),
  * `anthropic-messages` on a provider of its own (MiniMax's Anthropic endpoint, with headers), and a model whose own
- * `api` differs from its provider's. A kind it does not speak (`openai-responses`) names itself and the run falls back;
+ * `api` differs from its provider's, and `openai-responses` (the Responses API at <baseUrl>/responses). A kind it does not
+ * speak (`openai-codex-responses`, ChatGPT sign-in) names itself and the run falls back;
  * so does a provider whose `${VAR}` baseUrl is no URL (named by its variable, never its value).
  */
-const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
+const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer, responses: FakeOpenAiResponsesServer) => `{
   models: { mode: "merge", providers: {
     compat: { api: "openai-completions", baseUrl: "${openai.baseUrl}", apiKey: "sk-compat",
               models: [{ id: "m1", name: "M1", contextWindow: 128000, maxTokens: 8192, cost: { input: 1, output: 2 } }] },
@@ -25,7 +27,8 @@ const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
                models: [{ id: "MiniMax-M2", contextWindow: 200000, maxTokens: 8192 }] },
     mixed: { api: "openai-completions", baseUrl: "${anthropic.baseUrl}", apiKey: "mixed-key",
              models: [{ id: "claude-x", api: "anthropic-messages" }] },
-    codex: { api: "openai-responses", baseUrl: "${openai.baseUrl}", apiKey: "sk-codex" },
+    codex: { api: "openai-codex-responses", baseUrl: "${openai.baseUrl}", apiKey: "sk-codex" },
+    lmstudio: { api: "openai-responses", baseUrl: "${responses.baseUrl}", apiKey: "lm-key" },
     openai: { baseUrl: "\${IMAGE_API_URL}", apiKey: "sk-image" },
   } },
   agents: { list: [
@@ -36,6 +39,7 @@ const config = (openai: FakeOpenAiServer, anthropic: FakeAnthropicServer) => `{
     { id: "mixed", model: "mixed/claude-x" },
     { id: "responses", model: { primary: "codex/gpt-5.2", fallbacks: ["compat/m1"] } },
     { id: "images", model: { primary: "openai/gpt-image-1", fallbacks: ["compat/m1"] } },
+    { id: "lm", model: { primary: "lmstudio/local", fallbacks: [] } },
   ] },
 }`;
 
@@ -43,6 +47,7 @@ describe('OpenClaw api kinds clawgate speaks (e2e, fake OpenAI and Anthropic ser
   let gw: TestGateway;
   let openai: FakeOpenAiServer;
   let anthropic: FakeAnthropicServer;
+  let responses: FakeOpenAiResponsesServer;
   let tools: SessionToolsService;
   let runner: AgentRunner;
 
@@ -51,18 +56,21 @@ describe('OpenClaw api kinds clawgate speaks (e2e, fake OpenAI and Anthropic ser
     openai.always((req) => openai.text(`openai answered ${req.body.model}`)(req));
     anthropic = await new FakeAnthropicServer().start();
     anthropic.always((req) => anthropic.text(`anthropic answered ${req.body.model}`)(req));
+    responses = await new FakeOpenAiResponsesServer({ apiKey: 'lm-key' }).start();
+    responses.always((req) => responses.text(`responses answered ${req.body.model}`)(req));
     // A deploy template's variable that holds no URL (a host name): the provider loads unusable, the gateway starts.
-    gw = await startTestGateway(config(openai, anthropic), { env: { IMAGE_API_URL: 'images-backend.internal' } });
+    gw = await startTestGateway(config(openai, anthropic, responses), { env: { IMAGE_API_URL: 'images-backend.internal' } });
     tools = gw.app.get(SessionToolsService);
     runner = gw.app.get(AgentRunner);
   });
   afterAll(async () => {
     await gw?.stop();
-    await Promise.all([openai?.close(), anthropic?.close()]);
+    await Promise.all([openai?.close(), anthropic?.close(), responses?.close()]);
   });
   beforeEach(() => {
     openai.requests.length = 0;
     anthropic.requests.length = 0;
+    responses.requests.length = 0;
   });
 
   async function run(agentId: string): Promise<RunRecord> {
@@ -107,14 +115,22 @@ describe('OpenClaw api kinds clawgate speaks (e2e, fake OpenAI and Anthropic ser
     expect(anthropic.requests.map((r) => [r.path, r.headers['x-api-key']])).toEqual([['/v1/messages', 'mixed-key']]);
   });
 
-  it('openai-responses, which clawgate does not speak, names itself and the run goes on to the fallback', async () => {
+  it('lmstudio/local: the Responses API at <baseUrl>/responses with the key', async () => {
+    expect(await run('lm')).toMatchObject({ status: 'completed', reply: 'responses answered local', model: 'lmstudio/local' });
+    expect(responses.requests.map((r) => [r.path, r.headers.authorization, r.body.model, r.body.store])).toEqual([
+      ['/v1/responses', 'Bearer lm-key', 'local', false],
+    ]);
+    expect(responses.violations).toEqual([]);
+  });
+
+  it('openai-codex-responses, which clawgate does not speak, names itself and the run goes on to the fallback', async () => {
     const record = await run('responses');
     expect(record).toMatchObject({ status: 'completed', reply: 'openai answered m1', model: 'compat/m1' });
     expect(record.failovers).toEqual([
       {
         model: 'codex/gpt-5.2',
         error:
-          'model provider codex uses api "openai-responses", which clawgate does not speak (models.providers.codex.api: openai-chat, openai-completions, ollama, anthropic-messages)',
+          'model provider codex uses api "openai-codex-responses", which clawgate does not speak (models.providers.codex.api: openai-chat, openai-completions, ollama, openai-responses, anthropic-messages)',
       },
     ]);
     expect(openai.requests.map((r) => r.body.model)).toEqual(['m1']);

@@ -90,7 +90,7 @@ describe('model fallbacks (e2e, a fake OpenAI server as the primary)', () => {
     expect(failed).toMatchObject({
       status: 'failed',
       error:
-        'model provider gemini uses api "google-generative-ai", which clawgate does not speak (models.providers.gemini.api: openai-chat, openai-completions, ollama, anthropic-messages)',
+        'model provider gemini uses api "google-generative-ai", which clawgate does not speak (models.providers.gemini.api: openai-chat, openai-completions, ollama, openai-responses, anthropic-messages)',
     });
   });
 });

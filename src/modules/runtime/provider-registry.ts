@@ -71,7 +71,7 @@ export class ProviderRegistry {
     if (!provider) {
       const where = entry?.api ? `models.providers.${providerName}.models (${model}).api` : `models.providers.${providerName}.api`;
       throw new ModelProviderError(
-        `model provider ${providerName} uses api "${apiAsWritten ?? api}", which clawgate does not speak (${where}: openai-chat, openai-completions, ollama, anthropic-messages)`,
+        `model provider ${providerName} uses api "${apiAsWritten ?? api}", which clawgate does not speak (${where}: openai-chat, openai-completions, ollama, openai-responses, anthropic-messages)`,
       );
     }
     return { provider, settings: { ...settings, api: provider.api, apiKey }, model, ref: `${providerName}/${model}`, entry };

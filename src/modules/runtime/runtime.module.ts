@@ -10,6 +10,7 @@ import { PromptFileCache } from './prompt-file-cache';
 import { ProviderRegistry } from './provider-registry';
 import { AnthropicMessagesProvider } from './providers/anthropic-messages.provider';
 import { OpenAiChatProvider } from './providers/openai-chat.provider';
+import { OpenAiResponsesProvider } from './providers/openai-responses.provider';
 import { RunCancelService } from './run-cancel.service';
 import { RunsAdminController } from './runs-admin.controller';
 import { RunTrees } from './run-tree';
@@ -30,7 +31,10 @@ import { RunHooks } from './run-hooks';
     // One per process: its directory watches are closed when the module is destroyed.
     PromptFileCache,
     // Echo is built into the registry; the HTTP providers are plugged in here (stateless, one instance each).
-    { provide: MODEL_PROVIDERS, useFactory: () => [new OpenAiChatProvider(), new AnthropicMessagesProvider()] },
+    {
+      provide: MODEL_PROVIDERS,
+      useFactory: () => [new OpenAiChatProvider(), new OpenAiResponsesProvider(), new AnthropicMessagesProvider()],
+    },
   ],
   exports: [AgentRunner, ToolRegistry, RunHooks, ProviderRegistry, RunTrees],
 })

@@ -9,6 +9,8 @@ export interface ModelFakes {
   openAiOrigin: string;
   /** The fake Anthropic server's origin. */
   anthropicOrigin: string;
+  /** The fake Responses API server's `/v1` base (what an `openai-responses` baseUrl points at). */
+  responsesBaseUrl: string;
 }
 
 export interface RunnableCopy {
@@ -98,7 +100,9 @@ export function runnableCopy(original: Record<string, any>, fakes: ModelFakes, r
         ? fakes.openAiOrigin
         : kind === 'openai-completions' || kind === 'openai-chat'
           ? fakes.openAiBaseUrl
-          : undefined;
+          : kind === 'openai-responses'
+            ? fakes.responsesBaseUrl
+            : undefined;
   for (const [id, entry] of Object.entries(providers)) {
     if (!isObject(entry)) continue;
     const kind = typeof entry.api === 'string' ? entry.api : (STAND_INS[id] ?? 'openai-completions');

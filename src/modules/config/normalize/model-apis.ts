@@ -9,6 +9,7 @@ import type { NormalizeContext } from './normalize-context';
  */
 const SPOKEN: Readonly<Record<string, ModelApi>> = {
   'openai-chat': 'openai-chat',
+  'openai-responses': 'openai-responses',
   'anthropic-messages': 'anthropic-messages',
   echo: 'echo',
   'openai-completions': 'openai-chat',
@@ -33,7 +34,7 @@ export function mapModelApi(ctx: NormalizeContext, written: string, at: string, 
   if (KNOWN.includes(written)) {
     ctx.warnings.push({
       path: at,
-      message: `OpenClaw api kind ${ctx.quoter.quote(at, written)} is not supported by clawgate (it speaks openai-chat / openai-completions / ollama and anthropic-messages): ${owner} cannot be called, and a run whose model is on it goes on to its fallbacks`,
+      message: `OpenClaw api kind ${ctx.quoter.quote(at, written)} is not supported by clawgate (it speaks openai-chat / openai-completions / ollama, openai-responses and anthropic-messages): ${owner} cannot be called, and a run whose model is on it goes on to its fallbacks`,
     });
     return { api: 'unsupported', asWritten: written };
   }

@@ -4,7 +4,7 @@ import { Default, Describe, NestedArray, NestedMap, NestedObject, NoUrlCredentia
 import { IsSecretInput, type SecretRefConfig } from './secret-input';
 
 /** The wire protocols clawgate speaks (its own names). */
-export const MODEL_APIS = ['openai-chat', 'anthropic-messages', 'echo'] as const;
+export const MODEL_APIS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'echo'] as const;
 /**
  * OpenClaw's `api` kinds (docs/gateway/config-tools.md#custom-providers-and-base-urls). Those clawgate speaks map
  * onto its own protocols; the others load with a warning and the provider's models are skipped (normalize/model-apis.ts).
@@ -24,7 +24,7 @@ export const OPENCLAW_MODEL_APIS = [
 ] as const;
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const API_DESCRIPTION =
-  'Wire protocol: openai-chat, anthropic-messages, echo, or an OpenClaw kind (openai-completions and ollama speak openai-chat; the others load with a warning and runs fall back).';
+  'Wire protocol: openai-chat, openai-responses, anthropic-messages, echo, or an OpenClaw kind (openai-completions and ollama speak openai-chat; the others load with a warning and runs fall back).';
 const API_SCHEMA = { type: 'string', enum: [...new Set([...MODEL_APIS, ...OPENCLAW_MODEL_APIS])] };
 
 @StrictObject('What a model costs, per million tokens (kept for usage pricing).')

@@ -12,7 +12,7 @@ export interface ModelsSettings {
 }
 
 /** A protocol clawgate speaks to a model provider. */
-export type ModelApi = 'openai-chat' | 'anthropic-messages' | 'echo';
+export type ModelApi = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'echo';
 
 /** A model of a provider's catalog (`models.providers.<name>.models[]`), kept for limits and usage pricing. */
 export interface ProviderModelSettings {
