@@ -24,6 +24,8 @@ export interface EmbedOptions {
 }
 
 export interface Reranker {
+  /** How many of a search's best candidates to rescore, read at every search (0: none). */
+  depth(): number;
   /** Cosine similarity of the query with each text, in the order given. */
   similarities(query: string, texts: readonly string[]): Promise<number[]>;
   close?(): Promise<void>;

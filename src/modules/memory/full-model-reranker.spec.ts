@@ -36,6 +36,14 @@ describe('FullModelReranker', () => {
     expect(sims[1]).toBeCloseTo(0, 6);
   });
 
+  it('reads its depth at every call: memory.embeddings.rerank, 10 when not given', () => {
+    let depth = 4;
+    expect(new FullModelReranker({ depth: () => depth }).depth()).toBe(4);
+    depth = 0;
+    expect(new FullModelReranker({ depth: () => depth }).depth()).toBe(0);
+    expect(new FullModelReranker().depth()).toBe(10);
+  });
+
   it('passes an embedding failure on to the search (which keeps its own ranking)', async () => {
     const reranker = new FullModelReranker({ embed: async () => Promise.reject(new Error('model gone')) });
     await expect(reranker.similarities('x', ['y'])).rejects.toThrow('model gone');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CONFIG_DEFAULTS } from '../config';
 import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
 import type { Reranker } from './embedder.port';
 
@@ -6,6 +7,8 @@ import type { Reranker } from './embedder.port';
 const CACHE_SIZE = 4096;
 
 export interface FullModelRerankerOptions extends BundledEmbedderOptions {
+  /** Candidates rescored per search [memory.embeddings.rerank, 10]; 0 turns the reranker off. */
+  depth?: () => number;
   /** Tests: texts → unit vectors instead of the bundled model. */
   embed?: (texts: readonly string[]) => Promise<Float32Array[]>;
 }
@@ -22,6 +25,10 @@ export class FullModelReranker implements Reranker {
   private readonly cache = new Map<string, Float32Array>();
 
   constructor(private readonly options: FullModelRerankerOptions = {}) {}
+
+  depth(): number {
+    return this.options.depth?.() ?? CONFIG_DEFAULTS.memory.embeddings.rerank;
+  }
 
   async similarities(query: string, texts: readonly string[]): Promise<number[]> {
     const keys = texts.map(digest);

@@ -5,19 +5,24 @@ import { HashingEmbedder } from '../../../test/fixtures/memory/hashing-embedder'
 import { AgentMemory } from './agent-memory';
 import type { Reranker } from './embedder.port';
 import { collectionKey } from './memory-collections';
-import { RERANK_DEPTH } from './memory-searcher';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
 
 /** Says how similar each text is by a number it carries ("score 0.83"); counts its calls. */
 class NumberReranker implements Reranker {
   calls: Array<{ query: string; texts: string[] }> = [];
   fail = false;
+  rescored = RERANK_DEPTH;
+  depth(): number {
+    return this.rescored;
+  }
   async similarities(query: string, texts: readonly string[]): Promise<number[]> {
     this.calls.push({ query, texts: [...texts] });
     if (this.fail) throw new Error('model worker gone');
     return texts.map((t) => Number(/score (\d\.\d+)/.exec(t)?.[1] ?? 0));
   }
 }
+
+const RERANK_DEPTH = 10;
 
 class RerankedEmbedder extends HashingEmbedder {
   constructor(readonly reranker: NumberReranker) {
@@ -90,5 +95,14 @@ describe('MemorySearcher with an embedder that reranks (bundled-static)', () => 
     reranker.calls.length = 0;
     expect(names(await memory.search('garden hose', { ...opts, mode: 'keyword' }))).toHaveLength(3);
     expect(reranker.calls).toEqual([]);
+  });
+
+  it('leaves the vector ranking and scores alone at depth 0 (memory.embeddings.rerank: 0)', async () => {
+    reranker.rescored = 0;
+    const hits = await memory.search('hose', { ...opts, mode: 'vector' });
+    expect(reranker.calls).toEqual([]);
+    expect(hits).toHaveLength(3);
+    // The hashing embedder's cosines, not the numbers the reranker would have given.
+    for (const h of hits) expect(h.snippet).not.toContain(`score ${h.score.toFixed(2)}`);
   });
 });

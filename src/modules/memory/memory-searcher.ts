@@ -33,13 +33,6 @@ export interface SearchHit {
 const MIN_CANDIDATES = 50;
 
 /**
- * Candidates an embedder's reranker rescores (at least maxResults). On the paraphrase set, the static
- * vectors' top 10 held the target of 19 of 20 queries (top 8: 18, top 5: 17); each costs the full model one
- * chunk the first time it is seen.
- */
-export const RERANK_DEPTH = 10;
-
-/**
  * Hybrid search over one agent's index: BM25 keyword list and cosine vector list (each restricted to the
  * agent's current collections), each candidate scored by its keyword coverage and cosine similarity
  * (hybrid-rank.ts#relevance), one result per chunk and per cited range.
@@ -91,7 +84,10 @@ export class MemorySearcher {
     candidates: ReadonlyMap<number, Candidate>,
     maxResults: number,
   ): Promise<FusedHit[]> {
-    const top = fused.slice(0, Math.max(RERANK_DEPTH, maxResults));
+    // At least maxResults, so every result has a score on one scale. On the paraphrase set the static
+    // vectors' top 10 held the target of 19 of 20 queries (top 8: 18, top 5: 17).
+    const depth = reranker.depth();
+    const top = depth > 0 ? fused.slice(0, Math.max(depth, maxResults)) : [];
     if (!top.length) return fused;
     const rows = this.index.chunks(top.map((h) => h.id));
     let similarities: number[];

@@ -41,6 +41,8 @@ export interface StaticEmbedderOptions extends BundledEmbedderOptions {
   dims?: number;
   /** Rescores a search's best candidates [the bundled model at query time: FullModelReranker]; false: none. */
   reranker?: Reranker | false;
+  /** How many candidates the default reranker rescores per search [memory.embeddings.rerank]. */
+  rerank?: () => number;
 }
 
 /**
@@ -75,7 +77,8 @@ export class StaticEmbedder implements Embedder {
     this.dims = options.dims ?? DIMS;
     this.fingerprint = `bundled-static:use-lite-512:sif-${SIF_A}:pc-${COMMON_DIRECTIONS}`;
     if (options.reranker !== false)
-      this.reranker = options.reranker ?? new FullModelReranker({ workers: options.workers, onEvent: options.onEvent });
+      this.reranker =
+        options.reranker ?? new FullModelReranker({ workers: options.workers, onEvent: options.onEvent, depth: options.rerank });
   }
 
   /** Identity of the table: the model, the exact vocabulary and how the vectors were processed. */
