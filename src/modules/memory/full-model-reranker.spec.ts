@@ -36,6 +36,28 @@ describe('FullModelReranker', () => {
     expect(sims[1]).toBeCloseTo(0, 6);
   });
 
+  it('keeps the most recently used candidates when its cache is full, even those the same search needs again', async () => {
+    const seen: string[][] = [];
+    const reranker = new FullModelReranker({
+      cacheSize: 2,
+      embed: async (texts) => {
+        seen.push([...texts]);
+        return texts.map((t) => AXES[t]);
+      },
+    });
+    await reranker.similarities('x', ['x', 'y']); // cache: x, y
+    // "x" is the oldest entry and is needed again while "xy" is new: both are scored, "y" is evicted.
+    const sims = await reranker.similarities('y', ['x', 'xy']);
+    expect(sims[0]).toBeCloseTo(0, 6);
+    expect(sims[1]).toBeCloseTo(Math.SQRT1_2, 6);
+    await reranker.similarities('x', ['x', 'xy', 'y']);
+    expect(seen).toEqual([
+      ['x', 'x', 'y'],
+      ['y', 'xy'],
+      ['x', 'y'],
+    ]);
+  });
+
   it('reads its depth at every call: memory.embeddings.rerank, 10 when not given', () => {
     let depth = 4;
     expect(new FullModelReranker({ depth: () => depth }).depth()).toBe(4);

@@ -9,6 +9,8 @@ const CACHE_SIZE = 4096;
 export interface FullModelRerankerOptions extends BundledEmbedderOptions {
   /** Candidates rescored per search [memory.embeddings.rerank, 10]; 0 turns the reranker off. */
   depth?: () => number;
+  /** Candidate vectors kept between searches [4096]. */
+  cacheSize?: number;
   /** Tests: texts → unit vectors instead of the bundled model. */
   embed?: (texts: readonly string[]) => Promise<Float32Array[]>;
 }
@@ -35,10 +37,10 @@ export class FullModelReranker implements Reranker {
     const missing = [...new Set(keys.filter((k) => !this.cache.has(k)))];
     const todo = missing.map((k) => texts[keys.indexOf(k)]);
     const [q, ...fresh] = await this.embed([query, ...todo]);
-    missing.forEach((k, i) => this.remember(k, fresh[i]));
-    return keys.map((k) => {
-      const v = this.cache.get(k) ?? fresh[missing.indexOf(k)];
-      this.remember(k, v);
+    // Every vector is taken before any is remembered: remembering may evict one this search still needs.
+    const vectors = keys.map((k) => this.cache.get(k) ?? fresh[missing.indexOf(k)]);
+    keys.forEach((k, i) => this.remember(k, vectors[i]));
+    return vectors.map((v) => {
       let dot = 0;
       for (let d = 0; d < v.length; d++) dot += v[d] * q[d];
       return dot;
@@ -60,7 +62,7 @@ export class FullModelReranker implements Reranker {
   private remember(key: string, vector: Float32Array): void {
     this.cache.delete(key);
     this.cache.set(key, vector);
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.cache.size > (this.options.cacheSize ?? CACHE_SIZE)) this.cache.delete(this.cache.keys().next().value as string);
   }
 }
 
