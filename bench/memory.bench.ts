@@ -18,7 +18,8 @@
  *    no threshold and at the default minScore, and how many of the unrelated queries answer anything.
  *
  * Parts 2 and 3 run for each embedder of BENCH_PROVIDERS [bundled,bundled-static], side by side (the static
- * table is built before its gateway starts, timed on its own). BENCH_PARTS [1,2,3] picks the parts; the load
+ * table is built before its gateway starts, timed on its own; its searches rescore their best BENCH_RERANK [10]
+ * candidates with the bundled model, 0 for none). BENCH_PARTS [1,2,3] picks the parts; the load
  * average is printed beside each part's figures.
  */
 import { createHash } from 'node:crypto';
@@ -49,6 +50,8 @@ const FULL_EMBED = process.env.BENCH_FULL_EMBED === '1';
 const BUNDLED = new BundledEmbedder().fingerprint;
 /** Embedders compared side by side in parts 2 and 3 [BENCH_PROVIDERS: bundled,bundled-static]. */
 const PROVIDERS = (process.env.BENCH_PROVIDERS ?? 'bundled,bundled-static').split(',') as Array<'bundled' | 'bundled-static'>;
+/** bundled-static: candidates the bundled model rescores per search [BENCH_RERANK: 10, memory.embeddings.rerank; 0 none]. */
+const RERANK = Number(process.env.BENCH_RERANK ?? 10);
 /** Parts to run [BENCH_PARTS: 1,2,3]. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(',').map(Number));
 const loadAverage = () =>
@@ -149,7 +152,8 @@ async function main(): Promise<void> {
     if (PARTS.has(3)) {
       console.log(`\n3. retrieval quality (test/fixtures/memory) — load ${loadAverage()}`);
       for (const provider of PROVIDERS) {
-        const embedder = provider === 'bundled' ? bundled : new StaticEmbedder({ stateDir: () => path.join(dir, 'static-state') });
+        const embedder =
+          provider === 'bundled' ? bundled : new StaticEmbedder({ stateDir: () => path.join(dir, 'static-state'), rerank: () => RERANK });
         await recall(path.join(dir, `recall-${provider}`), embedder, provider);
         if (embedder !== bundled) await embedder.close?.();
       }

@@ -45,7 +45,7 @@ async function serve(): Promise<void> {
   await fs.writeFile(
     configPath,
     `{ agents: { list: [{ id: "main", memorySearch: { qmd: { extraCollections: [{ path: ${JSON.stringify(corpus)}, name: "corpus" }] } } }] },
-       memory: { backend: "qmd", qmd: { includeDefaultMemory: false }, embeddings: { provider: "${PROVIDER}", workers: ${Number(process.env.BENCH_WORKERS ?? 1)} } },
+       memory: { backend: "qmd", qmd: { includeDefaultMemory: false }, embeddings: { provider: "${PROVIDER}", workers: ${Number(process.env.BENCH_WORKERS ?? 1)}, rerank: ${Number(process.env.BENCH_RERANK ?? 10)} } },
        channels: { a2a: { enabled: true, rateLimitPerMinute: 0, peers: { ${PEER}: { token: "${TOKEN}" } } } } }`,
   );
   const { startGateway } = await import('../../src/bootstrap');

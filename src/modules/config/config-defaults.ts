@@ -83,7 +83,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
       // minScore: calibrated on the bundled model (docs/memory.md#relevance-and-minscore).
       limits: { maxResults: 6, maxSnippetChars: 700, minScore: 0.4 },
     },
-    embeddings: { provider: 'bundled', workers: 1 },
+    embeddings: { provider: 'bundled', workers: 1, rerank: 10 },
   },
   // merge: the built-in providers stay beside models.providers (docs/configuration.md#built-in-model-providers).
   models: { mode: 'merge' },

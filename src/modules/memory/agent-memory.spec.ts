@@ -11,7 +11,7 @@ const settings = (sessionsEnabled: boolean): MemorySettings => ({
   backend: 'qmd',
   citations: 'auto',
   qmd: { includeDefaultMemory: true, sessionsEnabled, paths: [], debounceMs: 100, maxResults: 6, maxSnippetChars: 700, minScore: 0.4 },
-  embeddings: { provider: 'none', workers: 1 },
+  embeddings: { provider: 'none', workers: 1, rerank: 10 },
 });
 const line = (n: number, role: string, text: string) => `${JSON.stringify({ id: `l${n}`, ts: '2025-01-01T00:00:00Z', role, text })}\n`;
 const opts = { maxResults: 6, maxSnippetChars: 700 };

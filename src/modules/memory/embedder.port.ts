@@ -7,6 +7,12 @@ export interface Embedder {
   readonly fingerprint: string;
   /** One vector per input, same order, L2-normalized. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Rescores a search's best candidates with a better model than the one that made the stored vectors
+   * (`bundled-static`: the bundled model, at query time only). Its similarities replace the vector list's
+   * in the relevance of those candidates, so `minScore` reads them on that model's scale.
+   */
+  readonly reranker?: Reranker;
   /** Releases what the embedder holds (worker threads); optional for embedders that hold nothing. */
   close?(): Promise<void>;
 }
@@ -15,4 +21,12 @@ export interface EmbedOptions {
   signal?: AbortSignal;
   /** `query`: a search waits for it, so it goes ahead of background indexing where the embedder queues [index]. */
   priority?: 'query' | 'index';
+}
+
+export interface Reranker {
+  /** How many of a search's best candidates to rescore, read at every search (0: none). */
+  depth(): number;
+  /** Cosine similarity of the query with each text, in the order given. */
+  similarities(query: string, texts: readonly string[]): Promise<number[]>;
+  close?(): Promise<void>;
 }

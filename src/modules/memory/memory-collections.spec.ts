@@ -14,7 +14,7 @@ const memory = (qmd: Partial<MemorySettings['qmd']> = {}): MemorySettings => ({
     minScore: 0.4,
     ...qmd,
   },
-  embeddings: { provider: 'none', workers: 1 },
+  embeddings: { provider: 'none', workers: 1, rerank: 10 },
 });
 
 const main = {

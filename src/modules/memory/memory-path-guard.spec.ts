@@ -21,7 +21,7 @@ const memory: MemorySettings = {
     maxSnippetChars: 700,
     minScore: 0.4,
   },
-  embeddings: { provider: 'none', workers: 1 },
+  embeddings: { provider: 'none', workers: 1, rerank: 10 },
 };
 
 describe('resolveMemoryPath (memory_get confinement)', () => {

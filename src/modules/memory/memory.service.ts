@@ -267,6 +267,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         key,
         embedder: createEmbedder(settings, this.options.env, {
           workers: () => this.config.current().config.memory.embeddings.workers,
+          rerank: () => this.config.current().config.memory.embeddings.rerank,
           stateDir: () => this.config.current().stateDir,
           onEvent: (message) => this.logger.warn(message),
         }),

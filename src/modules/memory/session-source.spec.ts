@@ -14,7 +14,7 @@ const qmd = (sessionsEnabled: boolean): MemorySettings => ({
   backend: 'qmd',
   citations: 'auto',
   qmd: { includeDefaultMemory: false, sessionsEnabled, paths: [], debounceMs: 50, maxResults: 6, maxSnippetChars: 700, minScore: 0.4 },
-  embeddings: { provider: 'none', workers: 1 },
+  embeddings: { provider: 'none', workers: 1, rerank: 10 },
 });
 const keyword = { maxResults: 6, maxSnippetChars: 700, mode: 'keyword' as const };
 const user = (text: string) => ({ role: 'user' as const, text });

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
-import type { EmbedOptions, Embedder } from './embedder.port';
+import type { EmbedOptions, Embedder, Reranker } from './embedder.port';
 import { EmbeddingPool } from './embedding-pool';
+import { FullModelReranker } from './full-model-reranker';
 import { STATIC_WORKER_SOURCE } from './static-worker';
 import {
   COMMON_DIRECTIONS,
@@ -38,6 +39,10 @@ export interface StaticEmbedderOptions extends BundledEmbedderOptions {
   embedPieces?: (pieces: number[]) => Promise<Float32Array[]>;
   modelFingerprint?: string;
   dims?: number;
+  /** Rescores a search's best candidates [the bundled model at query time: FullModelReranker]; false: none. */
+  reranker?: Reranker | false;
+  /** How many candidates the default reranker rescores per search [memory.embeddings.rerank]. */
+  rerank?: () => number;
 }
 
 /**
@@ -46,12 +51,15 @@ export interface StaticEmbedderOptions extends BundledEmbedderOptions {
  * (~10 s on one core for the 8,000 pieces), then the model's worker stops; after that a text costs its
  * tokenization (the model's own tokenizer, word by word, cached) and a weighted mean, a fraction of a
  * millisecond, in a light worker thread (static-worker.ts) that shares the table, so indexing at a few
- * hundred chunks a second leaves the event loop to requests. Indexing and searches wait for the table while
+ * hundred chunks a second leaves the event loop to requests. A search's best candidates are rescored by the
+ * bundled model itself (full-model-reranker.ts): the static vectors find them, the model ranks and scores
+ * them, so recall and `minScore` are close to the model's. Indexing and searches wait for the table while
  * it is built: a vector from the full model would be in another space, so the two are never mixed. Tests
  * that give their own tokenizer embed on the calling thread.
  */
 export class StaticEmbedder implements Embedder {
   readonly fingerprint: string;
+  readonly reranker?: Reranker;
   private readonly vocabulary: Vocabulary;
   private readonly tokenize: (word: string) => number[];
   private readonly words = new Map<string, number[]>();
@@ -68,6 +76,9 @@ export class StaticEmbedder implements Embedder {
     this.modelFingerprint = options.modelFingerprint ?? 'bundled:use-lite-512';
     this.dims = options.dims ?? DIMS;
     this.fingerprint = `bundled-static:use-lite-512:sif-${SIF_A}:pc-${COMMON_DIRECTIONS}`;
+    if (options.reranker !== false)
+      this.reranker =
+        options.reranker ?? new FullModelReranker({ workers: options.workers, onEvent: options.onEvent, depth: options.rerank });
   }
 
   /** Identity of the table: the model, the exact vocabulary and how the vectors were processed. */
@@ -125,7 +136,7 @@ export class StaticEmbedder implements Embedder {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.model?.close(), this.pool?.close()]);
+    await Promise.all([this.model?.close(), this.pool?.close(), this.reranker?.close?.()]);
   }
 
   private async embedInWorker(table: StaticTable, texts: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {

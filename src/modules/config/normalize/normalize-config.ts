@@ -337,6 +337,7 @@ function normalizeMemory(ctx: NormalizeContext, m: MemoryConfig | undefined): No
       apiKey: m?.embeddings?.apiKey,
       model: m?.embeddings?.model,
       workers: m?.embeddings?.workers ?? defaults.embeddings.workers,
+      rerank: m?.embeddings?.rerank ?? defaults.embeddings.rerank,
     },
   };
 }

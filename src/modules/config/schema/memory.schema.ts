@@ -87,6 +87,15 @@ export class EmbeddingsConfig {
   @Describe('Worker threads that run the bundled model; each loads its own copy (~200 MB) and keeps one core busy while indexing.')
   @Default(CONFIG_DEFAULTS.memory.embeddings.workers)
   workers?: number;
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(50)
+  @Describe(
+    'bundled-static: how many of a search\'s best candidates the bundled model rescores at query time (0: none, the static ranking and scores as they are).',
+  )
+  @Default(CONFIG_DEFAULTS.memory.embeddings.rerank)
+  rerank?: number;
 }
 
 @StrictObject()

@@ -27,5 +27,7 @@ export interface MemorySettings {
     model?: string;
     /** Worker threads of the bundled model. */
     workers: number;
+    /** bundled-static: best candidates of a search rescored by the bundled model (0: none). */
+    rerank: number;
   };
 }

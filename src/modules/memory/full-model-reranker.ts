@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { CONFIG_DEFAULTS } from '../config';
+import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
+import type { Reranker } from './embedder.port';
+
+/** Chunk vectors kept between searches (2 KiB each: ~8 MiB); the oldest goes first. */
+const CACHE_SIZE = 4096;
+
+export interface FullModelRerankerOptions extends BundledEmbedderOptions {
+  /** Candidates rescored per search [memory.embeddings.rerank, 10]; 0 turns the reranker off. */
+  depth?: () => number;
+  /** Candidate vectors kept between searches [4096]. */
+  cacheSize?: number;
+  /** Tests: texts → unit vectors instead of the bundled model. */
+  embed?: (texts: readonly string[]) => Promise<Float32Array[]>;
+}
+
+/**
+ * The bundled model at query time, for `bundled-static` (docs/memory.md#the-static-embedder-bundled-static):
+ * the query and the few candidate chunks the static vectors ranked best are embedded by the full model and
+ * compared there. Indexing stays static; only a search pays for the model (its query, plus each candidate
+ * chunk not seen recently). The model's worker starts on the first search and stays for the next ones.
+ */
+export class FullModelReranker implements Reranker {
+  private model?: BundledEmbedder;
+  /** Insertion order is recency: a hit is moved to the end. */
+  private readonly cache = new Map<string, Float32Array>();
+
+  constructor(private readonly options: FullModelRerankerOptions = {}) {}
+
+  depth(): number {
+    return this.options.depth?.() ?? CONFIG_DEFAULTS.memory.embeddings.rerank;
+  }
+
+  async similarities(query: string, texts: readonly string[]): Promise<number[]> {
+    const keys = texts.map(digest);
+    const missing = [...new Set(keys.filter((k) => !this.cache.has(k)))];
+    const todo = missing.map((k) => texts[keys.indexOf(k)]);
+    const [q, ...fresh] = await this.embed([query, ...todo]);
+    // Every vector is taken before any is remembered: remembering may evict one this search still needs.
+    const vectors = keys.map((k) => this.cache.get(k) ?? fresh[missing.indexOf(k)]);
+    keys.forEach((k, i) => this.remember(k, vectors[i]));
+    return vectors.map((v) => {
+      let dot = 0;
+      for (let d = 0; d < v.length; d++) dot += v[d] * q[d];
+      return dot;
+    });
+  }
+
+  async close(): Promise<void> {
+    const model = this.model;
+    this.model = undefined;
+    await model?.close();
+  }
+
+  private embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (this.options.embed) return this.options.embed(texts);
+    this.model ??= new BundledEmbedder({ workers: this.options.workers, onEvent: this.options.onEvent });
+    return this.model.embed(texts, { priority: 'query' });
+  }
+
+  private remember(key: string, vector: Float32Array): void {
+    this.cache.delete(key);
+    this.cache.set(key, vector);
+    if (this.cache.size > (this.options.cacheSize ?? CACHE_SIZE)) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64');
+}
