@@ -31,18 +31,7 @@ export class OpenAiChatProvider implements ModelProvider {
   readonly api = 'openai-chat' as const;
 
   async complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse> {
-    const call: PostJsonInput = {
-      settings,
-      url: endpoint(settings, '/chat/completions'),
-      // Local servers (Ollama, llama.cpp) need no key; sending "Bearer undefined" would confuse proxies.
-      headers: buildHeaders(
-        { 'Content-Type': 'application/json', Authorization: settings.apiKey ? `Bearer ${settings.apiKey}` : undefined },
-        settings,
-      ),
-      body: openAiRequestBody(request),
-      signal: request.signal,
-      traceHeaders: request.traceHeaders,
-    };
+    const call = bearerJsonCall(settings, request, '/chat/completions', openAiRequestBody(request));
     if (!wantsStream(settings, request)) return parseOpenAiResponse(settings, await postJson(call));
 
     // Usage comes in one last chunk only when asked for (include_usage); the runner sums it like a plain answer's.
@@ -51,6 +40,22 @@ export class OpenAiChatProvider implements ModelProvider {
     const got = await postForEvents(call, (event) => assembler.accept(event.data));
     return got.kind === 'json' ? parseOpenAiResponse(settings, got.body) : assembler.result();
   }
+}
+
+/** A JSON POST to `<baseUrl><path>` with the key as a bearer token, as OpenAI's APIs (and the servers copying them) take it. */
+export function bearerJsonCall(settings: ModelProviderSettings, request: ModelRequest, path: string, body: unknown): PostJsonInput {
+  return {
+    settings,
+    url: endpoint(settings, path),
+    // Local servers (Ollama, llama.cpp, LM Studio) need no key; sending "Bearer undefined" would confuse proxies.
+    headers: buildHeaders(
+      { 'Content-Type': 'application/json', Authorization: settings.apiKey ? `Bearer ${settings.apiKey}` : undefined },
+      settings,
+    ),
+    body,
+    signal: request.signal,
+    traceHeaders: request.traceHeaders,
+  };
 }
 
 export function openAiRequestBody(request: ModelRequest): Record<string, unknown> {

@@ -7,7 +7,8 @@ import {
   type ModelResponse,
   type ToolSpec,
 } from '../model-provider.port';
-import { buildHeaders, endpoint, postJson, type PostJsonInput } from './http-json';
+import { postJson } from './http-json';
+import { bearerJsonCall } from './openai-chat.provider';
 import { postForEvents } from './model-stream';
 import { parseResponsesBody } from './openai-responses-response';
 import { ResponsesStreamAssembler } from './openai-responses-stream';
@@ -28,17 +29,7 @@ export class OpenAiResponsesProvider implements ModelProvider {
   readonly api = 'openai-responses' as const;
 
   async complete(settings: ModelProviderSettings, request: ModelRequest): Promise<ModelResponse> {
-    const call: PostJsonInput = {
-      settings,
-      url: endpoint(settings, '/responses'),
-      headers: buildHeaders(
-        { 'Content-Type': 'application/json', Authorization: settings.apiKey ? `Bearer ${settings.apiKey}` : undefined },
-        settings,
-      ),
-      body: responsesRequestBody(request),
-      signal: request.signal,
-      traceHeaders: request.traceHeaders,
-    };
+    const call = bearerJsonCall(settings, request, '/responses', responsesRequestBody(request));
     if (!wantsStream(settings, request)) return parseResponsesBody(settings, await postJson(call));
     call.body = { ...(call.body as object), stream: true };
     const assembler = new ResponsesStreamAssembler(settings, request.onTextDelta);
