@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { PluginDefinition } from '../plugin-sdk';
+import a2aManifest from './a2a/clawgate.plugin.json';
 import discordManifest from './discord/clawgate.plugin.json';
 import httpManifest from './http/clawgate.plugin.json';
 import openaiManifest from './openai/clawgate.plugin.json';
@@ -60,6 +61,12 @@ export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
     root: path.join(__dirname, 'openai'),
     manifest: openaiManifest,
     load: () => import('./openai').then(definitionOf),
+  },
+  {
+    id: 'a2a',
+    root: path.join(__dirname, 'a2a'),
+    manifest: a2aManifest,
+    load: () => import('./a2a').then(definitionOf),
   },
 ];
 

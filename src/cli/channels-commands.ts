@@ -1,5 +1,4 @@
 import { suggestClosest } from '../common/text/did-you-mean';
-import { A2A_CHANNEL_MANIFEST } from '../modules/a2a-channel';
 import { formatConfigIssue, loadConfig, locateConfig, type ChannelSetupField, type RuntimeSnapshot } from '../modules/config';
 import { parseSetupArgs, planChannelSetup, setupPatch } from './channel-setup';
 import { editConfigFromCli, type LocateOptions } from './cli-config-edit';
@@ -62,10 +61,9 @@ export async function runChannelsAdd(id: string, opts: AddOptions, args: readonl
   await editConfigFromCli(opts, planChannelSetup(id, patch), `set up channel ${id}`, { jsonFields: { channel: id, keys: keysOf(patch) } });
 }
 
-/** The setup fields of a channel: the A2A channel's own, or those of the manifest of the plugin that provides it. */
+/** The setup fields of a channel: those of the manifest of the plugin that provides it (the bundled ones included). */
 function setupFields(snapshot: RuntimeSnapshot, id: string): { fields: readonly ChannelSetupField[] } | { error: string } {
-  if (id === A2A_CHANNEL_MANIFEST.id) return { fields: A2A_CHANNEL_MANIFEST.setup };
-  const channels = new Map<string, readonly ChannelSetupField[]>([[A2A_CHANNEL_MANIFEST.id, A2A_CHANNEL_MANIFEST.setup]]);
+  const channels = new Map<string, readonly ChannelSetupField[]>();
   for (const plugin of snapshot.plugins.values()) {
     if (!plugin.manifest || plugin.state === 'refused') continue;
     for (const channel of plugin.manifest.contracts.channels) channels.set(channel, plugin.manifest.channelConfigs[channel]?.setup ?? []);

@@ -7,7 +7,7 @@ import { writePluginDir } from '../support/plugin-dirs';
 
 /**
  * `clawgate channels add <id> <setup flags>` as a user runs it (docs/channels.md#operations): the flags come from the
- * channel's setup fields (the A2A channel's own, a plugin's manifest), a secret only as a `${VAR}` reference or from
+ * channel's setup fields (in its plugin's manifest: the bundled a2a one, a plugin's on disk), a secret only as a `${VAR}` reference or from
  * stdin, written with the comment-keeping writer; then `config validate` accepts the file.
  */
 

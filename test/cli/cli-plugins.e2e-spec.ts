@@ -92,6 +92,8 @@ describe('clawgate plugins', () => {
       ['http', 'bundled', 'enabled'],
       // Bundled, active at start: /v1 answers 404 while gateway.http.endpoints.chatCompletions.enabled is not true.
       ['openai', 'bundled', 'enabled'],
+      // Bundled, active at start: the A2A channel; /a2a answers 404 while channels.a2a.enabled is not true.
+      ['a2a', 'bundled', 'enabled'],
     ]);
     expect(plugins.find((p) => p.id === 'open')?.reason).toMatch(/^not trusted: its directory .*open is writable by others \(mode 757\)/);
     expect(plugins.find((p) => p.id === 'voice')?.reason).toContain('clawgate plugins enable voice');

@@ -188,6 +188,7 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
       'slack',
       'http',
       'openai',
+      'a2a',
       'weather',
       'broken',
       'stuck',
@@ -217,7 +218,7 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     expect(one.body).toEqual(byId.weather);
     const unknown = await admin('/admin/plugins/nope').expect(404);
     expect(unknown.body.detail).toBe(
-      'no plugin "nope"; known: telegram, discord, slack, http, openai, weather, broken, stuck, gatekeeper, squatter',
+      'no plugin "nope"; known: telegram, discord, slack, http, openai, a2a, weather, broken, stuck, gatekeeper, squatter',
     );
     await request(gw.url).get('/admin/plugins').expect(401);
   });

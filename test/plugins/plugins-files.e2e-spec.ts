@@ -196,6 +196,8 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       ['http', 'active'],
       // Bundled, active at start (the OpenAI-compatible endpoint).
       ['openai', 'active'],
+      // Bundled, active at start (the A2A channel).
+      ['a2a', 'active'],
     ]);
   });
 });

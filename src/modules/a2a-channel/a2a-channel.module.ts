@@ -10,7 +10,6 @@ import { A2aAdminController } from './admin/admin.controller';
 import { A2aAdminService } from './admin/admin.service';
 import { A2aAttachments } from './attachments/attachments';
 import { A2aTaskCounts } from './store/task-counts';
-import { A2aChannelAdapter } from './a2a-channel.adapter';
 import { A2aHttpEndpoint } from './bindings/json-rpc/json-rpc.endpoint';
 import { A2aOperations, PEER_RATE_LIMIT_NAMESPACE, RATE_LIMITER } from './operations/operations.service';
 import { A2aRestEndpoint } from './bindings/rest/rest.endpoint';
@@ -45,8 +44,10 @@ import { taskStateLabel } from './operations/request-log';
 
 /**
  * The inbound A2A v1.0 channel: the public Agent Card, the JSON-RPC and HTTP+JSON endpoints (served ahead of
- * express by mountA2aEndpoint, before the global body parsers), the durable task store, the admin views and the `a2a`
- * channel adapter. ConfigStore, GATEWAY_OPTIONS and ChannelRegistry come from global modules.
+ * express by mountA2aEndpoint, before the global body parsers), the durable task store, and the admin views. The
+ * channel `a2a` itself (its place in the channel registry, its setup fields) is the bundled plugin a2a's
+ * (src/bundled-plugins/a2a/), which also decides whether this module serves: the config pipeline keeps
+ * `channels.a2a.enabled` false while that plugin is disabled. ConfigStore and GATEWAY_OPTIONS come from global modules.
  * Described in docs/a2a.md#a2a-v10-inbound-channel.
  */
 @Module({
@@ -125,7 +126,6 @@ import { taskStateLabel } from './operations/request-log';
     A2aRestEndpoint,
     A2aHttpEndpoint,
     A2aAdminService,
-    A2aChannelAdapter,
     A2aTaskCounts,
   ],
   exports: [A2aHttpEndpoint, A2aTaskCounts],

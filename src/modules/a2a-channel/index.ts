@@ -5,4 +5,3 @@ export { reachableAgents } from './tasks/session-route';
 export type { RouteLookup } from './tasks/session-route';
 export { TASK_STORE } from './store/task-store.port';
 export type { PeerAgentCount, TaskStore } from './store/task-store.port';
-export { A2A_CHANNEL_MANIFEST } from './a2a-channel-manifest';

@@ -14,7 +14,7 @@ export interface PluginChannelOwner {
  * `channels.<id>` section as each applied config has it, and takes it back when the plugin unloads.
  */
 export interface PluginChannelRunner {
-  /** `core` when the gateway serves this channel id itself (a2a); undefined when it is free. */
+  /** `core` when the gateway serves this channel id itself, without a plugin; undefined when it is free. */
   coreOwner(channelId: string): 'core' | undefined;
   /** A channel registered by an active plugin; `section` is its validated `channels.<id>` (undefined: not configured). */
   add(channel: ChannelDefinition, owner: PluginChannelOwner, section: Record<string, unknown> | undefined): void;

@@ -87,5 +87,4 @@ export const A2A_MESSAGES = {
   shuttingDown: 'Gateway is shutting down; retry later',
   noExposedAgent: 'No agent of this gateway is available to A2A peers',
   runNotStarted: 'The agent run could not be started',
-  channelAdapterSend: 'A2A peers pull results with GetTask; use a2a_send for outbound messages',
 } as const;

@@ -18,7 +18,7 @@ export class ChannelsAdminController {
   @ApiOperation({
     summary: 'Every channel and its health',
     description:
-      'The channels this gateway serves: its own (a2a: `plugin` is `core`) and those plugins registered (the bundled ones: http, openai, and the chat channels), each ' +
+      'The channels this gateway serves: those plugins registered (the bundled ones: a2a, http, openai, and the chat channels; `plugin` `core` for one the gateway would serve itself), each ' +
       'with its plugin, whether it is enabled, its state (`failed` with the error while its start is retried with ' +
       'backoff), and per account the state the channel last reported with the platform’s error, the messages in and ' +
       'out, delivery failures and reconnections since the gateway started.',

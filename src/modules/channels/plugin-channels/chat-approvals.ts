@@ -7,7 +7,7 @@ import type { ChannelAdapter } from '../channel-adapter.port';
 
 /** The chat channels plugins run: the adapter announces use, and a send to a chat as an inbound message names it. */
 export interface ChatChannels {
-  /** Undefined for a channel no plugin runs (the core one: a2a). */
+  /** Undefined for a channel that is no chat: one no plugin runs, and a2a (its tasks' approvals are its own). */
   adapter(id: string): ChannelAdapter | undefined;
   send(id: string, message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> | undefined;
 }

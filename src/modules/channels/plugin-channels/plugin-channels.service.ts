@@ -22,6 +22,9 @@ import { ChatApprovals } from './chat-approvals';
 import { PluginChannelAdapter } from './plugin-channel.adapter';
 import { RunningChannel, type ChannelEnvironment } from './running-channel';
 
+/** The A2A channel's id (the a2a-channel module sits above this one, so it is named here). */
+const A2A_CHANNEL = 'a2a';
+
 /**
  * Runs the chat channels plugins register (docs/plugins.md#channels): attached to the plugin host, it takes each
  * channel once its plugin is active, starts it when `channels.<id>` is configured and not `enabled: false`, follows
@@ -50,7 +53,9 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
   ) {
     if (gate && config) {
       const chats = {
-        adapter: (id: string) => (this.channels.has(id) ? this.registry.get(id) : undefined),
+        // An A2A task's approvals are the A2A module's (the task waits INPUT_REQUIRED and is resumed by it): the a2a
+        // channel is no chat to post them to, though its plugin runs it (docs/approvals.md#a2a-tasks).
+        adapter: (id: string) => (id !== A2A_CHANNEL && this.channels.has(id) ? this.registry.get(id) : undefined),
         send: (id: string, message: ChannelOutboundMessage) => this.channels.get(id)?.send(message),
       };
       this.approvals = new ChatApprovals(gate, config, sessions, chats);

@@ -111,6 +111,13 @@ describe('setAsideOpenClawSettings (with the OpenClaw key data)', () => {
     expect(setAsideOpenClawSettings({ channels: { wecom: {} } }).document).toEqual({ channels: {} });
   });
 
+  it('keeps a core channel for the schema when the file names the bundled plugin that serves it', () => {
+    const doc = { channels: { a2a: { enabled: true }, http: {} }, plugins: { entries: { a2a: { enabled: false }, http: {} } } };
+    const result = setAsideOpenClawSettings(doc);
+    expect(result.unprovidedChannels).toEqual([]);
+    expect(result.document).toEqual(doc);
+  });
+
   it('leaves a channel a found plugin provides in place, for the plugin\'s schema to check', () => {
     const doc = { channels: { telegram: { botToken: '${T}' }, wecom: {} } };
     const result = setAsideOpenClawSettings(doc, undefined, new Set(['telegram']));

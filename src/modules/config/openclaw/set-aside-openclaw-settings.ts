@@ -3,6 +3,7 @@ import { suggestClosest } from '../../../common/text/did-you-mean';
 import { ConfigIssue, toDottedPath } from '../pipeline/config-issue';
 import { OpenClawKey } from './openclaw-key-tree';
 import { OPENCLAW_KEYS } from './openclaw-keys';
+import { CORE_CHANNELS } from '../plugins/read-manifest';
 
 type Segment = string | number;
 
@@ -93,7 +94,8 @@ class SettingsWalk {
   /** The node of `key` under an implemented node: a listed key, a map entry, or a plugin's chat channel. */
   private keyOf(node: OpenClawKey, key: string): OpenClawKey | undefined {
     if (node.each?.kind === 'map') return node.each.node;
-    return node.keys?.get(key) ?? (node.pluginChannels && this.pluginIds.has(key) ? PLUGIN_CHANNEL : undefined);
+    // A core channel (a2a, http) is the schema's even when the file names its bundled plugin (`plugins.entries.a2a`).
+    return node.keys?.get(key) ?? (node.pluginChannels && this.pluginIds.has(key) && !CORE_CHANNELS.has(key) ? PLUGIN_CHANNEL : undefined);
   }
 
   /** Inside an unsupported setting whose keys the data lists: a key OpenClaw does not document is a typo. */

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { bundledPluginRoots } from '../../../bundled-plugins';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { LoadResult, NormalizedConfig, RuntimeSnapshot } from '../config.types';
+import type { LoadResult, RuntimeSnapshot } from '../config.types';
 import { normalizeConfig } from '../normalize/normalize-config';
 import { defaultHomeDir, NormalizeContext, resolveUserPath } from '../normalize/normalize-context';
 import type { PluginCatalog } from '../plugins/plugin-catalog.types';
-import { explainUnknownChannels, findPlugins, takePluginChannels, type FoundPlugins } from '../plugins/find-plugins';
+import { a2aServedByItsPlugin, coreChannelsServedByPlugins } from '../plugins/core-channel-sections';
+import { explainUnknownChannels, findPlugins, takePluginChannels } from '../plugins/find-plugins';
 import { checkPluginSettings } from '../plugins/plugin-settings';
 import { buildCatalog, enabledPluginMcpServers, enabledPluginProviders, enabledPluginTools, pluginChannelProviders } from '../plugins/build-catalog';
 import { ConfigIssue, ConfigLoadError, toDottedPath } from './config-issue';
@@ -101,18 +102,21 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
       enabledPluginMcpServers: (settings) => enabledPluginMcpServers(found.plugins, settings, new Set(pluginChannels.sections.keys())),
       pluginChannels: (settings) => pluginChannelProviders(found.plugins, settings, new Set(pluginChannels.sections.keys())),
     };
-    const config = normalizeConfig(ctx, validated.config);
+    const normalized = normalizeConfig(ctx, validated.config);
     if (ctx.errors.length) return { ok: false, errors: ctx.errors, warnings };
-    const pluginSettings = checkPluginSettings(found.plugins, config.plugins, pluginChannels.sections, found.providers, quoter);
+    const pluginSettings = checkPluginSettings(found.plugins, normalized.plugins, pluginChannels.sections, found.providers, quoter);
     warnings.push(...pluginSettings.warnings);
     if (pluginSettings.errors.length) return { ok: false, errors: pluginSettings.errors, warnings };
-    const served = coreChannelsServedByPlugins(found, config);
+    const served = coreChannelsServedByPlugins(found, normalized);
     const plugins = buildCatalog(
       found.plugins,
-      config.plugins,
+      normalized.plugins,
       new Map([...pluginChannels.sections, ...served.sections]),
       new Map([...found.providers, ...served.providers]),
     );
+    const a2a = a2aServedByItsPlugin(normalized, plugins, served.providers);
+    warnings.push(...a2a.warnings);
+    const config = a2a.config;
 
     const contents = await Promise.all(
       included.files.map((f, i) => Promise.resolve(i === 0 ? rootText : (input.fileTexts?.get(f) ?? fs.readFile(f, 'utf8')))),
@@ -139,35 +143,6 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadResult> {
     if (err instanceof ConfigLoadError) return { ok: false, errors: err.issues, warnings };
     throw err;
   }
-}
-
-/**
- * Where the section of each core channel a bundled plugin serves is: the core's normalized one (always there,
- * `enabled: false` by default), handed to the plugin's channel, which the gateway starts while it is not
- * `enabled: false`. The OpenAI-compatible endpoint's is the key users know from OpenClaw, not a `channels.<id>` one, and
- * is handed over as `{ endpoint }`: its `enabled` switches the endpoint, while the channel itself always runs, so a
- * delivery into an `openai` session is kept in the transcript whether the endpoint is on or not.
- */
-const CORE_CHANNEL_SECTIONS: ReadonlyArray<[string, (config: NormalizedConfig) => unknown]> = [
-  ['http', (config) => config.channels.http],
-  ['openai', (config) => ({ endpoint: config.gateway.http.endpoints.chatCompletions })],
-];
-
-function coreChannelsServedByPlugins(
-  found: FoundPlugins,
-  config: NormalizedConfig,
-): { sections: Map<string, unknown>; providers: Map<string, string> } {
-  const sections = new Map<string, unknown>();
-  const providers = new Map<string, string>();
-  for (const plugin of found.plugins.values()) {
-    if (plugin.source !== 'bundled' || !plugin.manifest || plugin.problem) continue;
-    for (const [channel, sectionOf] of CORE_CHANNEL_SECTIONS) {
-      if (!plugin.manifest.contracts.channels.includes(channel) || providers.has(channel)) continue;
-      sections.set(channel, sectionOf(config));
-      providers.set(channel, plugin.id);
-    }
-  }
-  return { sections, providers };
 }
 
 /** The root file's text and its stamp, stat'ed before the read (see file-stamp.ts). */

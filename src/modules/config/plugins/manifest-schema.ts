@@ -42,8 +42,8 @@ export function manifestSchema(format: 'clawgate' | 'openclaw'): Record<string, 
       channelConfigs: {
         type: 'object',
         additionalProperties: {
+          // `schema` is required of every channel but a core one (read-manifest.ts says which, and why).
           type: 'object',
-          required: ['schema'],
           additionalProperties: !closed,
           properties: { schema: { type: 'object' }, secrets: stringList, secretEnv: stringList, setup: { type: 'array', items: setupField } },
         },

@@ -19,8 +19,11 @@ export interface ChannelSetupField {
 
 /** A channel a plugin provides: the schema of its `channels.<id>` section and how to set it up. */
 export interface ManifestChannel {
-  /** JSON Schema of `channels.<id>`. */
-  schema: Record<string, unknown>;
+  /**
+   * JSON Schema of `channels.<id>`. Absent for a core channel a bundled plugin serves (`a2a`): its section's schema is
+   * the core's, so the manifest names only its setup fields.
+   */
+  schema?: Record<string, unknown>;
   /** Dotted keys below `channels.<id>` holding secrets (besides the schema's `uiHints` marked sensitive). */
   secrets?: string[];
   /**

@@ -14,7 +14,8 @@ export const MANIFEST_FILES = { clawgate: 'clawgate.plugin.json', openclaw: 'ope
 /**
  * Channels whose section is the core's (validated, normalized and documented with the rest of the config: `channels.a2a`,
  * `channels.http`, and `gateway.http.endpoints.chatCompletions` for `openai`): no plugin may provide them, except the
- * bundled plugin that serves it (the http channel's, the OpenAI-compatible endpoint's).
+ * bundled plugin that serves it (the A2A channel's, the http channel's, the OpenAI-compatible endpoint's). Its
+ * `channelConfigs.<id>` gives no schema (the core's is the one), only setup fields.
  */
 export const CORE_CHANNELS: ReadonlySet<string> = new Set(['a2a', 'http', 'openai']);
 /** A manifest is metadata; anything larger is not one. */
@@ -101,12 +102,19 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
   for (const [channel, rawChannel] of Object.entries(rawChannels)) {
     const at = `channelConfigs.${channel}`;
     if (!channels.includes(channel)) return `${at}: "${channel}" is not in contracts.channels`;
-    const spec = rawChannel as { schema: Record<string, unknown>; secrets?: string[]; secretEnv?: string[]; setup?: ManifestChannel['setup'] };
-    const channelSchema = compileSchema(pluginAjv(), spec.schema);
-    if ('problem' in channelSchema) return `${at}.schema: not a valid JSON Schema (${channelSchema.problem})`;
+    const spec = rawChannel as { schema?: Record<string, unknown>; secrets?: string[]; secretEnv?: string[]; setup?: ManifestChannel['setup'] };
+    // A core channel's section is validated by the core's schema alone (one source of truth): its bundled plugin
+    // names only how to set it up. Any other channel's section is validated by the schema its manifest gives.
+    if (CORE_CHANNELS.has(channel)) {
+      if (spec.schema) return `${at}.schema: channels.${channel} is validated by clawgate's own schema; give only its setup fields`;
+    } else if (!spec.schema) {
+      return `${at}.schema: is required (the JSON Schema of channels.${channel})`;
+    }
+    const channelSchema = spec.schema && compileSchema(pluginAjv(), spec.schema);
+    if (channelSchema && 'problem' in channelSchema) return `${at}.schema: not a valid JSON Schema (${channelSchema.problem})`;
     channelConfigs[channel] = {
       // The keys every channel shares (dmPolicy, allowFrom, groups, accounts, ...) join the plugin's own.
-      schema: withChannelCommonKeys(spec.schema),
+      ...(spec.schema ? { schema: withChannelCommonKeys(spec.schema) } : {}),
       ...(spec.secrets ? { secrets: spec.secrets } : {}),
       ...(spec.secretEnv ? { secretEnv: spec.secretEnv } : {}),
       ...(spec.setup ? { setup: spec.setup } : {}),

@@ -28,6 +28,8 @@ export function composeConfigSchema(snapshot: Pick<RuntimeSnapshot, 'plugins'> |
       allOf: [{ $ref: '#/definitions/PluginEntryConfig' }, { properties: { config: embeddable(manifest.configSchema) } }],
     };
     for (const [channel, spec] of Object.entries(manifest.channelConfigs)) {
+      // A core channel's entry has no schema: `channels.<id>` keeps the core's.
+      if (!spec.schema) continue;
       channels[channel] = { description: `Chat channel of the plugin ${plugin.id}.`, ...embeddable(spec.schema) };
     }
   }

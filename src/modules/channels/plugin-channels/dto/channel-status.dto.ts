@@ -28,7 +28,11 @@ export class ChannelAccountStatusDto {
 export class ChannelStatusDto {
   @ApiProperty({ example: 'telegram', description: 'The channel id (`channels.<id>`, bindings’ `match.channel`).' })
   id!: string;
-  @ApiProperty({ example: 'telegram', description: 'The plugin that registered it; `core` for the gateway’s own (http, openai, a2a).' })
+  @ApiProperty({
+    example: 'telegram',
+    description:
+      'The plugin that registered it (`a2a`, `http` and `openai` are bundled plugins); `core` for one the gateway serves itself.',
+  })
   plugin!: string;
   @ApiProperty({ description: 'Configured under `channels.<id>` and not `enabled: false`.' })
   enabled!: boolean;
