@@ -83,7 +83,7 @@ describe('discord files in the gateway', () => {
     discord.dmWithFiles(bot, bo, 'see', [{ name: 'big.zip', contentType: 'application/zip', data: Buffer.alloc(600 * 1024) }]);
     const dm = discord.dmChannelId(bot, bo);
     const [refusal] = await discord.waitForMessages(bot, dm, (m) => m.length === 1, 30_000);
-    expect(refusal.content).toBe('The file "big.zip" is 0.6 MB; files up to 0.5 MB are accepted here. Your message was not passed on.');
+    expect(refusal.content).toBe('The file "big.zip" is 0.59 MB; files up to 0.5 MB are accepted here. Your message was not passed on.');
 
     const gone = discord.dmWithFiles(bot, bo, 'again', [{ name: 'gone.txt', contentType: 'text/plain', data: Buffer.from('x') }]);
     discord.removeAttachment(gone.attachments[0]);

@@ -55,7 +55,7 @@ const MB = 1024 * 1024;
 /** `2.5 MB`, `20 MB`: sizes as the refusals say them. */
 function megabytes(bytes: number): string {
   const mb = bytes / MB;
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  return `${Number(mb.toFixed(2))} MB`;
 }
 
 /** `text/plain; charset=utf-8` → `text/plain`; anything that is not a media type is arbitrary bytes. */
