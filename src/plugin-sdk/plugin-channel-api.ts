@@ -11,11 +11,31 @@ import type { PluginLogger } from './plugin-logger';
 /** Where a message was said: a direct chat, a group, a broadcast channel, or a thread inside one of them. */
 export type ChannelPeerKind = 'dm' | 'group' | 'channel' | 'thread';
 
-/** A file travelling with a message, either way. `data` is the bytes; the gateway enforces the size limits. */
+/** A file travelling with a message, either way. `data` is the bytes. */
 export interface ChannelFile {
   name: string;
   mimeType: string;
   data: Buffer;
+}
+
+/**
+ * A file that came with an inbound message (a photo, a document). The gateway fetches it only once the message has
+ * passed the policies, and only when it is within the account's `mediaMaxMb` (docs/channels.md#files): the plugin
+ * hands over what the platform says of the file and how to download it, not the bytes.
+ */
+export interface ChannelInboundFile {
+  name: string;
+  mimeType: string;
+  /** Its size in bytes, as the platform says: a larger file than the limit is refused without a download. */
+  size?: number;
+  /** The bytes, when the plugin has them already (then no `download`). */
+  data?: Buffer;
+  /**
+   * Downloads the bytes, at most `maxBytes` of them (a larger file: throw, or return more and the gateway refuses
+   * it). A failure throws an Error whose message says what failed in words a chat user may read: it is sent back to
+   * the chat, so it never carries a credential or a URL that holds one.
+   */
+  download?(maxBytes: number): Promise<Buffer>;
 }
 
 /** One message a person (or a bot) sent on the platform, as the plugin read it. */
@@ -49,7 +69,8 @@ export interface ChannelInboundMessage {
    * plugin that refuses a place by its own list does not hand the message over at all.
    */
   listedGroup?: { requireMention: boolean };
-  files?: ChannelFile[];
+  /** The files that came with it (at most 20); `text` may be empty then. */
+  files?: ChannelInboundFile[];
   /**
    * Told each piece of the reply as the agent writes it (the piece, not the text so far), with its tool round (a new
    * round starts the reply over), in order and without coalescing: for a channel that forwards the pieces as they
@@ -117,11 +138,14 @@ export type ChannelReplyEvent =
  * What the gateway decided about an inbound message. `reply`: routed to an agent; the events stream the answer (the
  * plugin edits its message as it grows and settles it on `final`). `pairing`: an unknown sender under the `pairing`
  * DM policy; `text` (the one-time code and how to get approved) is what the plugin sends back. `ignored`: nothing
- * is sent (`reason` is for the plugin's debug log: not mentioned in a group, a bot, a disabled policy, …).
+ * is sent (`reason` is for the plugin's debug log: not mentioned in a group, a bot, a disabled policy, …). `refused`:
+ * the message was for an agent but cannot be run as it is (a file over the size limit, a file that could not be
+ * downloaded); `text`, which says why, is what the plugin sends back, and the message is done with.
  */
 export type ChannelInboundOutcome =
   | { kind: 'reply'; runId: string; agentId: string; sessionKey: string; events: AsyncIterable<ChannelReplyEvent> }
   | { kind: 'pairing'; text: string }
+  | { kind: 'refused'; text: string }
   | { kind: 'ignored'; reason: string };
 
 /** Something the gateway asks a channel to say without being asked: an announce, a `sessions_send` result. */
@@ -210,6 +234,8 @@ export interface ChannelHttpRequest {
   timeoutMs?: number;
   /** `false`: the response body is discarded unread (only the status matters). */
   readBody?: boolean;
+  /** The largest body read [16 MiB]: a longer one fails with `too_large` (a file download passes its size limit). */
+  maxBytes?: number;
   /** The audit line's `kind` [`channel:<id>`]. */
   kind?: string;
 }

@@ -176,4 +176,13 @@ describe('DM pairing of a chat channel (e2e)', () => {
       await new Promise((r) => setTimeout(r, 50));
     expect(await inbound(dm('stranger'))).toMatchObject({ kind: 'reply' });
   });
+
+  it('a mediaMaxMb that is not a positive number of MB is a config error with its path, at the section and an account', async () => {
+    const zero = await reload(configText(model.baseUrl, '{ mediaMaxMb: 0 }'));
+    expect(zero.code).toBe(422);
+    expect(zero.errors?.map((e) => e.path)).toEqual(['channels.chat.mediaMaxMb']);
+    const text = await reload(configText(model.baseUrl, '{ accounts: { work: { mediaMaxMb: "20MB" } } }'));
+    expect(text.errors?.map((e) => e.path)).toEqual(['channels.chat.accounts.work.mediaMaxMb']);
+    expect((await reload(configText(model.baseUrl, '{ mediaMaxMb: 2.5 }'))).status).toBe('applied');
+  });
 });

@@ -4,6 +4,7 @@ import type { ChannelContext, ChannelDeliveryReceipt, ChannelOutboundMessage } f
 import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
 import type { DiscordAccountConfig } from './discord-config';
 import { describeDiscordError, isTokenRejected } from './discord-errors';
+import { attachmentRefsOf, DiscordFiles } from './discord-files';
 import { inboundOf } from './discord-inbound';
 import { DISCORD_TEXT_LIMIT, DiscordReply, type ReplyChannel } from './discord-reply';
 import { MessageJournal, type PendingMessage } from './message-journal';
@@ -36,6 +37,7 @@ export class DiscordAccount {
   private readonly abort = new AbortController();
   private readonly pacer: ChatPacer;
   private readonly journal: MessageJournal;
+  private readonly files: DiscordFiles;
   private readonly channelChains = new Map<string, Promise<void>>();
   private readonly deliveries = new Set<Promise<void>>();
   private intake: Promise<void> = Promise.resolve();
@@ -48,6 +50,7 @@ export class DiscordAccount {
     options: DiscordAccountOptions = {},
   ) {
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
+    this.files = new DiscordFiles(config.api, context);
     this.journal = MessageJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'messages.json'));
   }
 
@@ -82,10 +85,17 @@ export class DiscordAccount {
         return { status: 'failed', detail: `account ${this.accountId}: channel ${message.peer.id} cannot be written to` };
       const target = replyChannelOf(channel);
       let firstId: string | undefined;
-      for (const [index, piece] of splitMarkdown(message.text, DISCORD_TEXT_LIMIT).entries()) {
+      // Files alone: no empty text message before them (Discord refuses one).
+      const pieces = message.text.trim() || !message.files?.length ? splitMarkdown(message.text, DISCORD_TEXT_LIMIT) : [];
+      for (const [index, piece] of pieces.entries()) {
         await this.pacer.turn(target.id, this.abort.signal);
         const id = await target.send(piece, index === 0 ? message.replyToId : undefined);
         firstId ??= id;
+      }
+      if (message.files?.length) {
+        await this.pacer.turn(target.id, this.abort.signal);
+        const [uploaded] = await this.files.upload(channel, message.files);
+        firstId ??= uploaded;
       }
       return { status: 'delivered', ...(firstId ? { messageId: firstId } : {}) };
     } catch (error) {
@@ -161,7 +171,10 @@ export class DiscordAccount {
         // The journal's disk refused the write (full, say): the message is answered all the same, unjournaled.
         this.context.logger.error(`discord account ${this.accountId}: message ${message.id} not journaled: ${(error as Error).message}`);
         const verdict = this.client?.user ? inboundOf(message, this.client.user.id, this.accountId, this.config.guilds) : undefined;
-        if (verdict?.kind === 'inbound') entry = { channelId: message.channelId, inbound: verdict.message, replyIds: [] };
+        if (verdict?.kind === 'inbound') {
+          const attachments = attachmentRefsOf(message);
+          entry = { channelId: message.channelId, inbound: verdict.message, replyIds: [], ...(attachments.length ? { attachments } : {}) };
+        }
       }
       if (entry) this.take(() => this.answer(entry, message.channel.isSendable() ? message.channel : undefined));
     });
@@ -184,8 +197,9 @@ export class DiscordAccount {
       this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} dropped: ${verdict.reason}`);
       return undefined;
     }
-    if (!verdict.message.text.trim()) return undefined;
-    if (!this.journal.accept(message.channelId, verdict.message)) {
+    const attachments = attachmentRefsOf(message);
+    if (!verdict.message.text.trim() && !attachments.length) return undefined;
+    if (!this.journal.accept(message.channelId, verdict.message, attachments)) {
       this.context.logger.debug(`discord account ${this.accountId}: message ${message.id} was taken before (a replay): dropped`);
       return undefined;
     }
@@ -197,7 +211,8 @@ export class DiscordAccount {
     const messageId = entry.inbound.messageId;
     let outcome;
     try {
-      outcome = await this.context.inbound(entry.inbound);
+      const files = this.files.inboundFiles(entry.attachments ?? []);
+      outcome = await this.context.inbound({ ...entry.inbound, ...(files.length ? { files } : {}) });
     } catch (error) {
       // The gateway could not take it (it is stopping, say): it stays journaled for the next start.
       this.context.logger.error(`discord account ${this.accountId}: message ${messageId} was not accepted: ${(error as Error).message}`);

@@ -1,12 +1,15 @@
 import type { ChannelInboundMessage } from '../../plugin-sdk';
 import { PendingJournal } from '../chat-kit';
+import type { AttachmentRef } from './discord-files';
 
 /** One message taken from the Gateway and not yet fully answered, with the messages its reply has posted. */
 export interface PendingMessage {
   /** The Discord channel (DM, guild channel or thread) the reply is written in. */
   channelId: string;
-  /** The message as handed to the gateway. */
+  /** The message as handed to the gateway, without its files. */
   inbound: ChannelInboundMessage;
+  /** Its attachments, downloaded when the gateway asks (kept as Discord described them, so a restart can fetch them). */
+  attachments?: AttachmentRef[];
   /** The ids of the reply's messages so far, in order. */
   replyIds: string[];
 }
@@ -29,10 +32,10 @@ export class MessageJournal {
   }
 
   /** Takes a message: false when it was taken before (a replay after a resume). */
-  accept(channelId: string, inbound: ChannelInboundMessage): boolean {
+  accept(channelId: string, inbound: ChannelInboundMessage, attachments: AttachmentRef[] = []): boolean {
     const id = inbound.messageId;
     if (this.journal.handled(id) || this.journal.find(id)) return false;
-    this.journal.add({ channelId, inbound, replyIds: [] });
+    this.journal.add({ channelId, inbound, replyIds: [], ...(attachments.length ? { attachments } : {}) });
     return true;
   }
 

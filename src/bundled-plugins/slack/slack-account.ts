@@ -6,6 +6,7 @@ import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
 import { EventJournal, type PendingEvent } from './event-journal';
 import type { SlackAccountConfig } from './slack-config';
 import { describeSlackError, isTokenRejected } from './slack-errors';
+import { SlackFiles } from './slack-files';
 import { inboundOf, isOwnMessage, isSaid, messageKeyOf, replyPlaceOf, type SlackEvent, type SlackIdentity } from './slack-inbound';
 import { markdownToMrkdwn } from './slack-mrkdwn';
 import { SLACK_TEXT_LIMIT, SlackReply } from './slack-reply';
@@ -43,6 +44,7 @@ export class SlackAccount {
   readonly web: WebClient;
   private socket?: SocketModeClient;
   private readonly journal: EventJournal;
+  private readonly files: SlackFiles;
   private readonly pacer: ChatPacer;
   private readonly abort = new AbortController();
   private readonly chains = new Map<string, Promise<void>>();
@@ -61,6 +63,7 @@ export class SlackAccount {
     this.web.on(WebClientEvent.RATE_LIMITED, (seconds: number, { url }: { url: string }) =>
       context.logger.warn(`slack account ${config.accountId}: ${url.replace(config.apiUrl, '')} rate limited, retried in ${seconds} s`),
     );
+    this.files = new SlackFiles(this.web, config, context);
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
     this.journal = EventJournal.open(path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'events.json'));
   }
@@ -83,11 +86,16 @@ export class SlackAccount {
     this.health('stopped');
   }
 
-  /** Says something the gateway initiated: in pieces within Slack's limit (a DM's peer id is the user: Slack opens the DM). */
+  /**
+   * Says something the gateway initiated: in pieces within Slack's limit (a DM's peer id is the user: Slack opens the
+   * DM), then its files by Slack's upload flow.
+   */
   async send(message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> {
     let first: string | undefined;
     try {
-      for (const piece of splitMarkdown(message.text, SLACK_TEXT_LIMIT)) {
+      // Files alone: no empty text message before them (Slack refuses one).
+      const pieces = message.text.trim() || !message.files?.length ? splitMarkdown(message.text, SLACK_TEXT_LIMIT) : [];
+      for (const piece of pieces) {
         await this.pacer.turn(message.peer.id, this.abort.signal);
         const posted = await this.web.chat.postMessage({
           channel: message.peer.id,
@@ -96,6 +104,10 @@ export class SlackAccount {
           ...(message.threadId ? { thread_ts: message.threadId } : {}),
         });
         first ??= posted.ts;
+      }
+      if (message.files?.length) {
+        await this.pacer.turn(message.peer.id, this.abort.signal);
+        await this.files.upload(message.peer.id, message.files, message.threadId);
       }
       return { status: 'delivered', ...(first ? { messageId: first } : {}) };
     } catch (error) {
@@ -191,8 +203,9 @@ export class SlackAccount {
       this.inFlight.delete(entry.eventId);
     };
     if (isOwnMessage(event, this.me)) return finish();
-    const inbound = inboundOf(event, this.me, this.accountId, entry.teamId);
-    if (!inbound.text.trim()) return finish();
+    const files = this.files.inboundFiles(event.files);
+    const inbound = { ...inboundOf(event, this.me, this.accountId, entry.teamId), ...(files.length ? { files } : {}) };
+    if (!inbound.text.trim() && !files.length) return finish();
     let outcome;
     try {
       outcome = await this.context.inbound(inbound);

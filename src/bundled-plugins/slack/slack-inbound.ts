@@ -1,4 +1,5 @@
 import type { ChannelInboundMessage, ChannelPeerKind } from '../../plugin-sdk';
+import type { SlackFileObject } from './slack-files';
 
 /** The bot as `auth.test` names it: its user, its bot id, its workspace. */
 export interface SlackIdentity {
@@ -20,6 +21,8 @@ export interface SlackEvent {
   ts?: string;
   thread_ts?: string;
   team?: string;
+  /** The files a `file_share` message shares. */
+  files?: SlackFileObject[];
 }
 
 /** Where a reply to a message goes: its conversation, and the thread (a channel's reply always goes in one). */

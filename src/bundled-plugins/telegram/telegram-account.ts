@@ -6,6 +6,7 @@ import { ChatPacer, sleep, splitMarkdown } from '../chat-kit';
 import { floodWait } from './flood-wait';
 import type { TelegramAccountConfig } from './telegram-config';
 import { describeTelegramError, isUnauthorized } from './telegram-errors';
+import { TelegramFiles } from './telegram-files';
 import { inboundOf, isOwnMessage, messageOf, replyTargetOf } from './telegram-inbound';
 import { TELEGRAM_TEXT_LIMIT, TelegramReply } from './telegram-reply';
 import { UpdateJournal, type PendingUpdate } from './update-journal';
@@ -36,6 +37,7 @@ export type WebhookAnswer = { status: 200 } | { status: 400 | 503; error: string
  */
 export class TelegramAccount {
   private readonly bot: Bot;
+  private readonly files: TelegramFiles;
   private readonly journal: UpdateJournal;
   private readonly pacer: ChatPacer;
   private readonly abort = new AbortController();
@@ -61,6 +63,7 @@ export class TelegramAccount {
           context.logger.warn(`telegram account ${config.accountId}: ${method} retried in ${waitMs} ms (${reason})`),
       }),
     );
+    this.files = new TelegramFiles(this.bot.api, config, context);
     this.pacer = new ChatPacer(options.chatIntervalMs ?? 1000);
     this.journal = (options.openJournal ?? UpdateJournal.open)(
       path.join(context.stateDir, 'accounts', encodeURIComponent(config.accountId), 'updates.json'),
@@ -87,7 +90,10 @@ export class TelegramAccount {
     this.health('stopped');
   }
 
-  /** Says something the gateway initiated: in pieces within Telegram's limit, each retried by the transformer. */
+  /**
+   * Says something the gateway initiated: in pieces within Telegram's limit, each retried by the transformer, then
+   * its files one message each (sendPhoto or sendDocument).
+   */
   async send(message: ChannelOutboundMessage): Promise<ChannelDeliveryReceipt> {
     const chatId = Number(message.peer.id);
     if (!Number.isFinite(chatId) && !message.peer.id.startsWith('@')) {
@@ -97,7 +103,9 @@ export class TelegramAccount {
     const replyTo = message.replyToId !== undefined ? Number(message.replyToId) : undefined;
     let firstId: number | undefined;
     try {
-      for (const [index, piece] of splitMarkdown(message.text, TELEGRAM_TEXT_LIMIT).entries()) {
+      // Files alone: no empty text message before them (Telegram refuses one).
+      const pieces = message.text.trim() || !message.files?.length ? splitMarkdown(message.text, TELEGRAM_TEXT_LIMIT) : [];
+      for (const [index, piece] of pieces.entries()) {
         const target = Number.isFinite(chatId) ? chatId : message.peer.id;
         await this.pacer.turn(typeof target === 'number' ? target : 0, this.abort.signal);
         const sent = await this.bot.api.sendMessage(target, markdownToTelegramHtml(piece), {
@@ -108,6 +116,16 @@ export class TelegramAccount {
             : {}),
         });
         firstId ??= sent.message_id;
+      }
+      for (const file of message.files ?? []) {
+        const target = Number.isFinite(chatId) ? chatId : message.peer.id;
+        await this.pacer.turn(typeof target === 'number' ? target : 0, this.abort.signal);
+        const id = await this.files.upload(
+          target,
+          file,
+          threadId !== undefined && Number.isFinite(threadId) ? { message_thread_id: threadId } : {},
+        );
+        firstId ??= id;
       }
       return { status: 'delivered', ...(firstId !== undefined ? { messageId: String(firstId) } : {}) };
     } catch (error) {
@@ -258,8 +276,9 @@ export class TelegramAccount {
       }
     };
     if (!message || !this.me || isOwnMessage(message, this.me)) return finish();
-    const inbound = inboundOf(message, this.me, this.accountId);
-    if (!inbound.text.trim()) return finish();
+    const files = this.files.inboundFiles(message);
+    const inbound = { ...inboundOf(message, this.me, this.accountId), ...(files.length ? { files } : {}) };
+    if (!inbound.text.trim() && !files.length) return finish();
     let outcome;
     try {
       outcome = await this.context.inbound(inbound);

@@ -50,6 +50,8 @@ export interface OutboundRequest {
    * discarded and the call resolves with what was read. The size cap and the timeout apply as always.
    */
   onBodyChunk?: (chunk: Buffer) => boolean | void;
+  /** The largest body read [MAX_RESPONSE_BYTES]: a chat file's download takes the channel's `mediaMaxMb`. */
+  maxResponseBytes?: number;
 }
 
 export interface OutboundResponse {
@@ -162,10 +164,11 @@ export class GuardedTransport implements OnModuleDestroy {
           res.statusCode,
         );
       }
+      const limit = req.maxResponseBytes ?? MAX_RESPONSE_BYTES;
       const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {
+      if (Number.isFinite(declared) && declared > limit) {
         discard(res.body);
-        throw tooLarge(url);
+        throw tooLarge(url, limit);
       }
       if (req.readBody === false) {
         discard(res.body);
@@ -176,9 +179,9 @@ export class GuardedTransport implements OnModuleDestroy {
       try {
         for await (const chunk of res.body) {
           total += (chunk as Buffer).length;
-          if (total > MAX_RESPONSE_BYTES) {
+          if (total > limit) {
             discard(res.body);
-            throw tooLarge(url);
+            throw tooLarge(url, limit);
           }
           chunks.push(chunk as Buffer);
           if (req.onBodyChunk?.(chunk as Buffer) === false) {
@@ -226,8 +229,9 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-function tooLarge(url: URL): OutboundError {
-  return new OutboundError('too_large', `the response from ${url.host} exceeds the ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB limit`);
+function tooLarge(url: URL, limit: number): OutboundError {
+  const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+  return new OutboundError('too_large', `the response from ${url.host} exceeds the ${size} limit`);
 }
 
 function transportFailure(err: unknown, url: URL, signal: AbortSignal): OutboundError {

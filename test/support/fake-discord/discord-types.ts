@@ -33,6 +33,16 @@ export interface DGuild {
   owner_id: string;
 }
 
+/** https://discord.com/developers/docs/resources/message#attachment-object (the fields the fake uses). */
+export interface DAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  url: string;
+  proxy_url: string;
+  content_type?: string;
+}
+
 export interface DMessage {
   id: string;
   type: 0 | 19; // DEFAULT, REPLY
@@ -46,7 +56,7 @@ export interface DMessage {
   mention_everyone: boolean;
   mentions: DUser[];
   mention_roles: string[];
-  attachments: unknown[];
+  attachments: DAttachment[];
   embeds: unknown[];
   pinned: boolean;
   message_reference?: { type?: number; message_id: string; channel_id: string; guild_id?: string };
@@ -70,4 +80,6 @@ export interface BotMessage {
   versions: string[];
   /** The message it answers (`message_reference.message_id`). */
   replyTo?: string;
+  /** The files it carries (their bytes: `FakeDiscordServer.attachmentBytes`). */
+  attachments?: DAttachment[];
 }

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import type { BotMessage, DChannel, DGuild, DMessage, DUser } from './discord-types';
+import type { BotMessage, DAttachment, DChannel, DGuild, DMessage, DUser } from './discord-types';
+import { FakeDiscordFiles, type FileUpload } from './fake-discord-files';
 import { FakeDiscordGateway, INTENTS } from './fake-discord-gateway';
 import { FakeDiscordBot, FakeDiscordWorld, makeUser, snowflake } from './fake-discord-world';
 
@@ -29,6 +30,7 @@ export class FakeDiscordServer {
   private gateway?: FakeDiscordGateway;
   private readonly world = new FakeDiscordWorld();
   private readonly bots = new Map<string, FakeDiscordBot>();
+  private readonly files = new FakeDiscordFiles(() => this.baseUrl);
 
   constructor(private readonly options: { heartbeatIntervalMs?: number } = {}) {}
 
@@ -112,6 +114,12 @@ export class FakeDiscordServer {
     return this.post(channel, from, text);
   }
 
+  /** A direct message with files attached (served by the fake's CDN). */
+  dmWithFiles(bot: FakeDiscordBot, from: DUser, text: string, files: FileUpload[]): DMessage {
+    const channel = this.world.dmChannel(bot.user, from);
+    return this.post(channel, from, text, undefined, files);
+  }
+
   /**
    * A message in a guild channel or thread. `mention` puts `<@botid> ` in front (and the bot in `mentions`);
    * `replyTo` makes it a reply to that message.
@@ -143,6 +151,16 @@ export class FakeDiscordServer {
     }
   }
 
+  /** The bytes of an attachment the fake's CDN serves (undefined once removed). */
+  attachmentBytes(attachment: DAttachment): Buffer | undefined {
+    return this.files.bytesOf(attachment);
+  }
+
+  /** The CDN stops serving the attachment (an expired or deleted file). */
+  removeAttachment(attachment: DAttachment): void {
+    this.files.remove(attachment);
+  }
+
   /** The DM channel between the bot and a user (where its replies to that user's DMs go). */
   dmChannelId(bot: FakeDiscordBot, user: DUser): string {
     return this.world.dmChannel(bot.user, user).id;
@@ -159,7 +177,7 @@ export class FakeDiscordServer {
 
   // ── the REST API ──
 
-  private post(channel: DChannel, author: DUser, content: string, replyTo?: string): DMessage {
+  private post(channel: DChannel, author: DUser, content: string, replyTo?: string, files: FileUpload[] = []): DMessage {
     const referenced = replyTo ? this.world.message(channel.id, replyTo) : undefined;
     const message: DMessage = {
       id: snowflake(),
@@ -174,7 +192,7 @@ export class FakeDiscordServer {
       mention_everyone: false,
       mentions: this.mentionsIn(content),
       mention_roles: [],
-      attachments: [],
+      attachments: files.map((f) => this.files.attach(channel.id, f)),
       embeds: [],
       pinned: false,
       ...(referenced
@@ -208,7 +226,7 @@ export class FakeDiscordServer {
           m.mentions.some((u) => u.id === bot.user.id);
         return {
           ...m,
-          ...(readable ? {} : { content: '' }),
+          ...(readable ? {} : { content: '', attachments: [] }),
           ...(channel.type === 1 ? { channel_type: 1 } : { channel_type: channel.type }),
         };
       });
@@ -265,18 +283,23 @@ export class FakeDiscordServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (this.files.serve(url.pathname, url.searchParams, res)) return;
     const match = /^\/api\/v10(\/.*)$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
+    const multipart = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
     if (!match) return this.reply(res, 404, { message: '404: Not Found', code: 0 });
     const route = match[1];
     const bot = this.bots.get((req.headers.authorization ?? '').replace(/^Bot /, ''));
     if (!bot || !(req.headers.authorization ?? '').startsWith('Bot '))
       return this.reply(res, 401, { message: '401: Unauthorized', code: 0 });
     let body: unknown;
+    let uploads: FileUpload[] = [];
     try {
-      body = raw ? JSON.parse(raw) : undefined;
+      if (multipart) ({ body, files: uploads } = FakeDiscordFiles.readUpload(bytes, req.headers['content-type'] ?? ''));
+      else body = raw ? JSON.parse(raw) : undefined;
     } catch {
       return this.reply(res, 400, { message: '400: Bad Request', code: 0 });
     }
@@ -299,7 +322,7 @@ export class FakeDiscordServer {
       );
     }
     try {
-      const answer = this.route(bot, method, route, body);
+      const answer = this.route(bot, method, route, body, uploads);
       bot.calls.push({ method, route, body, status: answer === undefined ? 204 : 200 });
       return this.reply(res, answer === undefined ? 204 : 200, answer, {
         'X-RateLimit-Limit': '50',
@@ -315,7 +338,7 @@ export class FakeDiscordServer {
     }
   }
 
-  private route(bot: FakeDiscordBot, method: string, route: string, body: unknown): unknown {
+  private route(bot: FakeDiscordBot, method: string, route: string, body: unknown, uploads: FileUpload[]): unknown {
     const key = `${method} ${route.replace(/\/\d+/g, '/:id')}`;
     const ids = [...route.matchAll(/\/(\d+)/g)].map((m) => m[1]);
     switch (key) {
@@ -339,7 +362,7 @@ export class FakeDiscordServer {
         this.channel(bot, ids[0]);
         return undefined;
       case 'POST /channels/:id/messages':
-        return this.createMessage(bot, this.channel(bot, ids[0]), body as Record<string, unknown>);
+        return this.createMessage(bot, this.channel(bot, ids[0]), body as Record<string, unknown>, uploads);
       case 'PATCH /channels/:id/messages/:id':
         return this.editMessage(bot, this.channel(bot, ids[0]), ids[1], body as Record<string, unknown>);
       default:
@@ -354,16 +377,17 @@ export class FakeDiscordServer {
     return channel;
   }
 
-  private createMessage(bot: FakeDiscordBot, channel: DChannel, body: Record<string, unknown>): DMessage {
+  private createMessage(bot: FakeDiscordBot, channel: DChannel, body: Record<string, unknown>, uploads: FileUpload[]): DMessage {
     const content = typeof body?.content === 'string' ? body.content : '';
-    if (!content.trim()) throw new DiscordHttpError(400, { message: 'Cannot send an empty message', code: 50006 });
+    if (uploads.length > 10) throw invalidForm('files', 'Must be 10 or fewer in length.', 'BASE_TYPE_MAX_LENGTH');
+    if (!content.trim() && !uploads.length) throw new DiscordHttpError(400, { message: 'Cannot send an empty message', code: 50006 });
     if (content.length > DISCORD_TEXT_LIMIT)
       throw invalidForm('content', `Must be ${DISCORD_TEXT_LIMIT} or fewer in length.`, 'BASE_TYPE_MAX_LENGTH');
     const reference = body.message_reference as { message_id?: string; fail_if_not_exists?: boolean } | undefined;
     if (reference?.message_id && !this.world.message(channel.id, reference.message_id) && reference.fail_if_not_exists !== false) {
       throw invalidForm('message_reference', 'Unknown message', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE');
     }
-    return this.post(channel, bot.user, content, reference?.message_id);
+    return this.post(channel, bot.user, content, reference?.message_id, uploads);
   }
 
   private editMessage(bot: FakeDiscordBot, channel: DChannel, messageId: string, body: Record<string, unknown>): DMessage {

@@ -105,6 +105,7 @@ export class FakeDiscordWorld {
         channelId: message.channel_id,
         content: message.content,
         versions: [message.content],
+        ...(message.attachments.length ? { attachments: message.attachments } : {}),
         ...(message.message_reference ? { replyTo: message.message_reference.message_id } : {}),
       });
     }

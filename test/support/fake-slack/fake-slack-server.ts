@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { FakeSlackApp, nextTs, SlackApiError } from './fake-slack-app';
+import { FakeSlackFiles } from './fake-slack-files';
 import type {
   PostedMessage,
   RecordedCall,
@@ -52,6 +53,8 @@ export class FakeSlackServer {
   private readonly httpEvents = new Map<FakeSlackApp, string>();
   private readonly deliveries = new Set<Promise<void>>();
   private closed = false;
+  /** Files people shared and apps uploaded. */
+  readonly files = new FakeSlackFiles(() => this.origin);
 
   constructor(private readonly options: FakeSlackOptions = {}) {}
 
@@ -126,6 +129,17 @@ export class FakeSlackServer {
       app.conversations.set(im.id, im);
     }
     return this.say(app, im, { user: user.id, text, ...(options.threadTs ? { thread_ts: options.threadTs } : {}) });
+  }
+
+  /** A DM that shares files (subtype `file_share`, the files on the event, served at their `url_private`). */
+  dmFiles(app: FakeSlackApp, user: SlackUser, text: string, files: { name: string; mimetype: string; data: Buffer }[]): SlackMessageEvent {
+    let im = [...app.conversations.values()].find((c) => c.type === 'im' && c.user === user.id);
+    if (!im) {
+      im = { id: id('D'), type: 'im', user: user.id };
+      app.conversations.set(im.id, im);
+    }
+    const shared = files.map((f) => this.files.share(f.name, f.mimetype, f.data));
+    return this.say(app, im, { user: user.id, text, subtype: 'file_share', upload: false, files: shared });
   }
 
   /**
@@ -379,6 +393,15 @@ export class FakeSlackServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
+    if (
+      await this.files.serve(
+        req,
+        res,
+        url.pathname,
+        this.apps.map((a) => a.botToken),
+      )
+    )
+      return;
     const match = /^\/api\/([A-Za-z.]+)$/.exec(url.pathname);
     if (!match || req.method !== 'POST') return answer(res, 404, { ok: false, error: 'unknown_method' });
     const method = match[1];
@@ -439,6 +462,24 @@ export class FakeSlackServer {
       }
       case 'chat.update':
         return app.update(params);
+      case 'files.getUploadURLExternal':
+        return this.files.getUploadURLExternal(params);
+      case 'files.completeUploadExternal': {
+        // A conversation's id: a user id does not name a DM here (conversations.open gives the DM's id).
+        const channel = typeof params.channel_id === 'string' ? params.channel_id : undefined;
+        if (channel !== undefined && !app.conversations.has(channel)) throw new SlackApiError('channel_not_found');
+        return this.files.completeUploadExternal(params, channel);
+      }
+      case 'conversations.open': {
+        const user = typeof params.users === 'string' ? params.users : '';
+        if (!this.users.has(user) || user.includes(',')) throw new SlackApiError('user_not_found');
+        let im = [...app.conversations.values()].find((c) => c.type === 'im' && c.user === user);
+        if (!im) {
+          im = { id: id('D'), type: 'im', user };
+          app.conversations.set(im.id, im);
+        }
+        return { channel: { id: im.id } };
+      }
       case 'conversations.info':
         return { channel: app.conversationInfo(params) };
       case 'users.info': {

@@ -17,6 +17,18 @@ export interface SlackConversation {
   user?: string;
 }
 
+/** A file object as a message event carries it (https://api.slack.com/types/file; the fields the fake fills). */
+export interface SlackFile {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  filetype: string;
+  size: number;
+  url_private: string;
+  url_private_download: string;
+}
+
 /** A message event's `event` object as Slack sends it (the fields the fake fills). */
 export interface SlackMessageEvent {
   type: 'message' | 'app_mention';
@@ -31,6 +43,8 @@ export interface SlackMessageEvent {
   thread_ts?: string;
   team?: string;
   client_msg_id?: string;
+  files?: SlackFile[];
+  upload?: boolean;
 }
 
 /** The `payload` of an `events_api` envelope, and the body of an Events API request. */

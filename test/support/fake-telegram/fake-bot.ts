@@ -1,4 +1,5 @@
 import { parseTelegramHtml } from './telegram-html';
+import { type BotUpload, isUploadedFile, MAX_DOWNLOAD_BYTES } from './telegram-uploads';
 import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
 
 /** A Bot API error as the server words it: the HTTP status is `error_code`. */
@@ -69,6 +70,8 @@ export class FakeBot {
   private readonly sent: BotMessage[] = [];
   private readonly failures = new Map<string, { count: number; retryAfter: number; code: number; description: string }>();
   readonly files = new Map<string, StoredFile>();
+  /** The files the bot sent (sendDocument, sendPhoto), in order. */
+  readonly uploads: BotUpload[] = [];
   private poll?: Poll;
   private allowedUpdates: string[] = [];
   /** The webhook `setWebhook` registered (https://core.telegram.org/bots/api#setwebhook), with its last failed delivery. */
@@ -161,6 +164,10 @@ export class FakeBot {
         return this.webhookInfo();
       case 'getfile':
         return this.getFile(params);
+      case 'senddocument':
+        return this.sendFile(params, 'document');
+      case 'sendphoto':
+        return this.sendFile(params, 'photo');
       default:
         throw new TgError(404, 'Not Found');
     }
@@ -347,7 +354,46 @@ export class FakeBot {
     const id = str(params.file_id);
     const file = this.files.get(id);
     if (!file) throw badRequest('invalid file_id');
+    if (file.data.length > MAX_DOWNLOAD_BYTES) throw badRequest('file is too big');
     return { file_id: id, file_unique_id: `u${id}`, file_size: file.data.length, file_path: file.filePath };
+  }
+
+  /** sendDocument / sendPhoto with the file uploaded in the request (a file_id the bot knows is sent again). */
+  private sendFile(params: Record<string, unknown>, field: 'document' | 'photo'): TgMessage {
+    const chat = this.chatOf(params.chat_id);
+    const given = params[field];
+    const known = typeof given === 'string' ? this.files.get(given) : undefined;
+    const file = isUploadedFile(given) ? given : known ? { filename: known.name ?? field, data: known.data } : undefined;
+    if (!file)
+      throw badRequest(typeof given === 'string' ? 'wrong file identifier/HTTP URL specified' : `there is no ${field} in the request`);
+    const threadId = optionalInt(params.message_thread_id, 'message_thread_id');
+    if (threadId !== undefined && !this.topicsOf(chat.id).has(threadId)) throw badRequest('message thread not found');
+    const fileId = `${field}${this.files.size + 1}`;
+    this.files.set(fileId, { filePath: `${field}s/file_${this.files.size}`, data: file.data, name: file.filename });
+    const ref = { file_id: fileId, file_unique_id: `u${fileId}`, file_size: file.data.length };
+    const caption = params.caption === undefined ? undefined : str(params.caption);
+    const message: TgMessage = {
+      message_id: this.takeMessageId(chat.id),
+      from: this.user,
+      chat,
+      date: now(),
+      ...(caption ? { caption } : {}),
+      ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true as const } : {}),
+      ...(field === 'document' ? { document: { ...ref, file_name: file.filename } } : { photo: [{ ...ref, width: 1, height: 1 }] }),
+    };
+    this.messagesOf(chat.id).set(message.message_id, message);
+    const method = field === 'document' ? 'sendDocument' : 'sendPhoto';
+    this.uploads.push({
+      chatId: chat.id,
+      messageId: message.message_id,
+      method,
+      filename: file.filename,
+      data: file.data,
+      ...(threadId !== undefined ? { threadId } : {}),
+      ...(caption ? { caption } : {}),
+    });
+    this.changed();
+    return message;
   }
 
   // ── helpers ──

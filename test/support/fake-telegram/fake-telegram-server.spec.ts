@@ -1,4 +1,4 @@
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, InputFile } from 'grammy';
 import { FakeTelegramServer } from './fake-telegram-server';
 
 /** The fake speaks the Bot API as grammY's real client expects it. */
@@ -108,6 +108,30 @@ describe('fake Telegram Bot API server', () => {
     const refused = await api.sendMessage(ann.id, 'hello').catch((e: GrammyError) => e);
     expect(refused).toMatchObject({ error_code: 429, description: 'Too Many Requests: retry after 3', parameters: { retry_after: 3 } });
     await expect(api.sendMessage(ann.id, 'hello')).resolves.toMatchObject({ text: 'hello' });
+  });
+
+  it('takes multipart uploads (sendDocument, sendPhoto), refuses a remote URL, and serves bots files up to 20 MB', async () => {
+    const bot = telegram.addBot('upload_bot');
+    const api = apiOf(bot.token);
+    const ann = FakeTelegramServer.user('Ann');
+    telegram.dm(bot, ann, 'hi');
+    const bytes = Buffer.from([0, 0x2d, 0x2d, 0x0d, 0x0a, 0xff]);
+    const doc = await api.sendDocument(ann.id, new InputFile(bytes, 'x.bin'), { caption: 'here' });
+    expect(doc.document).toMatchObject({ file_name: 'x.bin', file_size: 6 });
+    await api.sendPhoto(ann.id, new InputFile(Buffer.from('jpeg'), 'p.jpg'));
+    expect(bot.uploads.map((u) => [u.method, u.filename, u.data, u.caption])).toEqual([
+      ['sendDocument', 'x.bin', bytes, 'here'],
+      ['sendPhoto', 'p.jpg', Buffer.from('jpeg'), undefined],
+    ]);
+    await expect(api.sendDocument(ann.id, 'https://example.com/a.pdf')).rejects.toMatchObject({
+      description: 'Bad Request: wrong file identifier/HTTP URL specified',
+    });
+    const big = telegram.dmDocument(bot, ann, {
+      name: 'big.bin',
+      mimeType: 'application/octet-stream',
+      data: Buffer.alloc(20 * 1024 * 1024 + 1),
+    });
+    await expect(api.getFile(big.document!.file_id)).rejects.toMatchObject({ description: 'Bad Request: file is too big' });
   });
 
   it('serves files by getFile and the download path, and posts updates to a webhook with its secret', async () => {

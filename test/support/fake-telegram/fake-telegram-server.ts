@@ -1,6 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { FakeBot, TgError } from './fake-bot';
+import { parseMultipart } from '../multipart-form';
+import { formParams } from './telegram-uploads';
 import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
 
 let nextChatId = 5_000_000;
@@ -118,6 +120,24 @@ export class FakeTelegramServer {
         mime_type: file.mimeType,
         file_size: file.data.length,
       },
+    });
+  }
+
+  /** A photo someone sends the bot in a DM, in the sizes Telegram makes (the last the original, the largest). */
+  dmPhoto(bot: FakeBot, from: TgUser, data: Buffer, caption?: string): TgMessage {
+    const fileId = `photo${bot.files.size + 1}`;
+    bot.files.set(fileId, { filePath: `photos/file_${bot.files.size}.jpg`, data, mimeType: 'image/jpeg' });
+    const thumbId = `thumb${bot.files.size + 1}`;
+    bot.files.set(thumbId, { filePath: `photos/file_${bot.files.size}.jpg`, data: data.subarray(0, 8), mimeType: 'image/jpeg' });
+    const chat: TgChat = { id: from.id, type: 'private', first_name: from.first_name };
+    return bot.receive({
+      from,
+      chat,
+      ...(caption ? { caption } : {}),
+      photo: [
+        { file_id: thumbId, file_unique_id: `u${thumbId}`, width: 90, height: 90, file_size: Math.min(8, data.length) },
+        { file_id: fileId, file_unique_id: `u${fileId}`, width: 1280, height: 960, file_size: data.length },
+      ],
     });
   }
 
@@ -279,13 +299,19 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** The body's parameters: JSON, or a URL-encoded form (whose object values are JSON strings). */
+/**
+ * The body's parameters: JSON, a URL-encoded form (whose object values are JSON strings), or multipart/form-data,
+ * how files are uploaded (https://core.telegram.org/bots/api#sending-files): a file is the part named by its parameter,
+ * or the part a parameter `attach://<name>` points to; such a parameter becomes an `UploadedFile`.
+ */
 async function readParams(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
+  const raw = Buffer.concat(chunks);
+  const body = raw.toString('utf8');
   if (!body) return {};
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'multipart/form-data') return formParams(parseMultipart(raw, req.headers['content-type'] ?? ''));
   if (type === 'application/json') {
     const parsed = JSON.parse(body) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('Bad Request: JSON body must be an object');

@@ -29,6 +29,14 @@ export interface TgDocument {
   file_size?: number;
 }
 
+export interface TgPhotoSize {
+  file_id: string;
+  file_unique_id: string;
+  width: number;
+  height: number;
+  file_size?: number;
+}
+
 export interface TgMessage {
   message_id: number;
   from?: TgUser;
@@ -42,6 +50,7 @@ export interface TgMessage {
   is_topic_message?: true;
   reply_to_message?: TgMessage;
   document?: TgDocument;
+  photo?: TgPhotoSize[];
 }
 
 export interface TgUpdate {

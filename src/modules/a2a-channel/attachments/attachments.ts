@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../../config';
 import { type AttachmentRecord, planAttachments, withAttachments } from './attachment-plan';
-import { attachmentDir, writeAttachments } from './attachment-store';
+import { attachmentDir, writeAttachments } from '../../../common/attachments';
 import type { FilePart } from '../protocol/message-parts';
 
 /** The user message of a run, as the agent reads it and the transcript keeps it. */

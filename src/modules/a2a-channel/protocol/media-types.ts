@@ -1,6 +1,6 @@
 /**
  * Media types of the files peers attach (docs/a2a.md#files): what a part declares, whether the operator's
- * `channels.a2a.files.mediaTypes` accepts it, and whether the agent can read it as text.
+ * `channels.a2a.files.mediaTypes` accepts it (whether the agent reads it as text is common/attachments').
  */
 
 /** A concrete media type, lowercase, without parameters (RFC 6838 restricted names). */
@@ -19,11 +19,6 @@ export function parseMediaType(value: string): string | undefined {
 export function mediaTypeAccepted(mediaType: string, ranges: readonly string[]): boolean {
   const type = mediaType.slice(0, mediaType.indexOf('/'));
   return ranges.some((range) => range === mediaType || range === `${type}/*` || range === '*/*');
-}
-
-/** Files the agent is given inline, as text: its runtime works on text and these are text already. */
-export function isTextLike(mediaType: string): boolean {
-  return mediaType.startsWith('text/') || mediaType === 'application/json';
 }
 
 /** The media type the specification gives A2A's HTTP+JSON requests and responses, and push deliveries. */

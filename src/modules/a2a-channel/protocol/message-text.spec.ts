@@ -1,5 +1,5 @@
 import { MAX_MESSAGE_BYTES, TRUNCATION_MARKER } from './limits-and-messages';
-import { cutUtf8, isSlashCommand, truncateUtf8 } from './message-text';
+import { isSlashCommand, truncateUtf8 } from './message-text';
 
 describe('truncateUtf8', () => {
   it('leaves text within the limit untouched', () => {
@@ -28,15 +28,6 @@ describe('truncateUtf8', () => {
   it('cuts ASCII at exactly the limit', () => {
     const { text } = truncateUtf8('a'.repeat(MAX_MESSAGE_BYTES + 1));
     expect(text).toBe('a'.repeat(MAX_MESSAGE_BYTES) + '\n[message truncated at 65536 bytes]');
-  });
-});
-
-describe('cutUtf8', () => {
-  it('keeps the longest start within the limit, on a character boundary, with no marker', () => {
-    expect(cutUtf8('a€b', 3)).toBe('a');
-    expect(cutUtf8('a€b', 4)).toBe('a€');
-    expect(cutUtf8('a€b', 5)).toBe('a€b');
-    expect(cutUtf8('€', 0)).toBe('');
   });
 });
 

@@ -4,6 +4,7 @@ import type { AgentRunner, RunRecord } from '../../runtime';
 import type { DeliveryContext } from '../../sessions';
 import type { PairingStore } from '../pairing/pairing-store.port';
 import { accessOf, accountDisabled, decideAccess } from './channel-access';
+import { mediaMaxMb, withInboundFiles } from './inbound-files';
 import { inboundProblem, routingInbound } from './inbound-message';
 import { ReplyStream } from './reply-stream';
 
@@ -19,14 +20,16 @@ export interface InboundObserver {
  * The one way into the gateway for every chat channel (docs/channels.md#chat-channels), the same steps whatever
  * the platform: the message's shape checked → bots dropped → the DM or group policy (pairing, allowlists, mention
  * gating) → routing through the bindings (the resolver `/admin/routing/resolve` asks) → the session key of the
- * existing scheme → the run, its reply streamed back as `progress` then `final` (or `failed`). The run's start fires
- * the `message_received` hook.
+ * existing scheme → the message's files fetched and stored within `mediaMaxMb` (inbound-files.ts) → the run, its
+ * reply streamed back as `progress` then `final` (or `failed`). The run's start fires the `message_received` hook.
  */
 export class ChannelInbound {
   constructor(
     private readonly routing: RoutingService,
     private readonly runner: Pick<AgentRunner, 'startRun'>,
     private readonly pairing: PairingStore,
+    /** Where the files of messages are stored (`agents/<agentId>/attachments/…`). */
+    private readonly stateDir: string,
     /** An approval command (`/approve <id>`) is taken here, before any policy or agent sees it (chat-approvals.ts). */
     private readonly approvalCommand?: (channel: string, message: ChannelInboundMessage) => Promise<ChannelInboundOutcome | undefined>,
   ) {}
@@ -44,7 +47,10 @@ export class ChannelInbound {
     observer.received(message.accountId);
     const command = access === 'policy' ? await this.approvalCommand?.(channel, message) : undefined;
     const outcome =
-      command ?? (access === 'accounts' ? this.run(channel, message, observer) : await this.decide(channel, section, message, observer));
+      command ??
+      (access === 'accounts'
+        ? await this.run(channel, section, message, observer)
+        : await this.decide(channel, section, message, observer));
     observer.outcome(message.accountId, outcome.kind, outcome.kind === 'ignored' ? outcome.reason : undefined);
     return outcome;
   }
@@ -59,14 +65,19 @@ export class ChannelInbound {
     const access = accessOf(section, message.accountId);
     const decision = await decideAccess(access, message, () => this.pairing.isApproved(channel, message.accountId, message.sender.id));
     if (decision.kind === 'ignored') return decision;
-    if (decision.kind === 'pair') return this.pair(channel, message, observer);
-    return this.run(channel, message, observer);
+    if (decision.kind === 'pair') return this.pair(channel, section, message, observer);
+    return this.run(channel, section, message, observer);
   }
 
-  private async pair(channel: string, message: ChannelInboundMessage, observer: InboundObserver): Promise<ChannelInboundOutcome> {
+  private async pair(
+    channel: string,
+    section: Record<string, unknown>,
+    message: ChannelInboundMessage,
+    observer: InboundObserver,
+  ): Promise<ChannelInboundOutcome> {
     const name = message.sender.name ?? message.sender.username;
     const asked = await this.pairing.ask(channel, message.accountId, { id: message.sender.id, ...(name ? { name } : {}) });
-    if (asked.kind === 'approved') return this.run(channel, message, observer);
+    if (asked.kind === 'approved') return this.run(channel, section, message, observer);
     if (asked.kind === 'full') {
       return { kind: 'ignored', reason: `pairing: ${asked.pending} codes of channel ${channel} are already waiting for approval` };
     }
@@ -79,9 +90,28 @@ export class ChannelInbound {
     };
   }
 
-  private run(channel: string, message: ChannelInboundMessage, observer: InboundObserver): ChannelInboundOutcome {
+  private async run(
+    channel: string,
+    section: Record<string, unknown>,
+    message: ChannelInboundMessage,
+    observer: InboundObserver,
+  ): Promise<ChannelInboundOutcome> {
     const inbound = routingInbound(channel, message);
     const route = this.routing.resolve(inbound);
+    let text = message.text;
+    let attachments: unknown;
+    if (message.files?.length) {
+      const files = await withInboundFiles(
+        this.stateDir,
+        route.agentId,
+        channel,
+        text,
+        message.files,
+        mediaMaxMb(section, message.accountId),
+      );
+      if (files.kind === 'refused') return files;
+      ({ text, attachments } = files);
+    }
     const threadId = message.threadId || undefined;
     // The conversation's return address: announces and sessions_send results come back through the channel's send.
     const deliveryContext: DeliveryContext = {
@@ -92,13 +122,20 @@ export class ChannelInbound {
     };
     const stream = new ReplyStream();
     let round = -1;
-    let text = '';
+    let reply = '';
     const onDelta = message.onReplyDelta;
     const { runId, done } = this.runner.startRun({
       sessionKey: route.sessionKey,
-      message: message.text,
+      message: text,
       create: { deliveryContext },
-      meta: { channel, accountId: message.accountId, peer: inbound.peer, messageId: message.messageId, sender: message.sender.id },
+      meta: {
+        channel,
+        accountId: message.accountId,
+        peer: inbound.peer,
+        messageId: message.messageId,
+        sender: message.sender.id,
+        ...(attachments ? { attachments } : {}),
+      },
       // The reply of the last round is the answer: a new round (after tool calls) starts the text over.
       onReplyDelta: (delta) => {
         if (onDelta) {
@@ -110,10 +147,10 @@ export class ChannelInbound {
         }
         if (delta.round !== round) {
           round = delta.round;
-          text = '';
+          reply = '';
         }
-        text += delta.text;
-        stream.progress(text);
+        reply += delta.text;
+        stream.progress(reply);
       },
       origin: { channel, peer: `${message.accountId}/${message.peer.id}`, account: message.accountId },
     });

@@ -1,6 +1,7 @@
 import type { ChannelInboundMessage, ChannelPeerKind } from '../../../plugin-sdk';
 import type { InboundMessage } from '../../routing';
 import { isRecord } from '../../../common/is-record';
+import { filesProblem } from './inbound-files';
 
 const PEER_KINDS: ReadonlySet<string> = new Set<ChannelPeerKind>(['dm', 'group', 'channel', 'thread']);
 
@@ -26,7 +27,7 @@ export function inboundProblem(message: unknown): string | undefined {
   if (listed !== undefined && (!isRecord(listed) || typeof listed.requireMention !== 'boolean')) {
     return 'listedGroup: must be { requireMention: boolean } when given';
   }
-  return undefined;
+  return filesProblem(message.files);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { ApprovalGate } from '../../approvals';
-import { ConfigStore } from '../../config';
+import { ConfigStore, GATEWAY_OPTIONS, type GatewayOptions } from '../../config';
 import type { ChannelDefinition, ChannelHttpRequest, ChannelHttpResponse, ChannelOutboundMessage } from '../../../plugin-sdk';
 import { GatewayMetrics } from '../../metrics';
 import { GuardedTransport } from '../../outbound';
@@ -48,6 +48,7 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
     metrics: GatewayMetrics,
     private readonly transport: GuardedTransport,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(GATEWAY_OPTIONS) options: Pick<GatewayOptions, 'stateDir'>,
     @Optional() config?: ConfigStore,
     @Optional() gate?: ApprovalGate,
   ) {
@@ -61,7 +62,13 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
       this.approvals = new ChatApprovals(gate, config, sessions, chats);
     }
     const commands = this.approvals;
-    this.inbound = new ChannelInbound(routing, runner, pairing, commands && ((channel, message) => commands.command(channel, message)));
+    this.inbound = new ChannelInbound(
+      routing,
+      runner,
+      pairing,
+      options.stateDir,
+      commands && ((channel, message) => commands.command(channel, message)),
+    );
     const turns = config ? new ChannelTurns(config, runner) : undefined;
     this.env = {
       inbound: (channel, section, message, observer, access) => this.inbound.handle(channel, section, message, observer, access),
@@ -118,6 +125,7 @@ export class PluginChannels implements PluginChannelRunner, OnModuleInit {
       ...(request.body !== undefined ? { body: request.body } : {}),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       ...(request.readBody !== undefined ? { readBody: request.readBody } : {}),
+      ...(request.maxBytes !== undefined ? { maxResponseBytes: request.maxBytes } : {}),
     });
     return { status: res.status, headers: res.headers, body: res.body };
   }

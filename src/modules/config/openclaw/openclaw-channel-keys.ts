@@ -19,7 +19,7 @@ const CHAT_CHANNELS = {
   // OpenClaw's Telegram keys the bundled Telegram plugin (src/bundled-plugins/telegram) does not implement.
   telegram: partlyProvidedChatChannel(`
     ackReaction actions blockStreaming blockStreamingCoalesce capabilities chunkMode commands configWrites customCommands
-    defaultAccount dmHistoryLimit dms draftChunk execApprovals heartbeat historyLimit linkPreview markdown mediaMaxMb name
+    defaultAccount dmHistoryLimit dms draftChunk execApprovals heartbeat historyLimit linkPreview markdown name
     network proxy reactionLevel reactionNotifications replyToMode responsePrefix retry richMessages streamMode streaming
     textChunkLimit timeoutSeconds tokenFile webhookHost`),
   // OpenClaw's Discord keys the bundled Discord plugin (src/bundled-plugins/discord) does not implement.
@@ -28,7 +28,7 @@ const CHAT_CHANNELS = {
     actions activity activityType activityUrl agentComponents applicationId autoPresence blockStreaming
     blockStreamingCoalesce capabilities chunkMode commands configWrites contextVisibility defaultAccount dm dmHistoryLimit
     dms draftChunk eventQueue execApprovals heartbeat historyLimit inboundWorker intents markdown maxLinesPerMessage
-    mediaMaxMb mentionPatterns name pluralkit proxy reactionNotifications replyToMode responsePrefix retry status streaming
+    mentionPatterns name pluralkit proxy reactionNotifications replyToMode responsePrefix retry status streaming
     textChunkLimit threadBindings tokenFile ui voice`,
     {
       guilds: implementedEach(
@@ -51,7 +51,7 @@ const CHAT_CHANNELS = {
   slack: partlyProvidedChatChannel(
     `
     ackReaction actions blockStreaming blockStreamingCoalesce capabilities chunkMode commands configWrites defaultAccount dm
-    dmHistoryLimit heartbeat historyLimit markdown mediaMaxMb name nativeStreaming reactionAllowlist reactionNotifications
+    dmHistoryLimit heartbeat historyLimit markdown name nativeStreaming reactionAllowlist reactionNotifications
     relay replyToMode replyToModeByChatType responsePrefix slashCommand streamMode streaming textChunkLimit userToken
     userTokenReadOnly webhookPath`,
     {

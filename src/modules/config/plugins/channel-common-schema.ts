@@ -46,6 +46,13 @@ const ACCESS_PROPERTIES: Record<string, Record<string, unknown>> = {
     },
   },
   allowBots: { type: 'boolean', description: "Answer other bots' messages [false]; the bot's own messages are always ignored." },
+  mediaMaxMb: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 2048,
+    description:
+      'The largest file (photo, document) a message may bring, in MB [20]: a larger one is not downloaded, and the sender is told the limit.',
+  },
 };
 
 const ACCOUNT_PROPERTIES: Record<string, Record<string, unknown>> = {

@@ -1,22 +1,22 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../../common/fs/private-files';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-files';
 
 /** Longest sanitised name (before the part number), with room kept for the extension. */
 const MAX_NAME_CHARS = 100;
 const MAX_EXTENSION_CHARS = 16;
 
 /**
- * Where the stored files of one A2A task live, relative to the state dir (docs/a2a.md#files):
- * `agents/<agentId>/attachments/<taskId>`. Both ids are the gateway's own (a normalized agent id, a generated
- * task id), never a peer's text.
+ * Where the stored files of one message live, relative to the state dir (docs/a2a.md#files,
+ * docs/channels.md#files): `agents/<agentId>/attachments/<id>` — an A2A task's id, or a chat message's generated
+ * id. Both ids are the gateway's own (a normalized agent id, a generated id), never a sender's text.
  */
-export function attachmentDir(agentId: string, taskId: string): string {
-  return `agents/${agentId}/attachments/${taskId}`;
+export function attachmentDir(agentId: string, id: string): string {
+  return `agents/${agentId}/attachments/${id}`;
 }
 
 /**
- * A file name that is safe to create: the last path segment of the peer's filename, with every character
+ * A file name that is safe to create: the last path segment of the sender's filename, with every character
  * outside `A-Za-z0-9._-` replaced by `_` and leading dots removed (no hidden files, no `..`), shortened, and
  * prefixed with the part number — which also keeps two parts of one message apart.
  */
@@ -35,7 +35,7 @@ export function safeAttachmentName(part: number, filename: string | undefined): 
 }
 
 /**
- * Writes the files of one task under `<stateDir>/<dir>`: directories 0700, files 0600 (they hold what a peer
+ * Writes the files of one message under `<stateDir>/<dir>`: directories 0700, files 0600 (they hold what a sender
  * sent, like the transcripts), never over an existing file. A name that would leave the directory is refused
  * (safeAttachmentName never makes one; this keeps it so).
  */
