@@ -10,7 +10,8 @@ export interface HeldLease {
   readonly lost: AbortSignal;
   /**
    * Gives it back (only if still ours); never rejects. An `acquire` of this process made after it is answered after
-   * it (one ordered connection), so a caller need not wait for it before the lane's next run asks again.
+   * it (the cluster sends them in order, releases first), so a caller need not wait for it before the lane's next
+   * run asks again.
    */
   release(): Promise<void>;
 }

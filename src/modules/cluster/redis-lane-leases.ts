@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { HeldLease, LaneLeases } from '../../common/coordination/lane-leases';
 import { describeRedisError } from './redis-connection';
+import { LaneLeaseBatch } from './lane-lease-batch';
 
 /** A lease outlives its holder's last renewal by this much; a dead replica's lanes are free after it. */
 export const LANE_LEASE_TTL_MS = 10_000;
@@ -9,13 +10,6 @@ const RENEW_INTERVAL_MS = 3_000;
 /** How often a waiting replica asks again, at most. */
 const MAX_POLL_MS = 200;
 
-/** Takes the lease when nobody holds it; its value names the holder and the fencing token (one global counter). */
-const ACQUIRE_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local token = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], ARGV[1] .. '#' .. token, 'PX', ARGV[2])
-return token
-`;
 /** Extends (ARGV[2] = ttl) or deletes (ARGV[2] = 0) the lease, only while it is still this holder's. */
 const KEEP_LUA = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -24,7 +18,6 @@ return 1
 `;
 
 type LeaseRedis = Redis & {
-  clawgateLaneAcquire(key: string, fence: string, holder: string, ttlMs: number): Promise<number>;
   clawgateLaneKeep(key: string, owner: string, ttlMs: number): Promise<number>;
 };
 
@@ -41,15 +34,21 @@ export interface LeaseFallbackCounter {
 export class RedisLaneLeases implements LaneLeases {
   private readonly logger = new Logger('cluster');
   private readonly redis: LeaseRedis;
+  /** Acquires and releases, batched; renewals (only runs longer than RENEW_INTERVAL_MS have any) go alone. */
+  private readonly batch: LaneLeaseBatch;
   private failing = false;
 
   constructor(
     redis: Redis,
     private readonly options: { replicaId: string; address: string; fallbacks: LeaseFallbackCounter; ttlMs?: number },
   ) {
-    redis.defineCommand('clawgateLaneAcquire', { numberOfKeys: 2, lua: ACQUIRE_LUA });
     redis.defineCommand('clawgateLaneKeep', { numberOfKeys: 1, lua: KEEP_LUA });
     this.redis = redis as LeaseRedis;
+    this.batch = new LaneLeaseBatch(redis, {
+      fenceKey: 'clawgate:lane-fence',
+      holder: options.replicaId,
+      ttlMs: options.ttlMs ?? LANE_LEASE_TTL_MS,
+    });
   }
 
   async acquire(laneId: string, signal?: AbortSignal): Promise<HeldLease> {
@@ -59,7 +58,7 @@ export class RedisLaneLeases implements LaneLeases {
       signal?.throwIfAborted();
       let token: number;
       try {
-        token = Number(await this.redis.clawgateLaneAcquire(key, 'clawgate:lane-fence', this.options.replicaId, ttlMs));
+        token = await this.batch.acquire(key);
       } catch (err) {
         return this.unleased(err);
       }
@@ -89,9 +88,10 @@ export class RedisLaneLeases implements LaneLeases {
     return {
       token,
       lost: lost.signal,
-      release: async () => {
+      release: () => {
         clearInterval(timer);
-        await this.redis.clawgateLaneKeep(key, owner, 0).catch(() => undefined);
+        this.batch.release(key, owner);
+        return Promise.resolve();
       },
     };
   }
