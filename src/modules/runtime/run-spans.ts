@@ -46,7 +46,12 @@ export function endRunSpan(span: Span, record: RunRecord): void {
 }
 
 /** The provider families of the GenAI conventions; the offline echo model is the gateway's own. */
-const GEN_AI_PROVIDER: Record<string, string> = { 'openai-chat': 'openai', 'openai-responses': 'openai', 'anthropic-messages': 'anthropic', echo: 'clawgate.echo' };
+const GEN_AI_PROVIDER: Record<string, string> = {
+  'openai-chat': 'openai',
+  'openai-responses': 'openai',
+  'anthropic-messages': 'anthropic',
+  echo: 'clawgate.echo',
+};
 
 export function modelCallSpanName(model: ResolvedModel): string {
   return `chat ${model.model}`;
