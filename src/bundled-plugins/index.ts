@@ -57,7 +57,7 @@ export const BUNDLED_PLUGINS: readonly BundledPlugin[] = [
     load: () => import('./http').then(definitionOf),
   },
   {
-    id: 'openai',
+    id: 'openai-endpoint',
     root: path.join(__dirname, 'openai'),
     manifest: openaiManifest,
     load: () => import('./openai').then(definitionOf),

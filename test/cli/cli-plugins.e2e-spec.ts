@@ -91,7 +91,7 @@ describe('clawgate plugins', () => {
       // Bundled, active at start: its route answers 404 while channels.http.enabled is not true.
       ['http', 'bundled', 'enabled'],
       // Bundled, active at start: /v1 answers 404 while gateway.http.endpoints.chatCompletions.enabled is not true.
-      ['openai', 'bundled', 'enabled'],
+      ['openai-endpoint', 'bundled', 'enabled'],
       // Bundled, active at start: the A2A channel; /a2a answers 404 while channels.a2a.enabled is not true.
       ['a2a', 'bundled', 'enabled'],
     ]);

@@ -187,7 +187,7 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
       'discord',
       'slack',
       'http',
-      'openai',
+      'openai-endpoint',
       'a2a',
       'weather',
       'broken',
@@ -218,7 +218,7 @@ describe('plugins given in code (e2e: real gateway, real ports, a scripted OpenA
     expect(one.body).toEqual(byId.weather);
     const unknown = await admin('/admin/plugins/nope').expect(404);
     expect(unknown.body.detail).toBe(
-      'no plugin "nope"; known: telegram, discord, slack, http, openai, a2a, weather, broken, stuck, gatekeeper, squatter',
+      'no plugin "nope"; known: telegram, discord, slack, http, openai-endpoint, a2a, weather, broken, stuck, gatekeeper, squatter',
     );
     await request(gw.url).get('/admin/plugins').expect(401);
   });

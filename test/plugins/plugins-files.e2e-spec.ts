@@ -195,7 +195,7 @@ describe('plugins from plugins.load.paths on a running gateway (e2e)', () => {
       // Bundled, active at start (the http channel).
       ['http', 'active'],
       // Bundled, active at start (the OpenAI-compatible endpoint).
-      ['openai', 'active'],
+      ['openai-endpoint', 'active'],
       // Bundled, active at start (the A2A channel).
       ['a2a', 'active'],
     ]);

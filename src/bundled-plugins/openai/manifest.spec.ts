@@ -18,7 +18,7 @@ describe('the openai manifest', () => {
     const read = await readManifest(__dirname, { bundled: true });
     expect(read).toMatchObject({
       ok: true,
-      manifest: { id: 'openai', activation: 'startup', contracts: { channels: ['openai'] }, channelConfigs: {} },
+      manifest: { id: 'openai-endpoint', activation: 'startup', contracts: { channels: ['openai'] }, channelConfigs: {} },
     });
   });
 

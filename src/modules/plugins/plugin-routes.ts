@@ -212,5 +212,7 @@ export class PluginRoutes {
 
 /** The edge a plugin's refused credential is counted at: a bundled plugin that serves one of the gateway's edges keeps its name. */
 export function authEdgeOf(plugin: string): AuthEdge {
-  return plugin === 'http' || plugin === 'openai' ? plugin : 'plugin';
+  // The bundled endpoints keep the edges they had in the core; the OpenAI one's plugin id is not `openai`, which is
+  // OpenClaw's own OpenAI provider plugin (a file's plugins.entries.openai is that plugin's, not this endpoint's).
+  return plugin === 'http' ? 'http' : plugin === 'openai-endpoint' ? 'openai' : 'plugin';
 }
