@@ -1,7 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { FakeBot, TgError } from './fake-bot';
+import { waitForChange } from '../change-signal';
+import { closeServer, jsonOrFormParams, listenLocal, localOrigin, mediaTypeOf, readBody } from '../fake-http';
 import { parseMultipart } from '../multipart-form';
+import { FakeBot, TgError } from './fake-bot';
 import { formParams } from './telegram-uploads';
 import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
 
@@ -34,21 +35,19 @@ export class FakeTelegramServer {
   constructor(private readonly options: { webhookRetryMs?: number } = {}) {}
 
   get apiRoot(): string {
-    const { port } = this.server!.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return localOrigin(this.server!);
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await listenLocal(this.server);
     return this;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.retries) clearTimeout(timer);
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await closeServer(this.server);
     await Promise.allSettled([...this.deliveries]);
   }
 
@@ -157,25 +156,7 @@ export class FakeTelegramServer {
 
   /** Resolves once `predicate` holds for the bot (checked at each change it sees), or rejects after `timeoutMs`. */
   waitFor<T>(bot: FakeBot, predicate: () => T | undefined | false, timeoutMs = 10_000, what = 'the condition'): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const value = predicate();
-        if (value === undefined || value === false) return false;
-        done();
-        resolve(value);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`fake Telegram: timed out waiting for ${what}`));
-      }, timeoutMs);
-      const stop = bot.onChange(() => void check());
-      const done = (): void => {
-        clearTimeout(timer);
-        stop();
-      };
-      check();
-    });
+    return waitForChange((listener) => bot.onChange(listener), predicate, timeoutMs, `fake Telegram: timed out waiting for ${what}`);
   }
 
   /** Waits until the bot's messages in `chatId` satisfy `predicate`. */
@@ -305,18 +286,10 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  * or the part a parameter `attach://<name>` points to; such a parameter becomes an `UploadedFile`.
  */
 async function readParams(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
+  const raw = await readBody(req);
   const body = raw.toString('utf8');
   if (!body) return {};
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = mediaTypeOf(req);
   if (type === 'multipart/form-data') return formParams(parseMultipart(raw, req.headers['content-type'] ?? ''));
-  if (type === 'application/json') {
-    const parsed = JSON.parse(body) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('Bad Request: JSON body must be an object');
-    return parsed as Record<string, unknown>;
-  }
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(body));
-  throw new Error(`Bad Request: unsupported content type "${type}"`);
+  return jsonOrFormParams(body, type, (what) => new Error(`Bad Request: ${what}`));
 }
