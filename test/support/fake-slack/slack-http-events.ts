@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { BackgroundWork } from '../background-work';
 import type { FakeSlackApp } from './fake-slack-app';
 import type { RedeliveryOptions } from './slack-socket-mode';
 import type { SlackEventCallback } from './slack-types';
@@ -15,9 +16,7 @@ export function slackSignature(secret: string, timestamp: string, body: string):
  */
 export class SlackHttpEvents {
   private readonly urls = new Map<FakeSlackApp, string>();
-  private readonly deliveries = new Set<Promise<void>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private closed = false;
+  private readonly work = new BackgroundWork();
 
   constructor(private readonly options: RedeliveryOptions) {}
 
@@ -33,20 +32,19 @@ export class SlackHttpEvents {
   /** Stops retries; resolves once the posts in flight have ended. */
   async close(): Promise<void> {
     this.stop();
-    await Promise.allSettled([...this.deliveries]);
+    await this.work.settled();
   }
 
   /** No more posts or retries from now on. */
   stop(): void {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    this.work.stop();
   }
 
   post(app: FakeSlackApp, url: string, callback: SlackEventCallback, attempt: number): void {
-    if (this.closed) return;
+    if (this.work.stopped) return;
     const body = JSON.stringify(callback);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const delivery = (async () => {
+    this.work.run(async () => {
       let ok = false;
       try {
         const response = await fetch(url, {
@@ -65,14 +63,8 @@ export class SlackHttpEvents {
       }
       app.changed();
       if (!ok && attempt < (this.options.maxRetries ?? 3)) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          this.post(app, url, callback, attempt + 1);
-        }, this.options.ackTimeoutMs ?? 3000);
-        this.timers.add(timer);
+        this.work.later(() => this.post(app, url, callback, attempt + 1), this.options.ackTimeoutMs ?? 3000);
       }
-    })();
-    this.deliveries.add(delivery);
-    void delivery.finally(() => this.deliveries.delete(delivery));
+    });
   }
 }

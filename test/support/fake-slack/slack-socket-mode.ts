@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { BackgroundWork } from '../background-work';
 import type { FakeSlackApp } from './fake-slack-app';
 import type { SlackEnvelope } from './slack-types';
 
@@ -22,8 +23,8 @@ export class SlackSocketMode {
   private readonly sockets = new Map<FakeSlackApp, Set<WebSocket>>();
   /** Envelopes waiting for a connection, per app. */
   private readonly queued = new Map<FakeSlackApp, SlackEnvelope[]>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private closed = false;
+  /** The redelivery timers. */
+  private readonly work = new BackgroundWork();
 
   constructor(private readonly options: RedeliveryOptions) {}
 
@@ -51,8 +52,7 @@ export class SlackSocketMode {
   }
 
   close(): void {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    this.work.stop();
     for (const set of this.sockets.values()) for (const ws of set) ws.terminate();
   }
 
@@ -81,9 +81,8 @@ export class SlackSocketMode {
     ws.send(JSON.stringify(envelope));
     app.changed();
     if (!retry) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (this.closed || app.acked.has(envelope.envelope_id)) return;
+    this.work.later(() => {
+      if (this.work.stopped || app.acked.has(envelope.envelope_id)) return;
       if (envelope.retry_attempt >= (this.options.maxRetries ?? 3)) return;
       const again: SlackEnvelope = {
         ...envelope,
@@ -93,7 +92,6 @@ export class SlackSocketMode {
       };
       this.send(app, again, true);
     }, this.options.ackTimeoutMs ?? 3000);
-    this.timers.add(timer);
   }
 
   private connected(app: FakeSlackApp, ws: WebSocket): void {

@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { BackgroundWork } from '../background-work';
 import { waitForChange } from '../change-signal';
 import { closeServer, jsonOrFormParams, listenLocal, localOrigin, mediaTypeOf, readBody } from '../fake-http';
 import { parseMultipart } from '../multipart-form';
@@ -22,13 +23,12 @@ let nextChatId = 5_000_000;
 export class FakeTelegramServer {
   private server?: Server;
   private readonly bots = new Map<string, FakeBot>();
-  private readonly deliveries = new Set<Promise<void>>();
+  /** Webhook posts in flight and their retry timers. */
+  private readonly work = new BackgroundWork();
   /** Bots whose webhook has a post in flight (one at a time, as with max_connections 1). */
   private readonly posting = new Set<FakeBot>();
-  private readonly retries = new Set<NodeJS.Timeout>();
   /** Bots whose last post failed: no post before the retry's timer fires. */
   private readonly waiting = new Set<FakeBot>();
-  private closed = false;
   /** Every webhook post, in order: the update and the HTTP status it was answered with (0: no answer). */
   readonly webhookPosts: { bot: FakeBot; update: TgUpdate; status: number }[] = [];
 
@@ -45,10 +45,9 @@ export class FakeTelegramServer {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const timer of this.retries) clearTimeout(timer);
+    this.work.stop();
     await closeServer(this.server);
-    await Promise.allSettled([...this.deliveries]);
+    await this.work.settled();
   }
 
   /** A bot account BotFather made: its token is `<id>:<secret>`. */
@@ -231,23 +230,19 @@ export class FakeTelegramServer {
   /** The oldest update the webhook has not confirmed, posted once no other post is in flight; a failure is retried later. */
   private deliverWebhook(bot: FakeBot): void {
     const next = bot.webhookQueue()[0];
-    if (!bot.webhook || !next || this.closed || this.posting.has(bot) || this.waiting.has(bot)) return;
+    if (!bot.webhook || !next || this.work.stopped || this.posting.has(bot) || this.waiting.has(bot)) return;
     this.posting.add(bot);
-    const delivery = (async () => {
+    this.work.run(async () => {
       const status = await this.post(bot, next);
       this.posting.delete(bot);
       if (status >= 200 && status < 300) return bot.confirm(next.update_id);
       this.waiting.add(bot);
-      const timer = setTimeout(() => {
-        this.retries.delete(timer);
+      this.work.later(() => {
         this.waiting.delete(bot);
         this.deliverWebhook(bot);
       }, this.options.webhookRetryMs ?? 200);
-      this.retries.add(timer);
       bot.webhookFailed(status ? `Wrong response from the webhook: ${status}` : 'Connection refused');
-    })();
-    this.deliveries.add(delivery);
-    void delivery.finally(() => this.deliveries.delete(delivery));
+    });
   }
 
   private async post(bot: FakeBot, update: TgUpdate): Promise<number> {

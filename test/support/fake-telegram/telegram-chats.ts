@@ -1,4 +1,4 @@
-import { badRequest, jsonParam, optionalInt } from './telegram-params';
+import { badRequest, isTrue, jsonParam, optionalInt } from './telegram-params';
 import type { TgChat, TgMessage } from './telegram-types';
 
 /** The chats a bot is in, with their messages (ids counted per chat, as Telegram does) and forum topics. */
@@ -67,7 +67,7 @@ export class TelegramChats {
       allowWithout = reply.allow_sending_without_reply === true;
     } else if (params.reply_to_message_id !== undefined) {
       messageId = optionalInt(params.reply_to_message_id, 'reply_to_message_id');
-      allowWithout = params.allow_sending_without_reply === true || params.allow_sending_without_reply === 'true';
+      allowWithout = isTrue(params.allow_sending_without_reply);
     }
     if (messageId === undefined) return undefined;
     const target = this.messagesOf(chatId).get(messageId);
