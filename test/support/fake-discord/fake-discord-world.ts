@@ -1,3 +1,4 @@
+import { ScriptedFailures } from '../scripted-failures';
 import type { BotMessage, DChannel, DGuild, DMessage, DUser, RecordedCall } from './discord-types';
 
 const DISCORD_EPOCH = 1_420_070_400_000n;
@@ -20,20 +21,13 @@ export function makeUser(name: string, bot = false): DUser {
   };
 }
 
-/** A rate limit a test scripted: the next `count` calls matching `method route` answer 429. */
-interface ScriptedLimit {
-  method: string;
-  pattern: RegExp;
-  count: number;
-  retryAfter: number;
-}
-
 /** One bot application: its token, its user, and what it did through the REST API. */
 export class FakeDiscordBot {
   readonly calls: RecordedCall[] = [];
   /** The Gateway opcodes of each connection's handshake, in order: `IDENTIFY`, `RESUME`. */
   readonly handshakes: ('IDENTIFY' | 'RESUME')[] = [];
-  private readonly limits: ScriptedLimit[] = [];
+  /** Scripted 429s: a call (`method`, `route`) matches a script of its method whose route pattern it fits. */
+  private readonly limits = new ScriptedFailures<{ method: string; route: string }, number>();
 
   constructor(
     readonly token: string,
@@ -46,15 +40,13 @@ export class FakeDiscordBot {
    */
   failNext(method: string, route: string, count: number, retryAfter = 1): void {
     const pattern = new RegExp(`^${route.split('*').map(escapeRegExp).join('[^/]+')}$`);
-    this.limits.push({ method: method.toUpperCase(), pattern, count, retryAfter });
+    const scripted = method.toUpperCase();
+    this.limits.add(count, retryAfter, (call) => call.method === scripted && pattern.test(call.route));
   }
 
   /** The scripted 429 for this call, if one is due (and counts it). */
   takeLimit(method: string, route: string): number | undefined {
-    const limit = this.limits.find((l) => l.count > 0 && l.method === method && l.pattern.test(route));
-    if (!limit) return undefined;
-    limit.count--;
-    return limit.retryAfter;
+    return this.limits.take({ method, route });
   }
 }
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { ChangeSignal } from '../change-signal';
+import { ScriptedFailures } from '../scripted-failures';
+import { slackId } from './slack-ids';
 import type { PostedMessage, RecordedCall, SlackConversation, SlackEnvelope, SlackMessageEvent } from './slack-types';
 
 /** A Web API error answer: `{ ok: false, error }` (HTTP 200, as Slack answers), or a 429 with `Retry-After`. */
@@ -42,8 +45,9 @@ export class FakeSlackApp {
   /** Every envelope sent, in order (redeliveries included), and which were acknowledged. */
   readonly envelopes: SlackEnvelope[] = [];
   readonly acked = new Set<string>();
-  private readonly failures = new Map<string, { count: number; retryAfter: number }>();
-  private readonly listeners = new Set<() => void>();
+  /** Scripted 429s by method: their `Retry-After` seconds. */
+  private readonly failures = new ScriptedFailures<string, number>();
+  private readonly signal = new ChangeSignal();
 
   constructor(
     readonly name: string,
@@ -61,15 +65,13 @@ export class FakeSlackApp {
 
   /** The next `count` calls of `method` answer 429 with `Retry-After: retryAfter` (seconds). */
   failNext(method: string, count = 1, retryAfter = 1): void {
-    this.failures.set(method, { count, retryAfter });
+    this.failures.add(count, retryAfter, (called) => called === method, method);
   }
 
   /** Throws the scripted 429 for `method`, if one is due. */
   rateLimit(method: string): void {
-    const failure = this.failures.get(method);
-    if (!failure || failure.count <= 0) return;
-    failure.count--;
-    throw new SlackApiError('ratelimited', 429, failure.retryAfter);
+    const retryAfter = this.failures.take(method);
+    if (retryAfter !== undefined) throw new SlackApiError('ratelimited', 429, retryAfter);
   }
 
   /** The bot's messages in a conversation (a DM may be named by the user's id), oldest first. */
@@ -90,12 +92,21 @@ export class FakeSlackApp {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.signal.onChange(listener);
   }
 
   changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.signal.changed();
+  }
+
+  /** The bot's DM (`im`) with a user, made on first use. */
+  imWith(user: string): SlackConversation {
+    let im = [...this.conversations.values()].find((c) => c.type === 'im' && c.user === user);
+    if (!im) {
+      im = { id: slackId('D'), type: 'im', user };
+      this.conversations.set(im.id, im);
+    }
+    return im;
   }
 
   // ── the Web API methods that need the bot token ──

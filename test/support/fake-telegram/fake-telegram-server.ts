@@ -1,7 +1,9 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { FakeBot, TgError } from './fake-bot';
+import { BackgroundWork } from '../background-work';
+import { waitForChange } from '../change-signal';
+import { closeServer, jsonOrFormParams, listenLocal, localOrigin, mediaTypeOf, readBody } from '../fake-http';
 import { parseMultipart } from '../multipart-form';
+import { FakeBot, TgError } from './fake-bot';
 import { formParams } from './telegram-uploads';
 import type { BotMessage, RecordedCall, TgChat, TgMessage, TgUpdate, TgUser } from './telegram-types';
 
@@ -21,35 +23,31 @@ let nextChatId = 5_000_000;
 export class FakeTelegramServer {
   private server?: Server;
   private readonly bots = new Map<string, FakeBot>();
-  private readonly deliveries = new Set<Promise<void>>();
+  /** Webhook posts in flight and their retry timers. */
+  private readonly work = new BackgroundWork();
   /** Bots whose webhook has a post in flight (one at a time, as with max_connections 1). */
   private readonly posting = new Set<FakeBot>();
-  private readonly retries = new Set<NodeJS.Timeout>();
   /** Bots whose last post failed: no post before the retry's timer fires. */
   private readonly waiting = new Set<FakeBot>();
-  private closed = false;
   /** Every webhook post, in order: the update and the HTTP status it was answered with (0: no answer). */
   readonly webhookPosts: { bot: FakeBot; update: TgUpdate; status: number }[] = [];
 
   constructor(private readonly options: { webhookRetryMs?: number } = {}) {}
 
   get apiRoot(): string {
-    const { port } = this.server!.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return localOrigin(this.server!);
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await listenLocal(this.server);
     return this;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const timer of this.retries) clearTimeout(timer);
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    await Promise.allSettled([...this.deliveries]);
+    this.work.stop();
+    await closeServer(this.server);
+    await this.work.settled();
   }
 
   /** A bot account BotFather made: its token is `<id>:<secret>`. */
@@ -157,25 +155,7 @@ export class FakeTelegramServer {
 
   /** Resolves once `predicate` holds for the bot (checked at each change it sees), or rejects after `timeoutMs`. */
   waitFor<T>(bot: FakeBot, predicate: () => T | undefined | false, timeoutMs = 10_000, what = 'the condition'): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const value = predicate();
-        if (value === undefined || value === false) return false;
-        done();
-        resolve(value);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`fake Telegram: timed out waiting for ${what}`));
-      }, timeoutMs);
-      const stop = bot.onChange(() => void check());
-      const done = (): void => {
-        clearTimeout(timer);
-        stop();
-      };
-      check();
-    });
+    return waitForChange((listener) => bot.onChange(listener), predicate, timeoutMs, `fake Telegram: timed out waiting for ${what}`);
   }
 
   /** Waits until the bot's messages in `chatId` satisfy `predicate`. */
@@ -250,23 +230,19 @@ export class FakeTelegramServer {
   /** The oldest update the webhook has not confirmed, posted once no other post is in flight; a failure is retried later. */
   private deliverWebhook(bot: FakeBot): void {
     const next = bot.webhookQueue()[0];
-    if (!bot.webhook || !next || this.closed || this.posting.has(bot) || this.waiting.has(bot)) return;
+    if (!bot.webhook || !next || this.work.stopped || this.posting.has(bot) || this.waiting.has(bot)) return;
     this.posting.add(bot);
-    const delivery = (async () => {
+    this.work.run(async () => {
       const status = await this.post(bot, next);
       this.posting.delete(bot);
       if (status >= 200 && status < 300) return bot.confirm(next.update_id);
       this.waiting.add(bot);
-      const timer = setTimeout(() => {
-        this.retries.delete(timer);
+      this.work.later(() => {
         this.waiting.delete(bot);
         this.deliverWebhook(bot);
       }, this.options.webhookRetryMs ?? 200);
-      this.retries.add(timer);
       bot.webhookFailed(status ? `Wrong response from the webhook: ${status}` : 'Connection refused');
-    })();
-    this.deliveries.add(delivery);
-    void delivery.finally(() => this.deliveries.delete(delivery));
+    });
   }
 
   private async post(bot: FakeBot, update: TgUpdate): Promise<number> {
@@ -305,18 +281,10 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  * or the part a parameter `attach://<name>` points to; such a parameter becomes an `UploadedFile`.
  */
 async function readParams(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
+  const raw = await readBody(req);
   const body = raw.toString('utf8');
   if (!body) return {};
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = mediaTypeOf(req);
   if (type === 'multipart/form-data') return formParams(parseMultipart(raw, req.headers['content-type'] ?? ''));
-  if (type === 'application/json') {
-    const parsed = JSON.parse(body) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('Bad Request: JSON body must be an object');
-    return parsed as Record<string, unknown>;
-  }
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(body));
-  throw new Error(`Bad Request: unsupported content type "${type}"`);
+  return jsonOrFormParams(body, type, (what) => new Error(`Bad Request: ${what}`));
 }
