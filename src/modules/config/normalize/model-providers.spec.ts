@@ -205,7 +205,7 @@ describe('model providers', () => {
       });
       expect(errors).toEqual([]);
       expect(messages(warnings)).toEqual([
-        'models.providers.google.api: OpenClaw api kind "google-generative-ai" is not supported by clawgate (it speaks openai-chat / openai-completions / ollama and anthropic-messages): provider google cannot be called, and a run whose model is on it goes on to its fallbacks',
+        'models.providers.google.api: OpenClaw api kind "google-generative-ai" is not supported by clawgate (it speaks openai-chat / openai-completions / ollama, openai-responses and anthropic-messages): provider google cannot be called, and a run whose model is on it goes on to its fallbacks',
       ]);
       expect(config.models.providers.google).toMatchObject({ api: 'unsupported', apiAsWritten: 'google-generative-ai' });
 

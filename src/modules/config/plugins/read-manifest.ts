@@ -5,7 +5,7 @@ import { toDottedPath } from '../pipeline/config-issue';
 import type { ManifestChannel, PluginManifest } from './plugin-catalog.types';
 import { withChannelCommonKeys } from './channel-common-schema';
 import { manifestSchema } from './manifest-schema';
-import { compileSchema, pluginAjv } from './plugin-ajv';
+import { compileManifestSchema, pluginAjv } from './plugin-ajv';
 import { schemaProblems } from './schema-issues';
 
 /** The manifest file names, in the order they are looked for: clawgate's own first. */
@@ -86,7 +86,7 @@ function shapeProblem(format: 'clawgate' | 'openclaw', value: unknown): string |
 /** The checked manifest, or what is wrong with its schemas or channels. */
 function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unknown>, bundled: boolean): PluginManifest | string {
   const configSchema = raw.configSchema as Record<string, unknown>;
-  const compiled = compileSchema(pluginAjv(), configSchema);
+  const compiled = compileManifestSchema(configSchema);
   if ('problem' in compiled) return `configSchema: not a valid JSON Schema (${compiled.problem})`;
 
   const contracts = isRecord(raw.contracts) ? raw.contracts : {};
@@ -110,7 +110,7 @@ function buildManifest(format: 'clawgate' | 'openclaw', raw: Record<string, unkn
     } else if (!spec.schema) {
       return `${at}.schema: is required (the JSON Schema of channels.${channel})`;
     }
-    const channelSchema = spec.schema && compileSchema(pluginAjv(), spec.schema);
+    const channelSchema = spec.schema && compileManifestSchema(spec.schema);
     if (channelSchema && 'problem' in channelSchema) return `${at}.schema: not a valid JSON Schema (${channelSchema.problem})`;
     channelConfigs[channel] = {
       // The keys every channel shares (dmPolicy, allowFrom, groups, accounts, ...) join the plugin's own.
