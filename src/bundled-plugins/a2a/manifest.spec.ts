@@ -1,17 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pluginState } from '../../modules/config/plugins/build-catalog';
 import { readManifest } from '../../modules/config/plugins/read-manifest';
-import type { PluginsSettings } from '../../modules/config';
+import { describeCoreChannelManifest } from '../../../test/support/core-channel-manifest';
 
-const settings = (over: Partial<PluginsSettings> = {}): PluginsSettings => ({
-  enabled: true,
-  deny: [],
-  load: { paths: [] },
-  entries: {},
-  ...over,
-});
+describeCoreChannelManifest(__dirname, 'a2a', 'a2a');
 
 /** A copy of the manifest with `edit` applied, in a temporary directory. */
 async function editedManifest(edit: (manifest: Record<string, any>) => void): Promise<string> {
@@ -41,17 +34,6 @@ describe('the a2a manifest', () => {
     });
   });
 
-  it('is refused anywhere but among the bundled plugins', async () => {
-    const dir = await editedManifest(() => undefined);
-    try {
-      const read = await readManifest(dir);
-      expect(read.ok).toBe(false);
-      expect(!read.ok && read.problem).toContain('contracts.channels: "a2a" is a channel of clawgate itself');
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it('may not give channels.a2a a schema of its own: the core’s is the one that validates it', async () => {
     const dir = await editedManifest((m) => (m.channelConfigs.a2a.schema = { type: 'object' }));
     try {
@@ -76,16 +58,5 @@ describe('the a2a manifest', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
-  });
-
-  it('is switched off by naming it, not by the switches for plugins at large', async () => {
-    const read = await readManifest(__dirname, { bundled: true });
-    if (!read.ok) throw new Error(read.problem);
-    const found = { id: 'a2a', source: 'bundled' as const, root: __dirname, manifest: read.manifest };
-    const none = new Set<string>();
-    expect(pluginState(found, settings({ enabled: false }), none).state).toBe('enabled');
-    expect(pluginState(found, settings({ allow: ['weather'] }), none).state).toBe('enabled');
-    expect(pluginState(found, settings({ deny: ['a2a'] }), none)).toEqual({ state: 'disabled', reason: 'on plugins.deny' });
-    expect(pluginState(found, settings({ entries: { a2a: { enabled: false } } }), none).state).toBe('disabled');
   });
 });
