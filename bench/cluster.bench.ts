@@ -12,17 +12,21 @@
  * in its own child process; this process only generates load (undici, keep-alive) and reads the services'
  * statistics. Every answer is checked (HTTP 200, COMPLETED, the echo text).
  *
- * Printed per phase: req/s and p50/p99 over the measured window; the gateways' CPU per message; Redis commands
+ * Printed per phase: req/s and p50/p99 over the measured window; the gateways' CPU per message; the round trips the
+ * gateways' clients sent per message over the window, with the PostgreSQL transactions among them (a statement
+ * outside BEGIN … COMMIT is one, BEGIN … COMMIT is one: exact and limited to the window); Redis commands
  * per message over the window (INFO commandstats delta, the bench's own INFO calls left out, by command) and Redis's
  * CPU per message, with the idle background rate (heartbeats) measured before the load; PostgreSQL transactions
  * (pg_stat_database xact_commit + xact_rollback) and rows inserted/updated/deleted (pg_stat_user_tables) per
- * message over the phase's whole life — read after the replicas stopped, since a backend reports its statistics
- * late but always on exit, divided by every message answered, warm-up included — and the PostgreSQL server's CPU
+ * message over the phase's whole life (start-ups and migrations included, so above the window's count) — read
+ * after the replicas stopped, since a backend reports its statistics late but always on exit, divided by every
+ * message answered, warm-up included — and the PostgreSQL server's CPU
  * per message over the window (/proc). The figures are whatever the code does: nothing here knows which stores
  * are on PostgreSQL.
  *
  * Env: BENCH_CONCURRENCY [32] connections in all; BENCH_SECONDS [4] measured window per phase, after a 2 s
- * warm-up; BENCH_ONLY a comma list of phases (sqlite,cluster-1,cluster-2).
+ * warm-up; BENCH_ONLY a comma list of phases (sqlite,cluster-1,cluster-2); BENCH_STATEMENTS=1 also prints the
+ * PostgreSQL round trips per message by statement (its first words).
  * Run: `npm run bench:cluster` (about a minute, start-ups included).
  */
 import * as os from 'node:os';
@@ -43,6 +47,8 @@ import {
 import { countInWindow, endWindow, serveOrRun, ServerProcess, spawnServer, startWindow } from './support/server-process';
 import { stopChild } from './support/child-gateway';
 
+/** BENCH_STATEMENTS=1: also print the PostgreSQL round trips per message by statement. */
+const BY_STATEMENT = process.env.BENCH_STATEMENTS === '1';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 4) * 1000;
 const WARMUP_MS = 2_000;
@@ -65,8 +71,17 @@ const PHASES: Record<Phase, number> = { sqlite: 1, 'cluster-1': 1, 'cluster-2': 
 async function countRoundTrips(): Promise<void> {
   const pg = await import('pg');
   const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+  const inTransaction = new WeakSet<object>();
+  pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
     countInWindow('pg');
+    const name = statementName(args[0]);
+    if (BY_STATEMENT) countInWindow(`pg: ${name}`);
+    // A statement outside BEGIN … COMMIT is a transaction of its own.
+    if (name === 'BEGIN') inTransaction.add(this);
+    else if (name === 'COMMIT' || name === 'ROLLBACK') {
+      inTransaction.delete(this);
+      countInWindow('pg-transactions');
+    } else if (!inTransaction.has(this)) countInWindow('pg-transactions');
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   const Redis = (await import('ioredis')).default;
@@ -75,6 +90,12 @@ async function countRoundTrips(): Promise<void> {
     countInWindow('redis');
     return sendCommand.apply(this, args);
   };
+}
+
+/** A statement's first words (its kind and table), what BENCH_STATEMENTS groups the round trips by. */
+function statementName(query: unknown): string {
+  const text = typeof query === 'string' ? query : ((query as { text?: string } | undefined)?.text ?? '?');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 70);
 }
 
 /** A gateway: SQLite by default, or on the PostgreSQL database and Redis the parent put in the environment. */
@@ -102,6 +123,10 @@ interface Load {
   serverCpuMicros: number;
   /** Round trips the replicas' clients sent over the window (countRoundTrips), summed. */
   roundTrips: { pg: number; redis: number };
+  /** Transactions the replicas' PostgreSQL clients ran over the window (countRoundTrips), summed. */
+  pgTransactions: number;
+  /** With BENCH_STATEMENTS: the PostgreSQL round trips by statement, summed over the replicas. */
+  statements: Map<string, number>;
   redisWindow?: { before: RedisStats; after: RedisStats };
   pgCpuWindow?: number;
 }
@@ -177,9 +202,19 @@ async function load(servers: ServerProcess[], redis: import('ioredis').default |
       pg: windows.reduce((sum, w) => sum + (w.counts.pg ?? 0), 0),
       redis: windows.reduce((sum, w) => sum + (w.counts.redis ?? 0), 0),
     },
+    pgTransactions: windows.reduce((sum, w) => sum + (w.counts['pg-transactions'] ?? 0), 0),
+    statements: statementCounts(windows.map((w) => w.counts)),
     redisWindow: redisBefore && redisAfter ? { before: redisBefore, after: redisAfter } : undefined,
     pgCpuWindow: pgCpuBefore !== undefined && pgCpuAfter !== undefined ? pgCpuAfter - pgCpuBefore : undefined,
   };
+}
+
+function statementCounts(counts: Array<Record<string, number>>): Map<string, number> {
+  const byStatement = new Map<string, number>();
+  for (const c of counts)
+    for (const [name, n] of Object.entries(c))
+      if (name.startsWith('pg: ')) byStatement.set(name.slice(4), (byStatement.get(name.slice(4)) ?? 0) + n);
+  return byStatement;
 }
 
 // ------------------------------------------------------------------------------------------------ phases
@@ -225,8 +260,11 @@ async function runPhase(phase: Phase, services: { pg: TestPostgres; redis: TestR
     const perWindowMessage = (n: number) => f1(n / Math.max(1, inWindow));
     console.log(
       `            gateway CPU ${(result.serverCpuMicros / Math.max(1, inWindow)).toFixed(0)} µs per message (all replicas, all threads); ` +
-        `round trips sent per message: PostgreSQL ${perWindowMessage(result.roundTrips.pg)}, Redis ${perWindowMessage(result.roundTrips.redis)}`,
+        `round trips sent per message: PostgreSQL ${perWindowMessage(result.roundTrips.pg)} ` +
+        `(${perWindowMessage(result.pgTransactions)} transactions), Redis ${perWindowMessage(result.roundTrips.redis)}`,
     );
+    for (const [name, n] of [...result.statements].sort((a, b) => b[1] - a[1]))
+      console.log(`              ${perWindowMessage(n).padStart(5)} × ${name}`);
     if (result.redisWindow && idleRedisPerSecond !== undefined) {
       const delta = redisDelta(result.redisWindow.before, result.redisWindow.after);
       const background = idleRedisPerSecond * result.seconds;

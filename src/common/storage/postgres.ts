@@ -54,6 +54,16 @@ export function positional(sql: string, params: Readonly<Record<string, unknown>
   return { text, values };
 }
 
+/** One statement with `@name` parameters on any pooled connection (a transaction by itself); its rows. */
+export async function namedQuery(
+  pool: Pool,
+  text: string,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<Array<Record<string, unknown>>> {
+  const query = positional(text, params);
+  return (await pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+}
+
 export interface Migration {
   /** 1, 2, 3…: applied in order, each once per database. */
   version: number;

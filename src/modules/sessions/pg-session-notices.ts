@@ -33,6 +33,8 @@ export class AppendNotices {
     private readonly url: string,
     private readonly origin: string,
     private readonly onNotice: (event: TranscriptAppended) => void,
+    /** The connection was lost: notices sent meanwhile will never come. */
+    private readonly onDeaf: () => void = () => undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -64,6 +66,7 @@ export class AppendNotices {
   private reconnect(client: Client): void {
     if (this.stopped || this.client !== client || this.timer) return;
     this.client = undefined;
+    this.onDeaf();
     this.logger.warn('lost the PostgreSQL connection that hears other replicas’ transcript appends; reconnecting');
     this.timer = setTimeout(() => {
       this.timer = undefined;

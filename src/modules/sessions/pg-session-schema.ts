@@ -93,6 +93,25 @@ export const PG_SESSION_SQL = {
       RETURNING ${PG_SESSION_COLUMNS}, lines
     ), line AS (INSERT INTO transcript_lines (session_seq, n, role, line) SELECT seq, lines, @role, @line FROM s)
     SELECT s.*, ${APPEND_NOTICE_SQL} FROM s`,
+  /**
+   * `createAndAppend` for many sessions at once (one statement, one transaction: the group commit of
+   * pg-session.store.ts), each item of `@batch` a line of a different session with its `i`. Rows are inserted in key
+   * order, so two replicas' batches lock the sessions they share in the same order. A delivery context given
+   * replaces the stored one (`set_dc` items carry one; the others carry NULL and keep it).
+   */
+  createAndAppendMany: `WITH input AS (
+      SELECT * FROM jsonb_to_recordset(@batch::jsonb) AS x(i INTEGER, session_key TEXT, session_id TEXT, agent_id TEXT,
+        spawned_by TEXT, at BIGINT, delivery_context TEXT, role TEXT, line TEXT)
+    ), s AS (
+      INSERT INTO sessions (session_key, session_id, agent_id, label, spawned_by, created_at, updated_at, delivery_context, lines)
+      SELECT session_key, session_id, agent_id, NULL, spawned_by, at, at, delivery_context, 1 FROM input ORDER BY session_key
+      ON CONFLICT (session_key) DO UPDATE SET lines = sessions.lines + 1, updated_at = GREATEST(sessions.updated_at, EXCLUDED.updated_at),
+        delivery_context = COALESCE(EXCLUDED.delivery_context, sessions.delivery_context)
+      RETURNING ${PG_SESSION_COLUMNS}, lines
+    ), line AS (
+      INSERT INTO transcript_lines (session_seq, n, role, line) SELECT s.seq, s.lines, input.role, input.line FROM s JOIN input USING (session_key)
+    )
+    SELECT s.*, input.i, ${APPEND_NOTICE_SQL} FROM s JOIN input USING (session_key)`,
   tail: 'SELECT n, line FROM transcript_lines WHERE session_seq = @seq ORDER BY n DESC LIMIT @limit',
   tailWithoutTools: `SELECT n, line FROM transcript_lines WHERE session_seq = @seq AND role <> 'tool' ORDER BY n DESC LIMIT @limit`,
   linesAfter: 'SELECT n, line FROM transcript_lines WHERE session_seq = @seq AND n > @after ORDER BY n LIMIT @limit',

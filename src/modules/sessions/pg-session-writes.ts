@@ -132,3 +132,41 @@ export async function appendPgLineAlone(sql: Sql, known: boolean, append: LoneAp
   // The id this insert generated comes back only when it made the row.
   return { session: { created: entry.sessionId === fresh.sessionId, seq: row.seq as number, entry }, n: row.lines as number };
 }
+
+/**
+ * The lone appends of many sessions (each key once) in one statement, answered in their order: what
+ * appendPgLineAlone does for each, with the same guarantees, as one transaction.
+ */
+export async function appendPgLinesTogether(sql: Sql, appends: readonly LoneAppend[]): Promise<AppendedLine[]> {
+  const fresh = appends.map((a) => newSessionEntry(a.key, a.agentId, a.at, a.init ?? {}));
+  const batch = appends.map((a, i) => {
+    const dc = a.init?.deliveryContext;
+    return {
+      i,
+      session_key: a.key,
+      session_id: fresh[i].sessionId,
+      agent_id: a.agentId,
+      spawned_by: fresh[i].spawnedBy ?? null,
+      at: a.at,
+      delivery_context: dc === undefined ? null : JSON.stringify(dc),
+      role: a.role,
+      line: a.json,
+    };
+  });
+  // Every notice of one statement has the same channel and origin (one store's).
+  const rows = await sql(PG_SESSION_SQL.createAndAppendMany, {
+    batch: JSON.stringify(batch),
+    channel: appends[0].channel,
+    origin: appends[0].origin,
+  });
+  const appended = new Array<AppendedLine>(appends.length);
+  for (const row of rows) {
+    const i = row.i as number;
+    const entry = entryFromRow(row as unknown as SessionRow);
+    appended[i] = { session: { created: entry.sessionId === fresh[i].sessionId, seq: row.seq as number, entry }, n: row.lines as number };
+  }
+  if (rows.length !== appends.length || appended.includes(undefined as unknown as AppendedLine)) {
+    throw new Error(`a batch of ${appends.length} appends stored ${rows.length} lines`);
+  }
+  return appended;
+}

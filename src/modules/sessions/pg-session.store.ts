@@ -2,12 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
-import { createPostgresPool, migrate, positional, postgresStartError } from '../../common/storage/postgres';
+import { createPostgresPool, migrate, namedQuery, positional, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
 import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
 import { PgSessionWriteQueue } from './pg-session-write-queue';
-import { appendPgLine, appendPgLineAlone, type AppendedLine, Sql, upsertPgSession } from './pg-session-writes';
+import { PgStatementBatch } from '../../common/storage/pg-statement-batch';
+import {
+  appendPgLine,
+  appendPgLineAlone,
+  appendPgLinesTogether,
+  type AppendedLine,
+  type LoneAppend,
+  Sql,
+  upsertPgSession,
+} from './pg-session-writes';
+import { PgOwnTails } from './pg-own-tails';
 import { entryFromRow, type LineRow, type SessionRow } from './session-database';
 import { assertLabelFree, changes, copyEntry, sessionNotFound } from './session-entry-rules';
 import { canonicalSessionKey, checkAgentId, checkLabel, checkLimit, labelOrUndefined } from './session-input';
@@ -48,7 +58,6 @@ interface FixedFacts {
 
 /** Sessions whose fixed facts are kept in memory (a hundred bytes each). */
 const FIXED_CACHE_SIZE = 20_000;
-
 /**
  * The SessionStore on PostgreSQL, shared by replicas (docs/deploy.md). Every write is one transaction and its
  * promise settles after COMMIT; the writes of one session key run in the order they were called in this process
@@ -56,10 +65,14 @@ const FIXED_CACHE_SIZE = 20_000;
  * Across replicas the database orders them: the session row's lock numbers lines, ON CONFLICT makes one session of
  * two concurrent creations, the unique label index one holder of two concurrent claims.
  *
- * Nothing that another replica may change is cached: entries, labels and transcripts are read from the database at
- * each call. Only the fixed facts of a session (its row number, agent, id, parent) are remembered, which stay right
- * whoever writes. Append listeners hear this store's appends after their commit and the other replicas' through
- * LISTEN/NOTIFY (pg-session-notices.ts).
+ * Entries and labels, which another replica may change, are read from the database at each call. The fixed facts of a
+ * session (its row number, agent, id, parent) are remembered, which stay right whoever writes; and so is the tail of
+ * a transcript this store has written whole — created by its own append, every line since numbered after the one
+ * before — until another replica's append notice (or a line number out of turn) drops it. Append listeners hear
+ * this store's appends after their commit and the other replicas' through LISTEN/NOTIFY (pg-session-notices.ts).
+ *
+ * Appends that claim no label go through a group commit (PgStatementBatch): those of different sessions made while
+ * the previous batch is on its way are one statement.
  */
 export class PgSessionStore implements SessionStore, OnApplicationShutdown {
   private readonly logger = new Logger('sessions');
@@ -71,12 +84,20 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
   private readonly origin = randomUUID();
   private notices?: AppendNotices;
   private readonly writes: PgSessionWriteQueue;
+  private readonly tails = new PgOwnTails();
+  private readonly lone: PgStatementBatch<LoneAppend, AppendedLine>;
 
   protected constructor(
     private readonly pool: Pool,
     private readonly options: PgSessionStoreOptions,
   ) {
     this.writes = new PgSessionWriteQueue(pool, (text, params = {}) => this.query(text, params));
+    // On the pool itself: an append already queued when the store starts closing is still written (close waits).
+    const statement: Sql = (text, params) => namedQuery(pool, text, params);
+    this.lone = new PgStatementBatch({
+      many: (appends) => appendPgLinesTogether(statement, appends),
+      one: (append) => appendPgLineAlone(statement, this.fixed.has(append.key), append),
+    });
   }
 
   /** Connects, applies the schema migrations, and returns the store; a server it cannot reach fails here. */
@@ -89,7 +110,16 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
       throw postgresStartError(url, 'the session store could not start', err);
     }
     const store = new PgSessionStore(pool, options);
-    store.notices = new AppendNotices(url, store.origin, (event) => store.tell(event));
+    store.notices = new AppendNotices(
+      url,
+      store.origin,
+      (event) => {
+        // Another replica appended: what this one remembers of the transcript is no longer all of it.
+        store.tails.drop(event.sessionKey);
+        store.tell(event);
+      },
+      () => store.tails.clear(),
+    );
     try {
       await store.notices.start();
     } catch (err) {
@@ -181,7 +211,7 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
     const { key, agentId, wanted, line: full, json, at } = input;
     const written =
       wanted?.label === undefined
-        ? this.write(key, (sql) => this.appendAlone(sql, input), 'statement')
+        ? this.write(key, () => this.appendAlone(input), 'statement')
         : this.write(key, async (sql) => {
             const appended = await appendPgLine(sql, key, agentId, at, wanted, full.role, json);
             const event = { agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId };
@@ -191,14 +221,15 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
           });
     return written.then((appended) => {
       this.remember(appended.session.seq, appended.session.entry);
+      this.tails.appended(key, appended, full, json.length);
       this.tell({ agentId: appended.session.entry.agentId, sessionKey: key, sessionId: appended.session.entry.sessionId });
       return full;
     });
   }
 
-  /** The common append (no label claimed): one statement, its notice built by the database. */
-  private appendAlone(sql: Sql, input: AppendInput): Promise<AppendedLine> {
-    return appendPgLineAlone(sql, this.fixed.has(input.key), {
+  /** The common append (no label claimed): one statement, its notice built by the database, batched with others. */
+  private appendAlone(input: AppendInput): Promise<AppendedLine> {
+    return this.lone.submit({
       key: input.key,
       agentId: input.agentId,
       at: input.at,
@@ -217,6 +248,8 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
     const facts = await this.facts(key);
     if (!facts) throw sessionNotFound(key);
     const skipTools = options.includeTools === false;
+    const kept = this.tails.history(key, limit, skipTools);
+    if (kept) return kept;
     let rows: LineRow[];
     if (limit === undefined) rows = (await this.allRows(facts.seq)).flat();
     else {
@@ -266,6 +299,7 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
     this.closed = true;
     await this.notices?.stop();
     await this.writes.drain();
+    await this.lone.drained();
     await this.pool.end();
   }
 

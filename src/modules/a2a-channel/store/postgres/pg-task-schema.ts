@@ -72,6 +72,13 @@ export const PG_TASK_SQL = {
   insert: `INSERT INTO tasks (${COLUMNS}, terminal, owner, owner_dir, owner_leased) SELECT @id, @peer, @context_id, @agent_id, @session_key,
     @message_id, @state, @status_message_id, @status_text, @artifact_id, @artifact_text, @run_id, @history, @created_at, @updated_at,
     @terminal, @owner, @owner_dir, @owner_leased WHERE ${KEEP_CAP_CONDITION}`,
+  /**
+   * `insert` for many tasks at once (the group commit of pg-task.store.ts): `@rows` is a JSON array of the rows, keyed
+   * by column. Inserted in peer order, so two replicas' batches take the peers' count locks in the same order.
+   */
+  insertMany: `INSERT INTO tasks (${COLUMNS}, terminal, owner, owner_dir, owner_leased)
+    SELECT ${COLUMNS}, terminal, owner, owner_dir, owner_leased FROM jsonb_populate_recordset(NULL::tasks, @rows::jsonb)
+    WHERE ${KEEP_CAP_CONDITION} ORDER BY peer`,
   get: `SELECT ${PG_READ_COLUMNS} FROM tasks WHERE id = @id`,
   transition: `UPDATE tasks SET state = @state, terminal = @terminal, status_message_id = @status_message_id,
       status_text = @status_text, artifact_id = COALESCE(@artifact_id, artifact_id), artifact_text = COALESCE(@artifact_text, artifact_text),

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { isTerminalState, type TaskState } from '../../../../common/a2a-protocol';
-import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../../../common/storage/postgres';
+import {
+  createPostgresPool,
+  inTransaction,
+  migrate,
+  namedQuery,
+  positional,
+  postgresStartError,
+} from '../../../../common/storage/postgres';
+import { PgStatementBatch } from '../../../../common/storage/pg-statement-batch';
 import { keysetPage, sqlFilter } from '../../../../common/storage/sql-filter';
 import { PgPushKeyStore } from './pg-push-key.store';
 import { PgPushStore } from './pg-push.store';
@@ -40,6 +48,9 @@ export interface PgTaskStoreOptions {
 type Sql = (sql: string, params?: Readonly<Record<string, unknown>>) => Promise<Array<Record<string, unknown>>>;
 
 /** What one transaction recorded: its events, and whether they queued push deliveries. */
+/** A task's row as inserted: its columns, whether it is finished, and who owns it. */
+type InsertedRow = TaskRow & { terminal: boolean; owner: string; owner_dir: string; owner_leased: boolean };
+
 interface Recorded extends Array<TaskEvent> {
   pushQueued?: boolean;
 }
@@ -54,6 +65,17 @@ interface Recorded extends Array<TaskEvent> {
  */
 export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
   private closed = false;
+  /**
+   * Inserts of different tasks made while the previous batch is on its way go as one statement. On the pool itself:
+   * an insert acknowledged to no one yet when the store starts closing is still written (close waits for it).
+   */
+  private readonly inserts = new PgStatementBatch<InsertedRow, void>({
+    many: async (rows) => {
+      await namedQuery(this.pool, PG_TASK_SQL.insertMany, { rows: JSON.stringify(rows), keep: this.keep() });
+      return rows.map(() => undefined);
+    },
+    one: async (row) => void (await namedQuery(this.pool, PG_TASK_SQL.insert, { ...row, keep: this.keep() })),
+  });
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The push configs and the outbox of this database. */
@@ -92,8 +114,8 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
   insert(task: A2aTask): Promise<void> {
     const terminal = isTerminalState(task.state);
     const { owner, stateDir = owner, leased } = this.options;
-    const params = { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false, keep: this.keep() };
-    return this.write(task.id, async (sql) => void (await sql(PG_TASK_SQL.insert, params)), 'statement');
+    const row: InsertedRow = { ...toRow(task), terminal, owner, owner_dir: stateDir, owner_leased: leased?.() ?? false };
+    return this.write(task.id, () => this.inserts.submit(row), 'statement');
   }
 
   async get(id: string): Promise<A2aTask | undefined> {
@@ -211,6 +233,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     if (this.closed) return;
     this.closed = true;
     await Promise.allSettled([...this.inFlight]);
+    await this.inserts.drained();
     await this.pool.end();
   }
 
