@@ -58,6 +58,7 @@ interface FixedFacts {
 
 /** Sessions whose fixed facts are kept in memory (a hundred bytes each). */
 const FIXED_CACHE_SIZE = 20_000;
+
 /**
  * The SessionStore on PostgreSQL, shared by replicas (docs/deploy.md). Every write is one transaction and its
  * promise settles after COMMIT; the writes of one session key run in the order they were called in this process
