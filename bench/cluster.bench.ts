@@ -221,7 +221,21 @@ function statementCounts(counts: Array<Record<string, number>>): Map<string, num
 
 const f1 = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
-async function runPhase(phase: Phase, services: { pg: TestPostgres; redis: TestRedis } | undefined, db: number): Promise<void> {
+/** What the goals are checked on, per phase. */
+interface PhaseFigures {
+  phase: Phase;
+  reqPerSecond: number;
+  cpuPerMessage: number;
+  pgRoundTrips: number;
+  pgTransactions: number;
+  redisCommands?: number;
+}
+
+async function runPhase(
+  phase: Phase,
+  services: { pg: TestPostgres; redis: TestRedis } | undefined,
+  db: number,
+): Promise<PhaseFigures | undefined> {
   const replicas = PHASES[phase];
   const cluster = phase !== 'sqlite' && services;
   let databaseUrl: string | undefined;
@@ -265,10 +279,18 @@ async function runPhase(phase: Phase, services: { pg: TestPostgres; redis: TestR
     );
     for (const [name, n] of [...result.statements].sort((a, b) => b[1] - a[1]))
       console.log(`              ${perWindowMessage(n).padStart(5)} × ${name}`);
+    const figures: PhaseFigures = {
+      phase,
+      reqPerSecond: inWindow / result.seconds,
+      cpuPerMessage: result.serverCpuMicros / Math.max(1, inWindow),
+      pgRoundTrips: result.roundTrips.pg / Math.max(1, inWindow),
+      pgTransactions: result.pgTransactions / Math.max(1, inWindow),
+    };
     if (result.redisWindow && idleRedisPerSecond !== undefined) {
       const delta = redisDelta(result.redisWindow.before, result.redisWindow.after);
       const background = idleRedisPerSecond * result.seconds;
       const perMessage = (delta.total - background) / Math.max(1, inWindow);
+      figures.redisCommands = perMessage;
       const commands = delta.byCommand.map(([name, n]) => `${name} ${f1(n / Math.max(1, inWindow))}`).join(', ');
       console.log(
         `            Redis ${f1(perMessage)} commands executed per message, scripts' inner calls included (${commands}; background ${idleRedisPerSecond.toFixed(1)}/s ` +
@@ -286,6 +308,7 @@ async function runPhase(phase: Phase, services: { pg: TestPostgres; redis: TestR
       );
     }
     if (result.errors > 0) process.exitCode = 1;
+    return figures;
   } finally {
     await Promise.all(servers.map((s) => stopChild(s.child)));
     await redisClient?.quit();
@@ -306,12 +329,50 @@ async function main(): Promise<void> {
   const needsServices = phases.some((p) => p !== 'sqlite');
   const pg = needsServices ? await startPostgres() : undefined;
   const redis = needsServices ? await startRedis() : undefined;
+  const figures: PhaseFigures[] = [];
   try {
     let db = 1;
-    for (const phase of phases) await runPhase(phase, pg && redis ? { pg, redis } : undefined, db++);
+    for (const phase of phases) {
+      const measured = await runPhase(phase, pg && redis ? { pg, redis } : undefined, db++);
+      if (measured) figures.push(measured);
+    }
+    printGoals(figures);
   } finally {
     await redis?.destroy();
     await pg?.stop();
+  }
+}
+
+/** The goals of a cluster's cost per message, each [pass], [FAIL], or [ -- ] when this run did not measure it. */
+function printGoals(figures: PhaseFigures[]): void {
+  const of = (phase: Phase) => figures.find((f) => f.phase === phase);
+  const sqlite = of('sqlite');
+  const line = (verdict: boolean | undefined, goal: string, figure: string) =>
+    console.log(`  ${verdict === undefined ? '[ -- ]' : verdict ? '[pass]' : '[FAIL]'} ${goal.padEnd(66)} ${figure}`);
+  console.log('goals:');
+  const two = of('cluster-2');
+  line(
+    two && sqlite ? two.reqPerSecond >= sqlite.reqPerSecond : undefined,
+    'two replicas ≥ 1× the SQLite process req/s',
+    two && sqlite
+      ? `${(two.reqPerSecond / sqlite.reqPerSecond).toFixed(2)}x (${two.reqPerSecond.toFixed(0)} vs ${sqlite.reqPerSecond.toFixed(0)})`
+      : '',
+  );
+  for (const f of figures.filter((x) => x.phase !== 'sqlite')) {
+    line(f.pgRoundTrips <= 1, `${f.phase}: ≤ 1 PostgreSQL round trip per message`, f1(f.pgRoundTrips));
+    line(f.pgTransactions <= 0.5, `${f.phase}: ≤ 0.5 PostgreSQL transactions per message`, f1(f.pgTransactions));
+    line(
+      f.redisCommands === undefined ? undefined : f.redisCommands <= 3,
+      `${f.phase}: ≤ 3 Redis commands per message`,
+      f.redisCommands === undefined ? '' : f1(f.redisCommands),
+    );
+    line(
+      sqlite ? f.cpuPerMessage <= 1.5 * sqlite.cpuPerMessage : undefined,
+      `${f.phase}: gateway CPU per message ≤ 1.5× the SQLite process's`,
+      sqlite
+        ? `${(f.cpuPerMessage / sqlite.cpuPerMessage).toFixed(2)}x (${f.cpuPerMessage.toFixed(0)} vs ${sqlite.cpuPerMessage.toFixed(0)} µs)`
+        : '',
+    );
   }
 }
 
