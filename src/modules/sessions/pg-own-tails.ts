@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import type { AppendedLine } from './pg-session-writes';
 import type { SessionHistory, TranscriptLine } from './session-store.port';
