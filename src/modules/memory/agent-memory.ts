@@ -103,6 +103,7 @@ export class AgentMemory {
   async search(query: string, options: SearchOptions): Promise<SearchHit[]> {
     await this.ready();
     await this.chain; // changes already reported are visible to a search that comes after them
+    this.upgrade.resume();
     const searcher = new MemorySearcher(this.requireIndex(), this.deps.embedder(), this.deps.logger);
     return searcher.search(query, this.collections, this.workspace, options);
   }

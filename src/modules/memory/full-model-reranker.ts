@@ -18,8 +18,9 @@ export interface FullModelRerankerOptions extends BundledEmbedderOptions {
 /**
  * The bundled model at query time, for `bundled-static` (docs/memory.md#the-static-embedder-bundled-static):
  * the query and the few candidate chunks the static vectors ranked best are embedded by the full model and
- * compared there. Indexing stays static; only a search pays for the model (its query, plus each candidate
- * chunk not seen recently). The model's worker starts on the first search and stays for the next ones.
+ * compared there. Searches over an index go through `model` (model-rescore.ts): a candidate's vector is then
+ * stored in the index and a background pass fills the others (model-upgrade.ts). `similarities` serves callers
+ * without an index, from a cache of recent candidates. The model's worker starts on first use and stays.
  */
 export class FullModelReranker implements Reranker {
   /** The bundled model itself, under its own fingerprint: the vectors it makes are the `bundled` embedder's. */

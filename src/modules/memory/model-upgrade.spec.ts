@@ -134,6 +134,22 @@ describe('the model vectors of bundled-static (stored once, filled in the backgr
     }
   });
 
+  it('starts filling the model’s vectors on the next search when rerank is turned on (a hot setting)', async () => {
+    const memory = open(0);
+    try {
+      await memory.configure(root, [collection()]);
+      await memory.upgraded();
+      expect(memory.awaitingModel()).toBe(0); // rerank 0: nothing to wait for
+      reranker.rescored = 10;
+      expect(memory.awaitingModel()).toBe(NOTES.length);
+      await memory.search('garden hose', opts);
+      await memory.upgraded();
+      expect(memory.awaitingModel()).toBe(0);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('keeps searching (rescoring at query time) when the background pass fails, and says why', async () => {
     model.failBackground = true;
     const memory = open();

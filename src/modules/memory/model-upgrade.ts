@@ -71,6 +71,14 @@ export class ModelUpgrade {
       });
   }
 
+  /**
+   * Starts a pass if chunks still wait and none runs, unless the last one failed (the next sync retries that):
+   * a search calls it, so turning `rerank` on, a hot setting, fills the vectors without waiting for a change.
+   */
+  resume(): void {
+    if (!this.running && this.lastError === undefined && this.awaiting() > 0) this.kick();
+  }
+
   /** Resolves when no pass runs (every chunk has the model's vector, or the last pass failed). */
   async settled(): Promise<void> {
     for (let pass = this.running; pass; pass = this.running) await pass;
