@@ -22,7 +22,8 @@
  * BENCH_RERANK [10] candidates with the bundled model, `@n` overrides that: `bundled-static@0` is the static
  * vectors alone). With rerank > 0 a background pass gives every chunk the bundled model's vector after indexing,
  * so searches are measured twice: right after indexing ("cold") and once that pass is done ("warm"). BENCH_PARTS
- * [1,2,3] picks the parts; the load average is printed beside each part's figures.
+ * [1,2,3] picks the parts (4: warm search of static+upgrade against bundled, interleaved on one index,
+ * bench/support/memory-warm.ts); the load average is printed beside each part's figures.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -40,6 +41,7 @@ import {
   StaticEmbedder,
 } from '../src/modules/memory';
 import { measureUnderLoad } from './support/memory-load';
+import { warmSideBySide } from './support/memory-warm';
 import { writeRealCorpus } from './support/real-corpus';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
@@ -164,6 +166,10 @@ async function main(): Promise<void> {
         await recall(path.join(dir, `recall-${i}`), embedder, label);
         if (embedder !== bundled) await embedder.close?.();
       }
+    }
+    if (PARTS.has(4)) {
+      console.log(`\n4. warm search side by side, interleaved on one index — load ${loadAverage()}`);
+      await warmSideBySide(dir, searchQueries, RERANK);
     }
   } finally {
     await bundled.close();
