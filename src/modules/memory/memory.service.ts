@@ -49,8 +49,8 @@ export interface CollectionsView {
     provider: 'bundled' | 'bundled-static' | 'openai' | 'none';
     fingerprint: string | null;
     lastError?: string;
-    /** bundled-static: chunks still waiting for the bundled model's vector (docs/memory.md#the-static-embedder-bundled-static). */
-    awaitingModel: number;
+    /** bundled-static only: chunks still waiting for the bundled model's vector (docs/memory.md#the-static-embedder-bundled-static). */
+    awaitingModel?: number;
     upgradeError?: string;
   };
   collections: CollectionView[];
@@ -203,7 +203,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         provider: this.config.current().config.memory.embeddings.provider,
         fingerprint: embedder?.fingerprint ?? null,
         ...(engine.embedError ? { lastError: engine.embedError } : {}),
-        awaitingModel: engine.awaitingModel(),
+        ...(embedder?.reranker?.model ? { awaitingModel: engine.awaitingModel() } : {}),
         ...(engine.upgradeError ? { upgradeError: engine.upgradeError } : {}),
       },
       collections: engine.currentCollections().map((c) => {
