@@ -17,10 +17,13 @@
  * 3. Retrieval quality: recall@3 of the paraphrase set (test/fixtures/memory) with the bundled model, with
  *    no threshold and at the default minScore, and how many of the unrelated queries answer anything.
  *
- * Parts 2 and 3 run for each embedder of BENCH_PROVIDERS [bundled,bundled-static], side by side (the static
- * table is built before its gateway starts, timed on its own; its searches rescore their best BENCH_RERANK [10]
- * candidates with the bundled model, 0 for none). BENCH_PARTS [1,2,3] picks the parts; the load
- * average is printed beside each part's figures.
+ * Parts 2 and 3 run for each embedder of BENCH_PROVIDERS [bundled,bundled-static@0,bundled-static], side by side
+ * (the static table is built before its gateway starts, timed on its own; its searches rescore their best
+ * BENCH_RERANK [10] candidates with the bundled model, `@n` overrides that: `bundled-static@0` is the static
+ * vectors alone). With rerank > 0 a background pass gives every chunk the bundled model's vector after indexing,
+ * so searches are measured twice: right after indexing ("cold") and once that pass is done ("warm"). BENCH_PARTS
+ * [1,2,3] picks the parts (4: warm search of static+upgrade against bundled, interleaved on one index,
+ * bench/support/memory-warm.ts); the load average is printed beside each part's figures.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -38,6 +41,7 @@ import {
   StaticEmbedder,
 } from '../src/modules/memory';
 import { measureUnderLoad } from './support/memory-load';
+import { warmSideBySide } from './support/memory-warm';
 import { writeRealCorpus } from './support/real-corpus';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
@@ -48,10 +52,15 @@ const REAL_CHUNKS = Number(process.env.BENCH_REAL_EMBED ?? 500);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const FULL_EMBED = process.env.BENCH_FULL_EMBED === '1';
 const BUNDLED = new BundledEmbedder().fingerprint;
-/** Embedders compared side by side in parts 2 and 3 [BENCH_PROVIDERS: bundled,bundled-static]. */
-const PROVIDERS = (process.env.BENCH_PROVIDERS ?? 'bundled,bundled-static').split(',') as Array<'bundled' | 'bundled-static'>;
 /** bundled-static: candidates the bundled model rescores per search [BENCH_RERANK: 10, memory.embeddings.rerank; 0 none]. */
 const RERANK = Number(process.env.BENCH_RERANK ?? 10);
+/** Embedders compared side by side in parts 2 and 3 [BENCH_PROVIDERS: bundled,bundled-static@0,bundled-static]. */
+const PROVIDERS = (process.env.BENCH_PROVIDERS ?? 'bundled,bundled-static@0,bundled-static').split(',').map((spec) => {
+  const [provider, rerank] = spec.split('@') as ['bundled' | 'bundled-static', string | undefined];
+  const depth = rerank === undefined ? RERANK : Number(rerank);
+  const label = provider === 'bundled' ? 'bundled' : depth > 0 ? 'static+upgrade' : 'static';
+  return { provider, rerank: depth, label };
+});
 /** Parts to run [BENCH_PARTS: 1,2,3]. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(',').map(Number));
 const loadAverage = () =>
@@ -151,12 +160,16 @@ async function main(): Promise<void> {
     if (PARTS.has(2)) await underLoad(dir);
     if (PARTS.has(3)) {
       console.log(`\n3. retrieval quality (test/fixtures/memory) — load ${loadAverage()}`);
-      for (const provider of PROVIDERS) {
+      for (const [i, { provider, rerank, label }] of PROVIDERS.entries()) {
         const embedder =
-          provider === 'bundled' ? bundled : new StaticEmbedder({ stateDir: () => path.join(dir, 'static-state'), rerank: () => RERANK });
-        await recall(path.join(dir, `recall-${provider}`), embedder, provider);
+          provider === 'bundled' ? bundled : new StaticEmbedder({ stateDir: () => path.join(dir, 'static-state'), rerank: () => rerank });
+        await recall(path.join(dir, `recall-${i}`), embedder, label);
         if (embedder !== bundled) await embedder.close?.();
       }
+    }
+    if (PARTS.has(4)) {
+      console.log(`\n4. warm search side by side, interleaved on one index — load ${loadAverage()}`);
+      await warmSideBySide(dir, searchQueries, RERANK);
     }
   } finally {
     await bundled.close();
@@ -177,7 +190,10 @@ async function searchQueries(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Recall@3 of the paraphrase set, with no threshold and at the default minScore; unrelated queries answered. */
+/**
+ * Recall@3 of the paraphrase set, with no threshold and at the default minScore; unrelated queries answered.
+ * With a background pass after indexing (static+upgrade), once right after indexing (cold) and once after it.
+ */
 async function recall(dir: string, embedder: Embedder, label: string): Promise<void> {
   const fixtures = path.join(__dirname, '..', 'test', 'fixtures', 'memory');
   const cases = JSON.parse(await fs.readFile(path.join(fixtures, 'semantic-queries.json'), 'utf8')) as Array<{
@@ -195,6 +211,21 @@ async function recall(dir: string, embedder: Embedder, label: string): Promise<v
   const c = { name: 'notes', kind: 'path' as const, root: path.join(fixtures, 'notes'), pattern: '**/*.md' };
   await memory.configure(dir, [{ ...c, key: collectionKey(c) }]);
   await memory.idle();
+  const background = memory.awaitingModel() > 0;
+  await recallFigures(memory, cases, unrelated, background ? `${label} cold` : label);
+  if (background) {
+    await memory.upgraded();
+    await recallFigures(memory, cases, unrelated, `${label} warm`);
+  }
+  await memory.close();
+}
+
+async function recallFigures(
+  memory: AgentMemory,
+  cases: ReadonlyArray<{ query: string; target: string }>,
+  unrelated: readonly string[],
+  label: string,
+): Promise<void> {
   const minScore = CONFIG_DEFAULTS.memory.qmd.limits.minScore;
   for (const floor of [0, minScore]) {
     let found = 0;
@@ -207,10 +238,9 @@ async function recall(dir: string, embedder: Embedder, label: string): Promise<v
     let answered = 0;
     for (const q of unrelated) if ((await memory.search(q, { maxResults: 3, maxSnippetChars: 200, minScore: floor })).length) answered++;
     console.log(
-      `${label.padEnd(15)} minScore ${floor.toFixed(2)}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered}/${unrelated.length}`,
+      `${label.padEnd(20)} minScore ${floor.toFixed(2)}: paraphrase recall@3 ${found}/${cases.length}, precision ${found}/${returned}; unrelated queries answered ${answered}/${unrelated.length}`,
     );
   }
-  await memory.close();
 }
 
 main().catch((err) => {
@@ -297,12 +327,13 @@ async function underLoad(dir: string): Promise<void> {
   const realCorpus = await writeRealCorpus(real, REAL_CHUNKS);
   console.log(`corpus: ${realCorpus.files} files, ${realCorpus.chunks} chunks`);
   const queries = await searchQueries(real);
-  for (const provider of PROVIDERS) {
-    const load = await measureUnderLoad(real, queries, WORKERS, provider);
+  const searches: string[] = [];
+  for (const { provider, rerank, label } of PROVIDERS) {
+    const load = await measureUnderLoad(real, queries, WORKERS, provider, rerank);
     const { indexed } = load;
     if (indexed.embedded !== indexed.chunks) throw new Error(`${indexed.embedded} of ${indexed.chunks} chunks embedded`);
     console.log(
-      `— ${provider}${load.tableSeconds === undefined ? '' : ` (table built beforehand in ${load.tableSeconds.toFixed(1)} s, once per state directory)`}:`,
+      `— ${label} (${provider}, rerank ${provider === 'bundled' ? '—' : rerank})${load.tableSeconds === undefined ? '' : ` (table built beforehand in ${load.tableSeconds.toFixed(1)} s, once per state directory)`}:`,
     );
     console.log(
       `indexed and embedded:                      ${indexed.seconds.toFixed(1)} s → ${(indexed.chunks / indexed.seconds).toFixed(1)} chunks/s (gateway RSS after: ${indexed.rssMiB.toFixed(0)} MiB; load ${loadAverage()})`,
@@ -316,8 +347,20 @@ async function underLoad(dir: string): Promise<void> {
           `   event loop p99 ${phase.loop.p99.toFixed(1)} ms, max ${phase.loop.max.toFixed(1)} ms`,
       );
     }
-    console.log(
-      `search via admin API (incl. query embedding): p50 ${load.search.p50.toFixed(2)} ms   p95 ${load.search.p95.toFixed(2)} ms (n=${load.search.requests}, ${load.search.empty} answered nothing at the default minScore)`,
-    );
+    if (indexed.awaitingModel || load.settled.awaitingModel)
+      console.log(
+        `model vectors after indexing:              ${indexed.awaitingModel} chunks awaited them; all filled ${load.settled.seconds.toFixed(1)} s after indexing ended ` +
+          `(${(indexed.awaitingModel / load.settled.seconds).toFixed(1)} chunks/s, ${load.settled.awaitingModel} left)`,
+      );
+    for (const [when, f] of [
+      ['cold', load.search],
+      ['warm', load.warmSearch],
+    ] as const) {
+      const line = `search via admin API, ${when} (incl. query work): p50 ${f.p50.toFixed(2)} ms   p95 ${f.p95.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms (n=${f.requests}, ${f.empty} answered nothing at the default minScore)`;
+      console.log(line);
+      searches.push(`${label.padEnd(15)} ${when}: p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(8)} ms`);
+    }
   }
+  console.log('search side by side (cold: right after indexing; warm: after the background work):');
+  for (const line of searches) console.log(`  ${line}`);
 }

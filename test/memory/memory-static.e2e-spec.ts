@@ -78,6 +78,20 @@ describe('the static embedder (bundled-static) through the gateway (e2e)', () =>
     expect(answered).toBe(0);
   }, 120_000);
 
+  it('gives every chunk the bundled model’s vector in the background, shown as chunks awaiting the model until none is left', async () => {
+    const memory = await gw.app.get(MemoryService).forAgent('main');
+    await memory.upgraded();
+    const view = (await request(gw.url).get('/admin/agents/main/memory/collections').expect(200)).body;
+    expect(view.embeddings.awaitingModel).toBe(0);
+    expect(view.embeddings.upgradeError).toBeUndefined();
+    expect((await request(gw.url).get('/metrics').expect(200)).text).toContain(
+      'clawgate_memory_index_awaiting_model_chunks{agent="other"} 0',
+    );
+    // Now a search reads the model's own vector list: it still finds the paraphrased note, and gibberish nothing.
+    expect((await search('when will the tooth doctor see me', 0)).map((h) => path.basename(h.path))).toContain('dentist.md');
+    expect(await search('zqxv plorf wembly gnarth')).toEqual([]);
+  }, 180_000);
+
   it('reads the table after a restart instead of building it again', async () => {
     const [table] = await tables();
     const before = await fs.stat(path.join(gw.stateDir, 'memory', table));

@@ -6,6 +6,7 @@ import { FileSource } from './file-source';
 import { MemoryCollection, relativeInCollection, sameCollections } from './memory-collections';
 import type { MemoryIndex } from './memory-index.port';
 import { MemorySearcher, SearchHit, SearchOptions } from './memory-searcher';
+import { ModelUpgrade } from './model-upgrade';
 import { SharedEmbeddings } from './shared-embeddings';
 
 export interface AgentMemoryDeps {
@@ -43,10 +44,19 @@ export class AgentMemory {
   private embedAgain = false;
   private closed = false;
   private lastEmbedError?: string;
+  private readonly upgrade: ModelUpgrade;
 
   constructor(private readonly deps: AgentMemoryDeps) {
     this.sources = deps.sources ?? new CollectionSources(new FileSource());
     this.sharedEmbeddings = deps.sharedEmbeddings ?? new SharedEmbeddings();
+    this.upgrade = new ModelUpgrade({
+      agentId: deps.agentId,
+      index: () => this.requireIndex(),
+      embedder: deps.embedder,
+      sharedEmbeddings: this.sharedEmbeddings,
+      isClosed: () => this.closed,
+      logger: deps.logger,
+    });
   }
 
   get agentId(): string {
@@ -93,6 +103,7 @@ export class AgentMemory {
   async search(query: string, options: SearchOptions): Promise<SearchHit[]> {
     await this.ready();
     await this.chain; // changes already reported are visible to a search that comes after them
+    this.upgrade.resume();
     const searcher = new MemorySearcher(this.requireIndex(), this.deps.embedder(), this.deps.logger);
     return searcher.search(query, this.collections, this.workspace, options);
   }
@@ -121,6 +132,24 @@ export class AgentMemory {
     }
   }
 
+  /**
+   * Waits for the embedding pass and then for the background pass that gives every chunk the rescoring
+   * model's vector (bundled-static), which idle() does not wait for.
+   */
+  async upgraded(): Promise<void> {
+    await this.idle();
+    await this.upgrade.settled();
+  }
+
+  /** Chunks still waiting for the rescoring model's vector (bundled-static with rerank > 0; else 0). */
+  awaitingModel(): number {
+    return this.index ? this.upgrade.awaiting() : 0;
+  }
+
+  get upgradeError(): string | undefined {
+    return this.upgrade.error;
+  }
+
   stats(): ReturnType<MemoryIndex['stats']> {
     return this.index?.stats(this.deps.embedder()?.fingerprint) ?? [];
   }
@@ -142,6 +171,7 @@ export class AgentMemory {
     await this.watcher?.close();
     this.watcher = undefined;
     await this.embedding?.catch(() => undefined);
+    await this.upgrade.settled();
     this.index?.close();
   }
 
@@ -209,7 +239,7 @@ export class AgentMemory {
         if (this.embedAgain) {
           this.embedAgain = false;
           this.kickEmbedding();
-        }
+        } else this.upgrade.kick(); // the model's vectors come after every chunk is searchable
       });
   }
 
@@ -218,7 +248,9 @@ export class AgentMemory {
     let cursor = 0;
     for (;;) {
       const embedder = this.deps.embedder();
-      index.useFingerprint(embedder?.fingerprint);
+      // The rescoring model's vectors stay beside the embedder's own (even while rerank is 0: it is hot).
+      const model = embedder?.reranker?.model;
+      index.useFingerprint(embedder?.fingerprint, model ? [model.fingerprint] : []);
       if (!embedder || this.closed) return;
       const batch = index.pendingEmbeddings(embedder.fingerprint, EMBED_BATCH, cursor);
       if (!batch.length) {

@@ -20,8 +20,11 @@ export interface BundledEmbedderOptions {
  * computed in worker threads so the event loop that serves requests never runs the model. The model loads
  * once per worker on its first batch (~1 s). Close the embedder to stop its workers.
  */
+/** What the bundled model's vectors are stored under (bundled-static stores its rescoring vectors under it too). */
+export const BUNDLED_FINGERPRINT = 'bundled:use-lite-512';
+
 export class BundledEmbedder implements Embedder {
-  readonly fingerprint = 'bundled:use-lite-512';
+  readonly fingerprint = BUNDLED_FINGERPRINT;
   private readonly pool: EmbeddingPool;
 
   constructor(options: BundledEmbedderOptions = {}) {

@@ -28,5 +28,11 @@ export interface Reranker {
   depth(): number;
   /** Cosine similarity of the query with each text, in the order given. */
   similarities(query: string, texts: readonly string[]): Promise<number[]>;
+  /**
+   * The model behind the similarities, when its chunk vectors may be stored in the index under its
+   * fingerprint (memory-upgrade.ts): a chunk is then embedded by it once, a background pass fills the vectors
+   * of the rest, and a search whose chunks all have one reads the model's own vector list.
+   */
+  readonly model?: Embedder;
   close?(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CONFIG_DEFAULTS } from '../config';
-import { BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
-import type { Reranker } from './embedder.port';
+import { BUNDLED_FINGERPRINT, BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
+import type { EmbedOptions, Embedder, Reranker } from './embedder.port';
 
 /** Chunk vectors kept between searches (2 KiB each: ~8 MiB); the oldest goes first. */
 const CACHE_SIZE = 4096;
@@ -18,11 +18,18 @@ export interface FullModelRerankerOptions extends BundledEmbedderOptions {
 /**
  * The bundled model at query time, for `bundled-static` (docs/memory.md#the-static-embedder-bundled-static):
  * the query and the few candidate chunks the static vectors ranked best are embedded by the full model and
- * compared there. Indexing stays static; only a search pays for the model (its query, plus each candidate
- * chunk not seen recently). The model's worker starts on the first search and stays for the next ones.
+ * compared there. Searches over an index go through `model` (model-rescore.ts): a candidate's vector is then
+ * stored in the index and a background pass fills the others (model-upgrade.ts). `similarities` serves callers
+ * without an index, from a cache of recent candidates. The model's worker starts on first use and stays.
  */
 export class FullModelReranker implements Reranker {
-  private model?: BundledEmbedder;
+  /** The bundled model itself, under its own fingerprint: the vectors it makes are the `bundled` embedder's. */
+  readonly model: Embedder = {
+    fingerprint: BUNDLED_FINGERPRINT,
+    // Background work unless told otherwise: a search's own calls go ahead of it.
+    embed: (texts, options) => this.embed(texts, { priority: 'index', ...options }),
+  };
+  private bundled?: BundledEmbedder;
   /** Insertion order is recency: a hit is moved to the end. */
   private readonly cache = new Map<string, Float32Array>();
 
@@ -48,15 +55,15 @@ export class FullModelReranker implements Reranker {
   }
 
   async close(): Promise<void> {
-    const model = this.model;
-    this.model = undefined;
+    const model = this.bundled;
+    this.bundled = undefined;
     await model?.close();
   }
 
-  private embed(texts: readonly string[]): Promise<Float32Array[]> {
+  private embed(texts: readonly string[], options: EmbedOptions = { priority: 'query' }): Promise<Float32Array[]> {
     if (this.options.embed) return this.options.embed(texts);
-    this.model ??= new BundledEmbedder({ workers: this.options.workers, onEvent: this.options.onEvent });
-    return this.model.embed(texts, { priority: 'query' });
+    this.bundled ??= new BundledEmbedder({ workers: this.options.workers, onEvent: this.options.onEvent });
+    return this.bundled.embed(texts, options);
   }
 
   private remember(key: string, vector: Float32Array): void {

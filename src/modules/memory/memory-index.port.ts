@@ -63,13 +63,22 @@ export interface MemoryIndex {
   removeFile(collectionKey: string, path: string): boolean;
   /** Drops every file of collections not in `keys`; returns how many files went. */
   retainCollections(keys: readonly string[]): number;
-  /** Selects the embedder; vectors of any other fingerprint are dropped (a changed embedder re-embeds). */
-  useFingerprint(fingerprint: string | undefined): void;
+  /**
+   * Selects the embedder; vectors of any other fingerprint than it and `keep` are dropped (a changed embedder
+   * re-embeds). `keep`: the model whose vectors bundled-static stores beside its own.
+   */
+  useFingerprint(fingerprint: string | undefined, keep?: readonly string[]): void;
   /** Chunks after `afterChunkId` (id order) whose text has no vector of this fingerprint, one per text. */
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId?: number): PendingEmbedding[];
   storeEmbeddings(fingerprint: string, items: ReadonlyArray<{ hash: string; vector: Float32Array }>): void;
   /** Which of these texts already have a vector of this fingerprint (another agent may have made it). */
   storedHashes(fingerprint: string, hashes: readonly string[]): Set<string>;
+  /** The stored vectors of these chunks under this fingerprint (chunks without one are left out). */
+  storedVectors(fingerprint: string, ids: readonly number[]): Map<number, Float32Array>;
+  /** Stores vectors by chunk id (under the digest of each chunk's text, like storeEmbeddings). */
+  storeChunkVectors(fingerprint: string, items: ReadonlyArray<{ id: number; vector: Float32Array }>): void;
+  /** How many chunks of this index have no vector of this fingerprint. */
+  missingVectors(fingerprint: string): number;
   /** Drops this index's references to texts it no longer holds and frees vectors no index refers to; returns how many went. */
   pruneEmbeddings(): number;
   /** Chunk ids by BM25, best first, restricted to the given collections. */

@@ -3,6 +3,7 @@ import type { Embedder, Reranker } from './embedder.port';
 import { Candidate, ftsQuery, ftsTerms, FusedHit, fuseCandidates, queryTerms, snippet } from './hybrid-rank';
 import { displayPath, MemoryCollection } from './memory-collections';
 import type { MemoryIndex } from './memory-index.port';
+import { modelSimilarities } from './model-rescore';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
@@ -52,7 +53,9 @@ export class MemorySearcher {
     const terms = mode === 'vector' ? [] : ftsTerms(query);
     const fts = mode === 'vector' ? undefined : ftsQuery(query);
     const keyword = fts ? this.index.keywordSearch(fts, keys, depth) : [];
-    const vector = mode === 'keyword' ? undefined : await this.vectorList(query, keys, depth);
+    // bundled-static once every chunk has the model's vector too: the model's own list, nothing to rescore.
+    const embedder = this.upgraded() ?? this.embedder;
+    const vector = mode === 'keyword' ? undefined : await this.vectorList(embedder, query, keys, depth);
     const candidates = new Map<number, Candidate>();
     const at = (id: number) => candidates.get(id) ?? candidates.set(id, { id }).get(id)!;
     keyword.forEach((id, i) => (at(id).keywordRank = i + 1));
@@ -68,7 +71,7 @@ export class MemorySearcher {
       for (const [id, score] of this.index.vectorScores(vector.query, vector.fingerprint, missing)) candidates.get(id)!.similarity = score;
     }
     let fused = fuseCandidates([...candidates.values()]);
-    if (vector && this.embedder?.reranker) fused = await this.rerank(this.embedder.reranker, query, fused, candidates, options.maxResults);
+    if (vector && embedder?.reranker) fused = await this.rerank(embedder.reranker, query, fused, candidates, options.maxResults);
     return this.materialize(fused, query, collections, workspace, options);
   }
 
@@ -92,10 +95,12 @@ export class MemorySearcher {
     const rows = this.index.chunks(top.map((h) => h.id));
     let similarities: number[];
     try {
-      similarities = await reranker.similarities(
-        query,
-        rows.map((r) => r.text),
-      );
+      similarities = reranker.model
+        ? await modelSimilarities(this.index, reranker.model, query, rows)
+        : await reranker.similarities(
+            query,
+            rows.map((r) => r.text),
+          );
     } catch (err) {
       this.logger?.warn(`reranking failed, keeping the vector ranking: ${(err as Error).message}`);
       return fused;
@@ -104,22 +109,33 @@ export class MemorySearcher {
     return fuseCandidates(rescored);
   }
 
+  /**
+   * The reranker's model, when it rescores (depth > 0), stores its vectors, and every chunk of the index has one
+   * (the background upgrade is done): its vector list is then what the rescoring would have computed.
+   */
+  private upgraded(): Embedder | undefined {
+    const reranker = this.embedder?.reranker;
+    if (!reranker?.model || reranker.depth() <= 0) return undefined;
+    return this.index.missingVectors(reranker.model.fingerprint) === 0 ? reranker.model : undefined;
+  }
+
   /** The vector list, or undefined when there is no embedder, no vector yet, or the embedder fails. */
   private async vectorList(
+    embedder: Embedder | undefined,
     query: string,
     keys: string[],
     depth: number,
   ): Promise<{ query: Float32Array; fingerprint: string; hits: Array<{ id: number; score: number }> } | undefined> {
-    if (!this.embedder) return undefined;
+    if (!embedder) return undefined;
     let vector: Float32Array;
     try {
-      [vector] = await this.embedder.embed([query], { priority: 'query' });
+      [vector] = await embedder.embed([query], { priority: 'query' });
     } catch (err) {
       this.logger?.warn(`query embedding failed, searching by keyword only: ${(err as Error).message}`);
       return undefined;
     }
-    const hits = this.index.vectorSearch(vector, this.embedder.fingerprint, keys, depth);
-    return hits && { query: vector, fingerprint: this.embedder.fingerprint, hits };
+    const hits = this.index.vectorSearch(vector, embedder.fingerprint, keys, depth);
+    return hits && { query: vector, fingerprint: embedder.fingerprint, hits };
   }
 
   private materialize(

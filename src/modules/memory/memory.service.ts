@@ -45,7 +45,14 @@ export interface CollectionView {
 export interface CollectionsView {
   agentId: string;
   backend: 'builtin' | 'qmd';
-  embeddings: { provider: 'bundled' | 'bundled-static' | 'openai' | 'none'; fingerprint: string | null; lastError?: string };
+  embeddings: {
+    provider: 'bundled' | 'bundled-static' | 'openai' | 'none';
+    fingerprint: string | null;
+    lastError?: string;
+    /** bundled-static only: chunks still waiting for the bundled model's vector (docs/memory.md#the-static-embedder-bundled-static). */
+    awaitingModel?: number;
+    upgradeError?: string;
+  };
   collections: CollectionView[];
 }
 
@@ -119,6 +126,7 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         chunks: stats.reduce((n, s) => n + s.chunks, 0),
         pending: embedder ? stats.reduce((n, s) => n + s.chunks - s.embedded, 0) : 0,
         lagMs: embedder && oldest !== undefined ? Math.max(0, now - oldest) : 0,
+        awaitingModel: engine.awaitingModel(),
       };
     });
   }
@@ -195,6 +203,8 @@ export class MemoryService implements OnModuleInit, OnModuleDestroy {
         provider: this.config.current().config.memory.embeddings.provider,
         fingerprint: embedder?.fingerprint ?? null,
         ...(engine.embedError ? { lastError: engine.embedError } : {}),
+        ...(embedder?.reranker?.model ? { awaitingModel: engine.awaitingModel() } : {}),
+        ...(engine.upgradeError ? { upgradeError: engine.upgradeError } : {}),
       },
       collections: engine.currentCollections().map((c) => {
         const s = stats.get(c.key);

@@ -87,8 +87,13 @@ export class SqliteMemoryIndex implements MemoryIndex {
   private readonly db: SqliteDatabase;
   /** Prepared once per SQL text: searches and syncs run the same few statements over and over. */
   private readonly statements = new Map<string, SqliteStatement>();
-  /** The cache's data_version when the matrix was built: another agent's new vectors make it stale. */
-  private matrix?: { fingerprint: string; value: VectorMatrix; sharedVersion: number };
+  /**
+   * One matrix per fingerprint (bundled-static searches read its own and, once complete, the model's), with
+   * the cache's data_version when it was built: another agent's new vectors make it stale.
+   */
+  private readonly matrices = new Map<string, { value: VectorMatrix | undefined; sharedVersion: number }>();
+  /** Chunks without a vector of a fingerprint, counted once per change (a search asks at every call). */
+  private readonly missing = new Map<string, { count: number; sharedVersion: number }>();
   readonly file: string;
   private readonly owner: string;
 
@@ -142,7 +147,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
       );
     });
     // A new chunk whose text was embedded before already has a vector: the matrix must pick it up.
-    this.matrix = undefined;
+    this.invalidate();
   }
 
   touchFile(collectionKey: string, file: string, size: number, mtimeMs: number): void {
@@ -163,16 +168,17 @@ export class SqliteMemoryIndex implements MemoryIndex {
     });
   }
 
-  useFingerprint(fingerprint: string | undefined): void {
+  useFingerprint(fingerprint: string | undefined, keep: readonly string[] = []): void {
+    const kept = [fingerprint ?? '', ...keep];
+    // One fingerprint is stored as itself, so an index written before `keep` existed reads the same.
+    const value = kept.length === 1 ? kept[0] : JSON.stringify(kept);
     const current = (this.sql("SELECT value FROM meta WHERE key = 'fingerprint'").get() as { value: string } | undefined)?.value;
-    if (current === (fingerprint ?? '')) return;
+    if (current === value) return;
     this.tx(() => {
-      this.sql('DELETE FROM shared.vectors WHERE fingerprint != ?').run(fingerprint ?? '');
-      this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-        fingerprint ?? '',
-      );
+      this.sql('DELETE FROM shared.vectors WHERE fingerprint NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(kept));
+      this.sql("INSERT INTO meta (key, value) VALUES ('fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(value);
     });
-    this.matrix = undefined;
+    this.invalidate();
   }
 
   pendingEmbeddings(fingerprint: string, limit: number, afterChunkId = 0): PendingEmbedding[] {
@@ -197,7 +203,42 @@ export class SqliteMemoryIndex implements MemoryIndex {
         ref.run(hash, this.owner);
       }
     });
-    this.matrix = undefined;
+    this.invalidate(fingerprint);
+  }
+
+  storedVectors(fingerprint: string, ids: readonly number[]): Map<number, Float32Array> {
+    const rows = this.sql(
+      `SELECT c.id AS id, e.vec AS vec FROM chunks c JOIN shared.vectors e ON e.hash = c.hash AND e.fingerprint = ?
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+    ).all(fingerprint, JSON.stringify(ids)) as Array<{ id: number; vec: Buffer }>;
+    // Copied out of the blob: its byteOffset need not be 4-aligned.
+    return new Map(rows.map((r) => [r.id, new Float32Array(new Uint8Array(r.vec).buffer)]));
+  }
+
+  storeChunkVectors(fingerprint: string, items: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
+    const rows = this.sql('SELECT id, hash FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(items.map((i) => i.id)),
+    ) as Array<{ id: number; hash: string }>;
+    const hashOf = new Map(rows.map((r) => [r.id, r.hash]));
+    // A chunk replaced while the model worked is gone: its vector is not stored.
+    this.storeEmbeddings(
+      fingerprint,
+      items.flatMap((i) => {
+        const hash = hashOf.get(i.id);
+        return hash ? [{ hash, vector: i.vector }] : [];
+      }),
+    );
+  }
+
+  missingVectors(fingerprint: string): number {
+    const sharedVersion = this.sharedVersion();
+    const known = this.missing.get(fingerprint);
+    if (known?.sharedVersion === sharedVersion) return known.count;
+    const { count } = this.sql(
+      'SELECT count(*) AS count FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM shared.vectors e WHERE e.hash = c.hash AND e.fingerprint = ?)',
+    ).get(fingerprint) as { count: number };
+    this.missing.set(fingerprint, { count, sharedVersion });
+    return count;
   }
 
   storedHashes(fingerprint: string, hashes: readonly string[]): Set<string> {
@@ -281,22 +322,36 @@ export class SqliteMemoryIndex implements MemoryIndex {
     if (this.db.open) this.db.close();
   }
 
+  private sharedVersion(): number {
+    return Number(this.db.pragma('shared.data_version', { simple: true }));
+  }
+
+  /** Forgets the matrices and counts of one fingerprint (its vectors changed) or of all (the chunks changed). */
+  private invalidate(fingerprint?: string): void {
+    for (const cache of [this.matrices, this.missing]) {
+      if (fingerprint === undefined) cache.clear();
+      else cache.delete(fingerprint);
+    }
+  }
+
   private vectors(fingerprint: string): VectorMatrix | undefined {
     // Changes this connection made reset the matrix themselves; data_version moves on another agent's commit.
-    const sharedVersion = Number(this.db.pragma('shared.data_version', { simple: true }));
-    if (this.matrix?.fingerprint === fingerprint && this.matrix.sharedVersion === sharedVersion) return this.matrix.value;
+    const sharedVersion = this.sharedVersion();
+    const known = this.matrices.get(fingerprint);
+    if (known?.sharedVersion === sharedVersion) return known.value;
     const rows = this.sql(
       `SELECT c.id AS id, f.collection_key AS collectionKey, e.dims AS dims, e.vec AS vec
          FROM chunks c JOIN files f ON f.id = c.file_id
          JOIN shared.vectors e ON e.hash = c.hash AND e.fingerprint = ?`,
     ).all(fingerprint) as Array<{ id: number; collectionKey: string; dims: number; vec: Buffer }>;
-    if (!rows.length) return undefined;
-    const dims = rows[0].dims;
-    const value = new VectorMatrix(
-      dims,
-      rows.filter((r) => r.dims === dims),
-    );
-    this.matrix = { fingerprint, value, sharedVersion };
+    const dims = rows[0]?.dims;
+    const value = rows.length
+      ? new VectorMatrix(
+          dims,
+          rows.filter((r) => r.dims === dims),
+        )
+      : undefined;
+    this.matrices.set(fingerprint, { value, sharedVersion });
     return value;
   }
 
@@ -322,7 +377,7 @@ export class SqliteMemoryIndex implements MemoryIndex {
     // Chunks go first and explicitly, so the FTS delete trigger sees every row.
     this.sql('DELETE FROM chunks WHERE file_id = ?').run(row.id);
     this.sql('DELETE FROM files WHERE id = ?').run(row.id);
-    this.matrix = undefined;
+    this.invalidate();
     return true;
   }
 

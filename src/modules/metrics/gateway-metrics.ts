@@ -28,6 +28,8 @@ export interface MemoryIndexStats {
   chunks: number;
   pending: number;
   lagMs: number;
+  /** bundled-static: chunks whose rescoring model's vector the background pass has not made yet [0]. */
+  awaitingModel?: number;
 }
 
 /** Hops above this share one series: a chain that long is the alert, not its exact length. */
@@ -252,12 +254,14 @@ export class GatewayMetrics {
 
   private async scrapeMemory(): Promise<void> {
     const stats = (await this.memorySource?.()) ?? [];
-    for (const gauge of [this.defs.memoryChunks, this.defs.memoryPending, this.defs.memoryLag]) gauge.reset();
+    for (const gauge of [this.defs.memoryChunks, this.defs.memoryPending, this.defs.memoryLag, this.defs.memoryAwaitingModel])
+      gauge.reset();
     for (const s of stats) {
       const agent = this.agent(s.agentId);
       this.defs.memoryChunks.labels(agent).set(s.chunks);
       this.defs.memoryPending.labels(agent).set(s.pending);
       this.defs.memoryLag.labels(agent).set(s.lagMs / 1000);
+      this.defs.memoryAwaitingModel.labels(agent).set(s.awaitingModel ?? 0);
     }
     // The count lives in the memory module; the counter shows it as it is at the scrape.
     this.defs.memoryEmbedded.reset();

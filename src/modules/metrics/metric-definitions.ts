@@ -183,6 +183,15 @@ export function defineMetrics(registry: Registry, scrapeMemory: () => Promise<vo
       },
       registers,
     }),
+    memoryAwaitingModel: new Gauge({
+      name: 'clawgate_memory_index_awaiting_model_chunks',
+      help: 'bundled-static: chunks still waiting for the bundled model vector its searches rescore with, per agent.',
+      labelNames: ['agent'],
+      async collect() {
+        await readMemory();
+      },
+      registers,
+    }),
     memoryEmbedded: new Counter({
       name: 'clawgate_memory_embedded_chunks_total',
       help: 'Chunk texts embedded since start, by embedder (bundled, bundled-static, openai); a chunk several agents share counts once.',

@@ -86,6 +86,18 @@ export class MemoryEmbeddingsDto {
   @ApiProperty({ nullable: true, type: String, example: 'bundled:use-lite-512', description: 'null for provider none.' })
   fingerprint!: string | null;
   @ApiPropertyOptional({ example: 'embeddings endpoint answered HTTP 401: Incorrect API key provided' }) lastError?: string;
+  @ApiPropertyOptional({
+    example: 0,
+    description:
+      'bundled-static only: chunks still waiting for the bundled model vector a background pass adds after indexing (rerank > 0; 0 with rerank 0); ' +
+      'until it is 0 a search rescores its best candidates with the model, afterwards it reads the model vectors.',
+  })
+  awaitingModel?: number;
+  @ApiPropertyOptional({
+    example: 'the embedding worker exited',
+    description: 'Why the last background pass for the model vectors failed.',
+  })
+  upgradeError?: string;
 }
 
 export class MemoryCollectionsDto {
