@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { RemoteTaskEventSubscription, TaskEventFanout } from '../../../common/coordination/task-event-fanout';
 import type { TaskEvent } from '../model/task-events';
 
@@ -21,6 +22,7 @@ export interface TaskEventListener {
 export class TaskEventBus {
   private readonly listeners = new Map<string, Set<TaskEventListener>>();
   private remote?: () => TaskEventFanout | undefined;
+  private follow?: (taskId: string) => Promise<void>;
   private readonly subscriptions = new Map<string, RemoteTaskEventSubscription>();
 
   readonly publish = (events: readonly TaskEvent[]): void => {
@@ -33,9 +35,11 @@ export class TaskEventBus {
   /**
    * From now on streams also hear the events other replicas commit (the store is shared: docs/decisions.md), through
    * the fan-out `remote` answers when a task's first stream starts (undefined: no cluster, or not joined yet).
+   * `follow` tells the task's writers, wherever they run, to publish its events from then on.
    */
-  connect(remote: () => TaskEventFanout | undefined): void {
+  connect(remote: () => TaskEventFanout | undefined, follow?: (taskId: string) => Promise<void>): void {
     this.remote = remote;
+    this.follow = follow;
   }
 
   /** Starts hearing `taskId`'s events; the returned function stops. */
@@ -86,6 +90,12 @@ export class TaskEventBus {
         for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener.resync?.();
       },
     });
-    this.subscriptions.set(taskId, subscription);
+    // Ready once marked followed as well: every event committed after the mark is published, every one before it
+    // is in the store when the stream reads it after `ready`.
+    const followed = this.follow?.(taskId).catch((err: Error) =>
+      new Logger('a2a').warn(`task ${taskId} could not be marked followed; events from other replicas may come late: ${err.message}`),
+    );
+    const ready = followed ? Promise.all([followed, subscription.ready]).then(() => undefined) : subscription.ready;
+    this.subscriptions.set(taskId, { ready, stop: () => subscription.stop() });
   }
 }

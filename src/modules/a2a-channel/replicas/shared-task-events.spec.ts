@@ -1,0 +1,60 @@
+import type { FannedTaskEvent, RemoteTaskEventListener, TaskEventFanout } from '../../../common/coordination/task-event-fanout';
+import { TaskEventBus } from '../streaming/task-event-bus';
+import { sharedTaskEvents } from './shared-task-events';
+
+const event = (taskId: string, n: number): FannedTaskEvent => ({ taskId, n, body: `{"n":${n}}`, closes: false });
+
+/** The other replicas, as the fan-out port shows them: what was published, and who subscribed. */
+function replicas() {
+  const published: string[] = [];
+  const subscribed: string[] = [];
+  const fanout = {
+    publish: (events: readonly FannedTaskEvent[]) => published.push(...events.map((e) => `${e.taskId}#${e.n}`)),
+    subscribe: (taskId: string, _listener: RemoteTaskEventListener) => {
+      subscribed.push(taskId);
+      return { ready: Promise.resolve(), stop: () => undefined };
+    },
+  } as unknown as TaskEventFanout;
+  return { fanout, published, subscribed };
+}
+
+describe('sharedTaskEvents (a cluster over a shared store)', () => {
+  it('publishes to the other replicas only the events of tasks a stream follows; this replica’s streams hear all', () => {
+    const { fanout, published } = replicas();
+    const bus = new TaskEventBus();
+    const sink = sharedTaskEvents(
+      bus,
+      () => fanout,
+      async () => undefined,
+    );
+    const heard: string[] = [];
+    for (const id of ['quiet', 'watched']) bus.listen(id, { event: (e) => heard.push(`${e.taskId}#${e.n}`), ended: () => undefined });
+    sink([event('quiet', 1), event('watched', 1)], new Set(['quiet']));
+    sink([event('quiet', 2)], new Set(['quiet']));
+    sink([event('unknown', 1)]);
+    expect(published).toEqual(['watched#1', 'unknown#1']);
+    expect(heard).toEqual(['quiet#1', 'watched#1', 'quiet#2']);
+  });
+
+  it('marks a task followed when its first stream here listens, and is ready only once the mark is committed', async () => {
+    const { fanout, subscribed } = replicas();
+    const bus = new TaskEventBus();
+    let commit!: () => void;
+    const marked: string[] = [];
+    sharedTaskEvents(
+      bus,
+      () => fanout,
+      (id) => new Promise<void>((resolve) => (marked.push(id), (commit = resolve))),
+    );
+    bus.listen('t-1', { event: () => undefined, ended: () => undefined });
+    bus.listen('t-1', { event: () => undefined, ended: () => undefined });
+    expect([marked, subscribed]).toEqual([['t-1'], ['t-1']]);
+    let ready = false;
+    void bus.ready('t-1')!.then(() => (ready = true));
+    await new Promise((r) => setImmediate(r));
+    expect(ready).toBe(false);
+    commit();
+    await bus.ready('t-1');
+    expect(ready).toBe(true);
+  });
+});
