@@ -36,9 +36,13 @@ async function setup() {
       return store.insert(task);
     },
   });
+  /** Each lease is granted at once, or when the test calls `grant` once `holdLeases` was called. */
+  let held = false;
+  const pending: Array<() => void> = [];
   const leases: LaneLeases = {
     acquire: async (laneId): Promise<HeldLease> => {
       log.push(`lease ${laneId.split(':')[0]}`);
+      if (held) await new Promise<void>((resolve) => pending.push(resolve));
       return { token: 1, lost: new AbortController().signal, release: async () => void log.push('release') };
     },
   };
@@ -70,6 +74,9 @@ async function setup() {
     service: taskAnswers(service, config.current().config.channels.a2a.files),
     log,
     finish: () => finishers.shift()?.(),
+    holdLeases: () => (held = true),
+    grant: () => pending.shift()?.(),
+    store,
     /** Resolves when a row in `state` is handed to the store. */
     insertOf: (state: string) => new Promise<void>((resolve) => (inserted = (s) => s === state && resolve())),
     cleanup: async () => {
@@ -128,5 +135,21 @@ describe('A2aTaskService lane leases in a cluster', () => {
     env.finish();
     expect((await pending).task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(env.log).toEqual(['lease main', 'release', 'insert TASK_STATE_COMPLETED']);
+  });
+
+  it('records the outcome of a run that ended while its WORKING row waited for the lease after that row', async () => {
+    env = await setup();
+    env.holdLeases();
+    const pending = env.service.sendMessage('hermes', message('ends while leasing'), { wait: true });
+    // The WORKING row is due after the row delay: its insert asks for the lease first.
+    while (!env.log.length) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(env.log).toEqual(['lease main']);
+    env.finish();
+    await tick();
+    env.grant();
+    const { task } = await pending;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await env.store.get(task.id))?.state).toBe('TASK_STATE_COMPLETED');
+    expect(env.log).toEqual(['lease main', 'release', 'insert TASK_STATE_WORKING']);
   });
 });

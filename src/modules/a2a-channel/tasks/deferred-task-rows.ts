@@ -49,7 +49,11 @@ export class DeferredTaskRows {
   /** Records a state change: an unwritten task's only row is written in its new state; undefined if the row is already terminal. */
   async settle(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
     const task = this.take(id);
-    if (!task) return this.store.transition(id, change, at);
+    if (!task) {
+      // A row on its way (the timer's insert, which may first wait for `reveal`) is written before it is changed.
+      await this.writing.get(id)?.done.catch(() => undefined);
+      return this.store.transition(id, change, at);
+    }
     const settled = withTransition(task, change, at);
     await this.insert(settled);
     return settled;
