@@ -5,7 +5,7 @@ import { sharedTaskEvents } from './shared-task-events';
 const event = (taskId: string, n: number): FannedTaskEvent => ({ taskId, n, body: `{"n":${n}}`, closes: false });
 
 /** The other replicas, as the fan-out port shows them: what was published, and who subscribed. */
-function replicas() {
+function replicas(everyReplicaMarks = true) {
   const published: string[] = [];
   const subscribed: string[] = [];
   const fanout = {
@@ -14,6 +14,7 @@ function replicas() {
       subscribed.push(taskId);
       return { ready: Promise.resolve(), stop: () => undefined };
     },
+    everyReplicaMarksFollows: () => everyReplicaMarks,
   } as unknown as TaskEventFanout;
   return { fanout, published, subscribed };
 }
@@ -34,6 +35,17 @@ describe('sharedTaskEvents (a cluster over a shared store)', () => {
     sink([event('unknown', 1)]);
     expect(published).toEqual(['watched#1', 'unknown#1']);
     expect(heard).toEqual(['quiet#1', 'watched#1', 'quiet#2']);
+  });
+
+  it('publishes every event while a replica that does not mark the tasks it follows may be up (an earlier version)', () => {
+    const { fanout, published } = replicas(false);
+    const sink = sharedTaskEvents(
+      new TaskEventBus(),
+      () => fanout,
+      async () => undefined,
+    );
+    sink([event('quiet', 1), event('watched', 1)], new Set(['quiet']));
+    expect(published).toEqual(['quiet#1', 'watched#1']);
   });
 
   it('marks a task followed when its first stream here listens, and is ready only once the mark is committed', async () => {

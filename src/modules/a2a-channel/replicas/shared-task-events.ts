@@ -7,7 +7,8 @@ import type { TaskEvent } from '../model/task-events';
  * replicas' streams through the fan-out, whose events in turn reach the bus. `fanout` is asked at each use: the store
  * opens before the cluster is joined; without a cluster it answers undefined and only the bus hears the events.
  * `follow` marks a task in the store before this replica listens for its events from the others; the events of a
- * task nobody marked are not published (no replica can be listening: docs/decisions.md#task-events-across-replicas).
+ * task nobody marked are not published while every replica marks (none can be listening:
+ * docs/decisions.md#task-events-across-replicas).
  */
 export function sharedTaskEvents(
   bus: TaskEventBus,
@@ -19,7 +20,7 @@ export function sharedTaskEvents(
     bus.publish(events);
     const remote = fanout();
     if (!remote) return;
-    const followed = unfollowed ? events.filter((e) => !unfollowed.has(e.taskId)) : events;
+    const followed = unfollowed && remote.everyReplicaMarksFollows?.() ? events.filter((e) => !unfollowed.has(e.taskId)) : events;
     if (followed.length) remote.publish(followed);
   };
 }
