@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { FannedTaskEvent, RemoteTaskEventListener, TaskEventFanout } from '../../../common/coordination/task-event-fanout';
 import { TaskEventBus } from '../streaming/task-event-bus';
 import { sharedTaskEvents } from './shared-task-events';
@@ -68,5 +69,28 @@ describe('sharedTaskEvents (a cluster over a shared store)', () => {
     commit();
     await bus.ready('t-1');
     expect(ready).toBe(true);
+  });
+
+  it('marks again a task whose mark failed, and has its streams read the store once it is made', async () => {
+    const { fanout } = replicas();
+    const bus = new TaskEventBus();
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    let attempts = 0;
+    let resynced!: () => void;
+    const resync = new Promise<void>((resolve) => (resynced = resolve));
+    sharedTaskEvents(
+      bus,
+      () => fanout,
+      async () => {
+        if (attempts++ === 0) throw new Error('connection refused');
+      },
+    );
+    bus.listen('t-2', { event: () => undefined, ended: () => undefined, resync: resynced });
+    await bus.ready('t-2');
+    expect(attempts).toBe(1);
+    await resync;
+    expect(attempts).toBe(2);
+    expect(warned).toHaveBeenCalledTimes(1);
+    warned.mockRestore();
   });
 });
