@@ -228,6 +228,33 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     }
   });
 
+  it('tells which tasks no stream follows, so their events need not leave the replica, until one is marked followed', async () => {
+    const url = await postgres.freshDatabase();
+    const commits: Array<{ tasks: string[]; unfollowed: string[] }> = [];
+    const store = await PgTaskStore.open(
+      url,
+      policy,
+      { owner: 'replica-a' },
+      { onEvents: (events, unfollowed) => commits.push({ tasks: events.map((e) => e.taskId), unfollowed: [...(unfollowed ?? [])] }) },
+    );
+    try {
+      await store.insert(task('quiet'));
+      await store.insert(task('watched'));
+      const chunk = { artifactId: 'a-1', text: 'hi', append: false, lastChunk: false };
+      await store.appendArtifact('quiet', chunk);
+      await store.transition('quiet', { state: 'TASK_STATE_COMPLETED' }, 2000);
+      await store.follow('watched');
+      await store.appendArtifact('watched', chunk);
+      await store.transition('watched', { state: 'TASK_STATE_COMPLETED' }, 2000);
+      expect(commits.map((c) => c.unfollowed)).toEqual([['quiet'], ['quiet'], [], []]);
+      expect(commits.map((c) => c.tasks[0])).toEqual(['quiet', 'quiet', 'watched', 'watched']);
+      // Marking twice is no error.
+      await store.follow('watched');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('names the server, never the password, when it cannot start', async () => {
     const closed = `postgres://clawgate:do-not-print-me@127.0.0.1:${postgres.server.port + 1}/nowhere`;
     await expect(PgTaskStore.open(closed, policy, { owner: 'x' })).rejects.toThrow(/127\.0\.0\.1:\d+\/nowhere is unreachable/);

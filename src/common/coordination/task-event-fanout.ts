@@ -56,6 +56,12 @@ export interface TaskEventFanout {
   forwardInput(owner: string, input: ForwardedTaskInput, timeoutMs: number): Promise<TaskInputForwarding>;
   /** Hears the answers addressed to `owner`; the handler's reply goes back to the replica that forwarded. */
   serveInputs(owner: string, handler: (input: ForwardedTaskInput) => Promise<TaskInputReply>): () => void;
+  /**
+   * Whether every replica marks in the task store the tasks it follows before it listens, so the events of an
+   * unmarked task need not be published; false while a replica of an earlier version (or one not yet asked) may
+   * listen without a mark. Absent: false.
+   */
+  everyReplicaMarksFollows?(): boolean;
 }
 
 const NOTHING_TO_STOP = (): void => undefined;
@@ -68,4 +74,5 @@ export const IN_PROCESS_TASK_EVENT_FANOUT: TaskEventFanout = {
   serveCancels: () => NOTHING_TO_STOP,
   forwardInput: () => Promise.resolve({ unanswered: 'no-owner' }),
   serveInputs: () => NOTHING_TO_STOP,
+  everyReplicaMarksFollows: () => true,
 };

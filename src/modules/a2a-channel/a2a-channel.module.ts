@@ -93,7 +93,14 @@ import { taskStateLabel } from './operations/request-log';
               url,
               configuredRetention(config),
               { owner: cluster.replicaId, stateDir: `${hostname()}:${options.stateDir}`, leased: () => cluster.mode === 'cluster' },
-              { onEvents: sharedTaskEvents(bus, () => cluster.taskEventFanout()), onPushQueued: wakeup.wake },
+              {
+                onEvents: sharedTaskEvents(
+                  bus,
+                  () => cluster.taskEventFanout(),
+                  (id) => tasks.follow(id),
+                ),
+                onPushQueued: wakeup.wake,
+              },
             );
             new Logger('a2a').log(`A2A tasks are stored in PostgreSQL at ${postgresTarget(url)}`);
             return { tasks, push: tasks.push, pushKey: tasks.pushKey };

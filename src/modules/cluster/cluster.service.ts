@@ -102,6 +102,7 @@ export class ClusterService implements OnModuleDestroy {
       throw new ClusterRedisUnreachableError(connection.address, describeRedisError(err));
     });
     this.counters.redisUp = 1;
+    void this.checkFollowMarks();
     this.timer = setInterval(() => void this.heartbeat(), HEARTBEAT_INTERVAL_MS);
     this.timer.unref();
     // A new revision is visible to the other replicas at once, not only at the next beat.
@@ -204,6 +205,13 @@ export class ClusterService implements OnModuleDestroy {
       this.counters.heartbeatFailures++;
       this.counters.redisUp = 0;
     }
+    await this.checkFollowMarks();
+  }
+
+  /** Whether the task events of unfollowed tasks may stay here: only while no replica of an earlier version is up. */
+  private async checkFollowMarks(): Promise<void> {
+    if (!this.fanout || !this.registry) return;
+    this.fanout.marksEverywhere = await this.registry.everyReplicaMarksFollows().catch(() => false);
   }
 
   private selfInfo(): ReplicaInfo {

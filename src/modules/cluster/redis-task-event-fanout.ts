@@ -62,6 +62,8 @@ export class RedisTaskEventFanout implements TaskEventFanout {
   /** A publish failed: the others may have missed events, and are told to resync once Redis answers again. */
   private missed = false;
   private connectedBefore = false;
+  /** Set at each heartbeat from the replicas' entries (ClusterService); false until first known. */
+  marksEverywhere = false;
 
   constructor(
     private readonly publisher: Redis,
@@ -174,6 +176,10 @@ export class RedisTaskEventFanout implements TaskEventFanout {
       this.inputHandlers.delete(channel);
       void this.subscriber.unsubscribe(channel).catch(() => undefined);
     };
+  }
+
+  everyReplicaMarksFollows(): boolean {
+    return this.marksEverywhere;
   }
 
   async stop(): Promise<void> {

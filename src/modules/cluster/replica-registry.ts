@@ -39,7 +39,7 @@ export class ReplicaRegistry {
   async register(info: ReplicaInfo): Promise<void> {
     await this.redis
       .multi()
-      .set(KEY_PREFIX + info.id, JSON.stringify(info), 'PX', REPLICA_TTL_MS)
+      .set(KEY_PREFIX + info.id, JSON.stringify({ ...info, marksFollows: true }), 'PX', REPLICA_TTL_MS)
       .set(LEASE_PREFIX + info.id, info.heartbeatAt, 'PX', OWNER_LEASE_TTL_MS)
       .exec()
       .then(throwFirstError);
@@ -59,6 +59,21 @@ export class ReplicaRegistry {
 
   /** The live replicas, oldest first. */
   async list(): Promise<ReplicaInfo[]> {
+    const entries = await this.entries();
+    return entries
+      .map(({ marksFollows: _, ...info }) => info)
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * Whether every live replica marks the tasks its streams follow (docs/decisions.md#task-events-across-replicas):
+   * a replica of an earlier version does not, and while one is up every task event is published.
+   */
+  async everyReplicaMarksFollows(): Promise<boolean> {
+    return (await this.entries()).every((entry) => entry.marksFollows === true);
+  }
+
+  private async entries(): Promise<Array<ReplicaInfo & { marksFollows?: unknown }>> {
     const keys: string[] = [];
     let cursor = '0';
     do {
@@ -68,8 +83,7 @@ export class ReplicaRegistry {
     } while (cursor !== '0');
     if (!keys.length) return [];
     const values = await this.redis.mget(...keys);
-    const replicas = values.flatMap((v) => (v ? parseReplica(v) : []));
-    return replicas.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    return values.flatMap((v) => (v ? parseReplica(v) : []));
   }
 }
 
@@ -78,10 +92,12 @@ function throwFirstError(results: Array<[Error | null, unknown]> | null): void {
   if (error) throw error;
 }
 
-function parseReplica(text: string): ReplicaInfo[] {
+function parseReplica(text: string): Array<ReplicaInfo & { marksFollows?: unknown }> {
   try {
     const value = JSON.parse(text) as Partial<ReplicaInfo>;
-    return typeof value.id === 'string' && typeof value.configRevision === 'string' ? [value as ReplicaInfo] : [];
+    return typeof value.id === 'string' && typeof value.configRevision === 'string'
+      ? [value as ReplicaInfo & { marksFollows?: unknown }]
+      : [];
   } catch {
     // A key of this prefix written by something else: not a replica.
     return [];

@@ -202,6 +202,7 @@ export class AgentRunner implements OnModuleInit, OnModuleDestroy {
           return turn();
         },
         signal,
+        input.share,
       )
       .then((ran) => ran.settled)
       .catch((err: Error) => this.runs.update(record.runId, failure(signal, err)));

@@ -6,6 +6,7 @@ export type { ReplyDelta, ReplyDeltaListener } from './reply-deltas';
 export { isTerminalRunStatus, MAX_FINISHED_RUNS } from './run-registry';
 export type { RunRecord, RunStatus } from './run-registry';
 export { notARunIdMessage, parseRunId } from './run-id';
+export { LaneShare } from './lane-share';
 export { RuntimeModule } from './runtime.module';
 export { ProviderRegistry } from './provider-registry';
 export { ModelProviderError, wantsStream } from './model-provider.port';

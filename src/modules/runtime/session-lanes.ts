@@ -1,4 +1,5 @@
 import type { HeldLease, LaneLeases } from '../../common/coordination/lane-leases';
+import type { LaneShare } from './lane-share';
 
 /**
  * Per-session FIFO lanes (docs/runtime.md#lanes). Runs in one session are serialized on its `main` lane. Agent-to-agent
@@ -31,16 +32,19 @@ export class SessionLanes {
 
   /**
    * Queues `task` behind everything already on that session's lane (and, in a cluster, until the lane's lease is
-   * ours); resolves with its result. `signal` gives up a wait for the lease.
+   * ours); resolves with its result. `signal` gives up a wait for the lease. `share`: the lane is known only to this
+   * process until shared, and the run takes its lease only then (lane-share.ts).
    */
-  run<T>(sessionKey: string, lane: LaneName, task: (fence?: LaneFence) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(sessionKey: string, lane: LaneName, task: (fence?: LaneFence) => Promise<T>, signal?: AbortSignal, share?: LaneShare): Promise<T> {
     const id = `${lane}\u0000${sessionKey}`;
     const state = this.lanes.get(id) ?? { tail: Promise.resolve(), running: 0, queued: 0 };
     this.lanes.set(id, state);
     state.queued++;
     const result = state.tail.then(() => {
       const leases = this.leases();
-      return leases ? this.leased(leases, `${lane}:${sessionKey}`, state, task, signal) : alone(state, task);
+      if (!leases) return alone(state, task);
+      const name = `${lane}:${sessionKey}`;
+      return share && !share.shared ? this.unshared(leases, name, state, task, share) : this.leased(leases, name, state, task, signal);
     });
     // Forget idle lanes so a long-lived gateway does not keep one entry per session ever seen.
     const next = () => {
@@ -72,6 +76,43 @@ export class SessionLanes {
       // Not awaited: the run's answer does not wait a Redis round trip, and this replica's next acquire of the
       // lane is answered after the release anyway (HeldLease.release).
       void lease.release();
+    }
+  }
+
+  /**
+   * The head of a lane no other replica knows of yet: runs at once without a lease, and takes it when `share` is
+   * shared while the run goes on (a lease granted after the run is over is given back at once).
+   */
+  private async unshared<T>(
+    leases: LaneLeases,
+    name: string,
+    state: Lane,
+    task: (fence?: LaneFence) => Promise<T>,
+    share: LaneShare,
+  ): Promise<T> {
+    state.queued--;
+    state.running++;
+    const lost = new AbortController();
+    let lease: HeldLease | undefined;
+    let over = false;
+    share.attach(async () => {
+      const held = await leases.acquire(name);
+      if (over) return void held.release();
+      lease = held;
+      held.lost.addEventListener('abort', () => lost.abort(held.lost.reason), { once: true });
+    });
+    try {
+      return await task({
+        get token() {
+          return lease?.token ?? 0;
+        },
+        lost: lost.signal,
+      });
+    } finally {
+      over = true;
+      share.detach();
+      state.running--;
+      void lease?.release();
     }
   }
 

@@ -5,6 +5,7 @@ import type { ReplyDeltaListener } from './reply-deltas';
 import type { RunLineage, RunRecord } from './run-registry';
 import type { RunOrigin } from './run-log';
 import type { LaneName } from './session-lanes';
+import type { LaneShare } from './lane-share';
 
 /** What starts a run (AgentRunner.startRun): the session and message, and what the run's channel adds. */
 export interface StartRunInput {
@@ -40,6 +41,11 @@ export interface StartRunInput {
    * docs/approvals.md#after-a-restart): no new user line, the decided call is answered first, then the model again.
    */
   resume?: { approval: Approval };
+  /**
+   * The session's lane is known only to this process until shared (a conversation id this process made up for this
+   * run): in a cluster the run takes its lane lease only then (lane-share.ts). Without it the run leases as it starts.
+   */
+  share?: LaneShare;
 }
 
 export interface RunHandle {

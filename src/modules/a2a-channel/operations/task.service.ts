@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { ConfigStore } from '../../config';
 import { RoutingService } from '../../routing';
-import { AgentRunner, type RunHandle, type RunRecord, type ToolContext, type ToolResult } from '../../runtime';
+import { AgentRunner, LaneShare, type RunHandle, type RunRecord, type ToolContext, type ToolResult } from '../../runtime';
 import { A2aAttachments } from '../attachments/attachments';
 import { A2A_MESSAGES, TASK_SWEEP_INTERVAL_MS } from '../protocol/limits-and-messages';
 import { routeA2aConversation } from '../tasks/session-route';
@@ -64,6 +64,9 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
   private readonly replies = new Map<string, StreamedReply>();
   /** Tasks whose run waits for an operator to approve a tool call (INPUT_REQUIRED meanwhile). */
   private readonly approvals: TaskApprovals;
+  /** The lanes of blocking tasks in a context made up here, leased only once their row is written (LaneShare). */
+  private readonly shares = new Map<string, LaneShare>();
+  private readonly reveal = (task: A2aTask) => this.shares.get(task.id)?.share();
   private closing = false;
   private sweepTimer?: NodeJS.Timeout;
 
@@ -99,12 +102,14 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       },
     });
     this.answers = new TaskInputAnswers(store, attachments, clock, remoteInputs);
-    this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => {
-      // Nobody could ever read this task: it cannot go on, and its caller is told it failed.
-      this.logger.error(`A2A task ${task.id} from peer ${task.peer} could not be stored: ${err.message}`);
-      if (task.runId) this.runner.abortRun(task.runId, 'the A2A task could not be stored');
-      this.waiters.fail(task.id, err);
-    });
+    this.rows = new DeferredTaskRows(store, UNWRITTEN_TASK_DELAY_MS, (task, err) => this.rowLost(task, err), this.reveal);
+  }
+
+  /** Nobody could ever read this task: it cannot go on, and its caller is told it failed. */
+  private rowLost(task: A2aTask, err: Error): void {
+    this.logger.error(`A2A task ${task.id} from peer ${task.peer} could not be stored: ${err.message}`);
+    if (task.runId) this.runner.abortRun(task.runId, 'the A2A task could not be stored');
+    this.waiters.fail(task.id, err);
   }
 
   async onModuleInit(): Promise<void> {
@@ -159,10 +164,14 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     // A caller that does not wait may follow the task (SubscribeToTask, push, here or on another replica): its reply is
     // written as the model streams it. A blocked caller is answered with the whole task, so its run does not stream.
     const reply = blocking ? undefined : new StreamedReply((chunk) => this.store.appendArtifact(origin.id, chunk));
+    // A context made up here is known nowhere else until a deferred row is written (the answer comes after it): no
+    // lane lease until then (docs/decisions.md#cluster). A peer's own context id may be in use elsewhere already.
+    const deferred = blocking && !push;
+    const share = deferred && input.contextId === undefined ? new LaneShare() : undefined;
     let handle: RunHandle;
     try {
       const carried = carriedBudgetOf(peerSettings, input.metadata);
-      handle = this.runner.startRun(a2aRunInput(origin, route.sessionKey, message, input.truncated, reply?.delta, carried));
+      handle = this.runner.startRun({ ...a2aRunInput(origin, route.sessionKey, message, input.truncated, reply?.delta, carried), share });
     } catch (err) {
       this.logger.error(`A2A task ${origin.id} from peer ${peer}: the run could not start: ${(err as Error).stack ?? String(err)}`);
       return this.insertSettled(origin, { state: 'TASK_STATE_FAILED', route, reason: A2A_MESSAGES.runNotStarted });
@@ -170,19 +179,11 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
     const working = newTask(origin, { state: 'TASK_STATE_WORKING', route, runId: handle.runId, updatedAt: this.clock.now() });
     // A caller that waits is told nothing before the task settles: its row is written once, then — unless a push
     // config refers to the row (saved in the same commit, before any event can be recorded).
-    const deferred = blocking && !push;
+    if (share) this.shares.set(working.id, share);
     if (deferred) this.rows.defer(working);
     // A deferred row has nothing to wait for (it is written with the outcome): no promise is made for it.
     const inserted = deferred ? undefined : insertWithPush(this.store, this.pushStore, working, push, this.logger);
-    this.runTasks.set(handle.runId, {
-      taskId: working.id,
-      stored: inserted
-        ? inserted.then(
-            () => true,
-            () => false,
-          )
-        : STORED,
-    });
+    this.runTasks.set(handle.runId, { taskId: working.id, stored: inserted?.then(() => true).catch(() => false) ?? STORED });
     if (inserted) {
       try {
         await inserted;
@@ -360,6 +361,7 @@ export class A2aTaskService implements OnModuleInit, OnModuleDestroy {
       this.runTasks.delete(run.runId);
       this.answers.requests.forget(taskId);
       this.replies.delete(taskId);
+      this.shares.delete(taskId);
     };
     // Two reactions, not then/catch/finally: every task passes here.
     const settling: Promise<void> = run.done

@@ -104,8 +104,11 @@ export interface TaskStore {
 
 /** What the store tells once a commit is on disk, in commit order. */
 export interface TaskStoreHooks {
-  /** Every task event (the live half of a stream). */
-  onEvents?: (events: readonly TaskEvent[]) => void;
+  /**
+   * Every task event (the live half of a stream). `unfollowed`: tasks of these events that no stream follows outside
+   * this process (a shared store knows it: TaskEventBus marks a task before it listens to other replicas).
+   */
+  onEvents?: (events: readonly TaskEvent[], unfollowed?: ReadonlySet<string>) => void;
   /** The commit queued push deliveries (the push deliverer looks for due ones). */
   onPushQueued?: () => void;
   /** A task was written in a state: inserted in it, or moved into it (the metrics' tasks by state). */

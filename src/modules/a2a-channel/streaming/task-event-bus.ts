@@ -1,5 +1,9 @@
+import { Logger } from '@nestjs/common';
 import type { RemoteTaskEventSubscription, TaskEventFanout } from '../../../common/coordination/task-event-fanout';
 import type { TaskEvent } from '../model/task-events';
+
+/** How often a task whose mark as followed failed (PostgreSQL) is marked again while it is listened to. */
+const FOLLOW_RETRY_MS = 1_000;
 
 /** What a stream is told: each event of its task, and that no more will come (the gateway is shutting down). */
 export interface TaskEventListener {
@@ -21,6 +25,7 @@ export interface TaskEventListener {
 export class TaskEventBus {
   private readonly listeners = new Map<string, Set<TaskEventListener>>();
   private remote?: () => TaskEventFanout | undefined;
+  private follow?: (taskId: string) => Promise<void>;
   private readonly subscriptions = new Map<string, RemoteTaskEventSubscription>();
 
   readonly publish = (events: readonly TaskEvent[]): void => {
@@ -33,9 +38,11 @@ export class TaskEventBus {
   /**
    * From now on streams also hear the events other replicas commit (the store is shared: docs/decisions.md), through
    * the fan-out `remote` answers when a task's first stream starts (undefined: no cluster, or not joined yet).
+   * `follow` tells the task's writers, wherever they run, to publish its events from then on.
    */
-  connect(remote: () => TaskEventFanout | undefined): void {
+  connect(remote: () => TaskEventFanout | undefined, follow?: (taskId: string) => Promise<void>): void {
     this.remote = remote;
+    this.follow = follow;
   }
 
   /** Starts hearing `taskId`'s events; the returned function stops. */
@@ -79,6 +86,20 @@ export class TaskEventBus {
     return this.listeners.size;
   }
 
+  private async followLater(taskId: string, follow: (taskId: string) => Promise<void>): Promise<void> {
+    while (this.listeners.has(taskId)) {
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
+      if (!this.listeners.has(taskId)) return;
+      try {
+        await follow(taskId);
+      } catch {
+        continue;
+      }
+      for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener.resync?.();
+      return;
+    }
+  }
+
   private subscribeRemote(taskId: string, remote: TaskEventFanout): void {
     const subscription = remote.subscribe(taskId, {
       events: this.publish,
@@ -86,6 +107,15 @@ export class TaskEventBus {
         for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener.resync?.();
       },
     });
-    this.subscriptions.set(taskId, subscription);
+    // Ready once marked followed as well: every event committed after the mark is published, every one before it
+    // is in the store when the stream reads it after `ready`. A mark that failed is tried again while the task is
+    // listened to, and the streams read the store once it is made.
+    const follow = this.follow;
+    const followed = follow?.(taskId).catch((err: Error) => {
+      new Logger('a2a').warn(`task ${taskId} could not be marked followed (${err.message}); trying again every second`);
+      void this.followLater(taskId, follow);
+    });
+    const ready = followed ? Promise.all([followed, subscription.ready]).then(() => undefined) : subscription.ready;
+    this.subscriptions.set(taskId, { ready, stop: () => subscription.stop() });
   }
 }

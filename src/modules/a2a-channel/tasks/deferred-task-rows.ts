@@ -7,7 +7,8 @@ import type { TaskStore } from '../store/task-store.port';
  * once as WORKING and again when done. One still running after `delayMs` (to 2×`delayMs`) gets its WORKING
  * row then, so ListTasks and the admin list show long tasks while they run; anything about to hand the task's
  * id to someone (a reply timeout, request_input, shutdown) writes it first. Until its row exists, GetTask and
- * CancelTask find the task here. A row that cannot be written is reported to `onLost`.
+ * CancelTask find the task here. A row that cannot be written is reported to `onLost`. Before a row is written,
+ * `reveal` is awaited: from the commit on, other replicas can read the task and its context id (ListTasks).
  */
 export class DeferredTaskRows {
   /** Oldest first (a Map keeps insertion order), so a sweep stops at the first one that is not due. */
@@ -23,6 +24,7 @@ export class DeferredTaskRows {
     private readonly store: TaskStore,
     private readonly delayMs: number,
     private readonly onLost: (task: A2aTask, error: Error) => void,
+    private readonly reveal: (task: A2aTask) => Promise<void> | undefined = () => undefined,
   ) {}
 
   /** Keeps `task` (WORKING, its caller waiting) unwritten until it settles or has run for a while. */
@@ -47,7 +49,11 @@ export class DeferredTaskRows {
   /** Records a state change: an unwritten task's only row is written in its new state; undefined if the row is already terminal. */
   async settle(id: string, change: TaskTransition, at: number): Promise<A2aTask | undefined> {
     const task = this.take(id);
-    if (!task) return this.store.transition(id, change, at);
+    if (!task) {
+      // A row on its way (the timer's insert, which may first wait for `reveal`) is written before it is changed.
+      await this.writing.get(id)?.done.catch(() => undefined);
+      return this.store.transition(id, change, at);
+    }
     const settled = withTransition(task, change, at);
     await this.insert(settled);
     return settled;
@@ -70,6 +76,8 @@ export class DeferredTaskRows {
 
   private async insert(task: A2aTask): Promise<void> {
     try {
+      const revealed = this.reveal(task);
+      if (revealed) await revealed;
       await this.store.insert(task);
     } catch (err) {
       this.onLost(task, err as Error);

@@ -60,6 +60,13 @@ CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
   },
   PUSH_KEY_MIGRATION,
   TERMINAL_COUNT_MIGRATION,
+  {
+    version: 6,
+    name: 'tasks a stream follows',
+    // Set by a replica before it listens for the task's events from the others; until then no replica has a stream
+    // of it that a publish could reach, and its writer publishes nothing (docs/decisions.md#task-events-across-replicas).
+    sql: 'ALTER TABLE tasks ADD COLUMN followed BOOLEAN NOT NULL DEFAULT false;',
+  },
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
@@ -85,10 +92,11 @@ export const PG_TASK_SQL = {
       run_id = COALESCE(@run_id, run_id), updated_at = @updated_at, events = events + @events_added,
       history = CASE WHEN @history_add::text IS NULL THEN history
         ELSE (COALESCE(history, '[]')::jsonb || jsonb_build_array(@history_add::jsonb))::text END
-     WHERE id = @id AND NOT terminal AND ${KEEP_CAP_CONDITION} RETURNING ${PG_READ_COLUMNS}`,
+     WHERE id = @id AND NOT terminal AND ${KEEP_CAP_CONDITION} RETURNING ${PG_READ_COLUMNS}, followed`,
   appendArtifact: `UPDATE tasks SET artifact_id = @artifact_id,
       artifact_text = CASE WHEN @append::boolean THEN COALESCE(artifact_text, '') || @text::text ELSE @text::text END, events = events + 1
-     WHERE id = @id AND NOT terminal RETURNING seq, events, context_id`,
+     WHERE id = @id AND NOT terminal RETURNING seq, events, context_id, followed`,
+  follow: 'UPDATE tasks SET followed = true WHERE id = @id AND NOT followed',
   eventsAfter: `SELECT n, body, closes FROM task_events WHERE task_seq = (SELECT seq FROM tasks WHERE id = @id) AND n > @after ORDER BY n`,
   deleteOld: 'DELETE FROM tasks WHERE terminal AND updated_at <= @before',
   /** The peers `deleteOld` will touch: no row joins them later, a task finishing now is not that old. */

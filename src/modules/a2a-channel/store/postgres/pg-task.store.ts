@@ -47,12 +47,13 @@ export interface PgTaskStoreOptions {
 
 type Sql = (sql: string, params?: Readonly<Record<string, unknown>>) => Promise<Array<Record<string, unknown>>>;
 
-/** What one transaction recorded: its events, and whether they queued push deliveries. */
 /** A task's row as inserted: its columns, whether it is finished, and who owns it. */
 type InsertedRow = TaskRow & { terminal: boolean; owner: string; owner_dir: string; owner_leased: boolean };
 
+/** What one transaction recorded: its events, whether they queued push deliveries, and tasks no stream follows. */
 interface Recorded extends Array<TaskEvent> {
   pushQueued?: boolean;
+  unfollowed?: Set<string>;
 }
 
 /**
@@ -135,9 +136,17 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
       const [row] = await sql(PG_TASK_SQL.appendArtifact, { id, artifact_id: chunk.artifactId, text: chunk.text, append: chunk.append });
       if (!row) return false;
       const body = artifactUpdateBody({ id, contextId: row.context_id as string }, chunk);
-      await this.record(sql, events, row.seq as number, { taskId: id, n: row.events as number, body, closes: false });
+      await this.record(sql, events, row.seq as number, { taskId: id, n: row.events as number, body, closes: false }, row.followed);
       return true;
     });
+  }
+
+  /**
+   * Marks the task followed: from this commit on, its writers publish its events to the other replicas. A replica
+   * marks it before it reads the task's events to stream them, so what it does not read is published.
+   */
+  async follow(id: string): Promise<void> {
+    await this.read(PG_TASK_SQL.follow, { id });
   }
 
   get owner(): string {
@@ -282,7 +291,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
         broken = !(err as { code?: string }).code; // a driver error (no SQLSTATE): the connection may be unusable
         throw err;
       });
-      if (events.length) this.hooks.onEvents?.(events);
+      if (events.length) this.hooks.onEvents?.(events, events.unfollowed);
       if (events.pushQueued) this.hooks.onPushQueued?.();
       return result;
     } finally {
@@ -290,11 +299,15 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     }
   }
 
-  /** Stores an event and, in the same statement, queues it for the task's push configs (pg-push-schema.ts). */
-  private async record(sql: Sql, events: Recorded, taskSeq: number, event: TaskEvent): Promise<void> {
+  /**
+   * Stores an event and, in the same statement, queues it for the task's push configs (pg-push-schema.ts). `followed`
+   * is the task row's flag as this transaction locked it (false: nobody can be following it; unknown: published).
+   */
+  private async record(sql: Sql, events: Recorded, taskSeq: number, event: TaskEvent, followed?: unknown): Promise<void> {
     const params = { task_seq: taskSeq, n: event.n, body: event.body, closes: event.closes, closes_n: event.closes ? 1 : 0 };
     const queued = await sql(PG_RECORD_EVENT, { ...params, now: Date.now() });
     if (queued.length) events.pushQueued = true;
+    if (followed === false) (events.unfollowed ??= new Set()).add(event.taskId);
     events.push(event);
   }
 
@@ -305,7 +318,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     if (!found) return undefined;
     const row = found as unknown as TaskRow;
     for (const event of transitionEvents(fromRow(row), change, added, row.events ?? added))
-      await this.record(sql, events, row.seq ?? 0, event);
+      await this.record(sql, events, row.seq ?? 0, event, found.followed);
     return row;
   }
 
