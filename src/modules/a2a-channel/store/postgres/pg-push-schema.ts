@@ -112,11 +112,16 @@ export const PG_PUSH_SQL = {
 } as const;
 
 /**
- * An event and, in the same statement, its deliveries to every config of its task (none: an index probe). The task
- * store runs it in the transaction of the change that caused the event; the inserted deliveries are returned.
+ * A task's events and, in the same statement, their deliveries to every config of the task (none: an index probe),
+ * queued in event order. `@events` is a JSON array of `{ n, body, closes }`. The task store runs it in the
+ * transaction of the change that caused the events (one statement for a transition's artifact and status); the
+ * inserted deliveries are returned.
  */
-export const PG_RECORD_EVENT = `WITH event AS (
-    INSERT INTO task_events (task_seq, n, body, closes) VALUES (@task_seq, @n, @body, @closes))
+export const PG_RECORD_EVENTS = `WITH ev AS (
+    SELECT * FROM jsonb_to_recordset(@events::jsonb) AS x(n INTEGER, body TEXT, closes BOOLEAN)
+  ), event AS (
+    INSERT INTO task_events (task_seq, n, body, closes) SELECT @task_seq, n, body, closes FROM ev)
   INSERT INTO push_outbox (config_seq, task_seq, n, body, closes, state, next_at, created_at)
-  SELECT seq, task_seq, @n, @body, @closes_n, 'pending', @now, @now FROM push_configs WHERE task_seq = @task_seq
+  SELECT c.seq, c.task_seq, ev.n, ev.body, CASE WHEN ev.closes THEN 1 ELSE 0 END, 'pending', @now, @now
+    FROM push_configs c CROSS JOIN ev WHERE c.task_seq = @task_seq ORDER BY ev.n, c.seq
   RETURNING seq`;

@@ -16,7 +16,7 @@ type Rows = Array<Record<string, unknown>>;
 
 /**
  * The PushStore on PostgreSQL, over the task store's pool (PgTaskStore.push): the outbox rows are inserted by the
- * task store in each event's transaction (pg-push-schema.ts PG_RECORD_EVENT), so an acknowledged event always has its
+ * task store in each event's transaction (pg-push-schema.ts PG_RECORD_EVENTS), so an acknowledged event always has its
  * deliveries. Replicas share the outbox: a delivery is claimed with a lease (`claimed_until`, taken under
  * `FOR UPDATE SKIP LOCKED`), so two replicas never send one row at the same time, and a dead replica's claims are
  * taken again when their lease ends — at least once, as on SQLite.

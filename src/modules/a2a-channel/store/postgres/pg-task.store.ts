@@ -13,7 +13,7 @@ import { PgStatementBatch } from '../../../../common/storage/pg-statement-batch'
 import { keysetPage, sqlFilter } from '../../../../common/storage/sql-filter';
 import { PgPushKeyStore } from './pg-push-key.store';
 import { PgPushStore } from './pg-push.store';
-import { PG_RECORD_EVENT } from './pg-push-schema';
+import { PG_RECORD_EVENTS } from './pg-push-schema';
 import { PG_READ_COLUMNS, PG_TASK_SQL, TASK_MIGRATION_SCOPE, TASK_MIGRATIONS } from './pg-task-schema';
 import { ArtifactChunk, artifactUpdateBody, TaskEvent } from '../../model/task-events';
 import type { A2aTask, TaskTransition } from '../../model/task';
@@ -136,7 +136,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
       const [row] = await sql(PG_TASK_SQL.appendArtifact, { id, artifact_id: chunk.artifactId, text: chunk.text, append: chunk.append });
       if (!row) return false;
       const body = artifactUpdateBody({ id, contextId: row.context_id as string }, chunk);
-      await this.record(sql, events, row.seq as number, { taskId: id, n: row.events as number, body, closes: false }, row.followed);
+      await this.record(sql, events, row.seq as number, [{ taskId: id, n: row.events as number, body, closes: false }], row.followed);
       return true;
     });
   }
@@ -300,15 +300,18 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
   }
 
   /**
-   * Stores an event and, in the same statement, queues it for the task's push configs (pg-push-schema.ts). `followed`
-   * is the task row's flag as this transaction locked it (false: nobody can be following it; unknown: published).
+   * Stores events of one task and, in the same statement, queues them for the task's push configs (pg-push-schema.ts).
+   * `followed` is the task row's flag as this transaction locked it (false: nobody can be following it; unknown:
+   * published).
    */
-  private async record(sql: Sql, events: Recorded, taskSeq: number, event: TaskEvent, followed?: unknown): Promise<void> {
-    const params = { task_seq: taskSeq, n: event.n, body: event.body, closes: event.closes, closes_n: event.closes ? 1 : 0 };
-    const queued = await sql(PG_RECORD_EVENT, { ...params, now: Date.now() });
+  private async record(sql: Sql, events: Recorded, taskSeq: number, recorded: readonly TaskEvent[], followed?: unknown): Promise<void> {
+    const rows = recorded.map((e) => ({ n: e.n, body: e.body, closes: e.closes }));
+    const queued = await sql(PG_RECORD_EVENTS, { task_seq: taskSeq, events: JSON.stringify(rows), now: Date.now() });
     if (queued.length) events.pushQueued = true;
-    if (followed === false) (events.unfollowed ??= new Set()).add(event.taskId);
-    events.push(event);
+    for (const event of recorded) {
+      if (followed === false) (events.unfollowed ??= new Set()).add(event.taskId);
+      events.push(event);
+    }
   }
 
   /** The change, and its events: the artifact (a whole reply, when the change carries one), then the status. */
@@ -317,8 +320,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     const [found] = await sql(PG_TASK_SQL.transition, { ...params, terminal: isTerminalState(change.state), keep: this.keep() });
     if (!found) return undefined;
     const row = found as unknown as TaskRow;
-    for (const event of transitionEvents(fromRow(row), change, added, row.events ?? added))
-      await this.record(sql, events, row.seq ?? 0, event, found.followed);
+    await this.record(sql, events, row.seq ?? 0, transitionEvents(fromRow(row), change, added, row.events ?? added), found.followed);
     return row;
   }
 
