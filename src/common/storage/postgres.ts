@@ -54,9 +54,12 @@ export function positional(sql: string, params: Readonly<Record<string, unknown>
   return { text, values };
 }
 
-/** One statement with `@name` parameters on any pooled connection (a transaction by itself); its rows. */
+/**
+ * One statement with `@name` parameters, and its rows: on the pool (any pooled connection, a transaction by itself)
+ * or on a connection a transaction holds.
+ */
 export async function namedQuery(
-  pool: Pool,
+  pool: Pool | PoolClient,
   text: string,
   params: Readonly<Record<string, unknown>> = {},
 ): Promise<Array<Record<string, unknown>>> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CONFIG_DEFAULTS } from '../config';
 import { BUNDLED_FINGERPRINT, BundledEmbedder, BundledEmbedderOptions } from './bundled-embedder';
 import type { EmbedOptions, Embedder, Reranker } from './embedder.port';
+import { dot } from './vector-matrix';
 
 /** Chunk vectors kept between searches (2 KiB each: ~8 MiB); the oldest goes first. */
 const CACHE_SIZE = 4096;
@@ -47,11 +48,7 @@ export class FullModelReranker implements Reranker {
     // Every vector is taken before any is remembered: remembering may evict one this search still needs.
     const vectors = keys.map((k) => this.cache.get(k) ?? fresh[missing.indexOf(k)]);
     keys.forEach((k, i) => this.remember(k, vectors[i]));
-    return vectors.map((v) => {
-      let dot = 0;
-      for (let d = 0; d < v.length; d++) dot += v[d] * q[d];
-      return dot;
-    });
+    return vectors.map((v) => dot(v, q));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Embedder } from './embedder.port';
 import type { MemoryIndex } from './memory-index.port';
+import { dot } from './vector-matrix';
 
 /**
  * The model's cosine of the query with each chunk (bundled-static's rescoring): a chunk whose model vector is
@@ -25,10 +26,4 @@ export async function modelSimilarities(
       missing.map((c, i) => ({ id: c.id, vector: fresh[i] })),
     );
   return chunks.map((c) => dot(stored.get(c.id)!, q));
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let d = 0; d < a.length; d++) sum += a[d] * b[d];
-  return sum;
 }

@@ -100,3 +100,10 @@ export function normalize(vector: ArrayLike<number>): Float32Array {
   if (norm > 0) for (let i = 0; i < out.length; i++) out[i] /= norm;
   return out;
 }
+
+/** The dot product of two vectors of the same length: their cosine when both are unit vectors. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let d = 0; d < a.length; d++) sum += a[d] * b[d];
+  return sum;
+}

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPostgresPool, inTransaction, migrate, positional, postgresStartError } from '../../common/storage/postgres';
+import { createPostgresPool, inTransaction, migrate, namedQuery, postgresStartError } from '../../common/storage/postgres';
 import { ExchangeRecord, interrupted, pairOf, runIdsOf } from './exchange-record';
 import type {
   AgentPairCount,
@@ -152,8 +152,7 @@ export class PgExchangeStore implements ExchangeStore, OwnedExchanges, OwnedExch
     const client: PoolClient = await this.pool.connect();
     try {
       const sql: Sql = async (text, params = {}) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+        return await namedQuery(client, text, params);
       };
       return await inTransaction(client, () => fn(sql));
     } finally {
@@ -163,7 +162,6 @@ export class PgExchangeStore implements ExchangeStore, OwnedExchanges, OwnedExch
 
   private async read(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
     if (this.closed) throw new Error('the exchange store is closed');
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+    return await namedQuery(this.pool, text, params);
   }
 }

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { inTransaction, positional } from '../../common/storage/postgres';
+import { inTransaction, namedQuery } from '../../common/storage/postgres';
 import { LABEL_INDEX } from './pg-session-schema';
 import type { Sql } from './pg-session-writes';
 
@@ -77,8 +77,7 @@ export class PgSessionWriteQueue {
     let broken = false;
     try {
       const sql: Sql = async (text, params = {}) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+        return await namedQuery(client, text, params);
       };
       return await inTransaction(client, () => fn(sql));
     } catch (err) {

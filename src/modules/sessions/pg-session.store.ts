@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
-import { createPostgresPool, migrate, namedQuery, positional, postgresStartError } from '../../common/storage/postgres';
+import { createPostgresPool, migrate, namedQuery, postgresStartError } from '../../common/storage/postgres';
 import { keysetPage, sqlFilter } from '../../common/storage/sql-filter';
 import { PG_SESSION_COLUMNS, PG_SESSION_SQL, SESSION_MIGRATION_SCOPE, SESSION_MIGRATIONS } from './pg-session-schema';
 import { AppendNotices, APPEND_CHANNEL, appendNotice } from './pg-session-notices';
@@ -353,8 +353,7 @@ export class PgSessionStore implements SessionStore, OnApplicationShutdown {
 
   private async query(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
     if (this.closed) throw new Error('the session store is closed');
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+    return await namedQuery(this.pool, text, params);
   }
 
   /** Waits for the writes of `key` already requested in this process (their outcome is their callers' business). */

@@ -3,10 +3,10 @@ import type { ConfigChangeSource } from '../../../common/auth/config-actor';
 import {
   createPostgresPool,
   inTransaction,
-  type Migration,
   migrate,
-  positional,
+  namedQuery,
   postgresStartError,
+  type Migration,
 } from '../../../common/storage/postgres';
 import {
   addDecision,
@@ -122,8 +122,7 @@ export class PgConfigHistoryStore implements ConfigHistoryStore {
   }
 
   private async query(text: string, params: Readonly<Record<string, unknown>>): Promise<Row[]> {
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Row[];
+    return await namedQuery(this.pool, text, params);
   }
 
   private async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
@@ -131,8 +130,7 @@ export class PgConfigHistoryStore implements ConfigHistoryStore {
     let broken = false;
     try {
       const sql: Sql = async (text, params) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Row[];
+        return await namedQuery(client, text, params);
       };
       return await inTransaction(client, () => fn(sql)).catch((err: unknown) => {
         broken = !(err as { code?: string }).code; // a driver error (no SQLSTATE): the connection may be unusable

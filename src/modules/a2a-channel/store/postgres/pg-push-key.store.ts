@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import type { Pool } from 'pg';
-import { positional } from '../../../../common/storage/postgres';
+import { namedQuery } from '../../../../common/storage/postgres';
 import { isPrivateEcJwk, type PushKeyOrigin, type PushKeyStore } from '../push-key-store.port';
 
 /**
@@ -32,8 +32,7 @@ export class PgPushKeyStore implements PushKeyStore {
 
   private async query(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
     if (this.closed()) throw new Error('the A2A task store is closed');
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+    return await namedQuery(this.pool, text, params);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction, positional } from '../../../../common/storage/postgres';
+import { inTransaction, namedQuery } from '../../../../common/storage/postgres';
 import { PG_PUSH_SQL } from './pg-push-schema';
 import type {
   DeliveryCounts,
@@ -107,8 +107,7 @@ export class PgPushStore implements PushStore {
 
   private async query(text: string, params: Readonly<Record<string, unknown>>): Promise<Rows> {
     if (this.closed()) throw new Error('the A2A task store is closed');
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Rows;
+    return await namedQuery(this.pool, text, params);
   }
 
   private async transaction<T>(
@@ -119,8 +118,7 @@ export class PgPushStore implements PushStore {
     let broken = false;
     try {
       const sql = async (text: string, params: Readonly<Record<string, unknown>>) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Rows;
+        return await namedQuery(client, text, params);
       };
       return await inTransaction(client, () => fn(sql)).catch((err: unknown) => {
         broken = !(err as { code?: string }).code; // a driver error (no SQLSTATE): the connection may be unusable

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { isTerminalState, type TaskState } from '../../../../common/a2a-protocol';
-import {
-  createPostgresPool,
-  inTransaction,
-  migrate,
-  namedQuery,
-  positional,
-  postgresStartError,
-} from '../../../../common/storage/postgres';
+import { createPostgresPool, inTransaction, migrate, namedQuery, postgresStartError } from '../../../../common/storage/postgres';
 import { PgStatementBatch } from '../../../../common/storage/pg-statement-batch';
 import { keysetPage, sqlFilter } from '../../../../common/storage/sql-filter';
 import { PgPushKeyStore } from './pg-push-key.store';
@@ -248,8 +241,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
 
   private async read(text: string, params: Readonly<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
     if (this.closed) throw new Error('the A2A task store is closed');
-    const query = positional(text, params);
-    return (await this.pool.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+    return await namedQuery(this.pool, text, params);
   }
 
   /**
@@ -284,8 +276,7 @@ export class PgTaskStore implements TaskStore, OwnedTasks, OwnedTasksSource {
     let broken = false;
     try {
       const sql: Sql = async (text, params = {}) => {
-        const query = positional(text, params);
-        return (await client.query(query.text, query.values)).rows as Array<Record<string, unknown>>;
+        return await namedQuery(client, text, params);
       };
       const result = await inTransaction(client, () => fn(sql, events)).catch((err: unknown) => {
         broken = !(err as { code?: string }).code; // a driver error (no SQLSTATE): the connection may be unusable
