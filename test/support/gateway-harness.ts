@@ -72,13 +72,20 @@ async function bootIn(
   };
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * A wait's deadline only says when to give up, never how fast something must be (speed is measured in bench/):
+ * a loaded CI machine takes seconds where a quiet one takes milliseconds, so no wait gives up sooner than this.
+ */
+const WAIT_FLOOR_MS = 10_000;
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` (at least 10 s) passes, then throws with `what`. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = WAIT_FLOOR_MS): Promise<T> {
+  const waitMs = Math.max(timeoutMs, WAIT_FLOOR_MS);
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${waitMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -78,14 +78,17 @@ describe('AgentMemory (index + sync + watcher, hashing embedder)', () => {
     await fs.rm(path.join(agent.workspace, 'memory', 'new.md'));
     await waitUntil(async () => !(await memory.search('marmalade42', opts)).some((h) => h.path === 'memory/new.md'));
 
+    // Waits poll by keyword: a hybrid search embeds its query, which would blur the count of chunk embeddings.
+    const keyword = { ...opts, mode: 'keyword' as const };
+    const transcriptHits = async (query: string) => (await memory.search(query, keyword)).filter((h) => h.path === 'sessions-a/s1.jsonl');
     const transcript = path.join(agent.sessionsDir, 's1.jsonl');
     await fs.writeFile(transcript, line(1, 'user', 'my bike lock code is 3141') + line(2, 'tool', 'lockcode tool output'));
-    await waitUntil(async () => (await memory.search('bike lock code', opts)).length > 0);
+    await waitUntil(async () => (await transcriptHits('bike lock code')).length > 0);
     await memory.idle();
     const before = embedder.embedded;
     await fs.appendFile(transcript, line(3, 'assistant', 'noted the combination for the shed padlock'));
-    await waitUntil(async () => (await memory.search('padlock shed', opts)).some((h) => h.endLine === 3));
-    expect(await memory.search('lockcode', { ...opts, mode: 'keyword' })).toEqual([]); // tool lines are not memory
+    await waitUntil(async () => (await transcriptHits('padlock shed')).some((h) => h.endLine === 3));
+    expect(await memory.search('lockcode', keyword)).toEqual([]); // tool lines are not memory
     await memory.idle();
     expect(embedder.embedded - before).toBe(1); // the grown chunk only
   });
