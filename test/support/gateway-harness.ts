@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { RunningGateway, startGateway } from '../../src/bootstrap';
 import type { GatewayOptions } from '../../src/modules/config';
+import { WAIT_FLOOR_MS } from './wait-until';
 
 export interface TestGateway extends RunningGateway {
   /** Temp dir holding openclaw.json (`configPath`) and the state dir (`stateDir`). */
@@ -72,13 +73,7 @@ async function bootIn(
   };
 }
 
-/**
- * A wait's deadline only says when to give up, never how fast something must be (speed is measured in bench/):
- * a loaded CI machine takes seconds where a quiet one takes milliseconds, so no wait gives up sooner than this.
- */
-const WAIT_FLOOR_MS = 10_000;
-
-/** Polls `check` until it returns a truthy value or `timeoutMs` (at least 10 s) passes, then throws with `what`. */
+/** Polls `check` until it returns a truthy value or `timeoutMs` (at least WAIT_FLOOR_MS) passes, then throws with `what`. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = WAIT_FLOOR_MS): Promise<T> {
   const waitMs = Math.max(timeoutMs, WAIT_FLOOR_MS);
   const deadline = Date.now() + waitMs;

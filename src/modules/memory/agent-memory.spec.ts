@@ -6,6 +6,7 @@ import type { MemorySettings } from '../config/config.types';
 import { AgentMemory } from './agent-memory';
 import { agentCollections } from './memory-collections';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
+import { waitUntil } from '../../../test/support/wait-until';
 
 const settings = (sessionsEnabled: boolean): MemorySettings => ({
   backend: 'qmd',
@@ -134,10 +135,3 @@ describe('AgentMemory (index + sync + watcher, hashing embedder)', () => {
   }, 10_000);
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

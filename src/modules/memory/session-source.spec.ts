@@ -9,6 +9,7 @@ import { FileSource } from './file-source';
 import { agentCollections, MemoryCollection, sessionDirAgent } from './memory-collections';
 import { SessionDocument, SessionSource } from './session-source';
 import { SqliteMemoryIndex } from './sqlite-memory-index';
+import { waitUntil } from '../../../test/support/wait-until';
 
 const qmd = (sessionsEnabled: boolean): MemorySettings => ({
   backend: 'qmd',
@@ -272,10 +273,3 @@ describe('session dirs as collections', () => {
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

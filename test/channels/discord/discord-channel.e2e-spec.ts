@@ -2,6 +2,7 @@ import type { ChannelDefinition } from '../../../src/plugin-sdk';
 import { discordChannel } from '../../../src/bundled-plugins/discord/discord-channel';
 import { FakeDiscordServer, type FakeDiscordBot } from '../../support/fake-discord';
 import { replyWith, ScriptedChannelContext as ScriptedContext } from '../../support/scripted-channel-context';
+import { waitUntil } from '../../support/wait-until';
 
 class ScriptedChannelContext extends ScriptedContext {
   override readonly channelId = 'discord';
@@ -274,10 +275,3 @@ describe('discord channel plugin', () => {
   });
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -4,6 +4,7 @@ import { FakeDiscordServer, type DChannel, type DGuild, type FakeDiscordBot } fr
 import { FakeOpenAiServer, tokenText } from '../../support/fake-openai-server';
 import { startTestGateway, type TestGateway } from '../../support/gateway-harness';
 import { CliBuild, runCli, transpileCli } from '../../fixtures/cli-runner';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * The whole gateway with the bundled Discord plugin over the fake Discord: the section loads the plugin, an unknown
@@ -173,10 +174,3 @@ describe('discord channel in the gateway', () => {
   });
 });
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeDiscordServer, type DMessage, type FakeDiscordBot } from '../../support/fake-discord';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * `kill -9` of the process running the Discord channel while the agent runs of 25 messages are under way, then a
@@ -34,14 +35,6 @@ describe('discord channel: kill -9 during the runs of a burst', () => {
     );
   }
 
-  async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
   it('answers each dispatched message exactly once across the kill and the restart', async () => {
     const bot = discord.addBot('Burst');
     const stateDir = mkdtempSync(path.join(os.tmpdir(), 'clawgate-discord-kill-'));
@@ -49,7 +42,7 @@ describe('discord channel: kill -9 during the runs of a burst', () => {
 
     // Round 0 is answered; the runs of round 1 stream their first step and are still running at the kill.
     child = startChannel(bot, stateDir, { DISCORD_HANG_ROUND: '1' });
-    await waitUntil(() => discord.liveConnections(bot) > 0 && bot.handshakes.length > 0, 'the Gateway session', 90_000);
+    await waitUntil(() => discord.liveConnections(bot) > 0 && bot.handshakes.length > 0, 90_000, 'the Gateway session');
     const asked: DMessage[] = [];
     for (let round = 0; round < 2; round++) {
       for (const [i, user] of users.entries()) asked.push(discord.dm(bot, user, `m${round}-${i}`));
@@ -57,7 +50,7 @@ describe('discord channel: kill -9 during the runs of a burst', () => {
     const texts = (): string[] => discord.botMessages(bot).map((m) => m.content);
     const finals = (): number => texts().filter((t) => t.startsWith('answer to') && !t.endsWith('…')).length;
     const started = (): number => texts().filter((t) => t.startsWith('answer to m1-')).length;
-    await waitUntil(() => finals() === 25 && started() === 25, 'round 0 answered and round 1 under way');
+    await waitUntil(() => finals() === 25 && started() === 25, 60_000, 'round 0 answered and round 1 under way');
     // The runs of round 1 now wait for their agent. (A kill between the platform accepting a post and the process
     // recording its id is the one window where a restarted reply posts a second message: see docs/channels.md.)
     await new Promise((r) => setTimeout(r, 1000));
@@ -66,7 +59,7 @@ describe('discord channel: kill -9 during the runs of a burst', () => {
     expect(finals()).toBe(25);
 
     child = startChannel(bot, stateDir);
-    await waitUntil(() => finals() === 50, 'all 50 answers');
+    await waitUntil(() => finals() === 50, 60_000, 'all 50 answers');
     // Settle: a message answered twice would show as a second reply.
     await new Promise((r) => setTimeout(r, 1500));
 

@@ -2,6 +2,7 @@ import type { SlackChannel } from '../../../src/bundled-plugins/slack/slack-chan
 import { slackChannel } from '../../../src/bundled-plugins/slack/slack-channel';
 import { FakeSlackServer, type FakeSlackApp } from '../../support/fake-slack';
 import { replyWith, ScriptedChannelContext as ScriptedContext } from '../../support/scripted-channel-context';
+import { waitUntil } from '../../support/wait-until';
 
 class ScriptedChannelContext extends ScriptedContext {
   override readonly channelId = 'slack';
@@ -299,10 +300,3 @@ describe('slack channel plugin', () => {
   });
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -2,6 +2,7 @@ import type { ChannelDefinition } from '../../../src/plugin-sdk';
 import { telegramChannel } from '../../../src/bundled-plugins/telegram/telegram-channel';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
 import { replyWith, ScriptedChannelContext } from '../../support/scripted-channel-context';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * The Telegram channel plugin against the fake Bot API, with the gateway's side scripted: the real grammY client,
@@ -208,10 +209,3 @@ describe('telegram channel plugin', () => {
   });
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -4,6 +4,7 @@ import type { TelegramAccountOptions } from '../../../src/bundled-plugins/telegr
 import { UpdateJournal } from '../../../src/bundled-plugins/telegram/update-journal';
 import { FakeTelegramServer, type FakeBot } from '../../support/fake-telegram';
 import { replyWith, ScriptedChannelContext } from '../../support/scripted-channel-context';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * The Telegram channel plugin when things around it fail: the disk under its update journal, a reconfiguration
@@ -146,10 +147,3 @@ describe('telegram channel plugin under failure', () => {
   });
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -1,5 +1,6 @@
 import { Client, GatewayIntentBits, Partials, RESTEvents, type Message } from 'discord.js';
 import { FakeDiscordServer } from './fake-discord-server';
+import { waitUntil } from '../wait-until';
 
 /** The fake, driven by discord.js's real Client: what it sends is what the fake must understand, and back. */
 describe('FakeDiscordServer', () => {
@@ -137,10 +138,3 @@ describe('FakeDiscordServer', () => {
   });
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -4,6 +4,7 @@ import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest } from '../model-provider.port';
 import { AnthropicMessagesProvider } from './anthropic-messages.provider';
 import { INVALID_ARGUMENTS_KEY } from './openai-response';
+import { waitUntil } from '../../../../test/support/wait-until';
 
 const KEY = 'sk-ant-test-0123456789';
 
@@ -138,10 +139,3 @@ describe('AnthropicMessagesProvider streaming', () => {
   });
 });
 
-async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -4,6 +4,7 @@ import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest, ToolSpec } from '../model-provider.port';
 import { OpenAiChatProvider } from './openai-chat.provider';
 import { INVALID_ARGUMENTS_KEY } from './openai-response';
+import { waitUntil } from '../../../../test/support/wait-until';
 
 const KEY = 'sk-test-0123456789abcdef';
 const STATUS_TOOL: ToolSpec = {
@@ -181,10 +182,3 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
   });
 });
 
-async function waitUntil(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -4,6 +4,7 @@ import type { FakeSseEvent } from '../../../../test/support/fake-model-server';
 import type { ModelProviderSettings } from '../../config/config.types';
 import { ModelProviderError, ModelRequest } from '../model-provider.port';
 import { OpenAiChatProvider } from './openai-chat.provider';
+import { waitUntil } from '../../../../test/support/wait-until';
 
 /** The streaming path of openai-chat (`stream: true`), against the fake's exact SSE wire format. */
 describe('OpenAiChatProvider streaming', () => {
@@ -168,10 +169,3 @@ describe('OpenAiChatProvider streaming', () => {
   });
 });
 
-async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
