@@ -199,6 +199,34 @@ describe('PgTaskStore (PostgreSQL only)', () => {
     }
   });
 
+  it('counts a batch of several peers once per peer, trims each to its cap, and lowers each count on a sweep', async () => {
+    const url = await postgres.freshDatabase();
+    const store = await PgTaskStore.open(url, { ...policy, maxTerminalPerPeer: 4 }, { owner: 'replica-a', poolSize: 4 });
+    const client = new Client({ connectionString: url });
+    try {
+      await client.connect();
+      const peers = ['zeus', 'hermes', 'athena'];
+      const finished = (i: number) => ({ ...task(`b${i}`), peer: peers[i % 3], state: 'TASK_STATE_COMPLETED' as const, updatedAt: 9e12 });
+      // Submitted together, so the group commit writes them in statements that each span the three peers.
+      await Promise.all(Array.from({ length: 30 }, (_, i) => store.insert(finished(i))));
+      const counts = await client.query<{ peer: string; terminal: string }>('SELECT peer, terminal FROM task_peer_counts ORDER BY peer');
+      expect(counts.rows.map((r) => [r.peer, Number(r.terminal)])).toEqual([
+        ['athena', 4],
+        ['hermes', 4],
+        ['zeus', 4],
+      ]);
+      const kept = await Promise.all(peers.map((peer) => peerRows(url, peer)));
+      for (const rows of kept) expect(rows.ids).toHaveLength(4);
+      // One kept task of each peer made old: the sweep deletes the three in one statement, and each count follows.
+      await client.query('UPDATE tasks SET updated_at = 1000 WHERE id = ANY($1)', [kept.map((rows) => rows.ids[0])]);
+      await store.sweep(1000 + policy.terminalRetentionMs, 'expired');
+      for (const [n, peer] of peers.entries()) expect(await peerRows(url, peer)).toEqual({ ids: kept[n].ids.slice(1), counted: 3 });
+    } finally {
+      await client.end().catch(() => undefined);
+      await store.close();
+    }
+  });
+
   it('lets a retention sweep and a peer finishing a task at its cap wait for each other instead of deadlocking', async () => {
     const url = await postgres.freshDatabase();
     const store = await PgTaskStore.open(url, { ...policy, maxTerminalPerPeer: 3 }, { owner: 'replica-a' });

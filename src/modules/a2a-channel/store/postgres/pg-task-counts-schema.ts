@@ -56,6 +56,41 @@ INSERT INTO task_peer_counts (peer, terminal) SELECT peer, COUNT(*) FROM tasks W
 };
 
 /**
+ * The count of inserts and deletes once per statement instead of once per row: a batch of k finished tasks (the
+ * group commit's one statement) and the trim's delete of k old ones each update a peer's count row once, where the row
+ * trigger updated it k times (k row versions of one hot row, and k trigger calls). Peers are counted in peer order, so
+ * a statement that spans several takes their count locks in the same order as before. A change of `terminal` by
+ * UPDATE stays a row trigger: a statement trigger with transition tables cannot name the column, so it would run for
+ * every update of a task (each streamed chunk) to find no change.
+ */
+export const STATEMENT_COUNT_MIGRATION: Migration = {
+  version: 7,
+  name: 'finished tasks counted per statement',
+  sql: `
+DROP TRIGGER tasks_count_finished ON tasks;
+CREATE TRIGGER tasks_count_finished AFTER UPDATE OF terminal ON tasks
+  FOR EACH ROW EXECUTE FUNCTION clawgate_count_finished_tasks();
+CREATE FUNCTION clawgate_count_inserted_tasks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_peer_counts AS c (peer, terminal)
+    SELECT peer, COUNT(*) FROM inserted WHERE terminal GROUP BY peer ORDER BY peer
+    ON CONFLICT (peer) DO UPDATE SET terminal = c.terminal + EXCLUDED.terminal;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER tasks_count_inserted AFTER INSERT ON tasks REFERENCING NEW TABLE AS inserted
+  FOR EACH STATEMENT EXECUTE FUNCTION clawgate_count_inserted_tasks();
+CREATE FUNCTION clawgate_count_deleted_tasks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_peer_counts AS c (peer, terminal)
+    SELECT peer, -COUNT(*) FROM deleted WHERE terminal GROUP BY peer ORDER BY peer
+    ON CONFLICT (peer) DO UPDATE SET terminal = c.terminal + EXCLUDED.terminal;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER tasks_count_deleted AFTER DELETE ON tasks REFERENCING OLD TABLE AS deleted
+  FOR EACH STATEMENT EXECUTE FUNCTION clawgate_count_deleted_tasks();`,
+};
+
+/**
  * A condition (always true) that sets the cap for the trigger, local to the writing transaction, before the row is
  * written: part of the `WHERE` of each insert and state change, so no statement is added. A write without it (a
  * retention delete, a replica of an earlier version) is counted and trims nothing.

@@ -1,6 +1,6 @@
 import type { Migration } from '../../../../common/storage/postgres';
 import { PUSH_KEY_MIGRATION, PUSH_MIGRATION } from './pg-push-schema';
-import { KEEP_CAP_CONDITION, TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
+import { KEEP_CAP_CONDITION, STATEMENT_COUNT_MIGRATION, TERMINAL_COUNT_MIGRATION } from './pg-task-counts-schema';
 import { COLUMNS } from '../sqlite/sqlite-task-schema';
 
 /**
@@ -67,6 +67,7 @@ CREATE INDEX tasks_unsettled_by_owner ON tasks (owner) WHERE NOT terminal;`,
     // of it that a publish could reach, and its writer publishes nothing (docs/decisions.md#task-events-across-replicas).
     sql: 'ALTER TABLE tasks ADD COLUMN followed BOOLEAN NOT NULL DEFAULT false;',
   },
+  STATEMENT_COUNT_MIGRATION,
 ];
 
 /** The migration scope of the task store in `schema_migrations`. */
