@@ -119,6 +119,10 @@ describe('web console: the Approvals page (system)', () => {
       },
       note,
     );
+  // The page's poll may redraw the list between finding a button and clicking it (a mouse click then finds the node
+  // gone), so the click is dispatched on the button as the page has it at that moment.
+  const decide = (page: Page, id: string, action: 'approve' | 'deny') =>
+    page.$eval(`${pendingRow(id)} button[data-action="${action}"]`, (button: any) => button.click());
 
   it('lists a waiting call with where it came from; an operator approves it with a note and the task completes', async () => {
     const task = await send('what is my status?');
@@ -135,7 +139,7 @@ describe('web console: the Approvals page (system)', () => {
     await screenshot(page, 'operator-approvals');
 
     await page.type(`${pendingRow(approval.id)} input.approval-note`, 'looks fine');
-    await page.click(`${pendingRow(approval.id)} button[data-action="approve"]`);
+    await decide(page, approval.id, 'approve');
     await page.waitForSelector('#approvals-decided-ok');
     expect(await text(page, '#approvals-decided-ok')).toBe(`approved session_status for agent main (approval ${approval.id})`);
     await page.waitForSelector(decidedRow(approval.id));
@@ -163,7 +167,7 @@ describe('web console: the Approvals page (system)', () => {
     expect(await page.evaluate(() => document.body.dataset.pwned ?? null)).toBeNull();
 
     await setNote(page, approval.id, 'not on this session');
-    await page.click(`${pendingRow(approval.id)} button[data-action="deny"]`);
+    await decide(page, approval.id, 'deny');
     await page.waitForFunction(
       (id: string) =>
         document.querySelector('#approvals-decided-ok')?.textContent === `denied session_status for agent main (approval ${id})`,
@@ -205,7 +209,7 @@ describe('web console: the Approvals page (system)', () => {
     await page.waitForSelector(pendingRow(approval.id));
 
     await setNote(page, approval.id, 'x'.repeat(2001));
-    await page.click(`${pendingRow(approval.id)} button[data-action="approve"]`);
+    await decide(page, approval.id, 'approve');
     await page.waitForSelector('#approvals-error');
     expect(await text(page, '#approvals-error')).toBe('400 note must be a string of at most 2000 characters');
     expect((await approvals('?state=pending')).map((a) => a.id)).toEqual([approval.id]);
@@ -226,7 +230,7 @@ describe('web console: the Approvals page (system)', () => {
       })();
     });
     await setNote(page, approval.id, '');
-    await page.click(`${pendingRow(approval.id)} button[data-action="approve"]`);
+    await decide(page, approval.id, 'approve');
     await page.waitForFunction(() => document.querySelector('#approvals-error')?.textContent.startsWith('409'));
     expect(await text(page, '#approvals-error')).toMatch(
       new RegExp(`^409 approval ${approval.id} is already denied \\(by token:night at [^)]+\\); the first decision stands$`),
@@ -257,11 +261,11 @@ describe('web console: the Approvals page (system)', () => {
     expect(await page.$eval(field, (input: any) => input.value)).toBe('half a');
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.approval ?? null)).toBe(firstApproval.id);
     await page.keyboard.type('nd more');
-    await page.click(`${pendingRow(firstApproval.id)} button[data-action="deny"]`);
+    await decide(page, firstApproval.id, 'deny');
     await page.waitForSelector(decidedRow(firstApproval.id));
     expect(await text(page, `${decidedRow(firstApproval.id)} .approval-note-text`)).toBe('half and more');
     // The other call's field was left empty: approved without a note.
-    await page.click(`${pendingRow(secondApproval.id)} button[data-action="approve"]`);
+    await decide(page, secondApproval.id, 'approve');
     await page.waitForSelector(decidedRow(secondApproval.id));
     expect(await page.$(`${decidedRow(secondApproval.id)} .approval-note-text`)).toBeNull();
     await completed(first);
