@@ -134,4 +134,3 @@ describe('AgentMemory (index + sync + watcher, hashing embedder)', () => {
     expect(warns).toEqual([]); // no leftover watcher reported the change into a closed memory
   }, 10_000);
 });
-

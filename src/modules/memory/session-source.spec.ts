@@ -272,4 +272,3 @@ describe('session dirs as collections', () => {
     });
   });
 });
-

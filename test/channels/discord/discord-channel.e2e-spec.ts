@@ -274,4 +274,3 @@ describe('discord channel plugin', () => {
     expect(refused).toEqual({ status: 'failed', detail: 'account default: GET /channels/42 failed: 404 Unknown Channel (code 10003)' });
   });
 });
-

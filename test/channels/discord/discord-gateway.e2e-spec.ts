@@ -173,4 +173,3 @@ describe('discord channel in the gateway', () => {
     expect(await sessionKeysOf('work')).toContain(resolved.sessionKey);
   });
 });
-

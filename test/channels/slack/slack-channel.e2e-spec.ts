@@ -299,4 +299,3 @@ describe('slack channel plugin', () => {
     });
   });
 });
-

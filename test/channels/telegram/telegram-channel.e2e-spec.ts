@@ -208,4 +208,3 @@ describe('telegram channel plugin', () => {
     });
   });
 });
-

@@ -146,4 +146,3 @@ describe('telegram channel plugin under failure', () => {
     expect(await pollsStopped(second)).toBe(true);
   });
 });
-

@@ -137,4 +137,3 @@ describe('FakeDiscordServer', () => {
     expect(bot.handshakes).toEqual(['IDENTIFY', 'RESUME']);
   });
 });
-

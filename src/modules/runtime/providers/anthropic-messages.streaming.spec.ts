@@ -138,4 +138,3 @@ describe('AnthropicMessagesProvider streaming', () => {
     await waitUntil(() => server.clientAborts === 1);
   });
 });
-

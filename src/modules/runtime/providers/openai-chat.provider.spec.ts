@@ -181,4 +181,3 @@ describe('OpenAiChatProvider against a fake /v1/chat/completions', () => {
     );
   });
 });
-

@@ -168,4 +168,3 @@ describe('OpenAiChatProvider streaming', () => {
     await waitUntil(() => server.clientAborts === 1);
   });
 });
-
