@@ -1,18 +1,10 @@
 import { snapshotFrom } from '../../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../../test/support/serving-config-store';
-import { taskAnswers } from '../../../../test/support/a2a-task-answers';
+import { sqliteTaskService, TaskServiceRunner } from '../../../../test/support/sqlite-task-service';
 import type { HeldLease, LaneLeases } from '../../../common/coordination/lane-leases';
-import { RoutingService } from '../../routing/routing.service';
-import type { AgentRunner } from '../../runtime/agent-runner.service';
 import { RunRecord, RunRegistry } from '../../runtime/run-registry';
 import { SessionLanes } from '../../runtime/session-lanes';
-import { A2aAttachments } from '../attachments/attachments';
-import { A2aTaskService } from './task.service';
-import { A2aTaskStore, taskDatabasePath } from '../store/sqlite/sqlite-task.store';
 import type { TaskStore } from '../store/task-store.port';
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
 /**
  * Which A2A runs take a cluster lane lease, and when: a blocking SendMessage in a context the gateway made up takes
@@ -21,21 +13,8 @@ import * as path from 'node:path';
  * SQLite store with the writes recorded in the same log; a run ends when the test says so.
  */
 async function setup() {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-task-lanes-'));
-  const store = new A2aTaskStore(taskDatabasePath(dir), {
-    maxTerminalPerPeer: 500,
-    terminalRetentionMs: 86_400_000,
-    idleExpiryMs: 3_600_000,
-  });
   const log: string[] = [];
   let inserted: (state: string) => void = () => undefined;
-  const recording: TaskStore = Object.assign(Object.create(store) as TaskStore, {
-    insert: (task: Parameters<TaskStore['insert']>[0]) => {
-      log.push(`insert ${task.state}`);
-      inserted(task.state);
-      return store.insert(task);
-    },
-  });
   /** Each lease is granted at once, or when the test calls `grant` once `holdLeases` was called. */
   let held = false;
   const pending: Array<() => void> = [];
@@ -49,7 +28,7 @@ async function setup() {
   const lanes = new SessionLanes(() => leases);
   const runs = new RunRegistry();
   const finishers: Array<() => void> = [];
-  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'drain' | 'shutdown'> = {
+  const runner: TaskServiceRunner = {
     drain: async () => undefined,
     abortRun: (runId, reason) => runs.abort(runId, reason),
     startRun: (input) => {
@@ -62,16 +41,20 @@ async function setup() {
     shutdown: async () => undefined,
   };
   const config = new ServingConfigStore(await snapshotFrom({ agents: { list: [{ id: 'main' }] } }));
-  const service = new A2aTaskService(
+  const { service, store, cleanup } = await sqliteTaskService({
+    tempPrefix: 'clawgate-task-lanes-',
     config,
-    new RoutingService(config),
     runner,
-    recording,
-    { now: () => Date.now() },
-    new A2aAttachments({ stateDir: dir }),
-  );
+    record: (real) => ({
+      insert: (task: Parameters<TaskStore['insert']>[0]) => {
+        log.push(`insert ${task.state}`);
+        inserted(task.state);
+        return real.insert(task);
+      },
+    }),
+  });
   return {
-    service: taskAnswers(service, config.current().config.channels.a2a.files),
+    service,
     log,
     finish: () => finishers.shift()?.(),
     holdLeases: () => (held = true),
@@ -79,10 +62,7 @@ async function setup() {
     store,
     /** Resolves when a row in `state` is handed to the store. */
     insertOf: (state: string) => new Promise<void>((resolve) => (inserted = (s) => s === state && resolve())),
-    cleanup: async () => {
-      await store.close().catch(() => undefined);
-      await fs.rm(dir, { recursive: true, force: true });
-    },
+    cleanup,
   };
 }
 

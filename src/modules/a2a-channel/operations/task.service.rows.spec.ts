@@ -1,17 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { snapshotFrom } from '../../../../test/support/config-snapshot';
 import { ServingConfigStore } from '../../../../test/support/serving-config-store';
-import { taskAnswers } from '../../../../test/support/a2a-task-answers';
-import { RoutingService } from '../../routing/routing.service';
-import type { AgentRunner } from '../../runtime/agent-runner.service';
+import { sqliteTaskService, TaskServiceRunner } from '../../../../test/support/sqlite-task-service';
 import { RunRecord, RunRegistry } from '../../runtime/run-registry';
-import { A2aAttachments } from '../attachments/attachments';
-import { A2aTaskService } from './task.service';
-import { A2aTaskStore, taskDatabasePath } from '../store/sqlite/sqlite-task.store';
 import type { TaskStore } from '../store/task-store.port';
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
 /**
  * When a blocking SendMessage's task row is written: once, settled, for a task that settles at once; as
@@ -20,28 +12,12 @@ import * as path from 'node:path';
  * when the test says so.
  */
 async function setup(replyTimeoutMs = 60_000) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clawgate-task-rows-'));
-  const store = new A2aTaskStore(taskDatabasePath(dir), {
-    maxTerminalPerPeer: 500,
-    terminalRetentionMs: 86_400_000,
-    idleExpiryMs: 3_600_000,
-  });
   const writes: string[] = [];
   let failInserts = false;
-  const recording: TaskStore = Object.assign(Object.create(store) as TaskStore, {
-    insert: (task: Parameters<TaskStore['insert']>[0]) => {
-      writes.push(`insert ${task.state}`);
-      return failInserts ? Promise.reject(new Error('disk full')) : store.insert(task);
-    },
-    transition: (...args: Parameters<TaskStore['transition']>) => {
-      writes.push(`transition ${args[1].state}`);
-      return store.transition(...args);
-    },
-  });
   const runs = new RunRegistry();
   const finishers = new Map<string, (run: RunRecord) => void>();
   const taskIds: string[] = [];
-  const runner: Pick<AgentRunner, 'startRun' | 'abortRun' | 'drain' | 'shutdown'> = {
+  const runner: TaskServiceRunner = {
     drain: async () => undefined,
     abortRun: (runId, reason) => {
       const aborted = runs.abort(runId, reason);
@@ -56,31 +32,34 @@ async function setup(replyTimeoutMs = 60_000) {
     shutdown: async () => undefined,
   };
   const config = new ServingConfigStore(await snapshotFrom({ agents: { list: [{ id: 'main' }] }, channels: { a2a: { replyTimeoutMs } } }));
-  const service = new A2aTaskService(
+  const { service, store, cleanup } = await sqliteTaskService({
+    tempPrefix: 'clawgate-task-rows-',
     config,
-    new RoutingService(config),
     runner,
-    recording,
-    { now: () => Date.now() },
-    new A2aAttachments({ stateDir: dir }),
-  );
+    record: (real) => ({
+      insert: (task: Parameters<TaskStore['insert']>[0]) => {
+        writes.push(`insert ${task.state}`);
+        return failInserts ? Promise.reject(new Error('disk full')) : real.insert(task);
+      },
+      transition: (...args: Parameters<TaskStore['transition']>) => {
+        writes.push(`transition ${args[1].state}`);
+        return real.transition(...args);
+      },
+    }),
+  });
   const reply = (text: string) => {
     const [runId, finish] = [...finishers][finishers.size - 1];
     finish(runs.update(runId, { status: 'completed', reply: text }));
   };
   return {
-    // Raw params in, tasks in their 1.0 form out, as a binding has them.
-    service: taskAnswers(service, config.current().config.channels.a2a.files),
+    service,
     store,
     writes,
     reply,
     failInserts: () => (failInserts = true),
     /** The task id of the latest run, as the runner is told it. */
     latestTaskId: () => taskIds[taskIds.length - 1],
-    cleanup: async () => {
-      await store.close().catch(() => undefined);
-      await fs.rm(dir, { recursive: true, force: true });
-    },
+    cleanup,
   };
 }
 
